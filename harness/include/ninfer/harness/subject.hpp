@@ -1,0 +1,90 @@
+// SPDX-License-Identifier: Apache-2.0
+// The implementation under test, seen from the harness: a plugin library run in an isolated
+// worker process, or an external command speaking the exec protocol (harness/README.md).
+// Every failure of the subject (crash, hang, garbage, lies) becomes an Outcome, never an
+// exception that ends the run.
+#pragma once
+
+#include <chrono>
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "ninfer/harness/plugin.h"
+
+namespace ninfer::harness {
+
+/// Identity and declared capabilities of a subject.
+struct SubjectInfo {
+    std::string name, version;
+    std::uint32_t abi_version = 0;
+    std::vector<ninfer_capability> capabilities;
+};
+
+/// Whether a declared capability covers a call (0 in a capability field matches anything).
+bool covers(const std::vector<ninfer_capability> &caps, std::uint32_t op, std::uint32_t format,
+            std::uint32_t format_in, std::uint32_t layout, std::uint32_t method);
+
+/// Inputs generated in the worker instead of sent: `count` words start, start+1, ... of
+/// `width` bytes (exhaustive sweeps of 2^32 inputs).
+struct Iota {
+    std::uint64_t start = 0;
+    int width = 4;
+};
+
+/// One call to make (the pointer-free part of ninfer_call plus the buffers).
+struct Call {
+    std::uint32_t op = 0, format = 0, format_in = 0, layout = 0, method = 0, flags = 0;
+    std::vector<std::uint64_t> shape;
+    std::uint64_t count = 0;
+    std::vector<std::uint8_t> in, aux;
+    std::optional<Iota> iota;  ///< when set, `in` is empty and the worker makes count words
+    std::uint64_t out_capacity[3] = {0, 0, 0};
+};
+
+enum class Outcome : std::uint8_t {
+    returned,  ///< the function returned; status/detail/outputs are meaningful
+    crash,     ///< the worker died (signal or exit) during the call
+    timeout,   ///< the call exceeded its time limit and the worker was killed
+    error      ///< the subject broke the protocol or the ABI (garbage, overrun, lies)
+};
+
+const char *outcome_name(Outcome o);
+
+struct Reply {
+    Outcome outcome = Outcome::error;
+    std::int32_t status = 0;
+    std::uint32_t detail = 0;
+    std::string message;  ///< plugin message, or why the outcome is not `returned`
+    std::vector<std::uint8_t> out[3];
+    double seconds = 0;
+};
+
+struct SubjectOptions {
+    std::chrono::milliseconds call_timeout{10000};  ///< per call
+    std::uint64_t memory_limit_bytes = 8ull << 30;   ///< RLIMIT_AS of the worker
+    std::string worker_executable;                   ///< the ninfer-conform binary (self)
+};
+
+class Subject {
+public:
+    virtual ~Subject() = default;
+    /// Identity; empty name and an error in `open_error()` if the subject could not start.
+    virtual const SubjectInfo &info() const = 0;
+    virtual const std::string &open_error() const = 0;
+    /// One call. Restarts a dead worker before the next call.
+    virtual Reply call(const Call &c) = 0;
+};
+
+/// A plugin shared library run in an isolated worker process (`ninfer-conform worker`).
+std::unique_ptr<Subject> open_plugin(const std::string &library_path, const SubjectOptions &opts);
+
+/// An external command speaking the JSON-lines exec protocol on stdin/stdout.
+std::unique_ptr<Subject> open_exec(const std::string &command, const SubjectOptions &opts);
+
+/// Entry of `ninfer-conform worker --plugin PATH`: serve calls on stdin/stdout until EOF.
+int worker_main(const std::string &library_path);
+
+}  // namespace ninfer::harness

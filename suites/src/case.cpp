@@ -1,0 +1,76 @@
+// SPDX-License-Identifier: Apache-2.0
+// The case model (see case.hpp).
+#include "ninfer/suites/case.hpp"
+
+#include <stdexcept>
+
+#include "ninfer/oracle/formats.hpp"
+
+namespace ninfer::suites {
+
+const char *level_name(Level l) {
+    switch (l) {
+    case Level::quick: return "quick";
+    case Level::full: return "full";
+    case Level::exhaustive: return "exhaustive";
+    }
+    return "?";
+}
+
+bool parse_level(const std::string &text, Level &out) {
+    if (text == "quick") out = Level::quick;
+    else if (text == "full") out = Level::full;
+    else if (text == "exhaustive") out = Level::exhaustive;
+    else return false;
+    return true;
+}
+
+const char *nan_policy_name(NanPolicy p) {
+    switch (p) {
+    case NanPolicy::exact: return "exact";
+    case NanPolicy::same_sign: return "same_sign";
+    case NanPolicy::any: return "any";
+    }
+    return "?";
+}
+
+bool is_word_op(std::uint32_t op) {
+    return op == NINFER_OP_decode || op == NINFER_OP_classify || op == NINFER_OP_validate ||
+           op == NINFER_OP_convert;
+}
+
+int in_word_bytes(const Case &c) {
+    using namespace ninfer::oracle;
+    switch (c.op) {
+    case NINFER_OP_decode:
+    case NINFER_OP_classify: return word_format(c.format).bytes();
+    case NINFER_OP_validate: return word_format(role(c.method).format).bytes();
+    case NINFER_OP_convert: return word_format(conversion(c.method).src).bytes();
+    default: return 0;
+    }
+}
+
+int out_word_bytes(const Case &c) {
+    using namespace ninfer::oracle;
+    switch (c.op) {
+    case NINFER_OP_decode: return 8;
+    case NINFER_OP_classify:
+    case NINFER_OP_validate: return 1;
+    case NINFER_OP_convert: return word_format(conversion(c.method).dst).bytes();
+    default: return 0;
+    }
+}
+
+void put_word(std::vector<std::uint8_t> &buf, std::uint64_t word, int bytes) {
+    for (int i = 0; i < bytes; ++i) buf.push_back(static_cast<std::uint8_t>(word >> (8 * i)));
+}
+
+std::uint64_t get_word(const std::vector<std::uint8_t> &buf, std::size_t index, int bytes) {
+    const std::size_t at = index * static_cast<std::size_t>(bytes);
+    if (at + static_cast<std::size_t>(bytes) > buf.size()) throw std::out_of_range("word index past buffer");
+    std::uint64_t w = 0;
+    for (int i = 0; i < bytes; ++i) w |= static_cast<std::uint64_t>(buf[at + i]) << (8 * i);
+    return w;
+}
+
+}  // namespace ninfer::suites

@@ -1,0 +1,47 @@
+// SPDX-License-Identifier: Apache-2.0
+// The rule catalog and the suite catalog, assembled from the family files.
+#include <set>
+#include <stdexcept>
+
+#include "ninfer/suites/rules.hpp"
+#include "ninfer/suites/suites.hpp"
+
+namespace ninfer::suites {
+
+const std::vector<Rule> &rule_catalog() {
+    static const std::vector<Rule> all = [] {
+        std::vector<Rule> r = scalar_rules();
+        for (auto &g : grouped_rules()) r.push_back(std::move(g));
+        std::set<std::string> seen;
+        for (const auto &x : r)
+            if (!seen.insert(x.id).second) throw std::logic_error("duplicate rule id " + x.id);
+        return r;
+    }();
+    return all;
+}
+
+const Rule *find_rule(std::string_view id) {
+    for (const auto &r : rule_catalog())
+        if (r.id == id) return &r;
+    return nullptr;
+}
+
+const std::vector<Suite> &suite_catalog() {
+    static const std::vector<Suite> all = [] {
+        std::vector<Suite> s = scalar_suites();
+        for (auto &g : grouped_suites()) s.push_back(std::move(g));
+        std::set<std::string> seen;
+        for (const auto &x : s)
+            if (!seen.insert(x.name).second) throw std::logic_error("duplicate suite name " + x.name);
+        return s;
+    }();
+    return all;
+}
+
+const Suite *find_suite(const std::string &name) {
+    for (const auto &s : suite_catalog())
+        if (s.name == name) return &s;
+    return nullptr;
+}
+
+}  // namespace ninfer::suites

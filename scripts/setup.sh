@@ -1,0 +1,32 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
+# Installs what ninfer-conform needs on Debian 12, as root. Idempotent: installs only what is
+# missing, so a second run changes nothing and needs no network.
+set -euo pipefail
+
+packages=(
+  build-essential cmake ninja-build pkg-config
+  libmpfr-dev libgmp-dev libboost-dev
+  catch2 nlohmann-json3-dev libcli11-dev libfmt-dev libssl-dev
+  python3 python3-jsonschema
+)
+
+missing=()
+for p in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+
+if ((${#missing[@]})); then
+  echo "setup: installing ${missing[*]}"
+  export DEBIAN_FRONTEND=noninteractive
+  apt-get update -qq
+  apt-get install -y -qq --no-install-recommends "${missing[@]}"
+else
+  echo "setup: all ${#packages[@]} packages present"
+fi
+
+if [[ -x /usr/local/cuda/bin/nvcc ]]; then
+  echo "setup: CUDA toolkit found at /usr/local/cuda: gpu/ will be built"
+else
+  echo "setup: no CUDA toolkit at /usr/local/cuda: gpu/ is skipped"
+fi

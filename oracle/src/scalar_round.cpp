@@ -1,0 +1,272 @@
+// SPDX-License-Identifier: Apache-2.0
+// Correct rounding and the named conversions (registry.h NINFER_CONVERSIONS; tensor-formats.txt
+// Section 3.1; number-formats-lesson.txt Examples 3-5, 8, 9, 13-15; OCP FP8 saturating and
+// NaN-producing conversion; ggml's half-up UE4M3 scale encoder). Exact integer arithmetic on
+// m * 2^e (GMP through Boost.Multiprecision); no host float is ever involved.
+#include <algorithm>
+#include <mpfr.h>
+#include <stdexcept>
+#include <string>
+
+#include "scalar_internal.hpp"
+
+namespace ninfer::oracle {
+
+namespace detail {
+
+namespace {
+
+bool is_nearest(std::uint32_t rounding) {
+    return rounding == rounding_rne || rounding == rounding_rna || rounding == rounding_rnu ||
+           rounding == rounding_exact;
+}
+
+void require_ids(std::uint32_t rounding, std::uint32_t overflow) {
+    if (!find_id(kRoundings, rounding)) throw std::invalid_argument("unknown rounding id " + std::to_string(rounding));
+    if (!find_id(kOverflows, overflow)) throw std::invalid_argument("unknown overflow id " + std::to_string(overflow));
+}
+
+/// The word of a finite result beyond the largest finite value (IEEE 754 Section 7.4 for `inf`).
+std::uint64_t overflow_word(bool negative, const WordFormat &f, std::uint32_t rounding, std::uint32_t overflow) {
+    const std::uint64_t largest = largest_finite_word(f) | (negative ? sign_bit(f) : 0);
+    switch (overflow) {
+    case overflow_inf:
+        if (f.special != Special::IEEE)
+            throw std::invalid_argument("overflow 'inf' needs a format with infinities; " + std::string(f.name) +
+                                        " has none");
+        if (is_nearest(rounding)) return infinity_word(f, negative);
+        if (rounding == rounding_rtz) return largest;
+        return negative ? largest : infinity_word(f, false);  // rup: toward +infinity
+    case overflow_satfinite: return largest;
+    case overflow_nan: return canonical_nan(f, negative);
+    default: break;
+    }
+    throw std::domain_error("a value beyond the largest finite " + std::string(f.name) +
+                            " under overflow 'none' (the conversion claims it cannot overflow)");
+}
+
+/// n * 2^qe (n > 0, at most man_bits + 2 bits) as a float word; false beyond the largest finite.
+bool encode_float(bool negative, const Int &n, long qe, const WordFormat &f, std::uint64_t &word) {
+    const long top = static_cast<long>(msb(n));  // n * 2^qe = 1.x * 2^(top + qe)
+    const long kk = top + qe;
+    if (f.special == Special::E8M0) {
+        const long exp_field = kk + f.bias;
+        if (exp_field > 254) return false;
+        word = static_cast<std::uint64_t>(exp_field);
+        return true;
+    }
+    const long emin = 1 - f.bias;
+    std::uint64_t magnitude = 0;
+    if (kk < emin) {
+        magnitude = n.convert_to<std::uint64_t>();  // subnormal: qe is the subnormal quantum
+    } else {
+        const long exp_field = kk + f.bias;
+        if (exp_field > static_cast<long>((1ull << f.exp_bits) - 1)) return false;
+        const std::uint64_t frac = Int(n >> (top - f.man_bits)).convert_to<std::uint64_t>() - (1ull << f.man_bits);
+        magnitude = (static_cast<std::uint64_t>(exp_field) << f.man_bits) | frac;
+        if (magnitude > largest_finite_word(f)) return false;
+    }
+    word = magnitude | (negative ? sign_bit(f) : 0);
+    return true;
+}
+
+}  // namespace
+
+std::uint64_t round_infinity(bool negative, const WordFormat &f, std::uint32_t overflow) {
+    if (negative && !f.has_sign)
+        throw std::invalid_argument("-inf has no word in unsigned format " + std::string(f.name));
+    switch (overflow) {
+    case overflow_inf:
+    case overflow_none: return infinity_word(f, negative);
+    case overflow_satfinite: return largest_finite_word(f) | (negative ? sign_bit(f) : 0);
+    case overflow_nan: return canonical_nan(f, negative);
+    default: break;
+    }
+    throw std::invalid_argument("unknown overflow id " + std::to_string(overflow));
+}
+
+Rounded round_dyadic(bool negative, const Int &m, long e, const WordFormat &f, std::uint32_t rounding,
+                     std::uint32_t overflow) {
+    require_ids(rounding, overflow);
+    Rounded out;
+    if (negative && m != 0 && !f.has_sign)
+        throw std::invalid_argument("a negative value has no word in unsigned format " + std::string(f.name));
+    // 1. The quantum 2^qe of the grid around |x|: precision man_bits + 1 above the smallest normal
+    //    exponent, the fixed subnormal quantum below it (E8M0: 2^-127, no subnormals; int32: 1).
+    long qe = 0;
+    if (m != 0 && f.special != Special::INT) {
+        const long k = static_cast<long>(msb(m)) + e;
+        const long emin = f.special == Special::E8M0 ? -f.bias : 1 - f.bias;
+        qe = std::max(k - f.man_bits, emin - f.man_bits);
+    }
+    // 2. n = |x| / 2^qe rounded to an integer: the two directed neighbours are floor and floor + 1,
+    //    and rem against half compares the distances to them exactly.
+    Int n;
+    if (m == 0 || e >= qe) {
+        n = m << static_cast<unsigned>(std::max(0L, e - qe));
+    } else {
+        const auto shift = static_cast<unsigned long>(qe - e);
+        // |x| far below half a quantum: decided without building 2^(shift - 1).
+        const bool tiny = shift > msb(m) + 1;
+        n = tiny ? Int(0) : Int(m >> shift);
+        const Int rem = tiny ? m : Int(m - (n << shift));
+        const int c = tiny ? -1 : rem.compare(Int(1) << (shift - 1));
+        out.inexact = rem != 0;
+        out.tie = c == 0;
+        bool up = false;
+        switch (rounding) {
+        case rounding_rne:
+        case rounding_exact: up = c > 0 || (c == 0 && bit_test(n, 0)); break;
+        case rounding_rtz: up = false; break;
+        case rounding_rna: up = c >= 0; break;
+        case rounding_rnu: up = c > 0 || (c == 0 && !negative); break;
+        case rounding_rup: up = rem != 0 && !negative; break;
+        default: break;
+        }
+        if (up) ++n;
+    }
+    if (rounding == rounding_exact && out.inexact)
+        throw std::domain_error("an 'exact' rounding met a value that " + std::string(f.name) + " cannot hold");
+    // 3. Encode, then apply the overflow rule to a result beyond the largest finite value.
+    if (f.special == Special::INT) {
+        const Int limit = negative ? Int(1) << (f.bits - 1) : (Int(1) << (f.bits - 1)) - 1;
+        if (n > limit) {
+            if (overflow != overflow_satfinite)
+                throw std::domain_error("an integer beyond " + std::string(f.name) + " needs overflow 'satfinite'");
+            n = limit;
+        }
+        const auto magnitude = n.convert_to<std::uint64_t>();
+        out.word = negative ? (~magnitude + 1) & f.mask() : magnitude;
+        return out;
+    }
+    if (n == 0) {
+        if (f.special == Special::E8M0) {  // no zero: underflow saturates to the smallest word
+            if (overflow == overflow_nan) out.word = canonical_nan(f, false);
+            else if (overflow == overflow_satfinite) out.word = 0x00;
+            else throw std::domain_error("e8m0 has no zero; an underflow needs overflow 'satfinite' or 'nan'");
+            return out;
+        }
+        out.word = negative ? sign_bit(f) : 0;
+        return out;
+    }
+    if (!encode_float(negative, n, qe, f, out.word)) out.word = overflow_word(negative, f, rounding, overflow);
+    return out;
+}
+
+}  // namespace detail
+
+using detail::Int;
+
+std::uint64_t round_real(const Real &x, const WordFormat &f, std::uint32_t rounding, std::uint32_t overflow) {
+    const auto *p = x.backend().data();
+    if (mpfr_nan_p(p)) throw std::invalid_argument("round_real: NaN is not a real; a conversion's NaN rule handles it");
+    const bool negative = mpfr_signbit(p) != 0;
+    if (mpfr_inf_p(p)) return detail::round_infinity(negative, f, overflow);
+    if (mpfr_zero_p(p)) return detail::round_dyadic(negative, Int(0), 0, f, rounding, overflow).word;
+    Int m;
+    const long e = detail::split_dyadic(x, m);
+    return detail::round_dyadic(negative, abs(m), e, f, rounding, overflow).word;
+}
+
+std::uint64_t round_quotient(const Real &a, const Real &b, const WordFormat &f, std::uint32_t rounding,
+                             std::uint32_t overflow) {
+    const auto *pa = a.backend().data();
+    const auto *pb = b.backend().data();
+    if (!mpfr_number_p(pa) || !mpfr_number_p(pb) || mpfr_zero_p(pb))
+        throw std::invalid_argument("round_quotient needs a finite dividend and a finite nonzero divisor");
+    const bool negative = (mpfr_signbit(pa) != 0) != (mpfr_signbit(pb) != 0);
+    if (mpfr_zero_p(pa)) return detail::round_dyadic(negative, Int(0), 0, f, rounding, overflow).word;
+    Int A, B;
+    const long ea = detail::split_dyadic(a, A);
+    const long eb = detail::split_dyadic(b, B);
+    A = abs(A);
+    B = abs(B);
+    // N = floor(A * 2^s / B) gets man_bits + 3 bits and a unit <= 2^-2 (for int32), so that no grid
+    // point or midpoint lies strictly between N and N + 1 units; a nonzero remainder then rounds
+    // exactly like N + 1/2 (the sticky bit).
+    const long s = std::max({0L, static_cast<long>(msb(B)) - static_cast<long>(msb(A)) + f.man_bits + 3,
+                             ea - eb + 2});
+    const Int scaled = A << static_cast<unsigned>(s);
+    const Int N = scaled / B;
+    const bool sticky = scaled % B != 0;
+    if (sticky) return detail::round_dyadic(negative, 2 * N + 1, ea - eb - s - 1, f, rounding, overflow).word;
+    return detail::round_dyadic(negative, N, ea - eb - s, f, rounding, overflow).word;
+}
+
+namespace {
+
+/// A conversion's result and its tie flag; special inputs (NaN, infinity, out of domain) never tie.
+detail::Rounded convert_detail(const Conversion &c, std::uint64_t src_word) {
+    const auto &src = word_format(c.src);
+    const auto &dst = word_format(c.dst);
+    const auto info = word_info(src, src_word);
+    const bool outside = info.cls == NINFER_CLASS_OUTSIDE;
+    const bool nan = outside || detail::is_nan_class(info.cls);
+    const bool infinite = info.cls == NINFER_CLASS_INFINITE;
+    const bool zero = !nan && !infinite && mpfr_zero_p(info.value.backend().data());
+    detail::Rounded out;
+    // 1. Unsigned targets (UE4M3 half-up encoder, E8M0): NaN, then every value <= 0 maps to 0x00.
+    if (!dst.has_sign && (nan || info.negative || zero || infinite)) {
+        if (nan) out.word = c.nan_rule == NanRule::ZERO ? 0 : detail::canonical_nan(dst, false);
+        else if (infinite && !info.negative) out.word = detail::round_infinity(false, dst, c.overflow);
+        else out.word = 0x00;
+        return out;
+    }
+    // 2. NaN inputs follow the conversion's nan_rule.
+    if (nan) {
+        const bool negative = info.negative && dst.has_sign;
+        const std::uint64_t dst_sign = negative ? detail::sign_bit(dst) : 0;
+        const std::uint64_t dst_exp_ones = ((1ull << dst.exp_bits) - 1) << dst.man_bits;
+        const bool ieee_pair = !outside && src.special == Special::IEEE && dst.special == Special::IEEE;
+        // Sign and payload moved to the top of the target fraction; `quiet` forces the quiet bit.
+        const auto move_payload = [&](bool quiet) {
+            const auto frac = detail::fields(src, src_word).frac;
+            std::uint64_t moved = dst.man_bits >= src.man_bits ? frac << (dst.man_bits - src.man_bits)
+                                                              : frac >> (src.man_bits - dst.man_bits);
+            if (quiet) moved |= 1ull << (dst.man_bits - 1);
+            return dst_sign | dst_exp_ones | moved;
+        };
+        switch (c.nan_rule) {
+        case NanRule::ZERO:
+        case NanRule::UNDEFINED: out.word = 0; break;
+        case NanRule::ANY: out.word = detail::canonical_nan(dst, negative); break;
+        case NanRule::ANY_SIGNED:
+        case NanRule::QUIET_TRUNC:
+            out.word = ieee_pair ? move_payload(true) : detail::canonical_nan(dst, negative);
+            break;
+        case NanRule::EXACT: out.word = ieee_pair ? move_payload(false) : detail::canonical_nan(dst, negative); break;
+        }
+        return out;
+    }
+    // 3. Infinities follow the overflow rule; 4. finite values round.
+    if (infinite) {
+        out.word = detail::round_infinity(info.negative, dst, c.overflow);
+        return out;
+    }
+    if (zero) return detail::round_dyadic(info.negative, Int(0), 0, dst, c.rounding, c.overflow);
+    Int m;
+    const long e = detail::split_dyadic(info.value, m);
+    return detail::round_dyadic(info.negative, abs(m), e, dst, c.rounding, c.overflow);
+}
+
+}  // namespace
+
+std::uint64_t convert_word(const Conversion &c, std::uint64_t src_word) { return convert_detail(c, src_word).word; }
+
+bool conversion_is_tie(const Conversion &c, std::uint64_t src_word) { return convert_detail(c, src_word).tie; }
+
+bool conversion_accepts(const Conversion &c, std::uint64_t src_word, std::uint64_t expected, std::uint64_t actual) {
+    (void)src_word;  // the oracle's expected word already carries what the input decides (its sign)
+    if (expected == actual) return true;
+    const auto &dst = word_format(c.dst);
+    const auto e = word_info(dst, expected);
+    const auto a = word_info(dst, actual);
+    if (!detail::is_nan_class(e.cls) || !detail::is_nan_class(a.cls)) return false;
+    switch (c.nan_rule) {
+    case NanRule::ANY: return true;
+    case NanRule::ANY_SIGNED: return e.negative == a.negative;
+    default: return false;  // QUIET_TRUNC, EXACT, ZERO, UNDEFINED: bit-equal only
+    }
+}
+
+}  // namespace ninfer::oracle

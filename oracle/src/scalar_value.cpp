@@ -1,0 +1,252 @@
+// SPDX-License-Identifier: Apache-2.0
+// Exact values, classes, validity verdicts and text of scalar words (tensor-formats.txt
+// Sections 3.1, 3.3, 3.4 and 6; number-formats-lesson.txt Examples 1, 3, 8, 9, 13; the OCP FP8
+// and MX definitions of E4M3FN, E5M2, E2M1 and E8M0). Values are built from integer fields with
+// MPFR at kExactBits, never through a host float.
+#include <algorithm>
+#include <mpfr.h>
+#include <stdexcept>
+#include <string>
+
+#include "scalar_internal.hpp"
+
+namespace ninfer::oracle {
+
+namespace detail {
+
+Fields fields(const WordFormat &f, std::uint64_t word) {
+    Fields out;
+    out.negative = f.has_sign && ((word >> (f.bits - 1)) & 1u);
+    out.exp = (word >> f.man_bits) & ((1ull << f.exp_bits) - 1);
+    out.frac = word & ((1ull << f.man_bits) - 1);
+    return out;
+}
+
+std::uint64_t sign_bit(const WordFormat &f) { return f.has_sign ? 1ull << (f.bits - 1) : 0; }
+
+std::uint64_t canonical_nan(const WordFormat &f, bool negative) {
+    const std::uint64_t sign = negative ? sign_bit(f) : 0;
+    const std::uint64_t exp_ones = ((1ull << f.exp_bits) - 1) << f.man_bits;
+    switch (f.special) {
+    case Special::IEEE: return sign | exp_ones | (1ull << (f.man_bits - 1));
+    case Special::FN: return sign | exp_ones | ((1ull << f.man_bits) - 1);
+    case Special::E8M0: return 0xFF;
+    default: break;
+    }
+    throw std::invalid_argument("format " + std::string(f.name) + " has no NaN word");
+}
+
+std::uint64_t infinity_word(const WordFormat &f, bool negative) {
+    if (f.special != Special::IEEE)
+        throw std::invalid_argument("format " + std::string(f.name) + " has no infinity word");
+    return (negative ? sign_bit(f) : 0) | (((1ull << f.exp_bits) - 1) << f.man_bits);
+}
+
+void ensure_exact_default_precision() {
+    // digits10 for which Boost allocates at least kExactBits bits (bits = digits10 * 1000 / 301 + 1).
+    constexpr unsigned digits10 = (kExactBits * 301 + 999) / 1000 + 1;
+    if (Real::default_precision() < digits10) Real::default_precision(digits10);
+}
+
+long split_dyadic(const Real &x, Int &m) {
+    const mpfr_exp_t e = mpfr_get_z_2exp(m.backend().data(), x.backend().data());
+    const unsigned long zeros = mpz_scan1(m.backend().data(), 0);
+    mpz_tdiv_q_2exp(m.backend().data(), m.backend().data(), zeros);
+    return static_cast<long>(e) + static_cast<long>(zeros);
+}
+
+}  // namespace detail
+
+using detail::fields;
+using detail::is_nan_class;
+
+Real exact_zero() {
+    detail::ensure_exact_default_precision();
+    Real r;
+    mpfr_set_prec(r.backend().data(), kExactBits);
+    mpfr_set_zero(r.backend().data(), 1);
+    return r;
+}
+
+namespace {
+
+/// value = (-1)^negative * sig * 2^exp, exactly.
+void set_dyadic(Real &v, bool negative, std::uint64_t sig, long exp) {
+    if (sig == 0) {
+        mpfr_set_zero(v.backend().data(), negative ? -1 : 1);
+        return;
+    }
+    mpfr_set_ui_2exp(v.backend().data(), sig, exp, MPFR_RNDN);
+    if (negative) mpfr_neg(v.backend().data(), v.backend().data(), MPFR_RNDN);
+}
+
+void set_nan(WordInfo &info) { mpfr_set_nan(info.value.backend().data()); }
+
+/// Float formats with an exponent/fraction split (IEEE, FN, NONE): Section 3.1 value classes.
+void float_info(const WordFormat &f, std::uint64_t word, WordInfo &info) {
+    const auto fl = fields(f, word);
+    const std::uint64_t exp_ones = (1ull << f.exp_bits) - 1;
+    const std::uint64_t frac_ones = (1ull << f.man_bits) - 1;
+    info.negative = fl.negative;
+    if (f.special == Special::IEEE && fl.exp == exp_ones) {
+        if (fl.frac == 0) {
+            info.cls = NINFER_CLASS_INFINITE;
+            mpfr_set_inf(info.value.backend().data(), fl.negative ? -1 : 1);
+            return;
+        }
+        info.quiet = (fl.frac >> (f.man_bits - 1)) & 1u;
+        info.payload = fl.frac & (frac_ones >> 1);
+        info.cls = info.quiet ? NINFER_CLASS_QNAN : NINFER_CLASS_SNAN;
+        set_nan(info);
+        return;
+    }
+    if (f.special == Special::FN && fl.exp == exp_ones && fl.frac == frac_ones) {
+        info.cls = NINFER_CLASS_NAN;
+        set_nan(info);
+        return;
+    }
+    const long emin = 1 - f.bias;  // exponent of the smallest normal
+    if (fl.exp == 0) {
+        info.cls = fl.frac == 0 ? NINFER_CLASS_ZERO : NINFER_CLASS_SUBNORMAL;
+        set_dyadic(info.value, fl.negative, fl.frac, emin - f.man_bits);
+        return;
+    }
+    info.cls = NINFER_CLASS_NORMAL;
+    set_dyadic(info.value, fl.negative, (1ull << f.man_bits) | fl.frac,
+               static_cast<long>(fl.exp) - f.bias - f.man_bits);
+}
+
+}  // namespace
+
+WordInfo word_info(const WordFormat &f, std::uint64_t word) {
+    WordInfo info;
+    info.value = exact_zero();
+    if (word > f.mask()) {
+        info.cls = NINFER_CLASS_OUTSIDE;
+        set_nan(info);
+        return info;
+    }
+    switch (f.special) {
+    case Special::INT: {
+        // value = u - 2^bits when the top bit is set (two's complement).
+        const bool neg = (word >> (f.bits - 1)) & 1u;
+        info.cls = NINFER_CLASS_INTEGER;
+        info.negative = neg;
+        set_dyadic(info.value, neg, neg ? ((~word + 1) & f.mask()) : word, 0);
+        return info;
+    }
+    case Special::E8M0:
+        if (word == 0xFF) {
+            info.cls = NINFER_CLASS_NAN;
+            set_nan(info);
+        } else {
+            info.cls = NINFER_CLASS_NORMAL;
+            set_dyadic(info.value, false, 1, static_cast<long>(word) - f.bias);
+        }
+        return info;
+    default: float_info(f, word, info); return info;
+    }
+}
+
+std::uint8_t word_class_byte(const WordFormat &f, std::uint64_t word) {
+    const auto info = word_info(f, word);
+    return static_cast<std::uint8_t>(info.cls | (info.negative ? NINFER_CLASS_SIGN : 0u));
+}
+
+std::uint64_t decode_to_binary64(const WordFormat &f, std::uint64_t word) {
+    const auto info = word_info(f, word);
+    constexpr std::uint64_t kQuietNan = 0x7FF8000000000000ull;
+    if (info.cls == NINFER_CLASS_OUTSIDE) return kQuietNan;
+    if (is_nan_class(info.cls)) return kQuietNan | (info.negative ? 1ull << 63 : 0);
+    // Every registry value is a binary64 value, so this rounding is exact (assembled from fields).
+    return round_real(info.value, kBinary64, detail::rounding_exact, detail::overflow_none);
+}
+
+std::uint8_t role_verdict(const Role &r, std::uint64_t word) {
+    struct Accepts {
+        bool negative_zero, positive_zero, negative;
+    };
+    Accepts a{};
+    switch (r.id) {
+    case NINFER_ROLE_grouped_fp16_scale: a = {false, true, true}; break;
+    case NINFER_ROLE_q2_fp16_scale: a = {true, true, true}; break;
+    case NINFER_ROLE_nvfp4_e4m3_scale: a = {false, true, false}; break;
+    case NINFER_ROLE_fp8_weight_code: a = {true, true, true}; break;
+    case NINFER_ROLE_bf16_row_multiplier:
+    case NINFER_ROLE_fp16_row_multiplier: a = {false, true, false}; break;
+    case NINFER_ROLE_fp32_weight_divisor: a = {false, false, false}; break;
+    default: throw std::invalid_argument("unknown role id " + std::to_string(r.id));
+    }
+    const auto info = word_info(word_format(r.format), word);
+    // Precedence: outside, NaN, infinity, -0, +0, negative.
+    if (info.cls == NINFER_CLASS_OUTSIDE) return NINFER_VERDICT_OUTSIDE;
+    if (is_nan_class(info.cls)) return NINFER_VERDICT_NAN;
+    if (info.cls == NINFER_CLASS_INFINITE) return NINFER_VERDICT_INFINITE;
+    if (info.cls == NINFER_CLASS_ZERO && info.negative)
+        return a.negative_zero ? NINFER_VERDICT_VALID : NINFER_VERDICT_NEGATIVE_ZERO;
+    if (info.cls == NINFER_CLASS_ZERO) return a.positive_zero ? NINFER_VERDICT_VALID : NINFER_VERDICT_ZERO;
+    if (info.negative && !a.negative) return NINFER_VERDICT_NEGATIVE;
+    return NINFER_VERDICT_VALID;
+}
+
+std::uint64_t largest_finite_word(const WordFormat &f) {
+    const std::uint64_t exp_ones = (1ull << f.exp_bits) - 1;
+    const std::uint64_t frac_ones = (1ull << f.man_bits) - 1;
+    switch (f.special) {
+    case Special::IEEE: return ((exp_ones - 1) << f.man_bits) | frac_ones;  // below the Inf/NaN exponent
+    case Special::FN: return (exp_ones << f.man_bits) | (frac_ones - 1);    // below the all-ones NaN
+    case Special::NONE: return (exp_ones << f.man_bits) | frac_ones;        // every word finite
+    case Special::E8M0: return 0xFE;                                        // below 0xFF NaN
+    case Special::INT: return (1ull << (f.bits - 1)) - 1;
+    }
+    throw std::logic_error("unreachable special kind");
+}
+
+std::int64_t ordered_index(const WordFormat &f, std::uint64_t word) {
+    const auto info = word_info(f, word);
+    if (info.cls == NINFER_CLASS_OUTSIDE || is_nan_class(info.cls))
+        throw std::invalid_argument("ordered_index: word 0x" + word_hex(f, word) + " of " + std::string(f.name) +
+                                    " is NaN or outside the format");
+    if (f.special == Special::INT) return info.negative ? static_cast<std::int64_t>(word) - (1ll << f.bits)
+                                                        : static_cast<std::int64_t>(word);
+    if (!f.has_sign) return static_cast<std::int64_t>(word);
+    // Magnitude words are monotone in value; -m sits at -m - 1 so that -0 = -1 and +0 = 0.
+    const auto magnitude = static_cast<std::int64_t>(word & ~detail::sign_bit(f));
+    return info.negative ? -magnitude - 1 : magnitude;
+}
+
+std::string word_hex(const WordFormat &f, std::uint64_t word) {
+    static constexpr char kDigits[] = "0123456789abcdef";
+    const int width = std::max(1, (f.bits + 3) / 4);
+    std::string out;
+    for (int i = width - 1; i >= 0; --i) out.push_back(kDigits[(word >> (4 * i)) & 0xF]);
+    // A word wider than the format (CLASS_OUTSIDE) keeps all its digits.
+    for (std::uint64_t rest = word >> (4 * width); rest != 0; rest >>= 4) out.insert(out.begin(), kDigits[rest & 0xF]);
+    return out;
+}
+
+std::string word_value_text(const WordFormat &f, std::uint64_t word) {
+    const auto info = word_info(f, word);
+    if (info.cls == NINFER_CLASS_OUTSIDE || is_nan_class(info.cls)) return "nan";
+    if (info.cls == NINFER_CLASS_INFINITE) return info.negative ? "-inf" : "inf";
+    if (mpfr_zero_p(info.value.backend().data())) return info.negative ? "-0" : "0";
+    detail::Int m;
+    const long e = detail::split_dyadic(info.value, m);
+    const bool negative = m < 0;
+    if (negative) m = -m;
+    std::string digits;
+    if (e >= 0) {
+        digits = detail::Int(m << e).str();
+    } else {
+        // m * 2^e = m * 5^-e / 10^-e: an exact decimal with -e fraction digits, m odd so no trailing zero.
+        detail::Int scaled = m;
+        for (long i = 0; i < -e; ++i) scaled *= 5;
+        digits = scaled.str();
+        const auto frac_digits = static_cast<std::size_t>(-e);
+        if (digits.size() <= frac_digits) digits.insert(0, frac_digits - digits.size() + 1, '0');
+        digits.insert(digits.size() - frac_digits, 1, '.');
+    }
+    return negative ? "-" + digits : digits;
+}
+
+}  // namespace ninfer::oracle

@@ -1,0 +1,93 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
+"""A ninfer-conform subject in pure Python, speaking the exec protocol (harness/README.md,
+"The exec protocol"): decode of bf16 words and the conversion fp32_to_bf16_rne.
+
+Run it with: ninfer-conform run --exec "python3 harness/examples/python_plugin.py"
+"""
+import json
+import struct
+import sys
+
+OK, E_UNSUPPORTED, E_SIZE, E_BUFFER = 0, -1, -3, -4
+
+
+def bf16_to_binary64_bits(w):
+    """The binary64 word of the value of a bf16 word (sign, 8-bit exponent, 7-bit fraction)."""
+    sign = (w >> 15) << 63
+    exp = (w >> 7) & 0xFF
+    frac = w & 0x7F
+    if exp == 0xFF:
+        return sign | (0x7FF << 52) | (frac << 45)
+    if exp == 0:
+        if frac == 0:
+            return sign
+        e = -133  # value = frac * 2^-133; normalise the fraction
+        while not frac & 0x80:
+            frac <<= 1
+            e -= 1
+        return sign | ((e + 7 + 1023) << 52) | ((frac & 0x7F) << 45)
+    return sign | ((exp - 127 + 1023) << 52) | (frac << 45)
+
+
+def fp32_to_bf16_rne(bits):
+    """Round a binary32 word to bf16, nearest-even; a NaN keeps its sign and top payload bits, quieted."""
+    if bits & 0x7F800000 == 0x7F800000 and bits & 0x007FFFFF:
+        return (bits >> 16) | 0x0040
+    return ((bits + 0x7FFF + ((bits >> 16) & 1)) >> 16) & 0xFFFF
+
+
+def words(data, width, count):
+    fmt = {2: "<%dH", 4: "<%dI", 8: "<%dQ"}[width] % count
+    return struct.unpack_from(fmt, data)
+
+
+def refuse(status, message):
+    return {"status": status, "detail": 0, "message": message}
+
+
+def word_op(call, in_width, out_width, fn):
+    count = call["count"]
+    data = bytes.fromhex(call["in"])
+    if len(data) < count * in_width:
+        return refuse(E_SIZE, "in holds fewer than count words")
+    if call["out_capacity"][0] < count * out_width:
+        return refuse(E_BUFFER, "out is too small")
+    fmt = {4: "<%dI", 8: "<%dQ", 2: "<%dH"}[out_width] % count
+    out = struct.pack(fmt, *(fn(w) for w in words(data, in_width, count)))
+    return {"status": OK, "detail": 0, "message": "", "out": out.hex()}
+
+
+def handle(call):
+    op = call.get("op")
+    if op == "decode" and call.get("format") == "bf16":
+        return word_op(call, 2, 8, bf16_to_binary64_bits)
+    if op == "convert" and call.get("method") == "fp32_to_bf16_rne":
+        return word_op(call, 4, 2, fp32_to_bf16_rne)
+    return refuse(E_UNSUPPORTED, "python example: %s %s not implemented" % (op, call.get("method") or call.get("format")))
+
+
+HELLO = {
+    "name": "python-example",
+    "version": "1.0",
+    "abi": 1,
+    "capabilities": [
+        {"op": "decode", "format": "bf16"},
+        {"op": "convert", "format": "bf16", "format_in": "fp32", "layout": None, "method": "fp32_to_bf16_rne"},
+    ],
+}
+
+
+def main():
+    for line in sys.stdin:
+        message = json.loads(line)
+        if message.get("ninfer") == "hello":
+            reply = HELLO if message.get("abi") == 1 else {"name": "python-example", "abi": 1, "capabilities": []}
+        else:
+            reply = handle(message)
+        sys.stdout.write(json.dumps(reply) + "\n")
+        sys.stdout.flush()
+
+
+if __name__ == "__main__":
+    main()

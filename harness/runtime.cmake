@@ -1,0 +1,38 @@
+# SPDX-License-Identifier: Apache-2.0
+# Isolated subjects (harness/README.md, "Isolation"): the worker process and its framing, the
+# exec protocol, the standalone worker, the example plugins and the misbehaving fixtures.
+target_sources(ninfer_harness PRIVATE
+  ${CMAKE_CURRENT_LIST_DIR}/src/wire.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/src/worker.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/src/subject_plugin.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/src/subject_exec.cpp)
+target_link_libraries(ninfer_harness PRIVATE nlohmann_json::nlohmann_json)
+
+add_executable(ninfer-conform-worker ${CMAKE_CURRENT_LIST_DIR}/src/worker_main.cpp)
+target_link_libraries(ninfer-conform-worker PRIVATE ninfer::harness)
+
+if(NINFER_BUILD_TESTS)
+  # Test plugins live outside the bundled plugin directory, so `plugins` never lists them.
+  set(NINFER_TEST_PLUGIN_DIR ${PROJECT_BINARY_DIR}/test-plugins)
+  set(ninfer_test_plugins minimal_plugin)
+  add_library(minimal_plugin MODULE ${CMAKE_CURRENT_LIST_DIR}/examples/minimal_plugin.c)
+  foreach(fixture crash abort hang huge_alloc overrun liar wrong_abi no_entry null_entry bad_capability)
+    add_library(fixture_${fixture} MODULE ${CMAKE_CURRENT_LIST_DIR}/tests/fixtures/${fixture}.c)
+    list(APPEND ninfer_test_plugins fixture_${fixture})
+  endforeach()
+  foreach(plugin ${ninfer_test_plugins})
+    target_link_libraries(${plugin} PRIVATE ninfer::abi)
+    set_target_properties(${plugin} PROPERTIES PREFIX "" LIBRARY_OUTPUT_DIRECTORY ${NINFER_TEST_PLUGIN_DIR}
+      C_VISIBILITY_PRESET hidden)
+  endforeach()
+
+  target_sources(ninfer_harness_tests PRIVATE
+    ${CMAKE_CURRENT_LIST_DIR}/tests/test_subject_plugin.cpp
+    ${CMAKE_CURRENT_LIST_DIR}/tests/test_subject_exec.cpp)
+  add_dependencies(ninfer_harness_tests ninfer-conform-worker ${ninfer_test_plugins})
+  target_compile_definitions(ninfer_harness_tests PRIVATE
+    NINFER_TEST_WORKER="$<TARGET_FILE:ninfer-conform-worker>"
+    NINFER_TEST_PLUGIN_DIR="${NINFER_TEST_PLUGIN_DIR}"
+    NINFER_TEST_PYTHON_PLUGIN="${CMAKE_CURRENT_LIST_DIR}/examples/python_plugin.py"
+    NINFER_TEST_EXEC_FIXTURE="${CMAKE_CURRENT_LIST_DIR}/tests/fixtures/bad_exec.py")
+endif()

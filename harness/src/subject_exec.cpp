@@ -1,0 +1,339 @@
+// SPDX-License-Identifier: Apache-2.0
+// An external command speaking the JSON-lines exec protocol (harness/README.md, "The exec
+// protocol"): one request line, one reply line, registry names instead of ids.
+#include <signal.h>
+
+#include <exception>
+
+#include <nlohmann/json.hpp>
+
+#include "ninfer/harness/subject.hpp"
+#include "wire.hpp"
+
+namespace ninfer::harness {
+namespace {
+
+using nlohmann::json;
+using wire::Child;
+using wire::Clock;
+
+constexpr auto kHandshakeGrace = std::chrono::seconds(5);
+constexpr std::size_t kMaxHelloLine = 16u << 20;
+constexpr std::uint64_t kMaxIotaBytes = 1ull << 30;  ///< hex doubles it on the pipe
+
+std::string to_hex(const std::vector<std::uint8_t> &bytes) {
+    static constexpr char digits[] = "0123456789abcdef";
+    std::string s(bytes.size() * 2, '\0');
+    for (std::size_t i = 0; i < bytes.size(); ++i) {
+        s[2 * i] = digits[bytes[i] >> 4];
+        s[2 * i + 1] = digits[bytes[i] & 15];
+    }
+    return s;
+}
+
+int hex_digit(char c) {
+    if (c >= '0' && c <= '9') return c - '0';
+    if (c >= 'a' && c <= 'f') return c - 'a' + 10;
+    if (c >= 'A' && c <= 'F') return c - 'A' + 10;
+    return -1;
+}
+
+/// Hex to bytes; "" on success, else why not.
+std::string from_hex(const std::string &s, std::vector<std::uint8_t> &out) {
+    if (s.size() % 2 != 0) return "has an odd number of hex digits (" + std::to_string(s.size()) + ")";
+    out.resize(s.size() / 2);
+    for (std::size_t i = 0; i < out.size(); ++i) {
+        int hi = hex_digit(s[2 * i]), lo = hex_digit(s[2 * i + 1]);
+        if (hi < 0 || lo < 0) return "has a non-hex character at offset " + std::to_string(hi < 0 ? 2 * i : 2 * i + 1);
+        out[i] = static_cast<std::uint8_t>(hi << 4 | lo);
+    }
+    return "";
+}
+
+std::string type_of(const json &j) { return j.type_name(); }
+
+/// A registry name when the id has one; otherwise the number (null for 0).
+json name_or_id(std::string_view name, std::uint32_t id) {
+    if (id == 0) return nullptr;
+    if (!name.empty()) return std::string(name);
+    return id;
+}
+
+/// Reads an optional registry name field of a capability; "" or why it is wrong.
+template <class Lookup>
+std::string cap_field(const json &cap, const char *key, const char *what, Lookup lookup, std::uint32_t &id) {
+    id = 0;
+    auto it = cap.find(key);
+    if (it == cap.end() || it->is_null()) return "";
+    if (!it->is_string()) return "\"" + std::string(key) + "\" is " + type_of(*it) + ", expected a " + what + " name or null";
+    auto found = lookup(it->get<std::string>());
+    if (!found) return "unknown " + std::string(what) + " \"" + it->get<std::string>() + "\"";
+    id = *found;
+    return "";
+}
+
+Reply reply_with(Outcome o, std::string message) {
+    Reply r;
+    r.outcome = o;
+    r.message = std::move(message);
+    return r;
+}
+
+class ExecSubject final : public Subject {
+public:
+    ExecSubject(std::string command, SubjectOptions opts) : command_(std::move(command)), opts_(std::move(opts)) {
+        ::signal(SIGPIPE, SIG_IGN);
+        std::string why;
+        bool started = false;
+        try {
+            started = start(why);
+        } catch (const std::exception &e) {
+            child_.kill();
+            why = who() + e.what();
+        }
+        if (!started) {
+            open_error_ = why;
+            info_ = SubjectInfo{};
+        }
+    }
+
+    const SubjectInfo &info() const override { return info_; }
+    const std::string &open_error() const override { return open_error_; }
+
+    Reply call(const Call &c) override {
+        auto t0 = Clock::now();
+        Reply r;
+        try {
+            r = call_once(c);
+        } catch (const std::exception &e) {
+            child_.kill();
+            r = reply_with(Outcome::error, std::string("harness: ") + e.what());
+        }
+        r.seconds = std::chrono::duration<double>(Clock::now() - t0).count();
+        return r;
+    }
+
+private:
+    std::string who() const { return "exec `" + command_ + "`: "; }
+
+    std::string with_stderr(std::string message) const {
+        auto tail = child_.stderr_tail();
+        if (!tail.empty()) message += "; stderr: " + tail;
+        return message;
+    }
+
+    bool start(std::string &why) {
+        if (!child_.spawn({"/bin/sh", "-c", command_}, opts_.memory_limit_bytes, why)) {
+            why = who() + why;
+            return false;
+        }
+        auto deadline = Clock::now() + opts_.call_timeout + kHandshakeGrace;
+        std::string hello = json{{"ninfer", "hello"}, {"abi", NINFER_ABI_VERSION}}.dump() + "\n";
+        auto io = child_.write_all(hello.data(), hello.size(), deadline);
+        std::string line;
+        bool too_long = false;
+        if (io == Child::Io::ok) io = child_.read_line(line, kMaxHelloLine, deadline, too_long);
+        if (io == Child::Io::timeout) {
+            child_.kill();
+            why = with_stderr(who() + "no hello reply within " +
+                              std::to_string(std::chrono::duration_cast<std::chrono::milliseconds>(
+                                                 opts_.call_timeout + kHandshakeGrace).count()) +
+                              " ms; killed");
+            return false;
+        }
+        if (io == Child::Io::eof) {
+            auto how = child_.reap();
+            why = with_stderr(who() + how + " before answering the hello");
+            return false;
+        }
+        if (too_long) {
+            child_.kill();
+            why = who() + "hello reply longer than " + std::to_string(kMaxHelloLine) + " bytes";
+            return false;
+        }
+        why = parse_hello(line);
+        if (!why.empty()) {
+            child_.kill();
+            why = who() + why;
+            return false;
+        }
+        return true;
+    }
+
+    /// Fills info_ from the hello reply; "" or what is wrong with it.
+    std::string parse_hello(const std::string &line) {
+        json j;
+        try {
+            j = json::parse(line);
+        } catch (const json::parse_error &e) {
+            return "hello reply is not JSON (" + std::string(e.what()) + ")";
+        }
+        if (!j.is_object()) return "hello reply is " + type_of(j) + ", expected an object";
+        auto abi = j.find("abi");
+        if (abi == j.end() || !abi->is_number_integer()) return "hello reply has no integer \"abi\"";
+        if (abi->get<std::int64_t>() != NINFER_ABI_VERSION)
+            return "ABI version " + std::to_string(abi->get<std::int64_t>()) + ", expected " + std::to_string(NINFER_ABI_VERSION);
+        auto name = j.find("name");
+        if (name == j.end() || !name->is_string() || name->get<std::string>().empty())
+            return "hello reply has no non-empty string \"name\"";
+        SubjectInfo info;
+        info.name = name->get<std::string>();
+        if (auto v = j.find("version"); v != j.end() && !v->is_null()) {
+            if (!v->is_string()) return "\"version\" is " + type_of(*v) + ", expected a string";
+            info.version = v->get<std::string>();
+        }
+        info.abi_version = NINFER_ABI_VERSION;
+        auto caps = j.find("capabilities");
+        if (caps == j.end() || !caps->is_array()) return "hello reply has no array \"capabilities\"";
+        for (std::size_t i = 0; i < caps->size(); ++i) {
+            const json &cj = (*caps)[i];
+            std::string at = "capability " + std::to_string(i) + ": ";
+            if (!cj.is_object()) return at + "is " + type_of(cj) + ", expected an object";
+            ninfer_capability cap{};
+            auto op = cj.find("op");
+            if (op == cj.end() || !op->is_string()) return at + "has no string \"op\"";
+            auto op_id = wire::op_id(op->get<std::string>());
+            if (!op_id) return at + "unknown op \"" + op->get<std::string>() + "\"";
+            cap.op = *op_id;
+            std::string why = cap_field(cj, "format", "format", wire::format_id, cap.format);
+            if (why.empty()) why = cap_field(cj, "format_in", "format", wire::format_id, cap.format_in);
+            if (why.empty()) why = cap_field(cj, "layout", "layout", wire::layout_id, cap.layout);
+            if (why.empty()) {
+                auto kind = wire::method_kind(cap.op);
+                auto m = cj.find("method");
+                if (m != cj.end() && !m->is_null() && kind.empty())
+                    why = "\"method\" given for op " + op->get<std::string>() + ", which takes none";
+                else if (!kind.empty())
+                    why = cap_field(cj, "method", std::string(kind).c_str(),
+                                    [&](const std::string &n) { return wire::method_id(cap.op, n); }, cap.method);
+            }
+            if (!why.empty()) return at + why;
+            info.capabilities.push_back(cap);
+        }
+        info_ = std::move(info);
+        return "";
+    }
+
+    Reply crashed(const char *when) {
+        auto how = child_.reap();
+        return reply_with(Outcome::crash, with_stderr("subject " + how + " " + when));
+    }
+
+    Reply timed_out() {
+        child_.kill();
+        return reply_with(Outcome::timeout,
+                          with_stderr("no reply within " + std::to_string(opts_.call_timeout.count()) + " ms; killed"));
+    }
+
+    /// A broken reply: the subject is restarted before the next call, its stream may be out of step.
+    Reply protocol_error(std::string message) {
+        child_.kill();
+        return reply_with(Outcome::error, std::move(message));
+    }
+
+    Reply call_once(const Call &c) {
+        if (!open_error_.empty()) return reply_with(Outcome::error, open_error_);
+        if (c.shape.size() > NINFER_MAX_RANK)
+            return reply_with(Outcome::error, "call rank " + std::to_string(c.shape.size()) + " exceeds " +
+                                                  std::to_string(NINFER_MAX_RANK));
+        const std::vector<std::uint8_t> *in = &c.in;
+        std::vector<std::uint8_t> iota_words;
+        if (c.iota) {
+            if (!c.in.empty()) return reply_with(Outcome::error, "call has both iota and input bytes");
+            if (auto why = wire::check_iota(c.iota->start, c.iota->width, c.count); !why.empty())
+                return reply_with(Outcome::error, why);
+            if (c.count > kMaxIotaBytes / static_cast<std::uint64_t>(c.iota->width))
+                return reply_with(Outcome::error, "iota call of " + std::to_string(c.count) +
+                                                      " words is too large for an exec subject; split it");
+            iota_words.resize(static_cast<std::size_t>(c.count) * static_cast<std::size_t>(c.iota->width));
+            wire::fill_iota(iota_words.data(), c.iota->start, c.iota->width, c.count);
+            in = &iota_words;
+        }
+        if (!child_.running()) {
+            std::string why;
+            if (!start(why)) return reply_with(Outcome::error, "cannot restart the subject: " + why);
+        }
+        json req = {{"op", name_or_id(wire::op_name(c.op), c.op)},
+                    {"format", name_or_id(wire::format_name(c.format), c.format)},
+                    {"format_in", name_or_id(wire::format_name(c.format_in), c.format_in)},
+                    {"layout", name_or_id(wire::layout_name(c.layout), c.layout)},
+                    {"method", name_or_id(wire::method_name(c.op, c.method), c.method)},
+                    {"flags", c.flags},
+                    {"shape", c.shape},
+                    {"count", c.count},
+                    {"in", to_hex(*in)},
+                    {"aux", to_hex(c.aux)},
+                    {"out_capacity", {c.out_capacity[0], c.out_capacity[1], c.out_capacity[2]}}};
+        std::string line = req.dump() + "\n";
+
+        child_.clear_stderr_tail();
+        auto deadline = Clock::now() + opts_.call_timeout;
+        auto io = child_.write_all(line.data(), line.size(), deadline);
+        if (io == Child::Io::timeout) return timed_out();
+        if (io == Child::Io::eof) return crashed("while receiving the call");
+        std::size_t max = 2 * static_cast<std::size_t>(c.out_capacity[0] + c.out_capacity[1] + c.out_capacity[2]) +
+                          2 * wire::kMaxText + 65536;
+        bool too_long = false;
+        io = child_.read_line(line, max, deadline, too_long);
+        if (io == Child::Io::timeout) return timed_out();
+        if (io == Child::Io::eof) return crashed("during the call");
+        if (too_long) return protocol_error("reply line longer than " + std::to_string(max) + " bytes (the out capacities allow less)");
+        return parse_reply(line, c);
+    }
+
+    Reply parse_reply(const std::string &line, const Call &c) {
+        json j;
+        try {
+            j = json::parse(line);
+        } catch (const json::parse_error &e) {
+            return protocol_error("reply is not JSON (" + std::string(e.what()) + ")");
+        }
+        if (!j.is_object()) return protocol_error("reply is " + type_of(j) + ", expected an object");
+        Reply r;
+        auto status = j.find("status");
+        if (status == j.end()) return protocol_error("reply has no \"status\"");
+        if (!status->is_number_integer())
+            return protocol_error("reply \"status\" is " + type_of(*status) + ", expected an integer");
+        auto s = status->get<std::int64_t>();
+        if (s < INT32_MIN || s > INT32_MAX || !wire::known_status(static_cast<std::int32_t>(s)))
+            return protocol_error("reply \"status\" " + std::to_string(s) + " is not a NINFER_* code");
+        r.status = static_cast<std::int32_t>(s);
+        if (auto d = j.find("detail"); d != j.end() && !d->is_null()) {
+            if (!d->is_number_unsigned() || d->get<std::uint64_t>() > UINT32_MAX)
+                return protocol_error("reply \"detail\" is " + d->dump() + ", expected an unsigned 32-bit integer");
+            r.detail = d->get<std::uint32_t>();
+        }
+        if (auto m = j.find("message"); m != j.end() && !m->is_null()) {
+            if (!m->is_string()) return protocol_error("reply \"message\" is " + type_of(*m) + ", expected a string");
+            r.message = m->get<std::string>().substr(0, wire::kMaxText);
+        }
+        static const char *keys[3] = {"out", "out2", "out3"};
+        for (int i = 0; i < 3; ++i) {
+            auto o = j.find(keys[i]);
+            if (o == j.end() || o->is_null()) continue;
+            if (!o->is_string())
+                return protocol_error("reply \"" + std::string(keys[i]) + "\" is " + type_of(*o) + ", expected a hex string");
+            if (auto why = from_hex(o->get_ref<const std::string &>(), r.out[i]); !why.empty())
+                return protocol_error("reply \"" + std::string(keys[i]) + "\" " + why);
+            if (r.out[i].size() > c.out_capacity[i])
+                return protocol_error("reply \"" + std::string(keys[i]) + "\" has " + std::to_string(r.out[i].size()) +
+                                      " bytes, capacity " + std::to_string(c.out_capacity[i]));
+        }
+        r.outcome = Outcome::returned;
+        return r;
+    }
+
+    std::string command_;
+    SubjectOptions opts_;
+    SubjectInfo info_;
+    std::string open_error_;
+    Child child_;
+};
+
+}  // namespace
+
+std::unique_ptr<Subject> open_exec(const std::string &command, const SubjectOptions &opts) {
+    return std::make_unique<ExecSubject>(command, opts);
+}
+
+}  // namespace ninfer::harness

@@ -1,0 +1,235 @@
+// SPDX-License-Identifier: Apache-2.0
+// A plugin library run in an isolated worker process (harness/README.md, "Isolation"): the
+// harness side of the binary frames, with per-call deadlines and transparent restarts.
+#include <signal.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <climits>
+#include <cstring>
+#include <exception>
+
+#include "ninfer/harness/subject.hpp"
+#include "wire.hpp"
+
+namespace ninfer::harness {
+namespace {
+
+using wire::Child;
+using wire::Clock;
+
+/// Extra time the handshake gets over the call timeout: loading, relocations, cold caches.
+constexpr auto kHandshakeGrace = std::chrono::seconds(5);
+
+std::string self_executable() {
+    char buf[PATH_MAX];
+    ssize_t n = ::readlink("/proc/self/exe", buf, sizeof buf - 1);
+    return n > 0 ? std::string(buf, static_cast<std::size_t>(n)) : std::string("ninfer-conform");
+}
+
+std::string with_stderr(std::string message, const Child &child) {
+    auto tail = child.stderr_tail();
+    if (!tail.empty()) message += "; stderr: " + tail;
+    return message;
+}
+
+Reply error_reply(std::string message) {
+    Reply r;
+    r.outcome = Outcome::error;
+    r.message = std::move(message);
+    return r;
+}
+
+class PluginSubject final : public Subject {
+public:
+    PluginSubject(std::string path, SubjectOptions opts) : path_(std::move(path)), opts_(std::move(opts)) {
+        ::signal(SIGPIPE, SIG_IGN);
+        if (opts_.worker_executable.empty()) opts_.worker_executable = self_executable();
+        // dlopen searches the library path for a bare name; a plugin path is a file.
+        load_path_ = path_.find('/') == std::string::npos ? "./" + path_ : path_;
+        std::string why;
+        bool started = false;
+        try {
+            started = start(why);
+        } catch (const std::exception &e) {
+            child_.kill();
+            why = who() + e.what();
+        }
+        if (!started) {
+            open_error_ = why;
+            info_ = SubjectInfo{};
+        }
+    }
+
+    const SubjectInfo &info() const override { return info_; }
+    const std::string &open_error() const override { return open_error_; }
+
+    Reply call(const Call &c) override {
+        auto t0 = Clock::now();
+        Reply r;
+        try {
+            r = call_once(c);
+        } catch (const std::exception &e) {
+            child_.kill();
+            r = error_reply(std::string("harness: ") + e.what());
+        }
+        r.seconds = std::chrono::duration<double>(Clock::now() - t0).count();
+        return r;
+    }
+
+private:
+    std::string who() const { return "plugin " + path_ + ": "; }
+
+    /// Spawns the worker and reads its hello; false with a one-line reason.
+    bool start(std::string &why) {
+        if (!child_.spawn({opts_.worker_executable, "worker", "--plugin", load_path_}, opts_.memory_limit_bytes, why)) {
+            why = who() + why;
+            return false;
+        }
+        auto deadline = Clock::now() + opts_.call_timeout + kHandshakeGrace;
+        wire::HelloHeader h;
+        auto io = child_.read_exact(&h, sizeof h, deadline);
+        if (io == Child::Io::ok && h.magic != wire::kHelloMagic) {
+            child_.kill();
+            why = with_stderr(who() + "worker sent no hello frame (is " + opts_.worker_executable + " a ninfer-conform worker?)", child_);
+            return false;
+        }
+        if (io == Child::Io::ok && (h.name_len > wire::kMaxText || h.version_len > wire::kMaxText ||
+                                    h.error_len > wire::kMaxText || h.capability_count > wire::kMaxCapabilities)) {
+            child_.kill();
+            why = who() + "worker sent a malformed hello frame";
+            return false;
+        }
+        std::string name(h.name_len, '\0'), version(h.version_len, '\0'), error(h.error_len, '\0');
+        std::vector<ninfer_capability> caps(h.capability_count);
+        if (io == Child::Io::ok) io = child_.read_exact(name.data(), name.size(), deadline);
+        if (io == Child::Io::ok) io = child_.read_exact(version.data(), version.size(), deadline);
+        if (io == Child::Io::ok) io = child_.read_exact(caps.data(), caps.size() * sizeof(ninfer_capability), deadline);
+        if (io == Child::Io::ok) io = child_.read_exact(error.data(), error.size(), deadline);
+        if (io == Child::Io::timeout) {
+            child_.kill();
+            why = with_stderr(who() + "no handshake within " +
+                                  std::to_string(std::chrono::duration_cast<std::chrono::milliseconds>(
+                                                     opts_.call_timeout + kHandshakeGrace).count()) +
+                                  " ms while loading; worker killed",
+                              child_);
+            return false;
+        }
+        if (io == Child::Io::eof) {
+            auto how = child_.reap();
+            why = with_stderr(who() + "worker " + how + " while loading the plugin", child_);
+            return false;
+        }
+        if (!h.ok) {
+            child_.reap();
+            why = error.empty() ? who() + "worker refused the plugin" : error;
+            return false;
+        }
+        info_.name = std::move(name);
+        info_.version = std::move(version);
+        info_.abi_version = h.abi_version;
+        info_.capabilities = std::move(caps);
+        return true;
+    }
+
+    Reply crashed(const char *when) {
+        auto how = child_.reap();
+        return error_reply_outcome(Outcome::crash, with_stderr("worker " + how + " " + when, child_));
+    }
+
+    Reply timed_out() {
+        child_.kill();
+        return error_reply_outcome(Outcome::timeout,
+                                   with_stderr("no reply within " + std::to_string(opts_.call_timeout.count()) +
+                                                   " ms; worker killed",
+                                               child_));
+    }
+
+    Reply protocol_error(std::string message) {
+        child_.kill();
+        return error_reply(std::move(message));
+    }
+
+    static Reply error_reply_outcome(Outcome o, std::string message) {
+        Reply r;
+        r.outcome = o;
+        r.message = std::move(message);
+        return r;
+    }
+
+    Reply call_once(const Call &c) {
+        if (!open_error_.empty()) return error_reply(open_error_);
+        if (c.shape.size() > NINFER_MAX_RANK)
+            return error_reply("call rank " + std::to_string(c.shape.size()) + " exceeds " + std::to_string(NINFER_MAX_RANK));
+        wire::CallHeader h;
+        if (c.iota) {
+            if (!c.in.empty()) return error_reply("call has both iota and input bytes");
+            if (auto why = wire::check_iota(c.iota->start, c.iota->width, c.count); !why.empty()) return error_reply(why);
+            h.iota_start = c.iota->start;
+            h.iota_width = static_cast<std::uint32_t>(c.iota->width);
+        }
+        if (!child_.running()) {
+            std::string why;
+            if (!start(why)) return error_reply("cannot restart the worker: " + why);
+        }
+        h.op = c.op;
+        h.format = c.format;
+        h.format_in = c.format_in;
+        h.layout = c.layout;
+        h.method = c.method;
+        h.flags = c.flags;
+        h.rank = static_cast<std::uint32_t>(c.shape.size());
+        std::copy(c.shape.begin(), c.shape.end(), h.shape);
+        h.count = c.count;
+        h.in_bytes = c.in.size();
+        h.aux_bytes = c.aux.size();
+        std::copy(std::begin(c.out_capacity), std::end(c.out_capacity), h.out_capacity);
+
+        child_.clear_stderr_tail();
+        auto deadline = Clock::now() + opts_.call_timeout;
+        auto io = child_.write_all(&h, sizeof h, deadline);
+        if (io == Child::Io::ok) io = child_.write_all(c.in.data(), c.in.size(), deadline);
+        if (io == Child::Io::ok) io = child_.write_all(c.aux.data(), c.aux.size(), deadline);
+        if (io == Child::Io::timeout) return timed_out();
+        if (io == Child::Io::eof) return crashed("while receiving the call");
+
+        wire::ReplyHeader rh;
+        io = child_.read_exact(&rh, sizeof rh, deadline);
+        if (io == Child::Io::timeout) return timed_out();
+        if (io == Child::Io::eof) return crashed("during the call");
+        if (rh.magic != wire::kReplyMagic || rh.message_len > wire::kMaxText ||
+            (rh.outcome != static_cast<std::uint8_t>(Outcome::returned) && rh.outcome != static_cast<std::uint8_t>(Outcome::error)))
+            return protocol_error("worker sent a malformed reply frame");
+        for (int i = 0; i < 3; ++i)
+            if (rh.out_bytes[i] > c.out_capacity[i])
+                return protocol_error("worker reply output " + std::to_string(i + 1) + " exceeds its capacity");
+        Reply r;
+        r.outcome = static_cast<Outcome>(rh.outcome);
+        r.status = rh.status;
+        r.detail = rh.detail;
+        r.message.resize(rh.message_len);
+        io = child_.read_exact(r.message.data(), r.message.size(), deadline);
+        for (int i = 0; i < 3 && io == Child::Io::ok; ++i) {
+            r.out[i].resize(static_cast<std::size_t>(rh.out_bytes[i]));
+            io = child_.read_exact(r.out[i].data(), r.out[i].size(), deadline);
+        }
+        if (io == Child::Io::timeout) return timed_out();
+        if (io == Child::Io::eof) return crashed("while sending the reply");
+        if (rh.restart) child_.kill();
+        return r;
+    }
+
+    std::string path_, load_path_;
+    SubjectOptions opts_;
+    SubjectInfo info_;
+    std::string open_error_;
+    Child child_;
+};
+
+}  // namespace
+
+std::unique_ptr<Subject> open_plugin(const std::string &library_path, const SubjectOptions &opts) {
+    return std::make_unique<PluginSubject>(library_path, opts);
+}
+
+}  // namespace ninfer::harness

@@ -1,0 +1,433 @@
+// SPDX-License-Identifier: Apache-2.0
+// Subject isolation plumbing (harness/README.md, "Isolation"): frames, registry names, and a
+// child process driven with deadlines.
+#include "wire.hpp"
+
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <sys/resource.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <bit>
+#include <cctype>
+#include <cerrno>
+#include <cstring>
+#include <thread>
+
+#include "ninfer/oracle/formats.hpp"
+
+namespace ninfer::harness::wire {
+
+static_assert(std::endian::native == std::endian::little, "the frames and iota assume a little-endian host");
+
+bool known_status(std::int32_t status) {
+    switch (status) {
+    case NINFER_OK:
+    case NINFER_E_UNSUPPORTED:
+    case NINFER_E_INVALID_ARGUMENT:
+    case NINFER_E_SIZE:
+    case NINFER_E_BUFFER:
+    case NINFER_E_LAYOUT:
+    case NINFER_E_CONVERSION:
+    case NINFER_E_NONFINITE:
+    case NINFER_E_SCALE_OVERFLOW:
+    case NINFER_E_INVALID_PAYLOAD:
+    case NINFER_E_METHOD:
+    case NINFER_E_INTERNAL: return true;
+    }
+    return false;
+}
+
+template <class Word>
+static void fill_iota_as(std::uint8_t *dst, std::uint64_t start, std::uint64_t count) {
+    auto w = static_cast<Word>(start);
+    for (std::uint64_t i = 0; i < count; ++i, ++w) std::memcpy(dst + i * sizeof(Word), &w, sizeof(Word));
+}
+
+void fill_iota(std::uint8_t *dst, std::uint64_t start, int width, std::uint64_t count) {
+    switch (width) {
+    case 1: fill_iota_as<std::uint8_t>(dst, start, count); break;
+    case 2: fill_iota_as<std::uint16_t>(dst, start, count); break;
+    case 4: fill_iota_as<std::uint32_t>(dst, start, count); break;
+    case 8: fill_iota_as<std::uint64_t>(dst, start, count); break;
+    default: break;
+    }
+}
+
+std::string check_iota(std::uint64_t start, int width, std::uint64_t count) {
+    if (width != 1 && width != 2 && width != 4 && width != 8)
+        return "iota width " + std::to_string(width) + ", expected 1, 2, 4 or 8";
+    if (width == 8) {
+        if (count > 0 && count - 1 > ~0ull - start) return "iota words pass 2^64";
+        return "";
+    }
+    const std::uint64_t words = 1ull << (8 * width);
+    if (start >= words || count > words - start)
+        return "iota words " + std::to_string(start) + " + " + std::to_string(count) + " pass 2^" +
+               std::to_string(8 * width);
+    return "";
+}
+
+// ---- Registry names --------------------------------------------------------------------------
+
+template <class Table>
+static std::string_view name_in(const Table &table, std::uint32_t id) {
+    const auto *e = oracle::find_id(table, id);
+    return e ? e->name : std::string_view{};
+}
+
+template <class Table>
+static std::optional<std::uint32_t> id_in(const Table &table, std::string_view name) {
+    const auto *e = oracle::find_name(table, name);
+    if (!e) return std::nullopt;
+    return e->id;
+}
+
+std::string_view op_name(std::uint32_t id) { return name_in(oracle::kOps, id); }
+std::optional<std::uint32_t> op_id(std::string_view name) { return id_in(oracle::kOps, name); }
+std::string_view layout_name(std::uint32_t id) { return name_in(oracle::kLayouts, id); }
+std::optional<std::uint32_t> layout_id(std::string_view name) { return id_in(oracle::kLayouts, name); }
+
+std::string_view format_name(std::uint32_t id) {
+    if (auto n = name_in(oracle::kWordFormats, id); !n.empty()) return n;
+    if (auto n = name_in(oracle::kGroupedFormats, id); !n.empty()) return n;
+    return name_in(oracle::kOtherFormats, id);
+}
+
+std::optional<std::uint32_t> format_id(std::string_view name) {
+    if (auto id = id_in(oracle::kWordFormats, name)) return id;
+    if (auto id = id_in(oracle::kGroupedFormats, name)) return id;
+    return id_in(oracle::kOtherFormats, name);
+}
+
+std::string_view method_kind(std::uint32_t op) {
+    switch (op) {
+    case NINFER_OP_convert: return "conversion";
+    case NINFER_OP_validate: return "role";
+    case NINFER_OP_quant_encode: return "encoder";
+    default: return "";
+    }
+}
+
+std::string_view method_name(std::uint32_t op, std::uint32_t id) {
+    switch (op) {
+    case NINFER_OP_convert: return name_in(oracle::kConversions, id);
+    case NINFER_OP_validate: return name_in(oracle::kRoles, id);
+    case NINFER_OP_quant_encode: return name_in(oracle::kEncoders, id);
+    default: return "";
+    }
+}
+
+std::optional<std::uint32_t> method_id(std::uint32_t op, std::string_view name) {
+    switch (op) {
+    case NINFER_OP_convert: return id_in(oracle::kConversions, name);
+    case NINFER_OP_validate: return id_in(oracle::kRoles, name);
+    case NINFER_OP_quant_encode: return id_in(oracle::kEncoders, name);
+    default: return std::nullopt;
+    }
+}
+
+std::string check_capability(const ninfer_capability &cap) {
+    if (op_name(cap.op).empty()) return "op " + std::to_string(cap.op) + " is not a registered op";
+    if (cap.format != 0 && format_name(cap.format).empty())
+        return "format " + std::to_string(cap.format) + " is not a registered format";
+    if (cap.format_in != 0 && format_name(cap.format_in).empty())
+        return "format_in " + std::to_string(cap.format_in) + " is not a registered format";
+    if (cap.layout != 0 && layout_name(cap.layout).empty())
+        return "layout " + std::to_string(cap.layout) + " is not a registered layout";
+    if (cap.method != 0) {
+        if (method_kind(cap.op).empty())
+            return "method " + std::to_string(cap.method) + " given for op " + std::string(op_name(cap.op)) +
+                   ", which takes none";
+        if (method_name(cap.op, cap.method).empty())
+            return "method " + std::to_string(cap.method) + " is not a registered " +
+                   std::string(method_kind(cap.op)) + " (op " + std::string(op_name(cap.op)) + ")";
+    }
+    return "";
+}
+
+// ---- Blocking I/O ----------------------------------------------------------------------------
+
+bool read_full(int fd, void *buf, std::size_t n) {
+    auto *p = static_cast<char *>(buf);
+    while (n > 0) {
+        ssize_t r = ::read(fd, p, n);
+        if (r < 0 && errno == EINTR) continue;
+        if (r <= 0) return false;
+        p += r;
+        n -= static_cast<std::size_t>(r);
+    }
+    return true;
+}
+
+bool write_full(int fd, const void *buf, std::size_t n) {
+    const auto *p = static_cast<const char *>(buf);
+    while (n > 0) {
+        ssize_t r = ::write(fd, p, n);
+        if (r < 0 && errno == EINTR) continue;
+        if (r <= 0) return false;
+        p += r;
+        n -= static_cast<std::size_t>(r);
+    }
+    return true;
+}
+
+// ---- Child -----------------------------------------------------------------------------------
+
+std::string describe_wait_status(int status, bool killed_by_us) {
+    if (WIFEXITED(status)) return "exited with status " + std::to_string(WEXITSTATUS(status));
+    if (WIFSIGNALED(status)) {
+        int sig = WTERMSIG(status);
+        const char *abbrev = sigabbrev_np(sig);
+        std::string s = "killed by " + (abbrev ? "SIG" + std::string(abbrev) : "signal " + std::to_string(sig));
+        if (sig == SIGKILL && !killed_by_us) s += " (memory limit?)";
+        return s;
+    }
+    return "ended with wait status " + std::to_string(status);
+}
+
+static void close_fd(int &fd) {
+    if (fd >= 0) ::close(fd);
+    fd = -1;
+}
+
+static void set_nonblocking(int fd) { ::fcntl(fd, F_SETFL, ::fcntl(fd, F_GETFL) | O_NONBLOCK); }
+
+bool Child::spawn(const std::vector<std::string> &argv, std::uint64_t memory_limit, std::string &why) {
+    kill();
+    tail_.clear();
+    std::vector<char *> args;
+    for (const auto &a : argv) args.push_back(const_cast<char *>(a.c_str()));
+    args.push_back(nullptr);
+
+    int pin[2] = {-1, -1}, pout[2] = {-1, -1}, perr[2] = {-1, -1}, pexec[2] = {-1, -1};
+    if (::pipe2(pin, O_CLOEXEC) != 0 || ::pipe2(pout, O_CLOEXEC) != 0 || ::pipe2(perr, O_CLOEXEC) != 0 ||
+        ::pipe2(pexec, O_CLOEXEC) != 0) {
+        why = std::string("pipe: ") + std::strerror(errno);
+        for (int fd : {pin[0], pin[1], pout[0], pout[1], perr[0], perr[1], pexec[0], pexec[1]})
+            if (fd >= 0) ::close(fd);
+        return false;
+    }
+    pid_t pid = ::fork();
+    if (pid < 0) {
+        why = std::string("fork: ") + std::strerror(errno);
+        for (int fd : {pin[0], pin[1], pout[0], pout[1], perr[0], perr[1], pexec[0], pexec[1]}) ::close(fd);
+        return false;
+    }
+    if (pid == 0) {
+        // Only async-signal-safe calls between fork and exec.
+        ::setpgid(0, 0);
+        ::dup2(pin[0], 0);
+        ::dup2(pout[1], 1);
+        ::dup2(perr[1], 2);
+        struct rlimit core = {0, 0};
+        ::setrlimit(RLIMIT_CORE, &core);
+        if (memory_limit > 0) {
+            struct rlimit as = {memory_limit, memory_limit};
+            ::setrlimit(RLIMIT_AS, &as);
+        }
+        struct sigaction dfl = {};
+        dfl.sa_handler = SIG_DFL;
+        ::sigaction(SIGPIPE, &dfl, nullptr);
+        ::execv(args[0], args.data());
+        int e = errno;
+        [[maybe_unused]] auto w = ::write(pexec[1], &e, sizeof e);
+        ::_exit(127);
+    }
+    ::setpgid(pid, pid);
+    for (int fd : {pin[0], pout[1], perr[1], pexec[1]}) ::close(fd);
+    int exec_errno = 0;
+    ssize_t got;
+    do got = ::read(pexec[0], &exec_errno, sizeof exec_errno);
+    while (got < 0 && errno == EINTR);
+    ::close(pexec[0]);
+    if (got == static_cast<ssize_t>(sizeof exec_errno)) {
+        int st;
+        ::waitpid(pid, &st, 0);
+        for (int fd : {pin[1], pout[0], perr[0]}) ::close(fd);
+        why = "cannot run " + argv[0] + ": " + std::strerror(exec_errno);
+        return false;
+    }
+    pid_ = pid;
+    in_ = pin[1];
+    out_ = pout[0];
+    err_ = perr[0];
+    for (int fd : {in_, out_, err_}) set_nonblocking(fd);
+    // Larger pipes: fewer wake-ups on sweeps of millions of words (best effort).
+    ::fcntl(in_, F_SETPIPE_SZ, 1 << 20);
+    ::fcntl(out_, F_SETPIPE_SZ, 1 << 20);
+    rbuf_.clear();
+    return true;
+}
+
+bool Child::pump_stderr() {
+    if (err_ < 0) return false;
+    char buf[16384];
+    for (;;) {
+        ssize_t r = ::read(err_, buf, sizeof buf);
+        if (r > 0) {
+            tail_.append(buf, static_cast<std::size_t>(r));
+            if (tail_.size() > 8192) tail_.erase(0, tail_.size() - 4096);
+            continue;
+        }
+        if (r < 0 && errno == EINTR) continue;
+        if (r < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)) return true;
+        close_fd(err_);
+        return false;
+    }
+}
+
+int Child::wait_fd(int fd, short events, Clock::time_point deadline) {
+    for (;;) {
+        auto left = std::chrono::ceil<std::chrono::milliseconds>(deadline - Clock::now()).count();
+        if (left <= 0) return 0;
+        struct pollfd p[2] = {{fd, events, 0}, {err_, POLLIN, 0}};
+        int n = ::poll(p, err_ >= 0 ? 2 : 1, static_cast<int>(std::min<long long>(left, 1 << 30)));
+        if (n < 0) {
+            if (errno == EINTR) continue;
+            return -1;
+        }
+        if (err_ >= 0 && p[1].revents) pump_stderr();
+        if (p[0].revents) return 1;
+    }
+}
+
+Child::Io Child::write_all(const void *buf, std::size_t n, Clock::time_point deadline) {
+    const auto *p = static_cast<const char *>(buf);
+    while (n > 0) {
+        ssize_t r = ::write(in_, p, n);
+        if (r > 0) {
+            p += r;
+            n -= static_cast<std::size_t>(r);
+            continue;
+        }
+        if (r < 0 && errno == EINTR) continue;
+        if (r < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)) {
+            int w = wait_fd(in_, POLLOUT, deadline);
+            if (w == 0) return Io::timeout;
+            if (w < 0) return Io::eof;
+            continue;
+        }
+        return Io::eof;
+    }
+    return Io::ok;
+}
+
+Child::Io Child::read_exact(void *buf, std::size_t n, Clock::time_point deadline) {
+    auto *p = static_cast<char *>(buf);
+    if (!rbuf_.empty()) {
+        std::size_t k = std::min(n, rbuf_.size());
+        std::memcpy(p, rbuf_.data(), k);
+        rbuf_.erase(0, k);
+        p += k;
+        n -= k;
+    }
+    while (n > 0) {
+        ssize_t r = ::read(out_, p, n);
+        if (r > 0) {
+            p += r;
+            n -= static_cast<std::size_t>(r);
+            continue;
+        }
+        if (r == 0) return Io::eof;
+        if (errno == EINTR) continue;
+        if (errno != EAGAIN && errno != EWOULDBLOCK) return Io::eof;
+        int w = wait_fd(out_, POLLIN, deadline);
+        if (w == 0) return Io::timeout;
+        if (w < 0) return Io::eof;
+    }
+    return Io::ok;
+}
+
+Child::Io Child::read_line(std::string &line, std::size_t max, Clock::time_point deadline, bool &too_long) {
+    too_long = false;
+    std::size_t scanned = 0;
+    for (;;) {
+        auto nl = rbuf_.find('\n', scanned);
+        if (nl != std::string::npos) {
+            line.assign(rbuf_, 0, nl);
+            rbuf_.erase(0, nl + 1);
+            return Io::ok;
+        }
+        scanned = rbuf_.size();
+        if (rbuf_.size() > max) {
+            too_long = true;
+            return Io::ok;
+        }
+        char buf[65536];
+        ssize_t r = ::read(out_, buf, sizeof buf);
+        if (r > 0) {
+            rbuf_.append(buf, static_cast<std::size_t>(r));
+            continue;
+        }
+        if (r == 0) return Io::eof;
+        if (errno == EINTR) continue;
+        if (errno != EAGAIN && errno != EWOULDBLOCK) return Io::eof;
+        int w = wait_fd(out_, POLLIN, deadline);
+        if (w == 0) return Io::timeout;
+        if (w < 0) return Io::eof;
+    }
+}
+
+std::string Child::reap() {
+    if (pid_ <= 0) return "not running";
+    // A child that closed its output but lingers gets two seconds to end on its own.
+    auto until = Clock::now() + std::chrono::seconds(2);
+    bool exited = false;
+    while (Clock::now() < until) {
+        siginfo_t info = {};
+        if (::waitid(P_PID, static_cast<id_t>(pid_), &info, WEXITED | WNOHANG | WNOWAIT) == 0 && info.si_pid == pid_) {
+            exited = true;
+            break;
+        }
+        pump_stderr();
+        std::this_thread::sleep_for(std::chrono::milliseconds(1));
+    }
+    pump_stderr();
+    ::killpg(pid_, SIGKILL);
+    int st = 0;
+    while (::waitpid(pid_, &st, 0) < 0 && errno == EINTR) {}
+    pid_ = -1;
+    close_fd(in_);
+    close_fd(out_);
+    close_fd(err_);
+    rbuf_.clear();
+    return exited ? describe_wait_status(st, false) : "closed its output and did not exit; killed";
+}
+
+void Child::kill() {
+    if (pid_ > 0) {
+        ::killpg(pid_, SIGKILL);
+        int st;
+        while (::waitpid(pid_, &st, 0) < 0 && errno == EINTR) {}
+        pid_ = -1;
+    }
+    pump_stderr();
+    close_fd(in_);
+    close_fd(out_);
+    close_fd(err_);
+    rbuf_.clear();
+}
+
+std::string Child::stderr_tail() const {
+    std::string t = tail_;
+    while (!t.empty() && std::isspace(static_cast<unsigned char>(t.back()))) t.pop_back();
+    if (t.empty()) return "";
+    // The last three lines, joined.
+    std::size_t pos = t.size();
+    for (int lines = 0; lines < 3 && pos != std::string::npos && pos > 0; ++lines) pos = t.rfind('\n', pos - 1);
+    std::string last = pos == std::string::npos ? t : t.substr(pos + 1);
+    std::string out;
+    for (char c : last) {
+        if (c == '\n') out += " | ";
+        else if (static_cast<unsigned char>(c) < 0x20) out += ' ';
+        else out += c;
+    }
+    if (out.size() > 400) out = "..." + out.substr(out.size() - 400);
+    return out;
+}
+
+}  // namespace ninfer::harness::wire

@@ -1,0 +1,148 @@
+// SPDX-License-Identifier: Apache-2.0
+// Subject isolation plumbing (harness/README.md, "Isolation"): the binary frames between the
+// harness and `ninfer-conform worker`, registry names of the exec protocol, and a child
+// process driven with per-call deadlines.
+#pragma once
+
+#include <sys/types.h>
+
+#include <chrono>
+#include <cstddef>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "ninfer/harness/plugin.h"
+
+namespace ninfer::harness::wire {
+
+// ---- Frames (native byte order: both ends run on the same host from the same build) ----------
+
+inline constexpr std::uint32_t kHelloMagic = 0x4C484E4Eu;  // "NNHL"
+inline constexpr std::uint32_t kCallMagic = 0x4C434E4Eu;   // "NNCL"
+inline constexpr std::uint32_t kReplyMagic = 0x50524E4Eu;  // "NNRP"
+
+inline constexpr std::uint32_t kMaxText = 4096;            ///< name, version, message, error
+inline constexpr std::uint32_t kMaxCapabilities = 65536;
+
+/// Worker -> harness, once after loading. Followed by name, version, the capabilities
+/// (capability_count ninfer_capability structs) and the error text.
+struct HelloHeader {
+    std::uint32_t magic = kHelloMagic;
+    std::uint32_t ok = 0;  ///< 1: loaded and serving; 0: `error` says why, the worker exits
+    std::uint32_t abi_version = 0;
+    std::uint32_t capability_count = 0;
+    std::uint32_t name_len = 0, version_len = 0, error_len = 0, reserved = 0;
+};
+
+/// Harness -> worker, one per call. Followed by in_bytes of input (none with iota) and
+/// aux_bytes of aux.
+struct CallHeader {
+    std::uint32_t magic = kCallMagic;
+    std::uint32_t op = 0, format = 0, format_in = 0, layout = 0, method = 0, flags = 0, rank = 0;
+    std::uint64_t shape[NINFER_MAX_RANK] = {};
+    std::uint64_t count = 0, in_bytes = 0, aux_bytes = 0;
+    std::uint64_t out_capacity[3] = {0, 0, 0};
+    std::uint64_t iota_start = 0;
+    std::uint32_t iota_width = 0;  ///< 0: no iota; 1, 2, 4 or 8: the worker makes the input
+    std::uint32_t reserved = 0;
+};
+
+/// Worker -> harness, one per call. Followed by message_len bytes of message and the three
+/// outputs (out_bytes[i] each).
+struct ReplyHeader {
+    std::uint32_t magic = kReplyMagic;
+    std::uint8_t outcome = 0;  ///< Outcome::returned or Outcome::error
+    std::uint8_t restart = 0;  ///< 1: the worker's state is suspect (overrun); it exits after this
+    std::uint16_t reserved = 0;
+    std::int32_t status = 0;
+    std::uint32_t detail = 0;
+    std::uint32_t message_len = 0;
+    std::uint32_t reserved2 = 0;
+    std::uint64_t out_bytes[3] = {0, 0, 0};
+};
+
+/// Whether `status` is NINFER_OK or one of the NINFER_E_* codes of plugin.h.
+bool known_status(std::int32_t status);
+
+/// Writes `count` little-endian words start, start+1, ... of `width` bytes to `dst`.
+void fill_iota(std::uint8_t *dst, std::uint64_t start, int width, std::uint64_t count);
+
+/// Why an iota request is malformed (width not 1/2/4/8, words past the width), or "".
+std::string check_iota(std::uint64_t start, int width, std::uint64_t count);
+
+// ---- Registry names (formats.hpp tables; the exec protocol speaks names) ---------------------
+
+std::string_view op_name(std::uint32_t id);         ///< "" when unknown
+std::optional<std::uint32_t> op_id(std::string_view name);
+std::string_view format_name(std::uint32_t id);     ///< word, grouped or other format; ""
+std::optional<std::uint32_t> format_id(std::string_view name);
+std::string_view layout_name(std::uint32_t id);
+std::optional<std::uint32_t> layout_id(std::string_view name);
+/// `method` of `op`: a conversion (convert), role (validate) or encoder (quant_encode) name.
+std::string_view method_name(std::uint32_t op, std::uint32_t id);
+std::optional<std::uint32_t> method_id(std::uint32_t op, std::string_view name);
+/// The kind of method an op takes ("conversion", "role", "encoder"), or "" when it takes none.
+std::string_view method_kind(std::uint32_t op);
+
+/// Why a declared capability is malformed (field outside the registry), or "" when sound.
+std::string check_capability(const ninfer_capability &cap);
+
+// ---- Blocking I/O of the worker ---------------------------------------------------------------
+
+bool read_full(int fd, void *buf, std::size_t n);         ///< false on EOF or error
+bool write_full(int fd, const void *buf, std::size_t n);  ///< false on error
+
+// ---- A child process with deadlines (the harness side) ----------------------------------------
+
+using Clock = std::chrono::steady_clock;
+
+/// "killed by SIGSEGV", "exited with status 3", "killed by SIGKILL (memory limit?)".
+std::string describe_wait_status(int status, bool killed_by_us);
+
+/// A child in its own process group, talking over its stdin/stdout; its stderr is drained
+/// into a tail kept for crash messages. Never leaves a zombie.
+class Child {
+public:
+    enum class Io { ok, eof, timeout };
+
+    Child() = default;
+    Child(const Child &) = delete;
+    Child &operator=(const Child &) = delete;
+    ~Child() { kill(); }
+
+    /// fork+exec of argv with RLIMIT_AS (0: none) and RLIMIT_CORE 0; false and `why` on failure.
+    bool spawn(const std::vector<std::string> &argv, std::uint64_t memory_limit, std::string &why);
+    bool running() const { return pid_ > 0; }
+
+    Io write_all(const void *buf, std::size_t n, Clock::time_point deadline);
+    Io read_exact(void *buf, std::size_t n, Clock::time_point deadline);
+    /// One line without its '\n'; Io::ok with `too_long` set when it passes `max` bytes.
+    Io read_line(std::string &line, std::size_t max, Clock::time_point deadline, bool &too_long);
+
+    /// After EOF: reap the child (killing it if it lingers) and say how it ended, with the
+    /// tail of its stderr.
+    std::string reap();
+    /// Kill the whole process group and reap it.
+    void kill();
+    /// The last lines of stderr on one line ("" when it wrote none).
+    std::string stderr_tail() const;
+    /// Drops the stderr kept so far, so that a crash message shows what its call wrote.
+    void clear_stderr_tail() {
+        pump_stderr();
+        tail_.clear();
+    }
+
+private:
+    bool pump_stderr();
+    int wait_fd(int fd, short events, Clock::time_point deadline);
+
+    pid_t pid_ = -1;
+    int in_ = -1, out_ = -1, err_ = -1;
+    std::string rbuf_;  ///< bytes read past the last line
+    std::string tail_;
+};
+
+}  // namespace ninfer::harness::wire

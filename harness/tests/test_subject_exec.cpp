@@ -1,0 +1,203 @@
+// SPDX-License-Identifier: Apache-2.0
+// Subjects behind the JSON-lines exec protocol (harness/README.md, "The exec protocol"): the
+// pure-Python example, and a fixture script that breaks the protocol in every way the harness
+// must name. Expected words are derived by hand from the bf16 and binary32 encodings.
+#include <catch2/catch.hpp>
+
+#include "ninfer/harness/subject.hpp"
+
+using namespace ninfer::harness;
+using namespace std::chrono_literals;
+
+namespace {
+
+SubjectOptions options(std::chrono::milliseconds timeout = 10000ms) {
+    SubjectOptions o;
+    o.worker_executable = NINFER_TEST_WORKER;
+    o.call_timeout = timeout;
+    return o;
+}
+
+const std::string kPython = std::string("python3 ") + NINFER_TEST_PYTHON_PLUGIN;
+std::string bad_exec(const char *mode) { return std::string("python3 ") + NINFER_TEST_EXEC_FIXTURE + " " + mode; }
+
+Call word_call(std::uint32_t op, const std::vector<std::uint64_t> &words, int width, int out_width) {
+    Call c;
+    c.op = op;
+    c.shape = {words.size()};
+    c.count = words.size();
+    for (auto w : words)
+        for (int b = 0; b < width; ++b) c.in.push_back(static_cast<std::uint8_t>(w >> (8 * b)));
+    c.out_capacity[0] = static_cast<std::uint64_t>(out_width) * words.size();
+    return c;
+}
+
+Call fp32_to_bf16(const std::vector<std::uint64_t> &words) {
+    Call c = word_call(NINFER_OP_convert, words, 4, 2);
+    c.format = NINFER_FORMAT_bf16;
+    c.format_in = NINFER_FORMAT_fp32;
+    c.method = NINFER_CONVERSION_fp32_to_bf16_rne;
+    return c;
+}
+
+Call decode_bf16(const std::vector<std::uint64_t> &words) {
+    Call c = word_call(NINFER_OP_decode, words, 2, 8);
+    c.format = NINFER_FORMAT_bf16;
+    return c;
+}
+
+std::uint64_t word_at(const std::vector<std::uint8_t> &bytes, std::size_t i, int width) {
+    std::uint64_t w = 0;
+    for (int b = 0; b < width; ++b) w |= static_cast<std::uint64_t>(bytes.at(i * width + b)) << (8 * b);
+    return w;
+}
+
+/// An echo call on the fixture: the first byte picks the misbehaviour (0 echoes).
+Call echo(std::uint8_t trigger) {
+    Call c;
+    c.op = NINFER_OP_decode;
+    c.format = NINFER_FORMAT_bf16;
+    c.count = 2;
+    c.shape = {2};
+    c.in = {trigger, 0x80, 0x3F, 0x00};
+    c.out_capacity[0] = 4;
+    return c;
+}
+
+void check_echoes(Subject &s) {
+    Reply r = s.call(echo(0));
+    INFO(r.message);
+    REQUIRE(r.outcome == Outcome::returned);
+    CHECK(r.message == "echo");
+    CHECK(r.out[0] == std::vector<std::uint8_t>{0x00, 0x80, 0x3F, 0x00});
+}
+
+}  // namespace
+
+TEST_CASE("the Python example speaks the exec protocol", "[subject][exec]") {
+    auto s = open_exec(kPython, options());
+    REQUIRE(s->open_error().empty());
+    CHECK(s->info().name == "python-example");
+    CHECK(s->info().version == "1.0");
+    REQUIRE(s->info().capabilities.size() == 2);
+    const auto &cap = s->info().capabilities[1];
+    CHECK(cap.op == NINFER_OP_convert);
+    CHECK(cap.format == NINFER_FORMAT_bf16);
+    CHECK(cap.format_in == NINFER_FORMAT_fp32);
+    CHECK(cap.layout == 0);
+    CHECK(cap.method == NINFER_CONVERSION_fp32_to_bf16_rne);
+
+    // 1.0; 1 + 2^-8 (a tie, stays even); 1 + 3*2^-8 (a tie, rounds up to even 0x3F82);
+    // FLT_MAX (rounds to +Inf); a quiet NaN with payload; a negative signalling NaN (quieted).
+    Reply r = s->call(fp32_to_bf16({0x3F800000, 0x3F808000, 0x3F818000, 0x7F7FFFFF, 0x7FC00001, 0xFF800001}));
+    INFO(r.message);
+    REQUIRE(r.outcome == Outcome::returned);
+    REQUIRE(r.status == NINFER_OK);
+    REQUIRE(r.out[0].size() == 12);
+    CHECK(word_at(r.out[0], 0, 2) == 0x3F80);
+    CHECK(word_at(r.out[0], 1, 2) == 0x3F80);
+    CHECK(word_at(r.out[0], 2, 2) == 0x3F82);
+    CHECK(word_at(r.out[0], 3, 2) == 0x7F80);
+    CHECK(word_at(r.out[0], 4, 2) == 0x7FC0);
+    CHECK(word_at(r.out[0], 5, 2) == 0xFFC0);
+
+    r = s->call(decode_bf16({0x3F80, 0xC000, 0x8000, 0x0001}));
+    REQUIRE(r.outcome == Outcome::returned);
+    REQUIRE(r.out[0].size() == 32);
+    CHECK(word_at(r.out[0], 0, 8) == 0x3FF0000000000000ull);
+    CHECK(word_at(r.out[0], 1, 8) == 0xC000000000000000ull);
+    CHECK(word_at(r.out[0], 2, 8) == 0x8000000000000000ull);
+    CHECK(word_at(r.out[0], 3, 8) == 0x37A0000000000000ull);
+
+    SECTION("iota calls are expanded by the harness") {
+        Call c = decode_bf16({});
+        c.iota = Iota{0x3F80, 2};
+        c.count = 3;
+        c.shape = {3};
+        c.out_capacity[0] = 24;
+        r = s->call(c);
+        REQUIRE(r.outcome == Outcome::returned);
+        REQUIRE(r.out[0].size() == 24);
+        CHECK(word_at(r.out[0], 0, 8) == 0x3FF0000000000000ull);
+        CHECK(word_at(r.out[0], 1, 8) == 0x3FF0200000000000ull);  // 1 + 2^-7
+        CHECK(word_at(r.out[0], 2, 8) == 0x3FF0400000000000ull);  // 1 + 2^-6
+    }
+    SECTION("an iota too large to expand into one line is refused before sending") {
+        Call c = decode_bf16({});
+        c.iota = Iota{0, 8};
+        c.count = 1ull << 40;
+        r = s->call(c);
+        CHECK(r.outcome == Outcome::error);
+        CHECK_THAT(r.message, Catch::Contains("too large for an exec subject"));
+    }
+    SECTION("an operation it does not implement is its refusal") {
+        Call c = decode_bf16({0x3F80});
+        c.format = NINFER_FORMAT_fp16;
+        r = s->call(c);
+        CHECK(r.outcome == Outcome::returned);
+        CHECK(r.status == NINFER_E_UNSUPPORTED);
+    }
+}
+
+TEST_CASE("the Python example and the C example agree on every bf16 word", "[subject][exec][iota]") {
+    auto py = open_exec(kPython, options());
+    SubjectOptions popts = options();
+    auto c_plugin = open_plugin(std::string(NINFER_TEST_PLUGIN_DIR) + "/minimal_plugin.so", popts);
+    REQUIRE(py->open_error().empty());
+    REQUIRE(c_plugin->open_error().empty());
+    Call c = decode_bf16({});
+    c.iota = Iota{0, 2};
+    c.count = 65536;
+    c.shape = {65536};
+    c.out_capacity[0] = 8 * 65536;
+    Reply a = py->call(c), b = c_plugin->call(c);
+    REQUIRE(a.outcome == Outcome::returned);
+    REQUIRE(b.outcome == Outcome::returned);
+    CHECK(a.out[0].size() == 8 * 65536);
+    CHECK(a.out[0] == b.out[0]);
+}
+
+TEST_CASE("a broken hello is a one-line open error", "[subject][exec][load]") {
+    struct Case {
+        const char *mode, *why;
+    };
+    for (auto k : {Case{"badabi", "ABI version 7, expected 1"},
+                   Case{"badcap", "capability 0: unknown format \"bf17\""},
+                   Case{"notjson", "hello reply is not JSON"},
+                   Case{"exit", "exited with status 4 before answering the hello; stderr: bad_exec: giving up"}}) {
+        INFO(k.mode);
+        auto s = open_exec(bad_exec(k.mode), options());
+        CHECK_THAT(s->open_error(), Catch::StartsWith("exec `" + bad_exec(k.mode) + "`: ") && Catch::Contains(k.why));
+        CHECK(s->open_error().find('\n') == std::string::npos);
+        CHECK(s->info().name.empty());
+        CHECK(s->call(echo(0)).outcome == Outcome::error);
+    }
+    auto s = open_exec("/nonexistent/subject", options());
+    CHECK_THAT(s->open_error(), Catch::Contains("exited with status 127"));
+}
+
+TEST_CASE("malformed replies are errors that name what was wrong and the subject restarts", "[subject][exec][isolation]") {
+    auto s = open_exec(bad_exec("ok"), options(1500ms));
+    REQUIRE(s->open_error().empty());
+    CHECK(s->info().capabilities.size() == 1);
+    check_echoes(*s);
+    struct Case {
+        std::uint8_t trigger;
+        Outcome outcome;
+        const char *why;
+    };
+    for (auto k : {Case{1, Outcome::error, "reply is not JSON"},
+                   Case{2, Outcome::error, "reply \"status\" is string, expected an integer"},
+                   Case{3, Outcome::error, "reply \"out\" has 5 bytes, capacity 4"},
+                   Case{4, Outcome::error, "reply \"out\" has a non-hex character"},
+                   Case{5, Outcome::crash, "exited with status 3 during the call; stderr: bad_exec: exiting mid-call"},
+                   Case{6, Outcome::timeout, "no reply within 1500 ms"},
+                   Case{7, Outcome::error, "reply \"status\" 12345 is not a NINFER_* code"},
+                   Case{8, Outcome::error, "reply line longer than"}}) {
+        INFO(int(k.trigger));
+        Reply r = s->call(echo(k.trigger));
+        CHECK(r.outcome == k.outcome);
+        CHECK_THAT(r.message, Catch::Contains(k.why));
+        check_echoes(*s);
+    }
+}

@@ -1,0 +1,292 @@
+// SPDX-License-Identifier: Apache-2.0
+// The scalar suites: ids unique and stable, every case tied to a catalog rule, every scalar rule
+// covered, generation deterministic, levels cumulative, seeds reproducible; and the lesson's
+// printed outputs found in the golden cases (suites/src/scalar_cases.cpp).
+#include <catch2/catch.hpp>
+#include <map>
+#include <set>
+#include <string>
+
+#include "ninfer/oracle/formats.hpp"
+#include "ninfer/oracle/scalar.hpp"
+#include "ninfer/suites/rules.hpp"
+#include "ninfer/suites/suites.hpp"
+
+using namespace ninfer::suites;
+using namespace ninfer::oracle;
+
+namespace {
+
+const char *const kScalarSuites[] = {"scalar.decode",          "scalar.classify", "scalar.validate", "scalar.convert",
+                                     "layout.contiguous_le_v1", "layout.registry"};
+
+bool same_case(const Case &a, const Case &b) {
+    return a.id == b.id && a.rule == b.rule && a.level == b.level && a.source == b.source &&
+           a.suite_reading == b.suite_reading && a.op == b.op && a.format == b.format && a.format_in == b.format_in &&
+           a.layout == b.layout && a.method == b.method && a.flags == b.flags && a.shape == b.shape &&
+           a.count == b.count && a.in == b.in && a.aux == b.aux && a.expect.status == b.expect.status &&
+           a.expect.detail == b.expect.detail && a.expect.out == b.expect.out && a.expect.out2 == b.expect.out2 &&
+           a.expect.out3 == b.expect.out3 && a.nan == b.nan;
+}
+
+bool same_cases(const std::vector<Case> &a, const std::vector<Case> &b) {
+    if (a.size() != b.size()) return false;
+    for (std::size_t i = 0; i < a.size(); ++i)
+        if (!same_case(a[i], b[i])) return false;
+    return true;
+}
+
+/// All golden cases of the scalar suites at a level, generated once per level.
+const std::vector<Case> &golden(Level level) {
+    static std::map<Level, std::vector<Case>> cache;
+    auto it = cache.find(level);
+    if (it == cache.end()) {
+        std::vector<Case> all;
+        for (const auto *name : kScalarSuites)
+            for (auto &c : find_suite(name)->golden(level)) all.push_back(std::move(c));
+        it = cache.emplace(level, std::move(all)).first;
+    }
+    return it->second;
+}
+
+const Case &golden_case(const std::string &id) {
+    for (const auto &c : golden(Level::quick))
+        if (c.id == id) return c;
+    FAIL("no golden case " << id);
+    throw std::logic_error("unreachable");
+}
+
+std::vector<std::uint64_t> out_words(const Case &c) {
+    std::vector<std::uint64_t> w;
+    for (std::size_t i = 0; i < c.count; ++i) w.push_back(get_word(c.expect.out, i, out_word_bytes(c)));
+    return w;
+}
+
+std::vector<std::uint64_t> in_words(const Case &c) {
+    std::vector<std::uint64_t> w;
+    for (std::size_t i = 0; i < c.count; ++i) w.push_back(get_word(c.in, i, in_word_bytes(c)));
+    return w;
+}
+
+}  // namespace
+
+TEST_CASE("scalar suites: the six suites exist with descriptions", "[scalar-suites]") {
+    const auto suites = scalar_suites();
+    REQUIRE(suites.size() == std::size(kScalarSuites));
+    for (std::size_t i = 0; i < suites.size(); ++i) {
+        CHECK(suites[i].name == kScalarSuites[i]);
+        CHECK(!suites[i].description.empty());
+        CHECK(find_suite(kScalarSuites[i]) != nullptr);
+    }
+}
+
+TEST_CASE("scalar suites: ids unique, rules in the catalog, buffers consistent", "[scalar-suites]") {
+    std::set<std::string> ids;
+    auto all = golden(Level::exhaustive);
+    for (const auto *name : kScalarSuites)
+        for (auto &c : find_suite(name)->random(kDefaultSeed, Level::exhaustive)) all.push_back(std::move(c));
+    for (const auto &c : all) {
+        INFO(c.id);
+        CHECK(ids.insert(c.id).second);
+        const Rule *r = find_rule(c.rule);
+        REQUIRE(r != nullptr);
+        CHECK(c.id.rfind(c.rule + "/", 0) == 0);
+        CHECK(c.id.size() > c.rule.size() + 1);
+        CHECK(!c.source.empty());
+        if (c.suite_reading) CHECK(r->suite_reading);
+        if (is_word_op(c.op)) {
+            CHECK(c.count > 0);
+            CHECK(c.in.size() == c.count * in_word_bytes(c));
+            CHECK(c.expect.status == NINFER_OK);
+            CHECK(c.expect.out.size() == c.count * out_word_bytes(c));
+        }
+    }
+}
+
+TEST_CASE("scalar suites: every scalar rule has a golden case at level quick", "[scalar-suites][coverage]") {
+    std::map<std::string, int> per_rule;
+    for (const auto &c : golden(Level::quick)) ++per_rule[c.rule];
+    for (const auto &r : scalar_rules()) {
+        INFO(r.id);
+        CHECK(per_rule[r.id] > 0);
+    }
+}
+
+TEST_CASE("scalar suites: generation is deterministic", "[scalar-suites][determinism]") {
+    const auto a = scalar_suites();
+    const auto b = scalar_suites();
+    for (std::size_t i = 0; i < a.size(); ++i) {
+        INFO(a[i].name);
+        CHECK(same_cases(a[i].golden(Level::full), b[i].golden(Level::full)));
+        CHECK(same_cases(a[i].random(7, Level::full), b[i].random(7, Level::full)));
+    }
+}
+
+TEST_CASE("scalar suites: random cases are reproducible, seed-dependent and empty at quick", "[scalar-suites][random]") {
+    for (const auto *name : kScalarSuites) {
+        INFO(name);
+        const auto &s = *find_suite(name);
+        CHECK(s.random(1, Level::quick).empty());
+        const auto a = s.random(1, Level::full), b = s.random(1, Level::full), c = s.random(2, Level::full);
+        CHECK(same_cases(a, b));
+        if (!a.empty()) {
+            CHECK_FALSE(same_cases(a, c));
+            for (const auto &x : a) {
+                CHECK(x.level == Level::full);
+                CHECK(x.source == "random seed=1");
+            }
+        }
+    }
+    CHECK(find_suite("scalar.convert")->random(1, Level::full).size() >= 4 * 11);
+}
+
+TEST_CASE("scalar suites: levels are cumulative", "[scalar-suites][levels]") {
+    for (const auto *name : kScalarSuites) {
+        INFO(name);
+        const auto &s = *find_suite(name);
+        const auto q = s.golden(Level::quick), f = s.golden(Level::full), e = s.golden(Level::exhaustive);
+        std::map<std::string, const Case *> in_e;
+        for (const auto &c : e) in_e[c.id] = &c;
+        for (const auto &c : q) CHECK(c.level == Level::quick);
+        for (const auto &c : f) CHECK(c.level <= Level::full);
+        std::set<std::string> fid;
+        for (const auto &c : f) fid.insert(c.id);
+        for (const auto &c : q) CHECK(fid.count(c.id));
+        for (const auto &c : f) {
+            REQUIRE(in_e.count(c.id));
+            CHECK(same_case(c, *in_e[c.id]));
+        }
+        const auto rf = s.random(3, Level::full), re = s.random(3, Level::exhaustive);
+        std::map<std::string, const Case *> rin;
+        for (const auto &c : re) rin[c.id] = &c;
+        for (const auto &c : rf) {
+            REQUIRE(rin.count(c.id));
+            CHECK(same_case(c, *rin[c.id]));
+        }
+        CHECK(re.size() >= rf.size());
+    }
+}
+
+TEST_CASE("scalar suites: whole domains by level", "[scalar-suites][levels]") {
+    const auto words_of = [](Level l, const std::string &rule) {
+        std::set<std::uint64_t> w;
+        for (const auto &c : golden(l))
+            if (c.rule == rule && c.source == "domain")
+                for (auto x : in_words(c)) w.insert(x);
+        return w;
+    };
+    CHECK(words_of(Level::quick, "decode.e4m3fn").empty());
+    CHECK(words_of(Level::full, "decode.e4m3fn").size() == 256);
+    CHECK(words_of(Level::full, "decode.e2m1").size() == 16);
+    CHECK(words_of(Level::full, "convert.ue4m3_to_fp32").size() == 128);
+    CHECK(words_of(Level::full, "validity.fp8_weight_code").size() == 256);
+    CHECK(words_of(Level::full, "decode.bf16").empty());
+    CHECK(words_of(Level::exhaustive, "decode.bf16").size() == 65536);
+    CHECK(words_of(Level::exhaustive, "classify.fp16").size() == 65536);
+    CHECK(words_of(Level::exhaustive, "validity.grouped_fp16_scale").size() == 65536);
+    CHECK(words_of(Level::exhaustive, "convert.bf16_to_fp32").size() == 65536);
+    CHECK(words_of(Level::exhaustive, "convert.fp16_to_fp32").size() == 65536);
+}
+
+TEST_CASE("scalar suites: NaN policy follows the conversion's nan rule", "[scalar-suites]") {
+    for (const auto &c : golden(Level::quick)) {
+        if (c.op == NINFER_OP_decode) CHECK(c.nan == NanPolicy::same_sign);
+        if (c.op != NINFER_OP_convert) continue;
+        const auto rule = conversion(c.method).nan_rule;
+        const auto want = rule == NanRule::ANY ? NanPolicy::any
+                          : rule == NanRule::ANY_SIGNED ? NanPolicy::same_sign
+                                                        : NanPolicy::exact;
+        CHECK(c.nan == want);
+    }
+}
+
+TEST_CASE("scalar suites: tie tables hold only ties, and every narrow target's ties", "[scalar-suites][ties]") {
+    for (const auto &cv : kConversions) {
+        if (cv.src != NINFER_FORMAT_fp32) continue;
+        INFO(cv.name);
+        std::size_t ties = 0;
+        for (const auto &c : golden(Level::quick)) {
+            if (c.rule != "convert." + std::string(cv.name) || c.id.find("/ties") == std::string::npos) continue;
+            for (auto w : in_words(c)) {
+                CHECK(conversion_is_tie(cv, w));
+                ++ties;
+            }
+        }
+        const auto &dst = word_format(cv.dst);
+        // A target of 8 bits or less: the midpoint of every pair of neighbouring finite values, both signs.
+        if (dst.bits <= 8) CHECK(ties == (dst.has_sign ? 2 : 1) * largest_finite_word(dst));
+        else CHECK(ties > 300);
+    }
+}
+
+TEST_CASE("scalar suites: the lesson's printed outputs are the golden expectations", "[scalar-suites][lesson]") {
+    using W = std::vector<std::uint64_t>;
+    CHECK(out_words(golden_case("convert.fp32_to_fp16_rne/lesson_example_3")) ==
+          W{0x2E66, 0x3555, 0x4248, 0x63D1, 0x7BFF, 0x7BFF, 0x7C00, 0x7C00, 0x3C01});
+    CHECK(out_words(golden_case("convert.fp32_to_fp16_rne/lesson_example_4")) ==
+          W{0x0400, 0x0001, 0x068E, 0x00A8, 0x0011, 0x0002, 0x0001, 0x0000});
+    CHECK(out_words(golden_case("convert.fp32_to_fp16_rne/lesson_example_6")) ==
+          W{0x0000, 0x0011, 0x2E66, 0x63D1, 0x7C00, 0x7C00});
+    CHECK(out_words(golden_case("convert.fp32_to_fp16_rne/lesson_example_9")) == W{0x3E00});
+    CHECK(out_words(golden_case("convert.fp32_to_bf16_rne/lesson_example_5")) ==
+          W{0x4049, 0x3DCD, 0x3F80, 0x3F82, 0x4780, 0x7F62});
+    CHECK(out_words(golden_case("convert.fp32_to_bf16_rtz/lesson_example_5")) ==
+          W{0x4049, 0x3DCC, 0x3F80, 0x3F81, 0x477F, 0x7F61});
+    CHECK(out_words(golden_case("convert.fp32_to_e4m3fn_rne_satfinite/lesson_example_8")) ==
+          W{0x38, 0x39, 0x2A, 0x79, 0x7E, 0xC1, 0x01});
+    CHECK(out_words(golden_case("convert.fp32_to_e5m2_rne_satfinite/lesson_example_9")) ==
+          W{0x3C, 0x3C, 0x35, 0x5D, 0x60, 0xC0, 0x14, 0x3E});
+    // Example 13: 0, 0.5, 1, 1.5, 2, 3, 4, 6 and their negatives, as binary64 words.
+    CHECK(out_words(golden_case("decode.e2m1/lesson_example_13")) ==
+          W{0x0000000000000000, 0x3FE0000000000000, 0x3FF0000000000000, 0x3FF8000000000000, 0x4000000000000000,
+            0x4008000000000000, 0x4010000000000000, 0x4018000000000000, 0x8000000000000000, 0xBFE0000000000000,
+            0xBFF0000000000000, 0xBFF8000000000000, 0xC000000000000000, 0xC008000000000000, 0xC010000000000000,
+            0xC018000000000000});
+    // Example 8: max 448, min normal 2^-6, min subnormal 2^-9; Example 14: E8M0 126 = 0.5.
+    const auto e4m3 = out_words(golden_case("decode.e4m3fn/lesson_example_8"));
+    CHECK(W(e4m3.begin(), e4m3.begin() + 3) == W{0x407C000000000000, 0x3F90000000000000, 0x3F60000000000000});
+    CHECK(out_words(golden_case("decode.e8m0/lesson_example_14")) == W{0x3FE0000000000000});
+    // Example 5 ties: 1.00390625 is a tie for BF16 (rounded to even), 1.01171875 too.
+    const auto &bf16_rne = conversion(NINFER_CONVERSION_fp32_to_bf16_rne);
+    CHECK(conversion_is_tie(bf16_rne, 0x3F808000));
+    CHECK(golden_case("convert.fp32_to_bf16_rne/lesson_example_5").source == "lesson Example 5");
+}
+
+TEST_CASE("scalar suites: contiguous_le_v1 and registry expectations", "[scalar-suites][layout]") {
+    std::size_t registered = 0, pairs = 0;
+    std::vector<std::uint32_t> formats;
+    for (const auto &f : kWordFormats) formats.push_back(f.id);
+    for (const auto &f : kGroupedFormats) formats.push_back(f.id);
+    for (const auto &f : kOtherFormats) formats.push_back(f.id);
+    for (const auto &l : kLayouts)
+        for (auto f : formats) {
+            ++pairs;
+            registered += layout_accepts(l.id, f) ? 1 : 0;
+        }
+    CHECK(registered == 3 + kGroupedFormats.size() + kOtherFormats.size());
+    std::size_t refused = 0, ranks = 0;
+    for (const auto &c : golden(Level::quick)) {
+        INFO(c.id);
+        if (c.rule == "layout.registry.unregistered_pair") {
+            CHECK(c.expect.status == NINFER_E_LAYOUT);
+            CHECK_FALSE(layout_accepts(c.layout, c.format));
+            ++refused;
+        }
+        if (c.rule == "layout.contiguous_le_v1.overflow") CHECK(c.expect.status == NINFER_E_SIZE);
+        if (c.rule == "layout.contiguous_le_v1.size") CHECK(c.expect.status == NINFER_E_SIZE);
+        if (c.rule == "layout.contiguous_le_v1.cross_type") {
+            CHECK(c.expect.status == NINFER_E_CONVERSION);
+            CHECK(c.format_in != c.format);
+        }
+        if (c.rule == "layout.contiguous_le_v1.words") {
+            // Storage-layouts.md 2: the payload is the words, little-endian, in C order, nothing else.
+            CHECK(c.expect.status == NINFER_OK);
+            CHECK(c.expect.out == c.in);
+            if (c.id.find("_rank") != std::string::npos) ++ranks;
+        }
+    }
+    CHECK(refused == 2 * (pairs - registered));
+    CHECK(ranks == 3 * 17 * 2);
+    CHECK(golden_case("layout.contiguous_le_v1.words/fp32_rank16_decode").shape.size() == 16);
+    CHECK(golden_case("layout.contiguous_le_v1.words/bf16_rank0_encode").in.size() == 2);
+}

@@ -1,0 +1,40 @@
+// SPDX-License-Identifier: Apache-2.0
+// SHA-256 of a file through OpenSSL's EVP interface (the digests of MANIFEST.sha256).
+#include <openssl/evp.h>
+
+#include <array>
+#include <fstream>
+#include <memory>
+
+#include "ninfer/vectors/vectors.hpp"
+
+namespace ninfer::vectors {
+
+std::string sha256_file(const std::filesystem::path &p) {
+    std::ifstream in(p, std::ios::binary);
+    if (!in) throw VectorError(p.string() + ": cannot open for reading (expected a readable file)");
+    std::unique_ptr<EVP_MD_CTX, decltype(&EVP_MD_CTX_free)> ctx(EVP_MD_CTX_new(), &EVP_MD_CTX_free);
+    if (!ctx || EVP_DigestInit_ex(ctx.get(), EVP_sha256(), nullptr) != 1)
+        throw VectorError(p.string() + ": OpenSSL could not start a SHA-256 digest");
+    std::array<char, 1 << 16> buf{};
+    while (in) {
+        in.read(buf.data(), buf.size());
+        const auto got = in.gcount();
+        if (got > 0 && EVP_DigestUpdate(ctx.get(), buf.data(), static_cast<std::size_t>(got)) != 1)
+            throw VectorError(p.string() + ": OpenSSL SHA-256 update failed");
+    }
+    if (in.bad()) throw VectorError(p.string() + ": read error");
+    std::array<unsigned char, EVP_MAX_MD_SIZE> md{};
+    unsigned int len = 0;
+    if (EVP_DigestFinal_ex(ctx.get(), md.data(), &len) != 1)
+        throw VectorError(p.string() + ": OpenSSL SHA-256 final failed");
+    static constexpr char kHex[] = "0123456789abcdef";
+    std::string hex;
+    for (unsigned int i = 0; i < len; ++i) {
+        hex.push_back(kHex[md[i] >> 4]);
+        hex.push_back(kHex[md[i] & 0xF]);
+    }
+    return hex;
+}
+
+}  // namespace ninfer::vectors

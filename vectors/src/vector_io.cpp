@@ -1,0 +1,335 @@
+// SPDX-License-Identifier: Apache-2.0
+// One case as one JSON line of the vector file format, version 1 (vectors/README.md): fixed key
+// order, registry names for ids, hex words and hex byte images.
+#include <nlohmann/json.hpp>
+
+#include <set>
+#include <string>
+#include <string_view>
+
+#include "ninfer/oracle/formats.hpp"
+#include "ninfer/suites/rules.hpp"
+#include "ninfer/vectors/vectors.hpp"
+
+namespace ninfer::vectors {
+
+namespace {
+
+using ordered_json = nlohmann::ordered_json;
+using suites::Case;
+
+struct StatusName {
+    std::int32_t code;
+    std::string_view name;
+};
+
+/// Status codes of plugin.h by name, as the vector files write them.
+constexpr StatusName kStatusNames[] = {
+    {NINFER_OK, "ok"},
+    {NINFER_E_UNSUPPORTED, "E_UNSUPPORTED"},
+    {NINFER_E_INVALID_ARGUMENT, "E_INVALID_ARGUMENT"},
+    {NINFER_E_SIZE, "E_SIZE"},
+    {NINFER_E_BUFFER, "E_BUFFER"},
+    {NINFER_E_LAYOUT, "E_LAYOUT"},
+    {NINFER_E_CONVERSION, "E_CONVERSION"},
+    {NINFER_E_NONFINITE, "E_NONFINITE"},
+    {NINFER_E_SCALE_OVERFLOW, "E_SCALE_OVERFLOW"},
+    {NINFER_E_INVALID_PAYLOAD, "E_INVALID_PAYLOAD"},
+    {NINFER_E_METHOD, "E_METHOD"},
+    {NINFER_E_INTERNAL, "E_INTERNAL"},
+};
+
+constexpr char kHexDigits[] = "0123456789abcdef";
+
+std::string status_name(std::int32_t code) {
+    for (const auto &s : kStatusNames)
+        if (s.code == code) return std::string(s.name);
+    throw std::logic_error("vector writer: status " + std::to_string(code) + " has no name");
+}
+
+/// Hex of a byte image in buffer order ("" for an empty buffer).
+std::string bytes_hex(const std::vector<std::uint8_t> &b) {
+    std::string s;
+    s.reserve(b.size() * 2);
+    for (auto x : b) {
+        s.push_back(kHexDigits[x >> 4]);
+        s.push_back(kHexDigits[x & 0xF]);
+    }
+    return s;
+}
+
+/// Hex of a word, most significant digit first, 2 digits per byte of its packed width.
+std::string word_hex(std::uint64_t w, int bytes) {
+    std::string s(static_cast<std::size_t>(bytes) * 2, '0');
+    for (int i = bytes * 2 - 1; i >= 0; --i, w >>= 4) s[static_cast<std::size_t>(i)] = kHexDigits[w & 0xF];
+    return s;
+}
+
+/// The words of a little-endian packed buffer as an array of hex words.
+ordered_json words_json(const std::vector<std::uint8_t> &buf, int bytes, const std::string &what) {
+    if (bytes <= 0 || buf.size() % static_cast<std::size_t>(bytes) != 0)
+        throw std::logic_error("vector writer: " + what + " is not a whole number of " + std::to_string(bytes) +
+                               "-byte words");
+    ordered_json a = ordered_json::array();
+    for (std::size_t i = 0; i < buf.size() / static_cast<std::size_t>(bytes); ++i)
+        a.push_back(word_hex(suites::get_word(buf, i, bytes), bytes));
+    return a;
+}
+
+std::string method_name(std::uint32_t op, std::uint32_t method) {
+    using namespace ninfer::oracle;
+    const auto pick = [&](const auto &table) -> std::string {
+        if (const auto *e = find_id(table, method)) return std::string(e->name);
+        return {};
+    };
+    switch (op) {
+    case NINFER_OP_convert: return pick(kConversions);
+    case NINFER_OP_validate: return pick(kRoles);
+    case NINFER_OP_quant_encode: return pick(kEncoders);
+    default: return {};
+    }
+}
+
+ordered_json name_or_null(std::string_view name, std::uint32_t id, const char *what) {
+    if (id == 0) return nullptr;
+    if (name.empty()) throw std::logic_error(std::string("vector writer: ") + what + " id " + std::to_string(id) + " has no name");
+    return std::string(name);
+}
+
+// ---- reading ----
+
+[[noreturn]] void fail(const std::string &where, const std::string &what) { throw VectorError(where + ": " + what); }
+
+const nlohmann::json &field(const nlohmann::json &j, const char *key, const std::string &where, const std::string &ctx = "") {
+    auto it = j.find(key);
+    if (it == j.end()) fail(where, "missing key \"" + ctx + key + "\"");
+    return *it;
+}
+
+std::string get_string(const nlohmann::json &j, const char *key, const std::string &where, const std::string &ctx = "") {
+    const auto &v = field(j, key, where, ctx);
+    if (!v.is_string()) fail(where, "key \"" + ctx + key + "\": expected a string, found " + v.dump());
+    return v.get<std::string>();
+}
+
+std::uint64_t get_u64(const nlohmann::json &j, const char *key, const std::string &where, std::uint64_t max,
+                      const std::string &ctx = "") {
+    const auto &v = field(j, key, where, ctx);
+    if (!v.is_number_unsigned() && !(v.is_number_integer() && v.get<std::int64_t>() >= 0))
+        fail(where, "key \"" + ctx + key + "\": expected an unsigned integer, found " + v.dump());
+    const auto x = v.get<std::uint64_t>();
+    if (x > max) fail(where, "key \"" + ctx + key + "\": " + std::to_string(x) + " exceeds " + std::to_string(max));
+    return x;
+}
+
+int hex_digit(char ch) {
+    if (ch >= '0' && ch <= '9') return ch - '0';
+    if (ch >= 'a' && ch <= 'f') return ch - 'a' + 10;
+    if (ch >= 'A' && ch <= 'F') return ch - 'A' + 10;
+    return -1;
+}
+
+std::vector<std::uint8_t> parse_bytes_hex(const nlohmann::json &v, const std::string &where, const std::string &key) {
+    if (!v.is_string()) fail(where, "key \"" + key + "\": expected a hex string of bytes, found " + v.dump().substr(0, 40));
+    const auto &s = v.get_ref<const std::string &>();
+    if (s.size() % 2 != 0) fail(where, "key \"" + key + "\": bad hex: odd number of digits (" + std::to_string(s.size()) + ")");
+    std::vector<std::uint8_t> out(s.size() / 2);
+    for (std::size_t i = 0; i < out.size(); ++i) {
+        const int hi = hex_digit(s[2 * i]), lo = hex_digit(s[2 * i + 1]);
+        if (hi < 0 || lo < 0) fail(where, "key \"" + key + "\": bad hex: non-hex digit at offset " + std::to_string(hi < 0 ? 2 * i : 2 * i + 1));
+        out[i] = static_cast<std::uint8_t>(hi << 4 | lo);
+    }
+    return out;
+}
+
+std::vector<std::uint8_t> parse_words_hex(const nlohmann::json &v, int bytes, std::uint64_t count, const std::string &where,
+                                          const std::string &key) {
+    if (!v.is_array()) fail(where, "key \"" + key + "\": expected an array of hex words, found " + v.dump().substr(0, 40));
+    if (v.size() != count)
+        fail(where, "key \"" + key + "\": wrong word count: " + std::to_string(v.size()) + " words where count is " +
+                        std::to_string(count));
+    std::vector<std::uint8_t> out;
+    out.reserve(v.size() * static_cast<std::size_t>(bytes));
+    const std::size_t digits = static_cast<std::size_t>(bytes) * 2;
+    for (std::size_t i = 0; i < v.size(); ++i) {
+        const auto &e = v[i];
+        if (!e.is_string() || e.get_ref<const std::string &>().size() != digits)
+            fail(where, "key \"" + key + "\"[" + std::to_string(i) + "]: bad hex: expected a string of " +
+                            std::to_string(digits) + " hex digits, found " + e.dump().substr(0, 40));
+        std::uint64_t w = 0;
+        for (char ch : e.get_ref<const std::string &>()) {
+            const int d = hex_digit(ch);
+            if (d < 0) fail(where, "key \"" + key + "\"[" + std::to_string(i) + "]: bad hex: non-hex digit in " + e.dump());
+            w = w << 4 | static_cast<std::uint64_t>(d);
+        }
+        suites::put_word(out, w, bytes);
+    }
+    return out;
+}
+
+void require_exact_keys(const nlohmann::json &j, const std::set<std::string> &keys, const std::string &where,
+                        const std::string &ctx) {
+    for (const auto &[k, v] : j.items())
+        if (!keys.count(k)) fail(where, "unknown key \"" + ctx + k + "\"");
+    for (const auto &k : keys)
+        if (!j.contains(k)) fail(where, "missing key \"" + ctx + k + "\"");
+}
+
+}  // namespace
+
+std::string case_to_line(const Case &c) {
+    using namespace ninfer::oracle;
+    const bool words = suites::is_word_op(c.op);
+    ordered_json j;
+    j["id"] = c.id;
+    j["rule"] = c.rule;
+    j["level"] = suites::level_name(c.level);
+    j["source"] = c.source;
+    j["suite_reading"] = c.suite_reading;
+    j["op"] = name_or_null(op_name(c.op), c.op, "op");
+    j["format"] = name_or_null(format_name(c.format), c.format, "format");
+    j["format_in"] = name_or_null(format_name(c.format_in), c.format_in, "format_in");
+    j["layout"] = name_or_null(layout_name(c.layout), c.layout, "layout");
+    j["method"] = name_or_null(method_name(c.op, c.method), c.method, "method");
+    j["flags"] = c.flags;
+    j["shape"] = c.shape;
+    j["count"] = c.count;
+    if (words) {
+        const int ib = suites::in_word_bytes(c);
+        if (c.in.size() != c.count * static_cast<std::uint64_t>(ib))
+            throw std::logic_error("vector writer: case " + c.id + ": in holds " + std::to_string(c.in.size()) +
+                                   " bytes, count says " + std::to_string(c.count) + " words");
+        j["in"] = words_json(c.in, ib, c.id + " in");
+    } else {
+        j["in"] = bytes_hex(c.in);
+    }
+    j["aux"] = bytes_hex(c.aux);
+    ordered_json e;
+    e["status"] = status_name(c.expect.status);
+    e["detail"] = c.expect.detail;
+    if (words) {
+        const int ob = suites::out_word_bytes(c);
+        if (c.expect.status == NINFER_OK && c.expect.out.size() != c.count * static_cast<std::uint64_t>(ob))
+            throw std::logic_error("vector writer: case " + c.id + ": expected out holds " +
+                                   std::to_string(c.expect.out.size()) + " bytes, count says " +
+                                   std::to_string(c.count) + " words");
+        e["out"] = words_json(c.expect.out, ob, c.id + " out");
+    } else {
+        e["out"] = bytes_hex(c.expect.out);
+    }
+    e["out2"] = bytes_hex(c.expect.out2);
+    e["out3"] = bytes_hex(c.expect.out3);
+    j["expect"] = std::move(e);
+    j["nan"] = suites::nan_policy_name(c.nan);
+    return j.dump();
+}
+
+Case case_from_line(const std::string &line, const std::string &where) {
+    using namespace ninfer::oracle;
+    nlohmann::json j;
+    try {
+        j = nlohmann::json::parse(line);
+    } catch (const nlohmann::json::parse_error &e) {
+        fail(where, std::string("truncated or malformed line: expected one complete JSON object (") + e.what() + ")");
+    }
+    if (!j.is_object()) fail(where, "expected a JSON object, found " + j.dump().substr(0, 40));
+    require_exact_keys(j,
+                       {"id", "rule", "level", "source", "suite_reading", "op", "format", "format_in", "layout",
+                        "method", "flags", "shape", "count", "in", "aux", "expect", "nan"},
+                       where, "");
+    Case c;
+    c.id = get_string(j, "id", where);
+    c.rule = get_string(j, "rule", where);
+    if (!suites::find_rule(c.rule)) fail(where, "unknown rule \"" + c.rule + "\" (expected a rule id of the catalog)");
+    if (c.id.rfind(c.rule + "/", 0) != 0 || c.id.size() == c.rule.size() + 1)
+        fail(where, "id \"" + c.id + "\": expected \"" + c.rule + "/<slug>\"");
+    const auto level = get_string(j, "level", where);
+    if (!suites::parse_level(level, c.level)) fail(where, "unknown level \"" + level + "\" (expected quick, full or exhaustive)");
+    c.source = get_string(j, "source", where);
+    if (!j["suite_reading"].is_boolean()) fail(where, "key \"suite_reading\": expected true or false");
+    c.suite_reading = j["suite_reading"].get<bool>();
+
+    const auto op = get_string(j, "op", where);
+    const auto *o = find_name(kOps, op);
+    if (!o) fail(where, "unknown op \"" + op + "\" (expected an op of the registry)");
+    c.op = o->id;
+    const auto format_of = [&](const char *key) -> std::uint32_t {
+        const auto &v = j[key];
+        if (v.is_null()) return 0;
+        if (!v.is_string()) fail(where, std::string("key \"") + key + "\": expected a format name or null");
+        const auto id = format_id(v.get<std::string>());
+        if (!id) fail(where, std::string("unknown ") + key + " \"" + v.get<std::string>() + "\" (expected a format of the registry)");
+        return *id;
+    };
+    c.format = format_of("format");
+    c.format_in = format_of("format_in");
+    if (!j["layout"].is_null()) {
+        const auto name = get_string(j, "layout", where);
+        const auto *l = find_name(kLayouts, name);
+        if (!l) fail(where, "unknown layout \"" + name + "\" (expected a layout of the registry)");
+        c.layout = l->id;
+    }
+    if (!j["method"].is_null()) {
+        const auto name = get_string(j, "method", where);
+        const oracle::Conversion *cv = c.op == NINFER_OP_convert ? find_name(kConversions, name) : nullptr;
+        const oracle::Role *r = c.op == NINFER_OP_validate ? find_name(kRoles, name) : nullptr;
+        const oracle::Encoder *en = c.op == NINFER_OP_quant_encode ? find_name(kEncoders, name) : nullptr;
+        if (cv) c.method = cv->id;
+        else if (r) c.method = r->id;
+        else if (en) c.method = en->id;
+        else fail(where, "unknown method \"" + name + "\" for op " + op + " (expected a conversion, role or encoder name)");
+    }
+    c.flags = static_cast<std::uint32_t>(get_u64(j, "flags", where, 0xFFFFFFFFu));
+    const auto &shape = field(j, "shape", where);
+    if (!shape.is_array() || shape.size() > NINFER_MAX_RANK)
+        fail(where, "key \"shape\": expected an array of at most 16 unsigned integers");
+    for (const auto &d : shape) {
+        if (!d.is_number_unsigned() && !(d.is_number_integer() && d.get<std::int64_t>() >= 0))
+            fail(where, "key \"shape\": expected unsigned integers, found " + d.dump());
+        c.shape.push_back(d.get<std::uint64_t>());
+    }
+    c.count = get_u64(j, "count", where, ~0ull);
+
+    const auto &ex = field(j, "expect", where);
+    if (!ex.is_object()) fail(where, "key \"expect\": expected an object");
+    require_exact_keys(ex, {"status", "detail", "out", "out2", "out3"}, where, "expect.");
+    const auto status = get_string(ex, "status", where, "expect.");
+    bool known = false;
+    for (const auto &s : kStatusNames)
+        if (s.name == status) c.expect.status = s.code, known = true;
+    if (!known) fail(where, "unknown expect.status \"" + status + "\" (expected ok or an E_* name of plugin.h)");
+    c.expect.detail = static_cast<std::uint32_t>(get_u64(ex, "detail", where, 0xFFFFFFFFu, "expect."));
+
+    if (suites::is_word_op(c.op)) {
+        int ib = 0, ob = 0;
+        try {
+            ib = suites::in_word_bytes(c);
+            ob = suites::out_word_bytes(c);
+        } catch (const std::exception &) {
+            fail(where, "op " + op + " needs a " + (c.op == NINFER_OP_convert ? "conversion" : c.op == NINFER_OP_validate ? "role" : "word format") + " name");
+        }
+        if (c.op == NINFER_OP_convert &&
+            (c.format != conversion(c.method).dst || c.format_in != conversion(c.method).src))
+            fail(where, "format/format_in do not match conversion " + std::string(conversion(c.method).name) +
+                            " (expected its target and source formats)");
+        if (c.op == NINFER_OP_validate && c.format != role(c.method).format)
+            fail(where, "format does not match role " + std::string(role(c.method).name) + " (expected its word format)");
+        c.in = parse_words_hex(j["in"], ib, c.count, where, "in");
+        c.expect.out = parse_words_hex(ex["out"], ob, c.expect.status == NINFER_OK ? c.count : 0, where, "expect.out");
+    } else {
+        c.in = parse_bytes_hex(j["in"], where, "in");
+        c.expect.out = parse_bytes_hex(ex["out"], where, "expect.out");
+    }
+    c.aux = parse_bytes_hex(j["aux"], where, "aux");
+    c.expect.out2 = parse_bytes_hex(ex["out2"], where, "expect.out2");
+    c.expect.out3 = parse_bytes_hex(ex["out3"], where, "expect.out3");
+
+    const auto nan = get_string(j, "nan", where);
+    if (nan == "exact") c.nan = suites::NanPolicy::exact;
+    else if (nan == "same_sign") c.nan = suites::NanPolicy::same_sign;
+    else if (nan == "any") c.nan = suites::NanPolicy::any;
+    else fail(where, "unknown nan policy \"" + nan + "\" (expected exact, same_sign or any)");
+    return c;
+}
+
+}  // namespace ninfer::vectors

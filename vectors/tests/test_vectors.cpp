@@ -1,0 +1,297 @@
+// SPDX-License-Identifier: Apache-2.0
+// Golden vector files: the line format pinned, every golden case round-tripped, every class of
+// malformed input refused with one line naming file:line, and the committed vectors/data equal
+// byte for byte to a fresh regeneration.
+#include <catch2/catch.hpp>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <set>
+#include <sstream>
+#include <string>
+
+#include "ninfer/suites/rules.hpp"
+#include "ninfer/suites/suites.hpp"
+#include "ninfer/vectors/vectors.hpp"
+
+using namespace ninfer;
+using namespace ninfer::vectors;
+namespace fs = std::filesystem;
+
+namespace {
+
+std::string read_text(const fs::path &p) {
+    std::ifstream in(p, std::ios::binary);
+    return std::string((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+}
+
+void write_text(const fs::path &p, const std::string &text) {
+    std::ofstream out(p, std::ios::binary | std::ios::trunc);
+    out << text;
+}
+
+/// A fresh, empty directory under the build tree for one test.
+fs::path scratch(const std::string &name) {
+    const fs::path d = fs::path(NINFER_VECTORS_TEST_TMP) / name;
+    fs::remove_all(d);
+    fs::create_directories(d);
+    return d;
+}
+
+/// Rewrite MANIFEST.sha256 for the .jsonl files of a directory (tests that tamper with content
+/// keep the digests right so that the next check down is the one that fires).
+void rewrite_manifest(const fs::path &dir) {
+    std::set<std::string> names;
+    for (const auto &e : fs::directory_iterator(dir))
+        if (e.path().extension() == ".jsonl") names.insert(e.path().filename().string());
+    std::string m;
+    for (const auto &n : names) m += sha256_file(dir / n) + "  " + n + "\n";
+    write_text(dir / "MANIFEST.sha256", m);
+}
+
+suites::Case bf16_case() {
+    suites::Case c;
+    c.id = "convert.fp32_to_bf16_rne/pinned";
+    c.rule = "convert.fp32_to_bf16_rne";
+    c.level = suites::Level::quick;
+    c.source = "lesson Example 5";
+    c.op = NINFER_OP_convert;
+    c.format = NINFER_FORMAT_bf16;
+    c.format_in = NINFER_FORMAT_fp32;
+    c.method = NINFER_CONVERSION_fp32_to_bf16_rne;
+    c.count = 2;
+    suites::put_word(c.in, 0x3F808000, 4);
+    suites::put_word(c.in, 0x7FC00001, 4);
+    suites::put_word(c.expect.out, 0x3F80, 2);
+    suites::put_word(c.expect.out, 0x7FC0, 2);
+    return c;
+}
+
+const std::string kHeader =
+    R"J({"format":"ninfer-conform/vectors","version":1,"suite":"scalar.convert","description":"t","generator":"ninfer-conform oracle (MPFR, exact)","exact":true,"cases":2})J";
+
+/// A small valid vector set: one file with two cases, and its manifest.
+fs::path small_set(const std::string &name, const std::string &line2_override = "", const std::string &header = kHeader) {
+    const fs::path dir = scratch(name);
+    auto second = bf16_case();
+    second.id = "convert.fp32_to_bf16_rne/pinned_2";
+    second.level = suites::Level::full;
+    const std::string l2 = line2_override.empty() ? case_to_line(second) : line2_override;
+    write_text(dir / "scalar.convert.jsonl", header + "\n" + case_to_line(bf16_case()) + "\n" + l2 + "\n");
+    rewrite_manifest(dir);
+    return dir;
+}
+
+/// The message of the VectorError that loading `dir` throws ("" when nothing is thrown).
+std::string load_error(const fs::path &dir) {
+    try {
+        load(dir, {}, suites::Level::exhaustive);
+    } catch (const VectorError &e) {
+        return e.what();
+    }
+    return "";
+}
+
+void check_one_line(const std::string &msg, const std::string &where, const std::string &what) {
+    INFO(msg);
+    CHECK(msg.find('\n') == std::string::npos);
+    CHECK(msg.find(where) != std::string::npos);
+    CHECK(msg.find(what) != std::string::npos);
+}
+
+std::string replace_once(std::string s, const std::string &from, const std::string &to) {
+    const auto at = s.find(from);
+    REQUIRE(at != std::string::npos);
+    return s.replace(at, from.size(), to);
+}
+
+}  // namespace
+
+TEST_CASE("vector line format is pinned", "[vectors][format]") {
+    CHECK(case_to_line(bf16_case()) ==
+          R"({"id":"convert.fp32_to_bf16_rne/pinned","rule":"convert.fp32_to_bf16_rne","level":"quick",)"
+          R"("source":"lesson Example 5","suite_reading":false,"op":"convert","format":"bf16","format_in":"fp32",)"
+          R"("layout":null,"method":"fp32_to_bf16_rne","flags":0,"shape":[],"count":2,"in":["3f808000","7fc00001"],)"
+          R"("aux":"","expect":{"status":"ok","detail":0,"out":["3f80","7fc0"],"out2":"","out3":""},"nan":"exact"})");
+    suites::Case layout;
+    layout.id = "layout.contiguous_le_v1.size/pinned";
+    layout.rule = "layout.contiguous_le_v1.size";
+    layout.source = "boundary";
+    layout.op = NINFER_OP_layout_decode;
+    layout.format = NINFER_FORMAT_int32;
+    layout.layout = NINFER_LAYOUT_contiguous_le_v1;
+    layout.shape = {2, 18446744073709551615ull};
+    layout.in = {0x01, 0xff};
+    layout.expect.status = NINFER_E_SIZE;
+    CHECK(case_to_line(layout) ==
+          R"({"id":"layout.contiguous_le_v1.size/pinned","rule":"layout.contiguous_le_v1.size","level":"quick",)"
+          R"("source":"boundary","suite_reading":false,"op":"layout_decode","format":"int32","format_in":null,)"
+          R"("layout":"contiguous_le_v1","method":null,"flags":0,"shape":[2,18446744073709551615],"count":0,)"
+          R"("in":"01ff","aux":"","expect":{"status":"E_SIZE","detail":0,"out":"","out2":"","out3":""},"nan":"exact"})");
+}
+
+TEST_CASE("every golden case round-trips through its line", "[vectors][roundtrip]") {
+    std::size_t n = 0;
+    for (const auto &suite : suites::suite_catalog())
+        for (const auto &c : suite.golden(suites::Level::exhaustive)) {
+            const auto line = case_to_line(c);
+            const auto back = case_from_line(line, suite.name + ".jsonl:" + std::to_string(n + 2));
+            INFO(c.id);
+            REQUIRE(back.id == c.id);
+            CHECK(back.rule == c.rule);
+            CHECK(back.level == c.level);
+            CHECK(back.source == c.source);
+            CHECK(back.suite_reading == c.suite_reading);
+            CHECK((back.op == c.op && back.format == c.format && back.format_in == c.format_in &&
+                   back.layout == c.layout && back.method == c.method && back.flags == c.flags));
+            CHECK(back.shape == c.shape);
+            CHECK(back.count == c.count);
+            CHECK(back.in == c.in);
+            CHECK(back.aux == c.aux);
+            CHECK((back.expect.status == c.expect.status && back.expect.detail == c.expect.detail));
+            CHECK((back.expect.out == c.expect.out && back.expect.out2 == c.expect.out2 && back.expect.out3 == c.expect.out3));
+            CHECK(back.nan == c.nan);
+            CHECK(case_to_line(back) == line);
+            ++n;
+        }
+    CHECK(n > 1000);
+}
+
+TEST_CASE("SHA-256 of a file (FIPS 180-2 'abc')", "[vectors][sha256]") {
+    const auto dir = scratch("sha");
+    write_text(dir / "abc", "abc");
+    CHECK(sha256_file(dir / "abc") == "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad");
+    CHECK_THROWS_AS(sha256_file(dir / "absent"), VectorError);
+}
+
+TEST_CASE("a valid set loads, filtered by level and suite, with the manifest digest", "[vectors][load]") {
+    const auto dir = small_set("valid");
+    const auto all = load(dir, {}, suites::Level::exhaustive);
+    REQUIRE(all.cases.size() == 2);
+    CHECK(all.cases[0].id == "convert.fp32_to_bf16_rne/pinned");
+    CHECK(all.manifest_sha256 == sha256_file(dir / "MANIFEST.sha256"));
+    CHECK(load(dir, {"scalar.convert"}, suites::Level::quick).cases.size() == 1);
+    check_one_line([&] {
+        try {
+            load(dir, {"scalar.nothing"}, suites::Level::quick);
+        } catch (const VectorError &e) {
+            return std::string(e.what());
+        }
+        return std::string();
+    }(), "MANIFEST.sha256", "no vector file for suite \"scalar.nothing\"");
+}
+
+TEST_CASE("malformed vector sets are refused with one line naming file:line", "[vectors][errors]") {
+    const std::string file = "scalar.convert.jsonl";
+    const std::string good = case_to_line(bf16_case());
+    SECTION("missing manifest") {
+        const auto dir = small_set("no_manifest");
+        fs::remove(dir / "MANIFEST.sha256");
+        check_one_line(load_error(dir), "MANIFEST.sha256", "missing manifest");
+    }
+    SECTION("missing file") {
+        const auto dir = small_set("missing_file");
+        fs::remove(dir / file);
+        check_one_line(load_error(dir), file, "missing file listed in MANIFEST.sha256");
+    }
+    SECTION("digest mismatch") {
+        const auto dir = small_set("digest");
+        write_text(dir / file, read_text(dir / file) + "\n");
+        check_one_line(load_error(dir), file, "SHA-256 mismatch");
+    }
+    SECTION("file not in the manifest") {
+        const auto dir = small_set("extra");
+        write_text(dir / "scalar.extra.jsonl", kHeader + "\n");
+        check_one_line(load_error(dir), "scalar.extra.jsonl", "not listed in MANIFEST.sha256");
+    }
+    SECTION("malformed manifest line") {
+        const auto dir = small_set("bad_manifest");
+        write_text(dir / "MANIFEST.sha256", "abc  " + file + "\n");
+        check_one_line(load_error(dir), "MANIFEST.sha256:1", "expected \"<64 lowercase hex digits>  <file>\"");
+    }
+    SECTION("unknown version") {
+        const auto dir = small_set("version", "", replace_once(kHeader, "\"version\":1", "\"version\":2"));
+        check_one_line(load_error(dir), file + ":1", "unknown version 2 (this reader knows version 1)");
+    }
+    SECTION("truncated line") {
+        const auto dir = small_set("truncated");
+        const auto text = read_text(dir / file);
+        write_text(dir / file, text.substr(0, text.size() - 20));
+        rewrite_manifest(dir);
+        check_one_line(load_error(dir), file + ":3", "truncated line");
+    }
+    SECTION("truncated JSON within a line") {
+        const auto dir = small_set("truncated_json", good.substr(0, good.size() / 2));
+        check_one_line(load_error(dir), file + ":3", "truncated or malformed line");
+    }
+    SECTION("fewer cases than the header says") {
+        const auto dir = small_set("short");
+        const auto text = read_text(dir / file);
+        write_text(dir / file, text.substr(0, text.rfind('\n', text.size() - 2) + 1));
+        rewrite_manifest(dir);
+        check_one_line(load_error(dir), file + ":2", "truncated: header says 2 cases, file holds 1");
+    }
+    SECTION("bad hex") {
+        const auto dir = small_set("hex", replace_once(good, "\"3f808000\"", "\"3f8g8000\""));
+        check_one_line(load_error(dir), file + ":3", "bad hex");
+    }
+    SECTION("hex word of the wrong width") {
+        const auto dir = small_set("hex_width", replace_once(good, "\"3f80\"", "\"03f80\""));
+        check_one_line(load_error(dir), file + ":3", "expected a string of 4 hex digits");
+    }
+    SECTION("wrong word count") {
+        const auto dir = small_set("count", replace_once(good, "\"count\":2", "\"count\":3"));
+        check_one_line(load_error(dir), file + ":3", "wrong word count: 2 words where count is 3");
+    }
+    SECTION("unknown op") {
+        const auto dir = small_set("op", replace_once(good, "\"op\":\"convert\"", "\"op\":\"convertt\""));
+        check_one_line(load_error(dir), file + ":3", "unknown op \"convertt\"");
+    }
+    SECTION("unknown format") {
+        const auto dir = small_set("format", replace_once(good, "\"format\":\"bf16\"", "\"format\":\"bf17\""));
+        check_one_line(load_error(dir), file + ":3", "unknown format \"bf17\"");
+    }
+    SECTION("unknown method") {
+        const auto dir = small_set("method", replace_once(good, "\"method\":\"fp32_to_bf16_rne\"", "\"method\":\"fp32_to_bf16_rnd\""));
+        check_one_line(load_error(dir), file + ":3", "unknown method \"fp32_to_bf16_rnd\"");
+    }
+    SECTION("unknown status") {
+        const auto dir = small_set("status", replace_once(good, "\"status\":\"ok\"", "\"status\":\"E_WHATEVER\""));
+        check_one_line(load_error(dir), file + ":3", "unknown expect.status \"E_WHATEVER\"");
+    }
+    SECTION("unknown rule") {
+        const auto line = replace_once(replace_once(good, "\"rule\":\"convert.fp32_to_bf16_rne\"", "\"rule\":\"convert.nope\""),
+                                       "\"id\":\"convert.fp32_to_bf16_rne/pinned\"", "\"id\":\"convert.nope/x\"");
+        const auto dir = small_set("rule", line);
+        check_one_line(load_error(dir), file + ":3", "unknown rule \"convert.nope\"");
+    }
+    SECTION("unknown key") {
+        const auto dir = small_set("key", replace_once(good, "\"nan\":\"exact\"", "\"nan\":\"exact\",\"extra\":1"));
+        check_one_line(load_error(dir), file + ":3", "unknown key \"extra\"");
+    }
+    SECTION("duplicate ids") {
+        const auto dir = small_set("duplicate", good);
+        check_one_line(load_error(dir), file + ":3", "duplicate case id \"convert.fp32_to_bf16_rne/pinned\" (first at");
+    }
+}
+
+TEST_CASE("regenerated vectors equal the committed vectors/data byte for byte", "[vectors][regeneration]") {
+    const auto dir = scratch("regenerated");
+    write_golden(dir);
+    const fs::path committed = NINFER_VECTORS_SOURCE_DIR;
+    std::set<std::string> fresh, kept;
+    for (const auto &e : fs::directory_iterator(dir)) fresh.insert(e.path().filename().string());
+    for (const auto &e : fs::directory_iterator(committed)) kept.insert(e.path().filename().string());
+    CHECK(fresh == kept);
+    for (const auto &name : fresh) {
+        INFO(name << " differs: regenerate with `ninfer-conform generate --out vectors/data`");
+        CHECK(read_text(dir / name) == read_text(committed / name));
+    }
+    for (const auto &name : fresh) CHECK(name.find(".tmp") == std::string::npos);
+    // The committed set loads cleanly and holds every golden case of every suite.
+    std::size_t golden = 0;
+    for (const auto &s : suites::suite_catalog()) golden += s.golden(suites::Level::exhaustive).size();
+    const auto loaded = load(committed, {}, suites::Level::exhaustive);
+    CHECK(loaded.cases.size() == golden);
+    CHECK(default_vectors_dir() == committed);
+}

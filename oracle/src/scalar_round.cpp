@@ -253,7 +253,12 @@ detail::Rounded convert_detail(const Conversion &c, std::uint64_t src_word) {
 
 std::uint64_t convert_word(const Conversion &c, std::uint64_t src_word) { return convert_detail(c, src_word).word; }
 
-bool conversion_is_tie(const Conversion &c, std::uint64_t src_word) { return convert_detail(c, src_word).tie; }
+bool conversion_is_tie(const Conversion &c, std::uint64_t src_word) {
+    // a midpoint is a tie only for the nearest roundings; directed roundings have no tie rule
+    const bool nearest = c.rounding == detail::rounding_rne || c.rounding == detail::rounding_rna ||
+                         c.rounding == detail::rounding_rnu;
+    return nearest && convert_detail(c, src_word).tie;
+}
 
 bool conversion_accepts(const Conversion &c, std::uint64_t src_word, std::uint64_t expected, std::uint64_t actual) {
     (void)src_word;  // the oracle's expected word already carries what the input decides (its sign)

@@ -153,6 +153,7 @@ TEST_CASE("Example 5: FP32 to BF16 by truncation and by round to nearest even", 
     CHECK(conversion_is_tie(C(NINFER_CONVERSION_fp32_to_bf16_rne), f32("1.00390625")));
     CHECK(conversion_is_tie(C(NINFER_CONVERSION_fp32_to_bf16_rne), f32("1.01171875")));
     CHECK_FALSE(conversion_is_tie(C(NINFER_CONVERSION_fp32_to_bf16_rne), f32("0.1")));
+    CHECK_FALSE(conversion_is_tie(C(NINFER_CONVERSION_fp32_to_bf16_rtz), f32("1.00390625")));  // directed: no tie
     // "NaN stays NaN (quiet)": (bits >>> 16) | 64
     CHECK(convert_word(C(NINFER_CONVERSION_fp32_to_bf16_rne), 0x7F800001) == 0x7FC0);
     CHECK(convert_word(C(NINFER_CONVERSION_fp32_to_bf16_rne), 0xFFA00000) == 0xFFE0);

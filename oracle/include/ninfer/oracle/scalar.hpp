@@ -59,7 +59,8 @@ std::uint64_t round_quotient(const Real &a, const Real &b, const WordFormat &f, 
 std::uint64_t convert_word(const Conversion &c, std::uint64_t src_word);
 
 /// True when the source word's exact value lies exactly halfway between two neighbours of the
-/// target format (a tie of the conversion's rounding); false for exact and special inputs.
+/// target format under a nearest rounding (rne, rna, rnu); false for directed roundings, exact
+/// and special inputs.
 bool conversion_is_tie(const Conversion &c, std::uint64_t src_word);
 
 /// Whether `actual` is an acceptable result where the oracle's result is `expected`, under the

@@ -1,0 +1,17 @@
+// SPDX-License-Identifier: Apache-2.0
+// Seeded bug: fp32 -> bf16 writes the canonical NaN 0x7FC0 for every NaN, dropping the sign and
+// payload that the conversion's QUIET_TRUNC rule keeps (lesson Example 5).
+#include "mutant_common.hpp"
+
+namespace {
+struct M {
+    static constexpr const char *name = "mutant_bf16_canonical_nan";
+    static constexpr const char *breaks = "convert.fp32_to_bf16_rne";
+    static std::uint64_t convert(std::uint32_t conversion, std::uint64_t src, std::uint64_t ref) {
+        if (conversion != NINFER_CONVERSION_fp32_to_bf16_rne || (src & 0x7FFFFFFFu) <= 0x7F800000u) return ref;
+        return 0x7FC0;
+    }
+};
+}  // namespace
+
+NINFER_MUTANT(M)

@@ -1,9 +1,220 @@
 // SPDX-License-Identifier: Apache-2.0
-// Placeholder until the grouped family is written: declares nothing, serves nothing.
+// The grouped-family half of the reference plugin (tensor-formats.txt Sections 3.2, 4-7;
+// storage-layouts.md Sections 1 and 3): ABI calls on grouped formats and row_split_k128_v1,
+// served by the native codecs of native_grouped.cpp. Buffers follow the ABI mapping of
+// GROUPED_API.md: codes int8, scales uint16 LE, values binary32 LE, row indices uint64 LE.
 #include "grouped.hpp"
 
+#include <algorithm>
+#include <bit>
+#include <cstring>
+#include <string>
+#include <vector>
+
+#include "native_grouped.hpp"
+
 namespace ninfer::reference {
-std::span<const ninfer_capability> grouped_capabilities() { return {}; }
-bool is_grouped_call(const ninfer_call *) { return false; }
-std::int32_t grouped_call(const ninfer_call *, ninfer_result *) { return NINFER_E_UNSUPPORTED; }
+
+namespace {
+
+namespace gn = grouped_native;
+using ninfer::oracle::GroupedFormat;
+
+constexpr std::uint32_t kSources[] = {NINFER_FORMAT_fp32, NINFER_FORMAT_bf16, NINFER_FORMAT_fp16};
+
+/// Every grouped capability: the row_split ops of each format, quant_encode per source and
+/// encoder (q2/t2 too: they are served by a refusal), and unregistered pairs (refused by name).
+std::vector<ninfer_capability> build_capabilities() {
+    std::vector<ninfer_capability> caps;
+    constexpr std::uint32_t kLayoutOps[] = {NINFER_OP_layout_encode, NINFER_OP_layout_decode, NINFER_OP_quant_decode,
+                                            NINFER_OP_payload_validate, NINFER_OP_rows_select};
+    for (const auto &f : ninfer::oracle::kGroupedFormats) {
+        for (auto op : kLayoutOps) caps.push_back({op, f.id, 0, 0, 0});
+        for (auto src : kSources)
+            for (const auto &e : ninfer::oracle::kEncoders) caps.push_back({NINFER_OP_quant_encode, f.id, src, 0, e.id});
+    }
+    // Any format offered with row_split_k128_v1 reaches this half and is refused by name.
+    for (auto op : kLayoutOps) caps.push_back({op, 0, 0, NINFER_LAYOUT_row_split_k128_v1, 0});
+    caps.push_back({NINFER_OP_quant_encode, 0, 0, NINFER_LAYOUT_row_split_k128_v1, 0});
+    return caps;
+}
+
+std::int32_t fail(ninfer_result *res, std::int32_t status, const std::string &message, std::uint32_t detail = 0) {
+    res->detail = detail;
+    const std::size_t n = std::min(message.size(), sizeof res->message - 1);
+    std::memcpy(res->message, message.data(), n);
+    res->message[n] = '\0';
+    return status;
+}
+
+/// The registry name of any format id (word, grouped, other), or its number.
+std::string format_label(std::uint32_t id) {
+    using namespace ninfer::oracle;
+    if (const auto *w = find_id(kWordFormats, id)) return std::string(w->name);
+    if (const auto *g = find_id(kGroupedFormats, id)) return std::string(g->name);
+    if (const auto *o = find_id(kOtherFormats, id)) return std::string(o->name);
+    return "format#" + std::to_string(id);
+}
+
+std::string pair_name(std::uint32_t format, std::uint32_t layout) {
+    const auto *l = ninfer::oracle::find_id(ninfer::oracle::kLayouts, layout);
+    return format_label(format) + "/" + (l ? std::string(l->name) : "layout#" + std::to_string(layout));
+}
+
+/// Copy `bytes` into an output buffer of capacity `cap`; false when it does not fit.
+bool put(void *dst, std::uint64_t cap, std::uint64_t &written, const void *src, std::uint64_t bytes) {
+    if (bytes > cap || (bytes && !dst)) return false;
+    if (bytes) std::memcpy(dst, src, bytes);
+    written = bytes;
+    return true;
+}
+
+std::span<const std::uint8_t> bytes_of(const void *p, std::uint64_t n) {
+    return {static_cast<const std::uint8_t *>(p), static_cast<std::size_t>(p ? n : 0)};
+}
+
+std::vector<std::uint16_t> read_u16(std::span<const std::uint8_t> b) {
+    std::vector<std::uint16_t> v(b.size() / 2);
+    for (std::size_t i = 0; i < v.size(); ++i) v[i] = static_cast<std::uint16_t>(b[2 * i] | b[2 * i + 1] << 8);
+    return v;
+}
+
+std::int32_t emit_matrix(const gn::Matrix &m, bool with_values, const GroupedFormat &f, ninfer_result *res,
+                         const ninfer_call *c) {
+    std::vector<std::uint8_t> scales(m.scales.size() * 2);
+    for (std::size_t i = 0; i < m.scales.size(); ++i) {
+        scales[2 * i] = static_cast<std::uint8_t>(m.scales[i]);
+        scales[2 * i + 1] = static_cast<std::uint8_t>(m.scales[i] >> 8);
+    }
+    if (!put(c->out, c->out_bytes, res->out_written, m.codes.data(), m.codes.size()) ||
+        !put(c->out2, c->out2_bytes, res->out2_written, scales.data(), scales.size()))
+        return fail(res, NINFER_E_BUFFER, "output buffer too small for codes or scales");
+    if (!with_values) return NINFER_OK;
+    const std::uint64_t gpr = m.scales.size() / (m.rows ? m.rows : 1);
+    std::vector<std::uint8_t> values(m.codes.size() * 4);
+    for (std::uint64_t r = 0; r < m.rows; ++r)
+        for (std::uint64_t k = 0; k < m.cols; ++k) {
+            const std::uint64_t i = r * m.cols + k;
+            const std::uint32_t w = gn::reconstruct(m.scales[r * gpr + k / f.group], m.codes[i]);
+            for (int b = 0; b < 4; ++b) values[4 * i + b] = static_cast<std::uint8_t>(w >> (8 * b));
+        }
+    if (!put(c->out3, c->out3_bytes, res->out3_written, values.data(), values.size()))
+        return fail(res, NINFER_E_BUFFER, "output buffer too small for values");
+    return NINFER_OK;
+}
+
+std::int32_t do_layout_encode(const GroupedFormat &f, const ninfer_call *c, ninfer_result *res) {
+    if (c->format_in != 0 && c->format_in != c->format)
+        return fail(res, NINFER_E_CONVERSION, "layout_encode offers " + format_label(c->format_in) +
+                                                  " words for a " + std::string(f.name) + " tensor");
+    const std::uint64_t n = c->shape[0], k = c->shape[1];
+    const auto g = gn::geometry(f, n, k);
+    if (!g) return fail(res, NINFER_E_SIZE, "shape has no row_split_k128_v1 geometry");
+    if (c->in_bytes != n * k || c->aux_bytes != n * g->logical_groups * 2)
+        return fail(res, NINFER_E_SIZE, "codes or scales do not match shape [" + std::to_string(n) + "," + std::to_string(k) + "]");
+    gn::Matrix m{n, k, {}, read_u16(bytes_of(c->aux, c->aux_bytes))};
+    const auto in = bytes_of(c->in, c->in_bytes);
+    m.codes.assign(in.begin(), in.end());
+    for (std::uint64_t i = 0; i < m.codes.size(); ++i)
+        if (m.codes[i] < f.qmin || m.codes[i] > f.qmax)
+            return fail(res, NINFER_E_INVALID_ARGUMENT, "code " + std::to_string(m.codes[i]) + " at element " + std::to_string(i) +
+                                                            " is outside [" + std::to_string(f.qmin) + "," + std::to_string(f.qmax) + "]");
+    const auto p = gn::encode_payload(f, m);
+    if (!put(c->out, c->out_bytes, res->out_written, p.data(), p.size()))
+        return fail(res, NINFER_E_BUFFER, "output buffer too small for the payload");
+    return NINFER_OK;
+}
+
+std::int32_t do_decode(const GroupedFormat &f, const ninfer_call *c, ninfer_result *res, bool values, bool emit) {
+    gn::Matrix m;
+    const auto o = gn::decode_payload(f, c->shape[0], c->shape[1], bytes_of(c->in, c->in_bytes), m);
+    if (o.status != NINFER_OK) return fail(res, o.status, o.message, o.detail);
+    return emit ? emit_matrix(m, values, f, res, c) : NINFER_OK;
+}
+
+std::int32_t do_quant_encode(const GroupedFormat &f, const ninfer_call *c, ninfer_result *res) {
+    if (c->method != NINFER_ENCODER_grouped_absmax && c->method != NINFER_ENCODER_grouped_search)
+        return fail(res, NINFER_E_UNSUPPORTED, "unknown encoder method " + std::to_string(c->method));
+    if (!f.canonical_encoders)
+        return fail(res, NINFER_E_METHOD, std::string(ninfer::oracle::kEncoders[c->method - 1].name) + " refuses target " + std::string(f.name));
+    const std::uint64_t n = c->shape[0], k = c->shape[1];
+    if (!gn::geometry(f, n, k)) return fail(res, NINFER_E_INVALID_ARGUMENT, "encoder needs a positive rank-two [N,K]");
+    std::vector<float> x;
+    auto o = gn::source_to_f32(c->format_in, bytes_of(c->in, c->in_bytes), n * k, x);
+    if (o.status == NINFER_E_SIZE) o.status = NINFER_E_INVALID_ARGUMENT;  // a source of the wrong length is a malformed call
+    if (o.status != NINFER_OK) return fail(res, o.status, o.message);
+    gn::Matrix m;
+    if (c->method == NINFER_ENCODER_grouped_absmax) {
+        o = gn::absmax(f, n, k, x, m);
+    } else {
+        std::vector<float> imp;
+        if (c->aux_bytes) {
+            if (c->aux_bytes != k * 4) return fail(res, NINFER_E_INVALID_ARGUMENT, "importance must hold K binary32 words");
+            const auto w = bytes_of(c->aux, c->aux_bytes);
+            for (std::uint64_t i = 0; i < k; ++i)
+                imp.push_back(std::bit_cast<float>(static_cast<std::uint32_t>(w[4 * i] | w[4 * i + 1] << 8 | w[4 * i + 2] << 16) |
+                                                   static_cast<std::uint32_t>(w[4 * i + 3]) << 24));
+        }
+        o = gn::search(f, n, k, x, imp, (c->flags & NINFER_FLAG_NEGATIVE_SCALES) != 0, m);
+    }
+    if (o.status != NINFER_OK) return fail(res, o.status, o.message);
+    const auto p = gn::encode_payload(f, m);
+    if (!put(c->out, c->out_bytes, res->out_written, p.data(), p.size()))
+        return fail(res, NINFER_E_BUFFER, "output buffer too small for the payload");
+    return NINFER_OK;
+}
+
+std::int32_t do_rows_select(const GroupedFormat &f, const ninfer_call *c, ninfer_result *res) {
+    if (c->aux_bytes % 8 != 0) return fail(res, NINFER_E_INVALID_ARGUMENT, "row indices must be uint64 words");
+    std::vector<std::uint64_t> idx(c->aux_bytes / 8);
+    const auto aux = bytes_of(c->aux, c->aux_bytes);
+    for (std::size_t i = 0; i < idx.size(); ++i)
+        for (int b = 0; b < 8; ++b) idx[i] |= static_cast<std::uint64_t>(aux[8 * i + b]) << (8 * b);
+    std::vector<std::uint64_t> rows;
+    if (c->flags & NINFER_FLAG_GATHER) {
+        rows = idx;
+    } else {
+        if (idx.size() != 2) return fail(res, NINFER_E_INVALID_ARGUMENT, "a slice needs {first_row, row_count}");
+        if (idx[1] > c->shape[0] || idx[0] > c->shape[0] - idx[1])
+            return fail(res, NINFER_E_INVALID_ARGUMENT, "slice [" + std::to_string(idx[0]) + ", +" + std::to_string(idx[1]) +
+                                                            ") is past N=" + std::to_string(c->shape[0]));
+        for (std::uint64_t r = 0; r < idx[1]; ++r) rows.push_back(idx[0] + r);
+    }
+    std::vector<std::uint8_t> out;
+    const auto o = gn::select_rows(f, c->shape[0], c->shape[1], bytes_of(c->in, c->in_bytes), rows, out);
+    if (o.status != NINFER_OK) return fail(res, o.status, o.message, o.detail);
+    if (!put(c->out, c->out_bytes, res->out_written, out.data(), out.size()))
+        return fail(res, NINFER_E_BUFFER, "output buffer too small for the selection");
+    return NINFER_OK;
+}
+
+}  // namespace
+
+std::span<const ninfer_capability> grouped_capabilities() {
+    static const std::vector<ninfer_capability> caps = build_capabilities();
+    return caps;
+}
+
+bool is_grouped_call(const ninfer_call *call) {
+    return call && (gn::find_grouped(call->format) != nullptr || call->layout == NINFER_LAYOUT_row_split_k128_v1);
+}
+
+std::int32_t grouped_call(const ninfer_call *c, ninfer_result *res) {
+    if (!c || !res) return NINFER_E_INVALID_ARGUMENT;
+    const GroupedFormat *f = gn::find_grouped(c->format);
+    // storage-layouts.md Section 1: the pair is resolved by name before any byte is read.
+    if (!f || c->layout != f->layout)
+        return fail(res, NINFER_E_LAYOUT, "format/layout pair " + pair_name(c->format, c->layout) + " is not registered");
+    if (c->rank != 2) return fail(res, NINFER_E_INVALID_ARGUMENT, "row_split_k128_v1 needs a rank-two shape [N,K]");
+    switch (c->op) {
+    case NINFER_OP_layout_encode: return do_layout_encode(*f, c, res);
+    case NINFER_OP_layout_decode: return do_decode(*f, c, res, false, true);
+    case NINFER_OP_quant_decode: return do_decode(*f, c, res, true, true);
+    case NINFER_OP_payload_validate: return do_decode(*f, c, res, false, false);
+    case NINFER_OP_quant_encode: return do_quant_encode(*f, c, res);
+    case NINFER_OP_rows_select: return do_rows_select(*f, c, res);
+    default: return fail(res, NINFER_E_UNSUPPORTED, "op " + std::to_string(c->op) + " is not served for grouped formats");
+    }
+}
+
 }  // namespace ninfer::reference

@@ -4,6 +4,7 @@
 // and the row_split_k128_v1 layout.
 #pragma once
 
+#include <cstdint>
 #include <span>
 
 #include "ninfer/harness/plugin.h"

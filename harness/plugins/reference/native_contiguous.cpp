@@ -49,6 +49,9 @@ LayoutOutcome contiguous_payload_bytes(std::uint32_t format, std::span<const std
         return refuse(NINFER_E_INVALID_ARGUMENT,
                       fmt::format("rank {} above contiguous_le_v1's {}", shape.size(), lo->max_rank));
     // Step 2: elements * word bytes in uint64, refusing an overflow instead of wrapping.
+    // A zero dimension makes the size 0 whatever the other dimensions (the true product decides).
+    for (const auto d : shape)
+        if (d == 0) return {NINFER_OK, 0, {}};
     std::uint64_t n = 1;
     for (std::size_t i = 0; i < shape.size(); ++i)
         if (__builtin_mul_overflow(n, shape[i], &n))

@@ -1,0 +1,153 @@
+// SPDX-License-Identifier: Apache-2.0
+// Helpers of the grouped-family mutants (mutant_grouped_*.cpp): a copy of the Section 7.2
+// grouped_absmax whose steps a mutant replaces one at a time (Absmax72), and byte surgery on
+// row_split_k128_v1 payloads (storage-layouts.md Section 3). Built on the reference's native
+// codecs (native_grouped.hpp); a mutant changes exactly one behaviour of the reference.
+#pragma once
+
+#include <algorithm>
+#include <bit>
+#include <cmath>
+#include <cstring>
+#include <optional>
+#include <vector>
+
+#include "mutant_common.hpp"
+#include "native_grouped.hpp"
+
+namespace ninfer::mutants::grouped {
+
+namespace gn = reference::grouped_native;
+using oracle::GroupedFormat;
+
+/// The steps of Section 7.2 as the reference takes them; a mutant derives and hides one.
+struct Absmax72 {
+    static float denominator(const GroupedFormat &f) { return static_cast<float>(f.qmax); }
+    static std::uint16_t scale16(float raw) { return gn::f32_to_f16_rne(std::bit_cast<std::uint32_t>(raw)); }
+    static std::uint16_t rescue(std::uint16_t s) { return s == 0 ? std::uint16_t{0x0001} : s; }
+    /// nullopt: the encoder fails (binary16 infinity).
+    static std::optional<std::uint16_t> overflow(std::uint16_t s) {
+        return (s & 0x7C00u) == 0x7C00u ? std::nullopt : std::optional<std::uint16_t>(s);
+    }
+    static float normalized(float x, float scale32, float inv32) {
+        (void)scale32;
+        return x * inv32;
+    }
+    static int code(const GroupedFormat &f, float normalized) {
+        return static_cast<int>(std::clamp(std::nearbyint(normalized), static_cast<float>(f.qmin), static_cast<float>(f.qmax)));
+    }
+};
+
+/// One group by the steps of S; false when it fails.
+template <class S>
+bool absmax_group(const GroupedFormat &f, const float *x, std::size_t n, std::uint16_t &scale, std::int8_t *codes) {
+    float amax = 0.0f;
+    for (std::size_t i = 0; i < n; ++i) amax = std::max(amax, std::fabs(x[i]));
+    if (amax == 0.0f) {
+        scale = 0;
+        std::fill(codes, codes + n, std::int8_t{0});
+        return true;
+    }
+    const auto s = S::overflow(S::rescue(S::scale16(amax / S::denominator(f))));
+    if (!s) return false;
+    scale = *s;
+    const float s32 = std::bit_cast<float>(gn::f16_to_f32(scale));
+    if (s32 == 0.0f) {
+        std::fill(codes, codes + n, std::int8_t{0});
+        return true;
+    }
+    const float inv = 1.0f / s32;
+    for (std::size_t i = 0; i < n; ++i) codes[i] = static_cast<std::int8_t>(S::code(f, S::normalized(x[i], s32, inv)));
+    return true;
+}
+
+/// Serve a grouped_absmax quant_encode call with the steps of S (other calls: nullopt, the
+/// reference serves them, refusals included).
+template <class S>
+std::optional<std::int32_t> absmax_call(const ninfer_call *c, ninfer_result *r) {
+    if (c->op != NINFER_OP_quant_encode || c->method != NINFER_ENCODER_grouped_absmax) return std::nullopt;
+    const GroupedFormat *f = gn::find_grouped(c->format);
+    if (!f || !f->canonical_encoders || c->layout != f->layout || c->rank != 2) return std::nullopt;
+    const std::uint64_t n = c->shape[0], k = c->shape[1];
+    const auto g = gn::geometry(*f, n, k);
+    if (!g) return std::nullopt;
+    std::vector<float> x;
+    const auto src = std::span<const std::uint8_t>(static_cast<const std::uint8_t *>(c->in), c->in_bytes);
+    if (gn::source_to_f32(c->format_in, src, n * k, x).status != NINFER_OK) return std::nullopt;
+    gn::Matrix m{n, k, std::vector<std::int8_t>(n * k), std::vector<std::uint16_t>(n * g->logical_groups)};
+    const auto G = static_cast<std::uint64_t>(f->group);
+    for (std::uint64_t row = 0; row < n; ++row)
+        for (std::uint64_t grp = 0; grp < g->logical_groups; ++grp) {
+            const std::uint64_t c0 = grp * G, len = std::min(k, c0 + G) - c0;
+            if (!absmax_group<S>(*f, x.data() + row * k + c0, len, m.scales[row * g->logical_groups + grp],
+                                 m.codes.data() + row * k + c0))
+                return std::nullopt;
+        }
+    const auto p = gn::encode_payload(*f, m);
+    if (p.size() > c->out_bytes || !c->out) return reference::refuse_call(r, NINFER_E_BUFFER, "output buffer too small for the payload");
+    std::memcpy(c->out, p.data(), p.size());
+    r->out_written = p.size();
+    return NINFER_OK;
+}
+
+/// Whether the call carries a row_split payload of a grouped format in `in` (decode side) or
+/// produces one in `out` (encode side).
+inline const GroupedFormat *payload_format(const ninfer_call *c) {
+    const GroupedFormat *f = gn::find_grouped(c->format);
+    return f && c->layout == f->layout && c->rank == 2 ? f : nullptr;
+}
+inline bool produces_payload(const ninfer_call *c) {
+    return c->op == NINFER_OP_layout_encode || c->op == NINFER_OP_quant_encode || c->op == NINFER_OP_rows_select;
+}
+inline bool reads_payload(const ninfer_call *c) {
+    return c->op == NINFER_OP_layout_decode || c->op == NINFER_OP_quant_decode || c->op == NINFER_OP_payload_validate;
+}
+
+/// Apply `fix(f, geometry, bytes)` to a copy of the input payload, then let the reference serve
+/// the call on that copy (nullopt when the call reads no grouped payload).
+template <class Fix>
+std::optional<std::int32_t> on_input_payload(const ninfer_call *c, ninfer_result *r, Fix fix) {
+    const GroupedFormat *f = payload_format(c);
+    if (!f || !reads_payload(c)) return std::nullopt;
+    const auto g = gn::geometry(*f, c->shape[0], c->shape[1]);
+    if (!g || c->in_bytes != g->payload_bytes) return std::nullopt;
+    std::vector<std::uint8_t> copy(static_cast<const std::uint8_t *>(c->in), static_cast<const std::uint8_t *>(c->in) + c->in_bytes);
+    fix(*f, *g, copy);
+    ninfer_call patched = *c;
+    patched.in = copy.data();
+    return reference_call(&patched, r);
+}
+
+/// Apply `fix(f, geometry, bytes)` to the payload a served call wrote to `out`.
+template <class Fix>
+void on_output_payload(const ninfer_call *c, ninfer_result *r, Fix fix) {
+    const GroupedFormat *f = payload_format(c);
+    if (!f || !produces_payload(c)) return;
+    const std::uint64_t rows = c->op == NINFER_OP_rows_select ? r->out_written ? c->count : 0 : c->shape[0];
+    const auto g = gn::geometry(*f, rows, c->shape[1]);
+    if (!g || r->out_written != g->payload_bytes) return;
+    std::vector<std::uint8_t> bytes(static_cast<std::uint8_t *>(c->out), static_cast<std::uint8_t *>(c->out) + r->out_written);
+    fix(*f, *g, bytes);
+    std::memcpy(c->out, bytes.data(), bytes.size());
+}
+
+/// Recompute quant_decode's binary32 values (out3) from its codes (out) and scales (out2)
+/// with a mutant's reconstruction value(f, scale_word, code).
+template <class Value>
+void rewrite_values(const ninfer_call *c, ninfer_result *r, Value value) {
+    const GroupedFormat *f = payload_format(c);
+    if (!f || c->op != NINFER_OP_quant_decode) return;
+    const std::uint64_t n = c->shape[0], k = c->shape[1], gpr = k / f->group + (k % f->group != 0);
+    const auto *codes = static_cast<const std::int8_t *>(c->out);
+    const auto *scales = static_cast<const std::uint8_t *>(c->out2);
+    auto *out = static_cast<std::uint8_t *>(c->out3);
+    if (r->out3_written != n * k * 4) return;
+    for (std::uint64_t row = 0; row < n; ++row)
+        for (std::uint64_t col = 0; col < k; ++col) {
+            const std::uint64_t at = 2 * (row * gpr + col / f->group);
+            const auto s = static_cast<std::uint16_t>(scales[at] | scales[at + 1] << 8);
+            store_word(out, row * k + col, 4, value(*f, s, codes[row * k + col]));
+        }
+}
+
+}  // namespace ninfer::mutants::grouped

@@ -1,0 +1,36 @@
+// SPDX-License-Identifier: Apache-2.0
+// Seeded bug: row_split_k128_v1 encoders fill the padding lanes of a partial last group with
+// code 1 instead of code 0 (storage-layouts.md Section 3: padding lanes hold code 0).
+#include "mutant_grouped_common.hpp"
+
+namespace {
+void pad_with_one(const ninfer::oracle::GroupedFormat &f, const ninfer::reference::grouped_native::Geometry &g,
+                  std::vector<std::uint8_t> &p, std::uint64_t rows, std::uint64_t k) {
+    if (k % static_cast<std::uint64_t>(f.group) == 0) return;
+    const auto G = static_cast<std::uint64_t>(f.group), last = k / G;
+    const std::uint32_t one = ninfer::reference::grouped_native::code_word(f, 1);
+    for (std::uint64_t r = 0; r < rows; ++r) {
+        std::uint8_t *base = p.data() + r * g.base_row + last * static_cast<std::uint64_t>(f.base_bytes);
+        for (std::uint64_t lane = k % G; lane < G; ++lane) {
+            if (f.code_bits == 8)
+                base[lane] = static_cast<std::uint8_t>(one);
+            else if (f.code_bits == 2)
+                base[lane / 4] = static_cast<std::uint8_t>((base[lane / 4] & ~(3u << (2 * (lane % 4)))) | one << (2 * (lane % 4)));
+            else
+                base[lane / 2] = static_cast<std::uint8_t>((base[lane / 2] & ~(0xFu << (4 * (lane % 2)))) | (one & 0xFu) << (4 * (lane % 2)));
+        }
+    }
+}
+struct M {
+    static constexpr const char *name = "mutant_grouped_nonzero_padding";
+    static constexpr const char *breaks = "row_split.padding";
+    static void after(const ninfer_call *c, ninfer_result *r) {
+        if (c->op == NINFER_OP_rows_select) return;
+        ninfer::mutants::grouped::on_output_payload(c, r, [c](const auto &f, const auto &g, auto &p) {
+            pad_with_one(f, g, p, c->shape[0], c->shape[1]);
+        });
+    }
+};
+}  // namespace
+
+NINFER_MUTANT(M)

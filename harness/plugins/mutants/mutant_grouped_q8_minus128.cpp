@@ -1,0 +1,22 @@
+// SPDX-License-Identifier: Apache-2.0
+// Seeded bug: grouped_absmax clamps Q8 codes to the full byte range [-128, 127], so a value that
+// rounds to -128 is stored as the illegal word 0x80 (tensor-formats.txt Sections 5 and 7.2).
+#include "mutant_grouped_common.hpp"
+
+namespace {
+struct Steps : ninfer::mutants::grouped::Absmax72 {
+    static int code(const ninfer::oracle::GroupedFormat &f, float v) {
+        const float lo = f.code_bits == 8 ? -128.0f : static_cast<float>(f.qmin);
+        return static_cast<int>(std::clamp(std::nearbyint(v), lo, static_cast<float>(f.qmax)));
+    }
+};
+struct M {
+    static constexpr const char *name = "mutant_grouped_q8_minus128";
+    static constexpr const char *breaks = "grouped.code.q8_never_emitted";
+    static std::optional<std::int32_t> before(const ninfer_call *c, ninfer_result *r) {
+        return ninfer::mutants::grouped::absmax_call<Steps>(c, r);
+    }
+};
+}  // namespace
+
+NINFER_MUTANT(M)

@@ -1,0 +1,22 @@
+// SPDX-License-Identifier: Apache-2.0
+// Seeded bug: row_split_k128_v1 puts the even lane of a q4/q5/q6 pair in the high nibble,
+// on encode and on decode alike (storage-layouts.md Section 3: even lane in the low nibble).
+#include "mutant_grouped_common.hpp"
+
+namespace {
+void swap_nibbles(const ninfer::oracle::GroupedFormat &f, const ninfer::reference::grouped_native::Geometry &g,
+                  std::vector<std::uint8_t> &p) {
+    if (f.code_bits < 4 || f.code_bits > 6) return;
+    for (std::uint64_t i = 0; i < g.base_bytes; ++i) p[i] = static_cast<std::uint8_t>(p[i] << 4 | p[i] >> 4);
+}
+struct M {
+    static constexpr const char *name = "mutant_grouped_swapped_nibbles";
+    static constexpr const char *breaks = "row_split.nibble_order";
+    static std::optional<std::int32_t> before(const ninfer_call *c, ninfer_result *r) {
+        return ninfer::mutants::grouped::on_input_payload(c, r, swap_nibbles);
+    }
+    static void after(const ninfer_call *c, ninfer_result *r) { ninfer::mutants::grouped::on_output_payload(c, r, swap_nibbles); }
+};
+}  // namespace
+
+NINFER_MUTANT(M)

@@ -1,0 +1,21 @@
+// SPDX-License-Identifier: Apache-2.0
+// Seeded bug: grouped_absmax rounds normalized values toward zero (truncation) instead of to
+// the nearest integer with ties to even (tensor-formats.txt Section 7.2).
+#include "mutant_grouped_common.hpp"
+
+namespace {
+struct Steps : ninfer::mutants::grouped::Absmax72 {
+    static int code(const ninfer::oracle::GroupedFormat &f, float v) {
+        return static_cast<int>(std::clamp(std::trunc(v), static_cast<float>(f.qmin), static_cast<float>(f.qmax)));
+    }
+};
+struct M {
+    static constexpr const char *name = "mutant_grouped_truncation";
+    static constexpr const char *breaks = "grouped.absmax.ties_to_even";
+    static std::optional<std::int32_t> before(const ninfer_call *c, ninfer_result *r) {
+        return ninfer::mutants::grouped::absmax_call<Steps>(c, r);
+    }
+};
+}  // namespace
+
+NINFER_MUTANT(M)

@@ -1,0 +1,42 @@
+# SPDX-License-Identifier: Apache-2.0
+# The command line `ninfer-conform` (docs/cli.md): one file per command under src/cli/.
+add_executable(ninfer-conform
+  ${CMAKE_CURRENT_LIST_DIR}/src/cli/main.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/src/cli/cmd_list.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/src/cli/cmd_rules.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/src/cli/cmd_coverage.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/src/cli/cmd_generate.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/src/cli/cmd_oracle.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/src/cli/cmd_plugins.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/src/cli/cmd_run.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/src/cli/cmd_sweep.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/src/cli/cmd_worker.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/src/cli/oracle_grouped.cpp)
+target_link_libraries(ninfer-conform PRIVATE ninfer::harness ninfer::suites ninfer::vectors ninfer::oracle
+  ninfer::reports CLI11::CLI11 fmt::fmt nlohmann_json::nlohmann_json ${CMAKE_DL_LIBS})
+target_compile_definitions(ninfer-conform PRIVATE
+  NINFER_PLUGIN_BUILD_DIR="${NINFER_PLUGIN_BUILD_DIR}"
+  NINFER_PLUGIN_INSTALL_DIR="${CMAKE_INSTALL_PREFIX}/${NINFER_PLUGIN_INSTALL_DIR}")
+install(TARGETS ninfer-conform RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
+
+if(NINFER_BUILD_TESTS)
+  # Tests that need the CLI binary (the worker of plugin subjects) and the bundled plugins.
+  add_executable(ninfer_cli_tests
+    ${CMAKE_CURRENT_LIST_DIR}/tests/test_runner.cpp
+    ${CMAKE_CURRENT_LIST_DIR}/tests/test_cli.cpp
+    ${CMAKE_CURRENT_LIST_DIR}/tests/test_mutants_killed.cpp)
+  target_link_libraries(ninfer_cli_tests PRIVATE ninfer_catch_main ninfer::harness ninfer::suites ninfer::vectors
+    ninfer::oracle ninfer::reports fmt::fmt nlohmann_json::nlohmann_json ${CMAKE_DL_LIBS})
+  get_property(ninfer_mutant_targets DIRECTORY ${CMAKE_CURRENT_LIST_DIR}/plugins/mutants PROPERTY BUILDSYSTEM_TARGETS)
+  add_dependencies(ninfer_cli_tests ninfer-conform reference ${ninfer_mutant_targets})
+  find_package(Python3 REQUIRED COMPONENTS Interpreter)
+  target_compile_definitions(ninfer_cli_tests PRIVATE
+    NINFER_CONFORM_EXE="$<TARGET_FILE:ninfer-conform>"
+    NINFER_PLUGIN_DIR="${NINFER_PLUGIN_BUILD_DIR}"
+    NINFER_SOURCE_DIR="${PROJECT_SOURCE_DIR}"
+    NINFER_CLI_TEST_TMP="${CMAKE_CURRENT_BINARY_DIR}/cli-test-tmp"
+    NINFER_PYTHON="${Python3_EXECUTABLE}"
+    NINFER_REPORT_SCHEMA="${PROJECT_SOURCE_DIR}/reports/schema/report-v1.schema.json"
+    NINFER_REPORT_VALIDATOR="${PROJECT_SOURCE_DIR}/reports/tests/validate_report.py")
+  catch_discover_tests(ninfer_cli_tests TEST_PREFIX "cli: " PROPERTIES LABELS harness)
+endif()

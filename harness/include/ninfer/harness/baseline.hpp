@@ -1,0 +1,47 @@
+// SPDX-License-Identifier: Apache-2.0
+// Baselines: a waiver file of known, accepted failures (docs/cli.md, "Baselines"). A run with
+// a baseline fails only on failures no waiver excuses, and reports waivers that no longer fire.
+#pragma once
+
+#include <filesystem>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "ninfer/reports/report.hpp"
+
+namespace ninfer::harness {
+
+/// Version of the waiver file format.
+inline constexpr int kBaselineVersion = 1;
+
+struct Waiver {
+    std::string rule;     ///< a rule id of the catalog
+    std::string pattern;  ///< a case id, or a glob over case ids (`*` any run, `?` one character)
+    std::string reason;   ///< why the failure is accepted (required, non-empty)
+};
+
+struct Baseline {
+    std::string path;
+    std::vector<Waiver> waivers;
+};
+
+/// A malformed baseline; what() is one line naming the file, the field and what was expected.
+class BaselineError : public std::runtime_error {
+public:
+    using std::runtime_error::runtime_error;
+};
+
+/// Parse a waiver file's text; `where` names it in errors. Throws BaselineError.
+Baseline parse_baseline(const std::string &text, const std::string &where);
+/// Read and parse a waiver file. Throws BaselineError.
+Baseline load_baseline(const std::filesystem::path &path);
+
+/// Whether a waiver excuses a failing case of `rule` with id `case_id`.
+bool waiver_matches(const Waiver &w, const std::string &rule, const std::string &case_id);
+
+/// Mark every failing case some waiver excuses as waived (first matching waiver's reason) and
+/// record the waivers that excuse nothing as stale. Call before reports::finalize.
+void apply_baseline(const Baseline &b, reports::Report &r);
+
+}  // namespace ninfer::harness

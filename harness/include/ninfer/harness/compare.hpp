@@ -1,0 +1,103 @@
+// SPDX-License-Identifier: Apache-2.0
+// Comparison of a subject's reply with a case's expectation, and the classification of every
+// mismatch (reports/README.md, "Mismatch classes"): one function per class decision.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "ninfer/harness/subject.hpp"
+#include "ninfer/oracle/formats.hpp"
+#include "ninfer/reports/report.hpp"
+#include "ninfer/suites/case.hpp"
+
+namespace ninfer::harness {
+
+enum class MismatchClass : std::uint8_t {
+    wrong_tie_side,          ///< input is a tie and the actual word is the other neighbour
+    off_by_one_ulp,          ///< one step away in the format's order
+    gross,                   ///< anything else
+    nan_class,               ///< NaN where a non-NaN is expected, or the reverse
+    nan_payload,             ///< both NaN, different words, under a policy that checks them
+    zero_sign,               ///< both zero, sign differs
+    flushed_subnormal,       ///< expected subnormal (or the smallest normal), got zero
+    saturation_vs_infinity,  ///< expected the largest finite, got infinity
+    infinity_vs_saturation,  ///< expected infinity, got the largest finite
+    nan_vs_saturation,       ///< one is NaN, the other the largest finite
+    invalid_accepted,        ///< validate: an invalid word called valid
+    valid_refused,           ///< validate: a valid word refused
+    wrong_reason,            ///< validate verdict, error status or detail other than expected
+    unexpected_error,        ///< an error status where success is expected
+    missing_error,           ///< success where an error status is expected
+    byte_mismatch,           ///< a buffer op's bytes differ
+    size_mismatch            ///< an output of another size than expected
+};
+
+const char *mismatch_class_name(MismatchClass c);
+
+// ---- Word geometry of any IEEE-like format (binary64 included) ----------------------------
+bool word_is_nan(const oracle::WordFormat &f, std::uint64_t w);
+bool word_is_inf(const oracle::WordFormat &f, std::uint64_t w);
+bool word_is_zero(const oracle::WordFormat &f, std::uint64_t w);
+bool word_is_subnormal(const oracle::WordFormat &f, std::uint64_t w);
+bool word_is_negative(const oracle::WordFormat &f, std::uint64_t w);
+/// Largest finite word of the format with the sign of `w` (sign bit clear for unsigned formats).
+std::uint64_t largest_finite_like(const oracle::WordFormat &f, std::uint64_t w);
+/// Steps between two non-NaN words in the format's total order (-0 and +0 one step apart).
+std::uint64_t ulp_distance(const oracle::WordFormat &f, std::uint64_t a, std::uint64_t b);
+
+/// Whether `actual` matches `expected` in format `f` under a NaN policy.
+bool words_match(const oracle::WordFormat &f, suites::NanPolicy p, std::uint64_t expected, std::uint64_t actual);
+
+// ---- One function per class decision (each assumes expected != actual) --------------------
+bool is_nan_vs_saturation(const oracle::WordFormat &f, std::uint64_t expected, std::uint64_t actual);
+bool is_nan_class(const oracle::WordFormat &f, std::uint64_t expected, std::uint64_t actual);
+bool is_nan_payload(const oracle::WordFormat &f, std::uint64_t expected, std::uint64_t actual);
+bool is_zero_sign(const oracle::WordFormat &f, std::uint64_t expected, std::uint64_t actual);
+bool is_flushed_subnormal(const oracle::WordFormat &f, std::uint64_t expected, std::uint64_t actual);
+/// A subnormal input word (decode, widening conversions) whose nonzero result came back zero.
+bool is_flushed_subnormal_input(const oracle::WordFormat &in, std::uint64_t src, const oracle::WordFormat &out,
+                                std::uint64_t expected, std::uint64_t actual);
+bool is_saturation_vs_infinity(const oracle::WordFormat &f, std::uint64_t expected, std::uint64_t actual);
+bool is_infinity_vs_saturation(const oracle::WordFormat &f, std::uint64_t expected, std::uint64_t actual);
+bool is_wrong_tie_side(const oracle::Conversion &c, std::uint64_t src, std::uint64_t expected, std::uint64_t actual);
+bool is_off_by_one_ulp(const oracle::WordFormat &f, std::uint64_t expected, std::uint64_t actual);
+
+/// The class of a mismatching output word of format `f`; `conv` (may be null) and `src` let the
+/// tie decision ask the oracle whether the input is a tie; `in` (may be null) is the input's format.
+MismatchClass classify_word_mismatch(const oracle::WordFormat &f, const oracle::Conversion *conv, std::uint64_t src,
+                                     std::uint64_t expected, std::uint64_t actual,
+                                     const oracle::WordFormat *in = nullptr);
+/// validate: verdict bytes (NINFER_VERDICT_*).
+MismatchClass classify_verdict_mismatch(std::uint8_t expected, std::uint8_t actual);
+/// classify: class bytes (NINFER_CLASS_* | sign).
+MismatchClass classify_class_byte_mismatch(std::uint8_t expected, std::uint8_t actual);
+/// A returned status/detail other than expected.
+MismatchClass classify_status_mismatch(std::int32_t expected_status, std::uint32_t expected_detail,
+                                       std::int32_t actual_status, std::uint32_t actual_detail);
+
+/// "NINFER_E_SIZE" for a status code, "status -42" for an unknown one.
+std::string status_text(std::int32_t status);
+std::string verdict_text(std::uint8_t v);
+std::string class_byte_text(std::uint8_t c);
+
+/// Where byte `offset` of output `buffer` (0..2) of a case lies: "element 3",
+/// "coordinate [1,2]", "base plane row 0 group 1 lane 6", or "byte 17".
+std::string locate(const suites::Case &c, int buffer, std::uint64_t offset);
+
+/// The verdict on one case.
+struct Comparison {
+    reports::Status status = reports::Status::pass;
+    std::uint64_t elements = 0, mismatches = 0;
+    std::vector<reports::Mismatch> first;
+    std::map<std::string, std::uint64_t> classes;
+    std::string message;
+};
+
+/// Compare a reply with the case's expectation. `declared`: the subject declared the
+/// capability (an E_UNSUPPORTED reply is then a lie). Keeps the first `max_first` mismatches.
+Comparison compare_reply(const suites::Case &c, const Reply &reply, bool declared, std::size_t max_first);
+
+}  // namespace ninfer::harness

@@ -1,0 +1,100 @@
+// SPDX-License-Identifier: Apache-2.0
+// The runner: cases of the suites on a subject, compared with the oracle's expectations, into a
+// report; and exhaustive sweeps of a conversion's whole source domain (docs/cli.md).
+#pragma once
+
+#include <cstdint>
+#include <filesystem>
+#include <functional>
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "ninfer/harness/subject.hpp"
+#include "ninfer/reports/report.hpp"
+#include "ninfer/suites/case.hpp"
+
+namespace ninfer::harness {
+
+/// A usage or input error (unknown suite, format, conversion; bad range): exit status 2.
+/// what() is one line naming the thing and what is accepted.
+class UsageError : public std::runtime_error {
+public:
+    using std::runtime_error::runtime_error;
+};
+
+/// The project version, which is also the suite version recorded in reports.
+const char *suite_version();
+
+struct RunOptions {
+    std::vector<std::string> suites;  ///< suite names; empty: every suite of the catalog
+    suites::Level level = suites::Level::quick;
+    std::uint64_t seed = 20261129;    ///< suites::kDefaultSeed
+    std::filesystem::path vectors_dir;  ///< empty: vectors::default_vectors_dir()
+    std::size_t max_mismatches = 8;   ///< first mismatches kept per case
+    bool progress = false;            ///< one line per suite on stderr
+};
+
+/// A case and the suite it comes from.
+struct SuiteCase {
+    std::string suite;
+    suites::Case c;
+};
+
+struct CaseSet {
+    std::vector<std::string> suites;  ///< names, in catalog order
+    std::vector<SuiteCase> cases;
+    std::string vectors_dir, manifest_sha256;
+};
+
+/// Golden cases from the vectors (digests verified) plus, at full and exhaustive, the suites'
+/// seeded random cases. Throws UsageError (unknown suite) or vectors::VectorError.
+CaseSet collect_cases(const RunOptions &opts);
+
+/// The call of a case: its inputs, and output capacities (the expected sizes; a generous
+/// capacity for error-expecting cases).
+Call call_of(const suites::Case &c);
+
+/// Whether the subject declares the capability the case needs.
+bool case_declared(const SubjectInfo &info, const suites::Case &c);
+
+/// Run one case on a subject: unsupported when not declared, else call and compare.
+reports::CaseResult run_case(Subject &s, const suites::Case &c, const std::string &suite, std::size_t max_mismatches);
+
+/// The identity of a subject for reports.
+reports::SubjectIdentity identity_of(const Subject &s, const std::string &kind, const std::string &path);
+
+/// Run every case of the set and return the finalized report (baseline not applied).
+reports::Report run_cases(Subject &s, const CaseSet &set, const RunOptions &opts, const reports::SubjectIdentity &id);
+
+// ---- Exhaustive sweeps ---------------------------------------------------------------------
+
+struct SweepOptions {
+    std::uint32_t op = NINFER_OP_convert;  ///< convert (by `conversion`) or decode (of `format`)
+    std::uint32_t conversion = 0;
+    std::uint32_t format = 0;
+    std::uint64_t start = 0;
+    std::optional<std::uint64_t> count;     ///< default: the rest of the source domain
+    std::uint64_t batch = 1ull << 22;       ///< words per Iota call
+    std::size_t max_mismatches = 8;
+    bool progress = false;                  ///< progress lines on stderr
+};
+
+struct SweepResult {
+    reports::Report report;  ///< one case: "<rule>/sweep"
+    std::uint64_t words = 0;
+    double seconds = 0;      ///< wall time of calls and comparison
+    double words_per_second = 0;
+};
+
+/// Size of the source domain of a conversion or format (2^bits).
+std::uint64_t source_domain(const SweepOptions &o);
+
+/// Sweep [start, start+count) of the source domain through the subject in Iota batches;
+/// expected words from the reference's native codecs (cross-checked against the oracle in the
+/// reference's tests), compared under the conversion's conversion_accepts semantics.
+/// Throws UsageError for a bad conversion, format or range.
+SweepResult run_sweep(Subject &s, const SweepOptions &o, const reports::SubjectIdentity &id);
+
+}  // namespace ninfer::harness

@@ -1,0 +1,28 @@
+# SPDX-License-Identifier: Apache-2.0
+# The runner: cases on a subject, comparison and mismatch classes, baselines, sweeps
+# (docs/cli.md). Included from harness/CMakeLists.txt.
+target_sources(ninfer_harness PRIVATE
+  ${CMAKE_CURRENT_LIST_DIR}/src/compare.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/src/baseline.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/src/runner.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/src/sweep.cpp)
+target_link_libraries(ninfer_harness
+  PUBLIC ninfer::reports ninfer::vectors ninfer::oracle
+  PRIVATE ninfer::reference nlohmann_json::nlohmann_json fmt::fmt)
+target_compile_definitions(ninfer_harness PRIVATE NINFER_PROJECT_VERSION="${PROJECT_VERSION}")
+
+if(NINFER_BUILD_TESTS)
+  target_sources(ninfer_harness_tests PRIVATE
+    ${CMAKE_CURRENT_LIST_DIR}/tests/test_compare.cpp
+    ${CMAKE_CURRENT_LIST_DIR}/tests/test_baseline.cpp)
+  target_link_libraries(ninfer_harness_tests PRIVATE fmt::fmt nlohmann_json::nlohmann_json)
+endif()
+
+if(NINFER_BUILD_BENCHMARKS)
+  add_executable(bench_sweep ${CMAKE_CURRENT_LIST_DIR}/bench/bench_sweep.cpp)
+  target_link_libraries(bench_sweep PRIVATE ninfer::harness ninfer::reference fmt::fmt)
+  add_dependencies(bench_sweep reference ninfer-conform)
+  target_compile_definitions(bench_sweep PRIVATE
+    NINFER_CONFORM_EXE="$<TARGET_FILE:ninfer-conform>"
+    NINFER_PLUGIN_DIR="${NINFER_PLUGIN_BUILD_DIR}")
+endif()

@@ -1,0 +1,88 @@
+// SPDX-License-Identifier: Apache-2.0
+// Waiver files (docs/cli.md, "Baselines"): parsing, matching, application to a report.
+#include "ninfer/harness/baseline.hpp"
+
+#include <fnmatch.h>
+
+#include <fstream>
+#include <sstream>
+
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+namespace ninfer::harness {
+
+namespace {
+
+std::string required_string(const nlohmann::json &w, const char *key, const std::string &where, std::size_t i) {
+    if (!w.contains(key) || !w.at(key).is_string() || w.at(key).get<std::string>().empty())
+        throw BaselineError(fmt::format("{}: waivers[{}]: field \"{}\" must be a non-empty string", where, i, key));
+    return w.at(key).get<std::string>();
+}
+
+}  // namespace
+
+Baseline parse_baseline(const std::string &text, const std::string &where) {
+    nlohmann::json j;
+    try {
+        j = nlohmann::json::parse(text);
+    } catch (const nlohmann::json::parse_error &e) {
+        throw BaselineError(fmt::format("{}: not JSON: {}", where, e.what()));
+    }
+    if (!j.is_object()) throw BaselineError(fmt::format("{}: expected a JSON object with \"version\" and \"waivers\"", where));
+    for (const auto &[k, v] : j.items())
+        if (k != "version" && k != "waivers" && k != "comment")
+            throw BaselineError(fmt::format("{}: unknown field \"{}\" (expected version, waivers, comment)", where, k));
+    if (!j.contains("version") || !j.at("version").is_number_integer() || j.at("version").get<int>() != kBaselineVersion)
+        throw BaselineError(fmt::format("{}: field \"version\" must be {}", where, kBaselineVersion));
+    if (!j.contains("waivers") || !j.at("waivers").is_array())
+        throw BaselineError(fmt::format("{}: field \"waivers\" must be an array", where));
+    Baseline b;
+    b.path = where;
+    std::size_t i = 0;
+    for (const auto &w : j.at("waivers")) {
+        if (!w.is_object()) throw BaselineError(fmt::format("{}: waivers[{}]: expected an object", where, i));
+        for (const auto &[k, v] : w.items())
+            if (k != "rule" && k != "case" && k != "reason")
+                throw BaselineError(
+                    fmt::format("{}: waivers[{}]: unknown field \"{}\" (expected rule, case, reason)", where, i, k));
+        b.waivers.push_back({required_string(w, "rule", where, i), required_string(w, "case", where, i),
+                             required_string(w, "reason", where, i)});
+        ++i;
+    }
+    return b;
+}
+
+Baseline load_baseline(const std::filesystem::path &path) {
+    std::ifstream f(path, std::ios::binary);
+    if (!f) throw BaselineError(fmt::format("{}: cannot read the baseline file", path.string()));
+    std::stringstream ss;
+    ss << f.rdbuf();
+    return parse_baseline(ss.str(), path.string());
+}
+
+bool waiver_matches(const Waiver &w, const std::string &rule, const std::string &case_id) {
+    // FNM_PATHNAME off: `*` also crosses the '/' between rule and slug.
+    return w.rule == rule && ::fnmatch(w.pattern.c_str(), case_id.c_str(), 0) == 0;
+}
+
+void apply_baseline(const Baseline &b, reports::Report &r) {
+    r.baseline = b.path;
+    std::vector<bool> fired(b.waivers.size(), false);
+    for (auto &c : r.cases) {
+        if (!reports::is_failure(c.status)) continue;
+        for (std::size_t i = 0; i < b.waivers.size(); ++i) {
+            if (!waiver_matches(b.waivers[i], c.rule, c.id)) continue;
+            fired[i] = true;
+            if (!c.waived) {
+                c.waived = true;
+                c.waiver_reason = b.waivers[i].reason;
+            }
+        }
+    }
+    r.stale_waivers.clear();
+    for (std::size_t i = 0; i < b.waivers.size(); ++i)
+        if (!fired[i]) r.stale_waivers.push_back({b.waivers[i].rule, b.waivers[i].pattern, b.waivers[i].reason});
+}
+
+}  // namespace ninfer::harness

@@ -1,0 +1,127 @@
+// SPDX-License-Identifier: Apache-2.0
+// `ninfer-conform list [--json]`: the closed registry, straight from the constexpr tables of
+// oracle/include/ninfer/oracle/formats.hpp (registry.h is the one list).
+#include <cstdio>
+#include <memory>
+
+#include <nlohmann/json.hpp>
+
+#include "cmd_common.hpp"
+#include "ninfer/oracle/formats.hpp"
+
+namespace ninfer::harness::cli {
+
+namespace {
+
+const char *special_name(oracle::Special s) {
+    switch (s) {
+    case oracle::Special::IEEE: return "ieee";
+    case oracle::Special::FN: return "fn";
+    case oracle::Special::NONE: return "none";
+    case oracle::Special::E8M0: return "e8m0";
+    case oracle::Special::INT: return "int";
+    }
+    return "?";
+}
+
+const char *nan_rule_name(oracle::NanRule r) {
+    switch (r) {
+    case oracle::NanRule::QUIET_TRUNC: return "quiet_trunc";
+    case oracle::NanRule::ANY_SIGNED: return "any_signed";
+    case oracle::NanRule::ANY: return "any";
+    case oracle::NanRule::ZERO: return "zero";
+    case oracle::NanRule::UNDEFINED: return "undefined";
+    case oracle::NanRule::EXACT: return "exact";
+    }
+    return "?";
+}
+
+template <class Table>
+std::string_view name_of(const Table &t, std::uint32_t id) {
+    const auto *e = oracle::find_id(t, id);
+    return e ? e->name : std::string_view("?");
+}
+
+nlohmann::ordered_json registry_json() {
+    using namespace oracle;
+    nlohmann::ordered_json j;
+    auto &formats = j["formats"];
+    formats["word"] = nlohmann::ordered_json::array();
+    for (const auto &f : kWordFormats)
+        formats["word"].push_back({{"id", f.id}, {"name", f.name}, {"bits", f.bits}, {"exp_bits", f.exp_bits},
+                                   {"man_bits", f.man_bits}, {"bias", f.bias}, {"signed", f.has_sign},
+                                   {"special", special_name(f.special)}, {"direct", f.direct}});
+    formats["grouped"] = nlohmann::ordered_json::array();
+    for (const auto &f : kGroupedFormats)
+        formats["grouped"].push_back(
+            {{"id", f.id}, {"name", f.name}, {"code_bits", f.code_bits}, {"group", f.group}, {"qmin", f.qmin},
+             {"qmax", f.qmax}, {"encoding", f.encoding == CodeEncoding::TWOS ? "twos" : "offset"},
+             {"illegal_word", f.illegal_word}, {"scale_format", format_name(f.scale_format)},
+             {"canonical_encoders", f.canonical_encoders}, {"layout", layout_name(f.layout)},
+             {"base_bytes_per_group", f.base_bytes}, {"high_bytes_per_group", f.high_bytes}});
+    formats["other"] = nlohmann::ordered_json::array();
+    for (const auto &f : kOtherFormats)
+        formats["other"].push_back({{"id", f.id}, {"name", f.name}, {"layout", layout_name(f.layout)}});
+    for (const auto &l : kLayouts)
+        j["layouts"].push_back({{"id", l.id}, {"name", l.name}, {"min_rank", l.min_rank}, {"max_rank", l.max_rank},
+                                {"alignment", l.alignment}});
+    for (const auto &o : kOps) j["ops"].push_back({{"id", o.id}, {"name", o.name}, {"summary", o.summary}});
+    for (const auto &c : kConversions)
+        j["conversions"].push_back({{"id", c.id}, {"name", c.name}, {"source", format_name(c.src)},
+                                    {"target", format_name(c.dst)}, {"rounding", name_of(kRoundings, c.rounding)},
+                                    {"overflow", name_of(kOverflows, c.overflow)}, {"nan_rule", nan_rule_name(c.nan_rule)}});
+    for (const auto &r : kRoles)
+        j["roles"].push_back({{"id", r.id}, {"name", r.name}, {"format", format_name(r.format)}, {"summary", r.summary}});
+    for (const auto &e : kEncoders) j["encoders"].push_back({{"id", e.id}, {"name", e.name}});
+    for (const auto &r : kRoundings) j["roundings"].push_back({{"id", r.id}, {"name", r.name}, {"summary", r.summary}});
+    for (const auto &o : kOverflows) j["overflows"].push_back({{"id", o.id}, {"name", o.name}, {"summary", o.summary}});
+    return j;
+}
+
+void print_text() {
+    using namespace oracle;
+    std::string s = "word formats (id name bits exp man bias special):\n";
+    for (const auto &f : kWordFormats)
+        s += fmt::format("  {:>2} {:<8} {:>2} bits  e{} m{} bias {:<3} {}{}{}\n", f.id, f.name, f.bits, f.exp_bits,
+                         f.man_bits, f.bias, special_name(f.special), f.has_sign ? "" : " unsigned",
+                         f.direct ? " direct" : "");
+    s += "grouped formats (id name code bits, group, [qmin,qmax], layout):\n";
+    for (const auto &f : kGroupedFormats)
+        s += fmt::format("  {:>2} {:<13} {} bits, G={:<3} [{},{}] {}{}\n", f.id, f.name, f.code_bits, f.group, f.qmin,
+                         f.qmax, layout_name(f.layout), f.canonical_encoders ? "" : " (no canonical encoder)");
+    s += "other registered formats (refused by name):\n";
+    for (const auto &f : kOtherFormats) s += fmt::format("  {:>2} {:<20} {}\n", f.id, f.name, layout_name(f.layout));
+    s += "layouts:\n";
+    for (const auto &l : kLayouts)
+        s += fmt::format("  {:>2} {:<26} rank {}..{}, alignment {}\n", l.id, l.name, l.min_rank, l.max_rank, l.alignment);
+    s += "ops:\n";
+    for (const auto &o : kOps) s += fmt::format("  {:>2} {:<17} {}\n", o.id, o.name, o.summary);
+    s += "conversions (source -> target, rounding, overflow, NaN rule):\n";
+    for (const auto &c : kConversions)
+        s += fmt::format("  {:>2} {:<29} {} -> {}, {}, {}, {}\n", c.id, c.name, format_name(c.src), format_name(c.dst),
+                         name_of(kRoundings, c.rounding), name_of(kOverflows, c.overflow), nan_rule_name(c.nan_rule));
+    s += "roles (validate):\n";
+    for (const auto &r : kRoles) s += fmt::format("  {:>2} {:<21} {:<6} {}\n", r.id, r.name, format_name(r.format), r.summary);
+    s += "encoders:\n";
+    for (const auto &e : kEncoders) s += fmt::format("  {:>2} {}\n", e.id, e.name);
+    s += "roundings:\n";
+    for (const auto &r : kRoundings) s += fmt::format("  {:>2} {:<5} {}\n", r.id, r.name, r.summary);
+    s += "overflows:\n";
+    for (const auto &o : kOverflows) s += fmt::format("  {:>2} {:<9} {}\n", o.id, o.name, o.summary);
+    std::fputs(s.c_str(), stdout);
+}
+
+}  // namespace
+
+void add_list(CLI::App &app) {
+    auto *cmd = app.add_subcommand("list", "List the registry: formats, layouts, ops, conversions, roles, encoders, "
+                                           "roundings, overflows");
+    auto json = std::make_shared<bool>(false);
+    cmd->add_flag("--json", *json, "JSON instead of text");
+    cmd->callback([json] {
+        if (*json) std::printf("%s\n", registry_json().dump(2).c_str());
+        else print_text();
+    });
+}
+
+}  // namespace ninfer::harness::cli

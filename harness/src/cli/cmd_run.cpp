@@ -1,0 +1,93 @@
+// SPDX-License-Identifier: Apache-2.0
+// `ninfer-conform run`: the suites against a plugin or an external command; reports; exit 0
+// when every applicable case passed (waived failures excepted), 1 otherwise (docs/cli.md).
+#include <cstdio>
+#include <memory>
+
+#include "cmd_common.hpp"
+#include "ninfer/harness/baseline.hpp"
+#include "ninfer/suites/suites.hpp"
+
+namespace ninfer::harness::cli {
+
+namespace {
+
+struct RunArgs {
+    std::string plugin, exec, level = "quick", report, junit, baseline, vectors;
+    std::vector<std::string> suites;
+    std::uint64_t seed = suites::kDefaultSeed;
+    std::uint64_t timeout_ms = 10000;
+    std::size_t max_mismatches = 8;
+};
+
+}  // namespace
+
+/// Open the subject of --plugin or --exec; its identity for reports.
+std::unique_ptr<Subject> open_subject(const std::string &plugin, const std::string &exec, std::uint64_t timeout_ms,
+                                      reports::SubjectIdentity &id) {
+    SubjectOptions so;
+    so.call_timeout = std::chrono::milliseconds(timeout_ms);
+    so.worker_executable = self_executable();
+    std::unique_ptr<Subject> s;
+    if (!plugin.empty()) {
+        const std::string path = resolve_plugin(plugin);
+        s = open_plugin(path, so);
+        id = identity_of(*s, "plugin", path);
+    } else {
+        s = open_exec(exec, so);
+        id = identity_of(*s, "exec", exec);
+    }
+    return s;
+}
+
+void write_reports(const reports::Report &rep, const std::string &json_path, const std::string &junit_path) {
+    if (!json_path.empty()) reports::write_atomic(json_path, reports::render_json(rep));
+    if (!junit_path.empty()) reports::write_atomic(junit_path, reports::render_junit(rep));
+}
+
+void add_run(CLI::App &app) {
+    auto *cmd = app.add_subcommand("run", "Run suites against a plugin (--plugin) or an external command (--exec)");
+    auto a = std::make_shared<RunArgs>();
+    auto *plugin = cmd->add_option("--plugin", a->plugin, "plugin library (.so), or the name of a bundled plugin");
+    auto *exec = cmd->add_option("--exec", a->exec, "command speaking the JSON-lines exec protocol");
+    plugin->excludes(exec);
+    cmd->add_option("--suite", a->suites, "suite name (repeatable; default: every suite)");
+    cmd->add_option("--level", a->level, "quick | full | exhaustive (default quick)");
+    cmd->add_option("--seed", a->seed, "seed of the random cases (default 20261129)");
+    cmd->add_option("--report", a->report, "write the JSON report here (atomically)");
+    cmd->add_option("--junit", a->junit, "write JUnit XML here (atomically)");
+    cmd->add_option("--baseline", a->baseline, "waiver file of accepted failures");
+    cmd->add_option("--vectors", a->vectors, "golden vectors directory (default: this build's vectors/data)");
+    cmd->add_option("--timeout-ms", a->timeout_ms, "time limit of one call (default 10000)");
+    cmd->add_option("--max-mismatches", a->max_mismatches, "mismatches kept per case (default 8)");
+    cmd->callback([a] {
+        if (a->plugin.empty() == a->exec.empty()) throw UsageError("run: give exactly one of --plugin PATH or --exec CMD");
+        RunOptions opts;
+        if (!suites::parse_level(a->level, opts.level))
+            throw UsageError(fmt::format("unknown level '{}'; expected one of: quick, full, exhaustive", a->level));
+        opts.suites = a->suites;
+        opts.seed = a->seed;
+        opts.vectors_dir = a->vectors;
+        opts.max_mismatches = a->max_mismatches;
+        opts.progress = true;
+        // Inputs first: a bad baseline or vector set must not cost a run.
+        std::optional<Baseline> baseline;
+        if (!a->baseline.empty()) baseline = load_baseline(a->baseline);
+        const CaseSet set = collect_cases(opts);
+        std::fprintf(stderr, "seed %llu (include this in bug reports)\n", static_cast<unsigned long long>(opts.seed));
+        reports::SubjectIdentity id;
+        auto subject = open_subject(a->plugin, a->exec, a->timeout_ms, id);
+        reports::Report rep = run_cases(*subject, set, opts, id);
+        if (baseline) {
+            apply_baseline(*baseline, rep);
+            reports::finalize(rep);
+        }
+        write_reports(rep, a->report, a->junit);
+        std::fputs(reports::render_summary(rep).c_str(), stdout);
+        if (!a->report.empty()) std::printf("report: %s\n", a->report.c_str());
+        if (!a->junit.empty()) std::printf("junit: %s\n", a->junit.c_str());
+        if (reports::run_failed(rep)) throw CLI::RuntimeError(kExitFail);
+    });
+}
+
+}  // namespace ninfer::harness::cli

@@ -1,0 +1,533 @@
+// SPDX-License-Identifier: Apache-2.0
+// Comparison of replies with expectations and the mismatch classes (reports/README.md,
+// "Mismatch classes"; storage-layouts.md Sections 2 and 3 for locations in a payload).
+#include "ninfer/harness/compare.hpp"
+
+#include <algorithm>
+#include <stdexcept>
+
+#include <fmt/format.h>
+
+#include "ninfer/oracle/scalar.hpp"
+
+namespace ninfer::harness {
+
+using oracle::Special;
+using oracle::WordFormat;
+
+const char *mismatch_class_name(MismatchClass c) {
+    switch (c) {
+    case MismatchClass::wrong_tie_side: return "wrong_tie_side";
+    case MismatchClass::off_by_one_ulp: return "off_by_one_ulp";
+    case MismatchClass::gross: return "gross";
+    case MismatchClass::nan_class: return "nan_class";
+    case MismatchClass::nan_payload: return "nan_payload";
+    case MismatchClass::zero_sign: return "zero_sign";
+    case MismatchClass::flushed_subnormal: return "flushed_subnormal";
+    case MismatchClass::saturation_vs_infinity: return "saturation_vs_infinity";
+    case MismatchClass::infinity_vs_saturation: return "infinity_vs_saturation";
+    case MismatchClass::nan_vs_saturation: return "nan_vs_saturation";
+    case MismatchClass::invalid_accepted: return "invalid_accepted";
+    case MismatchClass::valid_refused: return "valid_refused";
+    case MismatchClass::wrong_reason: return "wrong_reason";
+    case MismatchClass::unexpected_error: return "unexpected_error";
+    case MismatchClass::missing_error: return "missing_error";
+    case MismatchClass::byte_mismatch: return "byte_mismatch";
+    case MismatchClass::size_mismatch: return "size_mismatch";
+    }
+    return "?";
+}
+
+// ---- Word geometry ---------------------------------------------------------------------------
+
+namespace {
+
+std::uint64_t ones(int n) { return n >= 64 ? ~0ull : ((1ull << n) - 1); }
+std::uint64_t man_field(const WordFormat &f, std::uint64_t w) { return w & ones(f.man_bits); }
+std::uint64_t exp_field(const WordFormat &f, std::uint64_t w) { return (w >> f.man_bits) & ones(f.exp_bits); }
+std::uint64_t sign_bit(const WordFormat &f) { return f.has_sign ? 1ull << (f.bits - 1) : 0; }
+bool is_float(const WordFormat &f) { return f.special != Special::INT; }
+
+}  // namespace
+
+bool word_is_nan(const WordFormat &f, std::uint64_t w) {
+    w &= f.mask();
+    switch (f.special) {
+    case Special::IEEE: return exp_field(f, w) == ones(f.exp_bits) && man_field(f, w) != 0;
+    case Special::FN: return exp_field(f, w) == ones(f.exp_bits) && man_field(f, w) == ones(f.man_bits);
+    case Special::E8M0: return w == ones(f.bits);
+    case Special::NONE:
+    case Special::INT: return false;
+    }
+    return false;
+}
+
+bool word_is_inf(const WordFormat &f, std::uint64_t w) {
+    w &= f.mask();
+    return f.special == Special::IEEE && exp_field(f, w) == ones(f.exp_bits) && man_field(f, w) == 0;
+}
+
+bool word_is_zero(const WordFormat &f, std::uint64_t w) {
+    w &= f.mask();
+    if (f.special == Special::E8M0) return false;
+    if (f.special == Special::INT) return w == 0;
+    return (w & ~sign_bit(f)) == 0;
+}
+
+bool word_is_subnormal(const WordFormat &f, std::uint64_t w) {
+    w &= f.mask();
+    if (f.special == Special::E8M0 || f.special == Special::INT) return false;
+    return exp_field(f, w) == 0 && man_field(f, w) != 0;
+}
+
+bool word_is_negative(const WordFormat &f, std::uint64_t w) { return (w & f.mask() & sign_bit(f)) != 0; }
+
+std::uint64_t largest_finite_like(const WordFormat &f, std::uint64_t w) {
+    const std::uint64_t e = ones(f.exp_bits), m = ones(f.man_bits);
+    std::uint64_t mag = 0;
+    switch (f.special) {
+    case Special::IEEE: mag = ((e - 1) << f.man_bits) | m; break;
+    case Special::FN: mag = (e << f.man_bits) | (m - 1); break;
+    case Special::NONE: mag = (e << f.man_bits) | m; break;
+    case Special::E8M0: return ones(f.bits) - 1;
+    case Special::INT: return word_is_negative(f, w) ? sign_bit(f) : ones(f.bits - 1);
+    }
+    return mag | (w & sign_bit(f));
+}
+
+namespace {
+
+/// Position in the format's total order: -largest ... -0, +0 ... +largest (one step apart).
+std::int64_t order_of(const WordFormat &f, std::uint64_t w) {
+    w &= f.mask();
+    if (!f.has_sign) return static_cast<std::int64_t>(w);
+    if (f.special == Special::INT) {
+        const std::uint64_t s = sign_bit(f);
+        return static_cast<std::int64_t>((w ^ s)) - static_cast<std::int64_t>(s);
+    }
+    const auto mag = static_cast<std::int64_t>(w & ~sign_bit(f));
+    return word_is_negative(f, w) ? -mag - 1 : mag;
+}
+
+}  // namespace
+
+std::uint64_t ulp_distance(const WordFormat &f, std::uint64_t a, std::uint64_t b) {
+    const std::int64_t x = order_of(f, a), y = order_of(f, b);
+    return x > y ? static_cast<std::uint64_t>(x - y) : static_cast<std::uint64_t>(y - x);
+}
+
+bool words_match(const WordFormat &f, suites::NanPolicy p, std::uint64_t expected, std::uint64_t actual) {
+    expected &= f.mask();
+    if (expected == actual) return true;
+    if (p == suites::NanPolicy::exact || !word_is_nan(f, expected) || !word_is_nan(f, actual)) return false;
+    if (actual > f.mask()) return false;
+    return p == suites::NanPolicy::any || word_is_negative(f, expected) == word_is_negative(f, actual);
+}
+
+// ---- Class decisions ---------------------------------------------------------------------------
+
+bool is_nan_vs_saturation(const WordFormat &f, std::uint64_t expected, std::uint64_t actual) {
+    return (word_is_nan(f, expected) && !word_is_nan(f, actual) && largest_finite_like(f, actual) == actual) ||
+           (word_is_nan(f, actual) && !word_is_nan(f, expected) && largest_finite_like(f, expected) == expected);
+}
+
+bool is_nan_class(const WordFormat &f, std::uint64_t expected, std::uint64_t actual) {
+    return word_is_nan(f, expected) != word_is_nan(f, actual);
+}
+
+bool is_nan_payload(const WordFormat &f, std::uint64_t expected, std::uint64_t actual) {
+    return word_is_nan(f, expected) && word_is_nan(f, actual) && expected != actual;
+}
+
+bool is_zero_sign(const WordFormat &f, std::uint64_t expected, std::uint64_t actual) {
+    return is_float(f) && word_is_zero(f, expected) && word_is_zero(f, actual) && expected != actual;
+}
+
+bool is_flushed_subnormal(const WordFormat &f, std::uint64_t expected, std::uint64_t actual) {
+    if (!is_float(f) || !word_is_zero(f, actual) || word_is_zero(f, expected)) return false;
+    // The smallest normal counts too: it is where a subnormal intermediate rounds up.
+    const std::uint64_t mag = expected & ~sign_bit(f);
+    return word_is_subnormal(f, expected) || mag == (1ull << f.man_bits);
+}
+
+bool is_flushed_subnormal_input(const WordFormat &in, std::uint64_t src, const WordFormat &out, std::uint64_t expected,
+                                std::uint64_t actual) {
+    return word_is_subnormal(in, src) && is_float(out) && word_is_zero(out, actual) && !word_is_zero(out, expected);
+}
+
+bool is_saturation_vs_infinity(const WordFormat &f, std::uint64_t expected, std::uint64_t actual) {
+    return is_float(f) && largest_finite_like(f, expected) == expected && word_is_inf(f, actual);
+}
+
+bool is_infinity_vs_saturation(const WordFormat &f, std::uint64_t expected, std::uint64_t actual) {
+    return is_float(f) && word_is_inf(f, expected) && largest_finite_like(f, actual) == actual;
+}
+
+bool is_wrong_tie_side(const oracle::Conversion &c, std::uint64_t src, std::uint64_t expected, std::uint64_t actual) {
+    const auto &f = oracle::word_format(c.dst);
+    if (word_is_nan(f, expected) || word_is_nan(f, actual) || ulp_distance(f, expected, actual) != 1) return false;
+    return oracle::conversion_is_tie(c, src);
+}
+
+bool is_off_by_one_ulp(const WordFormat &f, std::uint64_t expected, std::uint64_t actual) {
+    return !word_is_nan(f, expected) && !word_is_nan(f, actual) && ulp_distance(f, expected, actual) == 1;
+}
+
+MismatchClass classify_word_mismatch(const WordFormat &f, const oracle::Conversion *conv, std::uint64_t src,
+                                     std::uint64_t expected, std::uint64_t actual, const WordFormat *in) {
+    if (actual > f.mask()) return MismatchClass::gross;
+    if (is_nan_vs_saturation(f, expected, actual)) return MismatchClass::nan_vs_saturation;
+    if (is_nan_class(f, expected, actual)) return MismatchClass::nan_class;
+    if (is_nan_payload(f, expected, actual)) return MismatchClass::nan_payload;
+    if (is_zero_sign(f, expected, actual)) return MismatchClass::zero_sign;
+    if (is_flushed_subnormal(f, expected, actual)) return MismatchClass::flushed_subnormal;
+    if (in && is_flushed_subnormal_input(*in, src, f, expected, actual)) return MismatchClass::flushed_subnormal;
+    if (is_saturation_vs_infinity(f, expected, actual)) return MismatchClass::saturation_vs_infinity;
+    if (is_infinity_vs_saturation(f, expected, actual)) return MismatchClass::infinity_vs_saturation;
+    if (conv && is_wrong_tie_side(*conv, src, expected, actual)) return MismatchClass::wrong_tie_side;
+    if (is_off_by_one_ulp(f, expected, actual)) return MismatchClass::off_by_one_ulp;
+    return MismatchClass::gross;
+}
+
+MismatchClass classify_verdict_mismatch(std::uint8_t expected, std::uint8_t actual) {
+    if (expected == NINFER_VERDICT_VALID) return MismatchClass::valid_refused;
+    if (actual == NINFER_VERDICT_VALID) return MismatchClass::invalid_accepted;
+    return MismatchClass::wrong_reason;
+}
+
+MismatchClass classify_class_byte_mismatch(std::uint8_t expected, std::uint8_t actual) {
+    auto nan = [](std::uint8_t c) {
+        const int k = c & 0x0F;
+        return k == NINFER_CLASS_QNAN || k == NINFER_CLASS_SNAN || k == NINFER_CLASS_NAN;
+    };
+    const int ek = expected & 0x0F, ak = actual & 0x0F;
+    if (nan(expected) != nan(actual)) return MismatchClass::nan_class;
+    if (nan(expected)) return MismatchClass::nan_payload;
+    if (ek == NINFER_CLASS_ZERO && ak == NINFER_CLASS_ZERO) return MismatchClass::zero_sign;
+    if (ek == NINFER_CLASS_SUBNORMAL && ak == NINFER_CLASS_ZERO) return MismatchClass::flushed_subnormal;
+    return MismatchClass::gross;
+}
+
+MismatchClass classify_status_mismatch(std::int32_t expected_status, std::uint32_t, std::int32_t actual_status,
+                                       std::uint32_t) {
+    if (expected_status == NINFER_OK && actual_status != NINFER_OK) return MismatchClass::unexpected_error;
+    if (expected_status != NINFER_OK && actual_status == NINFER_OK) return MismatchClass::missing_error;
+    return MismatchClass::wrong_reason;
+}
+
+// ---- Texts ---------------------------------------------------------------------------------------
+
+std::string status_text(std::int32_t status) {
+    switch (status) {
+    case NINFER_OK: return "NINFER_OK";
+    case NINFER_E_UNSUPPORTED: return "NINFER_E_UNSUPPORTED";
+    case NINFER_E_INVALID_ARGUMENT: return "NINFER_E_INVALID_ARGUMENT";
+    case NINFER_E_SIZE: return "NINFER_E_SIZE";
+    case NINFER_E_BUFFER: return "NINFER_E_BUFFER";
+    case NINFER_E_LAYOUT: return "NINFER_E_LAYOUT";
+    case NINFER_E_CONVERSION: return "NINFER_E_CONVERSION";
+    case NINFER_E_NONFINITE: return "NINFER_E_NONFINITE";
+    case NINFER_E_SCALE_OVERFLOW: return "NINFER_E_SCALE_OVERFLOW";
+    case NINFER_E_INVALID_PAYLOAD: return "NINFER_E_INVALID_PAYLOAD";
+    case NINFER_E_METHOD: return "NINFER_E_METHOD";
+    case NINFER_E_INTERNAL: return "NINFER_E_INTERNAL";
+    default: return fmt::format("status {}", status);
+    }
+}
+
+std::string verdict_text(std::uint8_t v) {
+    switch (v) {
+    case NINFER_VERDICT_VALID: return "valid";
+    case NINFER_VERDICT_NEGATIVE: return "negative";
+    case NINFER_VERDICT_NEGATIVE_ZERO: return "negative_zero";
+    case NINFER_VERDICT_ZERO: return "zero";
+    case NINFER_VERDICT_INFINITE: return "infinite";
+    case NINFER_VERDICT_NAN: return "nan";
+    case NINFER_VERDICT_OUTSIDE: return "outside";
+    default: return fmt::format("verdict {}", v);
+    }
+}
+
+std::string class_byte_text(std::uint8_t c) {
+    const char *name = "?";
+    switch (c & 0x0F) {
+    case NINFER_CLASS_ZERO: name = "zero"; break;
+    case NINFER_CLASS_SUBNORMAL: name = "subnormal"; break;
+    case NINFER_CLASS_NORMAL: name = "normal"; break;
+    case NINFER_CLASS_INFINITE: name = "infinite"; break;
+    case NINFER_CLASS_QNAN: name = "qnan"; break;
+    case NINFER_CLASS_SNAN: name = "snan"; break;
+    case NINFER_CLASS_NAN: name = "nan"; break;
+    case NINFER_CLASS_INTEGER: name = "integer"; break;
+    case NINFER_CLASS_OUTSIDE: name = "outside"; break;
+    default: return fmt::format("class byte {:02x}", c);
+    }
+    return std::string((c & NINFER_CLASS_SIGN) ? "-" : "+") + name + ((c & 0x70) ? " (junk bits)" : "");
+}
+
+// ---- Locations -----------------------------------------------------------------------------------
+
+namespace {
+
+std::uint64_t align_up(std::uint64_t x, std::uint64_t a) { return (x + a - 1) / a * a; }
+
+std::string coordinate_text(const std::vector<std::uint64_t> &shape, std::uint64_t element) {
+    if (shape.empty()) return fmt::format("element {} (rank 0)", element);
+    std::vector<std::uint64_t> idx(shape.size());
+    std::uint64_t rest = element;
+    for (std::size_t d = shape.size(); d-- > 0;) {
+        const std::uint64_t extent = shape[d] == 0 ? 1 : shape[d];
+        idx[d] = rest % extent;
+        rest /= extent;
+    }
+    return fmt::format("coordinate [{}] (element {})", fmt::join(idx, ","), element);
+}
+
+/// Rows of a row_split payload produced by a call: the shape's N, or the rows rows_select keeps.
+std::uint64_t payload_rows(const suites::Case &c) {
+    if (c.op != NINFER_OP_rows_select) return c.shape.empty() ? 0 : c.shape[0];
+    const std::uint64_t words = c.aux.size() / 8;
+    if (c.flags & NINFER_FLAG_GATHER) return words;
+    return words >= 2 ? suites::get_word(c.aux, 1, 8) : 0;
+}
+
+/// storage-layouts.md Section 3: plane, row, group and first lane of a payload byte.
+std::string row_split_location(const oracle::GroupedFormat &f, std::uint64_t n, std::uint64_t k,
+                               std::uint64_t off) {
+    const std::uint64_t gpr = align_up(k, 128) / static_cast<std::uint64_t>(f.group);
+    const std::uint64_t B = static_cast<std::uint64_t>(f.base_bytes), H = static_cast<std::uint64_t>(f.high_bytes);
+    const std::uint64_t G = static_cast<std::uint64_t>(f.group);
+    const std::uint64_t base_bytes = n * gpr * B, high_offset = align_up(base_bytes, 256);
+    const std::uint64_t high_bytes = n * gpr * H, scale_offset = high_offset + align_up(high_bytes, 256);
+    const std::uint64_t scale_bytes = n * gpr * 2;
+    auto lane_text = [&](std::uint64_t rel, std::uint64_t per_group, const char *plane) {
+        const std::uint64_t row = rel / (gpr * per_group), group = rel % (gpr * per_group) / per_group;
+        const std::uint64_t lane = rel % per_group * (G / per_group);
+        return fmt::format("{} plane row {} group {} lane {} (column {}, byte {})", plane, row, group, lane,
+                           group * G + lane, off);
+    };
+    if (off < base_bytes) return lane_text(off, B, "base");
+    if (off < high_offset) return fmt::format("gap after the base plane (byte {})", off);
+    if (off < high_offset + high_bytes) return lane_text(off - high_offset, H, "high");
+    if (off < scale_offset) return fmt::format("gap after the high plane (byte {})", off);
+    if (off < scale_offset + scale_bytes) {
+        const std::uint64_t idx = (off - scale_offset) / 2;
+        return fmt::format("scale plane row {} group {} (byte {})", idx / gpr, idx % gpr, off);
+    }
+    return fmt::format("byte {} past the payload of {} bytes", off, scale_offset + scale_bytes);
+}
+
+}  // namespace
+
+std::string locate(const suites::Case &c, int buffer, std::uint64_t offset) {
+    if (suites::is_word_op(c.op)) {
+        const int ob = suites::out_word_bytes(c);
+        return fmt::format("element {}", offset / static_cast<std::uint64_t>(ob > 0 ? ob : 1));
+    }
+    if (c.layout == NINFER_LAYOUT_contiguous_le_v1 && buffer == 0) {
+        if (const auto *f = oracle::find_id(oracle::kWordFormats, c.format))
+            return coordinate_text(c.shape, offset / static_cast<std::uint64_t>(f->bytes()));
+    }
+    const auto *g = oracle::find_id(oracle::kGroupedFormats, c.format);
+    const bool payload_out = c.op == NINFER_OP_layout_encode || c.op == NINFER_OP_quant_encode ||
+                             c.op == NINFER_OP_rows_select;
+    if (g && c.shape.size() == 2 && c.layout == NINFER_LAYOUT_row_split_k128_v1 && buffer == 0 && payload_out)
+        return row_split_location(*g, payload_rows(c), c.shape[1], offset);
+    if (g && c.shape.size() == 2 && c.op == NINFER_OP_quant_decode) {
+        const std::uint64_t k = c.shape[1] == 0 ? 1 : c.shape[1];
+        if (buffer == 2) return fmt::format("value row {} column {}", offset / 4 / k, offset / 4 % k);
+        if (buffer == 1) {
+            const std::uint64_t gpr = (k + static_cast<std::uint64_t>(g->group) - 1) / static_cast<std::uint64_t>(g->group);
+            return fmt::format("scale row {} group {}", offset / 2 / gpr, offset / 2 % gpr);
+        }
+        return fmt::format("code byte {} (row {} column {} if one byte per code)", offset, offset / k, offset % k);
+    }
+    return fmt::format("{} byte {}", buffer == 0 ? "out" : buffer == 1 ? "out2" : "out3", offset);
+}
+
+// ---- Comparison ----------------------------------------------------------------------------------
+
+namespace {
+
+std::string value_text(const WordFormat &f, std::uint64_t w) {
+    try {
+        return oracle::word_value_text(f, w);
+    } catch (const std::exception &) {
+        return "";
+    }
+}
+
+std::string hex_bytes(const std::vector<std::uint8_t> &b, std::size_t at, std::size_t n) {
+    std::string s;
+    for (std::size_t i = at + n; i-- > at;)
+        if (i < b.size()) s += fmt::format("{:02x}", b[i]);
+    return s;
+}
+
+struct Collector {
+    Comparison &out;
+    std::size_t max_first;
+    void add(reports::Mismatch m, MismatchClass cls) {
+        m.cls = mismatch_class_name(cls);
+        ++out.mismatches;
+        ++out.classes[m.cls];
+        if (out.first.size() < max_first) out.first.push_back(std::move(m));
+    }
+};
+
+/// The words of the word ops' outputs, element by element.
+void compare_words(const suites::Case &c, const Reply &r, Collector &col) {
+    const int ob = suites::out_word_bytes(c), ib = suites::in_word_bytes(c);
+    const auto &exp = c.expect.out, &act = r.out[0];
+    const std::uint64_t n = exp.size() / static_cast<std::size_t>(ob);
+    col.out.elements = n;
+    if (act.size() != exp.size()) {
+        col.add({0, "out", {}, "", fmt::format("{} bytes", exp.size()), fmt::format("{} bytes", act.size()), "", "", "",
+                 fmt::format("out: {} words expected", n)},
+                MismatchClass::size_mismatch);
+    }
+    const WordFormat *out_fmt = nullptr, *in_fmt = nullptr;
+    const oracle::Conversion *conv = nullptr;
+    switch (c.op) {
+    case NINFER_OP_decode:
+        out_fmt = &oracle::kBinary64;
+        in_fmt = &oracle::word_format(c.format);
+        break;
+    case NINFER_OP_classify: in_fmt = &oracle::word_format(c.format); break;
+    case NINFER_OP_validate: in_fmt = &oracle::word_format(oracle::role(c.method).format); break;
+    case NINFER_OP_convert:
+        conv = &oracle::conversion(c.method);
+        out_fmt = &oracle::word_format(conv->dst);
+        in_fmt = &oracle::word_format(conv->src);
+        break;
+    default: break;
+    }
+    const std::uint64_t common = std::min<std::uint64_t>(n, act.size() / static_cast<std::size_t>(ob));
+    const std::uint64_t n_in = ib > 0 ? c.in.size() / static_cast<std::size_t>(ib) : 0;
+    for (std::uint64_t i = 0; i < common; ++i) {
+        const std::uint64_t e = suites::get_word(exp, i, ob), a = suites::get_word(act, i, ob);
+        if (out_fmt ? words_match(*out_fmt, c.nan, e, a) : e == a) continue;
+        const std::uint64_t src = i < n_in ? suites::get_word(c.in, i, ib) : 0;
+        reports::Mismatch m;
+        m.index = i;
+        m.buffer = "out";
+        m.location = fmt::format("element {}", i);
+        if (in_fmt && i < n_in) {
+            m.inputs.push_back(oracle::word_hex(*in_fmt, src));
+            if (col.out.first.size() < col.max_first) m.input_value = value_text(*in_fmt, src);
+        }
+        m.expected = hex_bytes(exp, i * ob, ob);
+        m.actual = hex_bytes(act, i * ob, ob);
+        MismatchClass cls = MismatchClass::gross;
+        if (c.op == NINFER_OP_validate) {
+            cls = classify_verdict_mismatch(static_cast<std::uint8_t>(e), static_cast<std::uint8_t>(a));
+            m.expected_value = verdict_text(static_cast<std::uint8_t>(e));
+            m.actual_value = verdict_text(static_cast<std::uint8_t>(a));
+        } else if (c.op == NINFER_OP_classify) {
+            cls = classify_class_byte_mismatch(static_cast<std::uint8_t>(e), static_cast<std::uint8_t>(a));
+            m.expected_value = class_byte_text(static_cast<std::uint8_t>(e));
+            m.actual_value = class_byte_text(static_cast<std::uint8_t>(a));
+        } else if (out_fmt) {
+            cls = classify_word_mismatch(*out_fmt, conv, src, e, a, i < n_in ? in_fmt : nullptr);
+            if (col.out.first.size() < col.max_first) {
+                m.expected_value = value_text(*out_fmt, e);
+                m.actual_value = value_text(*out_fmt, a);
+            }
+        }
+        col.add(std::move(m), cls);
+    }
+}
+
+/// The buffers of the buffer ops, byte by byte (word by word where the bytes are words).
+void compare_buffers(const suites::Case &c, const Reply &r, Collector &col) {
+    const std::vector<std::uint8_t> *expected[3] = {&c.expect.out, &c.expect.out2, &c.expect.out3};
+    static const char *names[3] = {"out", "out2", "out3"};
+    for (int b = 0; b < 3; ++b) {
+        const auto &exp = *expected[b];
+        const auto &act = r.out[b];
+        col.out.elements += exp.size();
+        if (exp.empty() && act.empty()) continue;
+        if (exp.size() != act.size())
+            col.add({0, names[b], {}, "", fmt::format("{} bytes", exp.size()), fmt::format("{} bytes", act.size()), "",
+                     "", "", fmt::format("{}: size", names[b])},
+                    MismatchClass::size_mismatch);
+        // Words where the layout stores words: contiguous payloads and binary32 values.
+        const WordFormat *unit = nullptr;
+        if (c.layout == NINFER_LAYOUT_contiguous_le_v1 && b == 0) unit = oracle::find_id(oracle::kWordFormats, c.format);
+        if (c.op == NINFER_OP_quant_decode && b == 2) unit = &oracle::word_format(NINFER_FORMAT_fp32);
+        const std::size_t w = unit ? static_cast<std::size_t>(unit->bytes()) : 1;
+        const std::size_t common = std::min(exp.size(), act.size()) / w;
+        for (std::size_t i = 0; i < common; ++i) {
+            const std::uint64_t e = suites::get_word(exp, i, static_cast<int>(w));
+            const std::uint64_t a = suites::get_word(act, i, static_cast<int>(w));
+            if (unit ? words_match(*unit, c.nan, e, a) : e == a) continue;
+            reports::Mismatch m;
+            m.index = i * w;
+            m.buffer = names[b];
+            m.location = locate(c, b, i * w);
+            m.expected = hex_bytes(exp, i * w, w);
+            m.actual = hex_bytes(act, i * w, w);
+            MismatchClass cls = MismatchClass::byte_mismatch;
+            if (unit) {
+                cls = classify_word_mismatch(*unit, nullptr, 0, e, a);
+                if (cls == MismatchClass::gross || cls == MismatchClass::off_by_one_ulp) cls = MismatchClass::byte_mismatch;
+                if (col.out.first.size() < col.max_first) {
+                    m.expected_value = value_text(*unit, e);
+                    m.actual_value = value_text(*unit, a);
+                }
+                if (c.layout == NINFER_LAYOUT_contiguous_le_v1 && (i + 1) * w <= c.in.size())
+                    m.inputs.push_back(hex_bytes(c.in, i * w, w));
+            }
+            col.add(std::move(m), cls);
+        }
+    }
+}
+
+}  // namespace
+
+Comparison compare_reply(const suites::Case &c, const Reply &r, bool declared, std::size_t max_first) {
+    Comparison out;
+    switch (r.outcome) {
+    case Outcome::returned: break;
+    case Outcome::crash: out.status = reports::Status::crash; break;
+    case Outcome::timeout: out.status = reports::Status::timeout; break;
+    case Outcome::error: out.status = reports::Status::error; break;
+    }
+    if (r.outcome != Outcome::returned) {
+        out.message = r.message.empty() ? outcome_name(r.outcome) : r.message;
+        return out;
+    }
+    if (r.status == NINFER_E_UNSUPPORTED && declared && c.expect.status != NINFER_E_UNSUPPORTED) {
+        out.status = reports::Status::error;
+        out.message = "declared capability but returned unsupported" + (r.message.empty() ? "" : ": " + r.message);
+        return out;
+    }
+    Collector col{out, max_first};
+    if (c.expect.status != NINFER_OK || r.status != NINFER_OK) {
+        const bool same = r.status == c.expect.status &&
+                          (c.expect.status == NINFER_OK || c.expect.detail == 0 || r.detail == c.expect.detail);
+        out.elements = 1;
+        if (same) {
+            out.message = r.message;
+            return out;
+        }
+        auto text = [](std::int32_t s, std::uint32_t d) {
+            return d ? fmt::format("{} detail {}", status_text(s), d) : status_text(s);
+        };
+        col.add({0, "status", {}, "", text(c.expect.status, c.expect.detail), text(r.status, r.detail), "", "", "",
+                 "status"},
+                classify_status_mismatch(c.expect.status, c.expect.detail, r.status, r.detail));
+        out.status = reports::Status::fail;
+        out.message = r.message;
+        return out;
+    }
+    if (suites::is_word_op(c.op)) compare_words(c, r, col);
+    else compare_buffers(c, r, col);
+    if (out.mismatches) {
+        out.status = reports::Status::fail;
+        out.message = r.message;
+    }
+    return out;
+}
+
+}  // namespace ninfer::harness

@@ -1,0 +1,339 @@
+// SPDX-License-Identifier: Apache-2.0
+// The command line `ninfer-conform` (docs/cli.md), run as a process: outputs, exit statuses,
+// reports (schema-validated, deterministic apart from timestamps), baselines, sweeps.
+#include <catch2/catch.hpp>
+
+#include <sys/wait.h>
+
+#include <algorithm>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <regex>
+#include <sstream>
+
+#include <nlohmann/json.hpp>
+
+#include "ninfer/oracle/formats.hpp"
+#include "ninfer/suites/rules.hpp"
+#include "ninfer/suites/suites.hpp"
+
+namespace fs = std::filesystem;
+using nlohmann::json;
+
+namespace {
+
+struct Out {
+    int status = -1;
+    std::string out, err;
+};
+
+std::string slurp(const fs::path &p) {
+    std::ifstream f(p, std::ios::binary);
+    std::stringstream ss;
+    ss << f.rdbuf();
+    return ss.str();
+}
+
+fs::path tmp_dir() {
+    static const fs::path d = [] {
+        fs::path p = NINFER_CLI_TEST_TMP;
+        fs::remove_all(p);
+        fs::create_directories(p);
+        return p;
+    }();
+    return d;
+}
+
+/// Run `ninfer-conform ARGS` (shell words) with optional stdin text.
+Out cli(const std::string &args, const std::string &input = "") {
+    const fs::path in = tmp_dir() / "stdin", out = tmp_dir() / "stdout", err = tmp_dir() / "stderr";
+    std::ofstream(in, std::ios::binary) << input;
+    const std::string cmd = std::string("'") + NINFER_CONFORM_EXE + "' " + args + " <'" + in.string() + "' >'" +
+                            out.string() + "' 2>'" + err.string() + "'";
+    const int rc = std::system(cmd.c_str());
+    Out o;
+    o.status = WIFEXITED(rc) ? WEXITSTATUS(rc) : -1;
+    o.out = slurp(out);
+    o.err = slurp(err);
+    return o;
+}
+
+int shell(const std::string &cmd) {
+    const int rc = std::system(cmd.c_str());
+    return WIFEXITED(rc) ? WEXITSTATUS(rc) : -1;
+}
+
+std::size_t lines(const std::string &s) { return static_cast<std::size_t>(std::count(s.begin(), s.end(), '\n')); }
+
+/// A failing bundled plugin: the first mutant.
+std::string first_mutant() {
+    std::vector<std::string> names;
+    std::error_code ec;
+    for (const auto &e : fs::directory_iterator(NINFER_PLUGIN_DIR, ec))
+        if (e.path().filename().string().rfind("mutant_", 0) == 0) names.push_back(e.path().string());
+    std::sort(names.begin(), names.end());
+    return names.empty() ? "" : names.front();
+}
+
+}  // namespace
+
+TEST_CASE("list shows every registry table") {
+    const auto o = cli("list --json");
+    REQUIRE(o.status == 0);
+    const auto j = json::parse(o.out);
+    CHECK(j.at("formats").at("word").size() == ninfer::oracle::kWordFormats.size());
+    CHECK(j.at("formats").at("grouped").size() == ninfer::oracle::kGroupedFormats.size());
+    CHECK(j.at("formats").at("other").size() == ninfer::oracle::kOtherFormats.size());
+    for (const char *k : {"layouts", "ops", "conversions", "roles", "encoders", "roundings", "overflows"})
+        CHECK(j.contains(k));
+    CHECK(j.at("conversions").at(0).at("name") == "fp32_to_bf16_rne");
+    CHECK(j.at("conversions").at(0).at("rounding") == "rne");
+    const auto t = cli("list");
+    CHECK(t.status == 0);
+    CHECK(t.out.find("q8_g32_fp16") != std::string::npos);
+    CHECK(t.out.find("fp32_to_ue4m3_rnu_satfinite") != std::string::npos);
+}
+
+TEST_CASE("rules lists the catalog") {
+    const auto o = cli("rules --json");
+    REQUIRE(o.status == 0);
+    const auto j = json::parse(o.out);
+    CHECK(j.size() == ninfer::suites::rule_catalog().size());
+    CHECK(j.at(0).contains("sentence"));
+    CHECK(cli("rules").status == 0);
+}
+
+TEST_CASE("oracle convert, classify, validate") {
+    // 0x3f808000 = 1 + 2^-8: the tie between bf16 1.0 (3f80) and 1 + 2^-7; even side 3f80.
+    auto o = cli("oracle convert --conversion fp32_to_bf16_rne --word 3f808000");
+    REQUIRE(o.status == 0);
+    auto j = json::parse(o.out);
+    CHECK(j.at("words") == json::array({"3f80"}));
+    CHECK(j.at("ties") == json::array({true}));
+    // 0x7fc1: bf16 quiet NaN, sign +, fraction 0x41 = quiet bit 0x40 + payload 1.
+    o = cli("oracle classify --format bf16 --word 7fc1");
+    REQUIRE(o.status == 0);
+    j = json::parse(o.out);
+    CHECK(j.at("class") == "qnan");
+    CHECK(j.at("sign") == "+");
+    CHECK(j.at("quiet") == true);
+    CHECK(j.at("payload") == "1");  // 0x41 fraction: quiet bit, payload 1 below it
+    o = cli("oracle validate --role grouped_fp16_scale --word 8000");
+    REQUIRE(o.status == 0);
+    j = json::parse(o.out);
+    CHECK(j.at("valid") == false);
+    CHECK(j.at("reason") == "negative zero");
+    o = cli("oracle validate --role grouped_fp16_scale --word 3c00");
+    CHECK(json::parse(o.out).at("valid") == true);
+}
+
+TEST_CASE("oracle reads JSON requests on stdin") {
+    const auto o = cli("oracle", R"({"op":"convert","conversion":"fp32_to_bf16_rne","words":["3f808000","3f818000"]})");
+    REQUIRE(o.status == 0);
+    const auto j = json::parse(o.out);
+    // 0x3f818000 = 1 + 3*2^-8: tie between 3f81 (odd) and 3f82 (even).
+    CHECK(j.at("words") == json::array({"3f80", "3f82"}));
+    CHECK(j.at("ties") == json::array({true, true}));
+    const auto lines_in = cli("oracle", "{\"op\":\"classify\",\"format\":\"fp16\",\"words\":[\"8000\"]}\n"
+                                        "{\"op\":\"validate\",\"role\":\"q2_fp16_scale\",\"words\":[\"8000\"]}\n");
+    REQUIRE(lines_in.status == 0);
+    CHECK(lines(lines_in.out) == 2);
+    const auto bad = cli("oracle", R"({"op":"frobnicate"})");
+    CHECK(bad.status == 2);
+}
+
+TEST_CASE("bad names and words are usage errors with one line") {
+    auto o = cli("oracle convert --conversion fp32_to_bf17 --word 0");
+    CHECK(o.status == 2);
+    CHECK(lines(o.err) == 1);
+    CHECK(o.err.find("unknown conversion 'fp32_to_bf17'; expected one of: fp32_to_bf16_rne") != std::string::npos);
+    o = cli("oracle classify --format bf15 --word 0");
+    CHECK(o.status == 2);
+    CHECK(o.err.find("unknown word format 'bf15'") != std::string::npos);
+    o = cli("oracle classify --format bf16 --word 10000");
+    CHECK(o.status == 2);
+    CHECK(o.err.find("wider than bf16") != std::string::npos);
+    o = cli("oracle validate --role nope --word 0");
+    CHECK(o.status == 2);
+    o = cli("run --plugin reference --suite no.such.suite");
+    CHECK(o.status == 2);
+    CHECK(lines(o.err) == 1);
+    CHECK(o.err.find("unknown suite 'no.such.suite'; expected one of: ") != std::string::npos);
+    o = cli("run --plugin reference --level medium");
+    CHECK(o.status == 2);
+    CHECK(o.err.find("unknown level 'medium'") != std::string::npos);
+    o = cli("run --plugin /no/such/plugin.so");
+    CHECK(o.status == 2);
+    o = cli("run");
+    CHECK(o.status == 2);
+    o = cli("sweep --plugin reference --conversion nope");
+    CHECK(o.status == 2);
+    CHECK(o.err.find("unknown conversion 'nope'") != std::string::npos);
+    o = cli("frobnicate");
+    CHECK(o.status == 2);
+}
+
+TEST_CASE("tampered vectors are refused with the VectorError line") {
+    const fs::path copy = tmp_dir() / "vectors-tampered";
+    fs::remove_all(copy);
+    fs::copy(NINFER_SOURCE_DIR "/vectors/data", copy, fs::copy_options::recursive);
+    fs::path victim;
+    for (const auto &e : fs::directory_iterator(copy))
+        if (e.path().filename() != "MANIFEST.sha256" && fs::is_regular_file(e.path()) && fs::file_size(e.path()) > 0)
+            victim = e.path();
+    REQUIRE_FALSE(victim.empty());
+    {
+        std::fstream f(victim, std::ios::in | std::ios::out | std::ios::binary);
+        char c = 0;
+        f.seekg(0);
+        f.get(c);
+        f.seekp(0);
+        f.put(static_cast<char>(c ^ 1));
+    }
+    const auto o = cli("run --plugin reference --vectors '" + copy.string() + "'");
+    CHECK(o.status == 2);
+    CHECK(lines(o.err) == 1);
+    CHECK(o.err.find(victim.filename().string()) != std::string::npos);
+    CHECK(cli("run --plugin reference --vectors /no/such/dir").status == 2);
+}
+
+TEST_CASE("malformed baselines are refused with one line") {
+    const fs::path b = tmp_dir() / "bad-baseline.json";
+    std::ofstream(b) << R"({"version":1,"waivers":[{"rule":"x"}]})";
+    const auto o = cli("run --plugin reference --baseline '" + b.string() + "'");
+    CHECK(o.status == 2);
+    CHECK(lines(o.err) == 1);
+    CHECK(o.err.find("waivers[0]") != std::string::npos);
+}
+
+TEST_CASE("plugins lists the bundled plugins and the rules mutants break") {
+    const auto o = cli("plugins --json");
+    REQUIRE(o.status == 0);
+    const auto j = json::parse(o.out);
+    bool reference = false;
+    for (const auto &p : j.at("plugins")) {
+        if (p.at("name") == "reference") reference = true;
+        if (p.at("kind") == "mutant") CHECK(ninfer::suites::find_rule(p.at("breaks").get<std::string>()) != nullptr);
+    }
+    CHECK(reference);
+}
+
+TEST_CASE("run against the reference writes schema-valid, deterministic reports") {
+    const fs::path r1 = tmp_dir() / "r1.json", r2 = tmp_dir() / "r2.json", junit = tmp_dir() / "r1.xml";
+    const auto a = cli("run --plugin reference --report '" + r1.string() + "' --junit '" + junit.string() + "'");
+    INFO(a.out << a.err);
+    CHECK(a.status == 0);
+    CHECK(a.out.find("seed 20261129 (include this in bug reports)") != std::string::npos);
+    CHECK(a.out.find("result: PASS") != std::string::npos);
+    CHECK(lines(a.out) <= 30);
+    REQUIRE(fs::exists(r1));
+    CHECK(shell(std::string("'") + NINFER_PYTHON + "' '" + NINFER_REPORT_VALIDATOR + "' '" + NINFER_REPORT_SCHEMA +
+                "' '" + r1.string() + "'") == 0);
+    CHECK(shell(std::string("'") + NINFER_PYTHON + "' -c 'import sys, xml.dom.minidom; xml.dom.minidom.parse(sys.argv[1])' '" +
+                junit.string() + "'") == 0);
+    const auto b = cli("run --plugin reference --report '" + r2.string() + "'");
+    CHECK(b.status == 0);
+    auto mask = [](std::string s) {
+        s = std::regex_replace(s, std::regex(R"re("(started_at|finished_at)": "[^"]*")re"), "\"$1\": \"T\"");
+        return std::regex_replace(s, std::regex(R"re("duration_s": [0-9.eE+-]+)re"), "\"duration_s\": 0");
+    };
+    const std::string j1 = slurp(r1), j2 = slurp(r2);
+    CHECK(j1 != mask(j1));  // the mask did hide something
+    CHECK(mask(j1) == mask(j2));
+    const auto j = json::parse(j1);
+    CHECK(j.at("schema") == "ninfer-conform/report/v1");
+    CHECK(j.at("subject").at("name").get<std::string>().size() > 0);
+    CHECK(j.at("vectors").at("manifest_sha256").get<std::string>().size() == 64);
+}
+
+TEST_CASE("a failing plugin exits 1, a baseline of its failures exits 0 and names stale waivers") {
+    const std::string mutant = first_mutant();
+    REQUIRE_FALSE(mutant.empty());
+    const fs::path r = tmp_dir() / "mutant.json", waivers = tmp_dir() / "waivers.json", r2 = tmp_dir() / "mutant2.json";
+    const auto a = cli("run --plugin '" + mutant + "' --report '" + r.string() + "'");
+    CHECK(a.status == 1);
+    CHECK(a.out.find("result: FAIL") != std::string::npos);
+    CHECK(a.out.find("failing rules") != std::string::npos);
+    const auto rep = json::parse(slurp(r));
+    json w = {{"version", 1}, {"waivers", json::array()}};
+    for (const auto &c : rep.at("cases"))
+        if (c.at("status") != "pass" && c.at("status") != "unsupported")
+            w["waivers"].push_back({{"rule", c.at("rule")}, {"case", c.at("id")}, {"reason", "accepted in the test"}});
+    REQUIRE(w["waivers"].size() > 0);
+    w["waivers"].push_back({{"rule", "decode.nothing"}, {"case", "*"}, {"reason", "stale on purpose"}});
+    std::ofstream(waivers) << w.dump();
+    const auto b = cli("run --plugin '" + mutant + "' --baseline '" + waivers.string() + "' --report '" + r2.string() + "'");
+    INFO(b.out << b.err);
+    CHECK(b.status == 0);
+    CHECK(b.out.find("stale waivers (1") != std::string::npos);
+    const auto rep2 = json::parse(slurp(r2));
+    CHECK(rep2.at("stale_waivers").size() == 1);
+    CHECK(rep2.at("totals").at("waived") == w["waivers"].size() - 1);
+    CHECK(rep2.at("passed") == true);
+}
+
+TEST_CASE("sweeps of whole 8- and 16-bit domains and an fp32 range pass on the reference") {
+    auto o = cli("sweep --plugin reference --conversion bf16_to_fp32");
+    INFO(o.out << o.err);
+    CHECK(o.status == 0);
+    CHECK(o.out.find("swept 65536 words") != std::string::npos);
+    CHECK(o.out.find("words per second") != std::string::npos);
+    CHECK(o.err.find("sweep convert.bf16_to_fp32") != std::string::npos);  // progress
+    o = cli("sweep --plugin reference --conversion e4m3fn_to_fp32");
+    CHECK(o.status == 0);
+    CHECK(o.out.find("swept 256 words") != std::string::npos);
+    const fs::path r = tmp_dir() / "sweep.json";
+    o = cli("sweep --plugin reference --conversion fp32_to_bf16_rne --start 3f7f0000 --count 2000000 --batch 300000 "
+            "--report '" + r.string() + "'");
+    CHECK(o.status == 0);
+    CHECK(shell(std::string("'") + NINFER_PYTHON + "' '" + NINFER_REPORT_VALIDATOR + "' '" + NINFER_REPORT_SCHEMA +
+                "' '" + r.string() + "'") == 0);
+    o = cli("sweep --plugin reference --conversion e4m3fn_to_fp32 --start 100");
+    CHECK(o.status == 2);
+}
+
+TEST_CASE("sweeps catch every conversion mutant from its first failing input on") {
+    const auto o = cli("plugins --json");
+    REQUIRE(o.status == 0);
+    std::size_t swept = 0;
+    const auto listing = json::parse(o.out);
+    for (const auto &p : listing.at("plugins")) {
+        const std::string rule = p.value("breaks", "");
+        if (p.at("kind") != "mutant" || rule.rfind("convert.", 0) != 0) continue;
+        const std::string conversion = rule.substr(8), path = p.at("path");
+        const fs::path r = tmp_dir() / "mutant-convert.json";
+        cli("run --plugin '" + path + "' --suite scalar.convert --report '" + r.string() + "'");
+        std::string start;
+        const auto rep = json::parse(slurp(r));
+        for (const auto &c : rep.at("cases"))
+            if (c.at("rule") == rule && c.at("status") == "fail" && !c.at("first_mismatches").empty() &&
+                !c.at("first_mismatches").at(0).at("inputs").empty()) {
+                start = c.at("first_mismatches").at(0).at("inputs").at(0);
+                break;
+            }
+        INFO("mutant " << path << " breaks " << rule);
+        REQUIRE_FALSE(start.empty());
+        const auto s = cli("sweep --plugin '" + path + "' --conversion " + conversion + " --start " + start + " --count 1");
+        INFO(s.out << s.err);
+        CHECK(s.status == 1);
+        CHECK(s.out.find("result: FAIL") != std::string::npos);
+        ++swept;
+    }
+    CHECK(swept > 0);
+}
+
+TEST_CASE("coverage finds a case for every rule") {
+    const auto o = cli("coverage");
+    INFO(o.out);
+    CHECK(o.status == 0);
+    CHECK(o.out.find("rules have cases") != std::string::npos);
+}
+
+TEST_CASE("help hides the worker, worker needs --plugin") {
+    const auto o = cli("--help");
+    CHECK(o.status == 0);
+    CHECK(o.out.find("sweep") != std::string::npos);
+    CHECK(o.out.find("worker") == std::string::npos);
+    CHECK(cli("worker").status == 2);
+}

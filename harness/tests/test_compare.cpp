@@ -1,0 +1,236 @@
+// SPDX-License-Identifier: Apache-2.0
+// Comparison and mismatch classes (harness/compare.hpp). Expected classes and locations are
+// worked by hand from the formats' bit layouts and storage-layouts.md Section 3.
+#include <catch2/catch.hpp>
+
+#include "ninfer/harness/compare.hpp"
+#include "ninfer/oracle/formats.hpp"
+#include "ninfer/oracle/scalar.hpp"
+
+using namespace ninfer;
+using namespace ninfer::harness;
+using suites::NanPolicy;
+
+namespace {
+
+const oracle::WordFormat &F(std::uint32_t id) { return oracle::word_format(id); }
+const oracle::Conversion &C(std::uint32_t id) { return oracle::conversion(id); }
+
+std::string cls(const oracle::WordFormat &f, std::uint64_t e, std::uint64_t a) {
+    return mismatch_class_name(classify_word_mismatch(f, nullptr, 0, e, a));
+}
+
+suites::Case word_case(std::uint32_t conversion, std::vector<std::uint64_t> in, std::vector<std::uint64_t> out) {
+    const auto &c = C(conversion);
+    suites::Case k;
+    k.id = "convert.test/x";
+    k.rule = "convert.test";
+    k.op = NINFER_OP_convert;
+    k.format = c.dst;
+    k.format_in = c.src;
+    k.method = c.id;
+    k.count = in.size();
+    for (auto w : in) suites::put_word(k.in, w, F(c.src).bytes());
+    for (auto w : out) suites::put_word(k.expect.out, w, F(c.dst).bytes());
+    return k;
+}
+
+Reply returned(std::vector<std::uint64_t> words, int bytes, std::int32_t status = NINFER_OK) {
+    Reply r;
+    r.outcome = Outcome::returned;
+    r.status = status;
+    for (auto w : words) suites::put_word(r.out[0], w, bytes);
+    return r;
+}
+
+}  // namespace
+
+TEST_CASE("word geometry of IEEE, FN, E8M0 and binary64 words") {
+    CHECK(word_is_nan(F(NINFER_FORMAT_bf16), 0x7fc1));
+    CHECK_FALSE(word_is_nan(F(NINFER_FORMAT_bf16), 0x7f80));
+    CHECK(word_is_inf(F(NINFER_FORMAT_bf16), 0xff80));
+    CHECK(word_is_nan(F(NINFER_FORMAT_e4m3fn), 0xff));
+    CHECK_FALSE(word_is_nan(F(NINFER_FORMAT_e4m3fn), 0x7e));
+    CHECK(word_is_nan(F(NINFER_FORMAT_e8m0), 0xff));
+    CHECK_FALSE(word_is_zero(F(NINFER_FORMAT_e8m0), 0x00));  // 2^-127, not zero
+    CHECK(word_is_nan(oracle::kBinary64, 0x7ff8000000000000ull));
+    CHECK(word_is_subnormal(F(NINFER_FORMAT_fp16), 0x8001));
+    CHECK(largest_finite_like(F(NINFER_FORMAT_bf16), 0x8000) == 0xff7f);
+    CHECK(largest_finite_like(F(NINFER_FORMAT_e4m3fn), 0x00) == 0x7e);    // 448
+    CHECK(largest_finite_like(F(NINFER_FORMAT_e5m2), 0x80) == 0xfb);      // -57344
+    CHECK(largest_finite_like(F(NINFER_FORMAT_e2m1), 0x0) == 0x7);        // 6
+    CHECK(largest_finite_like(F(NINFER_FORMAT_ue4m3), 0x0) == 0x7e);
+    CHECK(ulp_distance(F(NINFER_FORMAT_bf16), 0x0000, 0x8000) == 1);
+    CHECK(ulp_distance(F(NINFER_FORMAT_bf16), 0x0001, 0x8001) == 3);
+    CHECK(ulp_distance(F(NINFER_FORMAT_bf16), 0x3f80, 0x3f81) == 1);
+}
+
+TEST_CASE("NaN policies") {
+    const auto &bf16 = F(NINFER_FORMAT_bf16);
+    CHECK(words_match(bf16, NanPolicy::exact, 0x7fc1, 0x7fc1));
+    CHECK_FALSE(words_match(bf16, NanPolicy::exact, 0x7fc1, 0x7fc0));
+    CHECK(words_match(bf16, NanPolicy::same_sign, 0x7fc1, 0x7f81));
+    CHECK_FALSE(words_match(bf16, NanPolicy::same_sign, 0x7fc1, 0xffc1));
+    CHECK(words_match(bf16, NanPolicy::any, 0x7fc1, 0xffc1));
+    CHECK_FALSE(words_match(bf16, NanPolicy::any, 0x7fc1, 0x7f80));  // infinity is no NaN
+    CHECK_FALSE(words_match(bf16, NanPolicy::any, 0x3f80, 0x3f81));
+}
+
+TEST_CASE("one class per kind of wrong word") {
+    const auto &bf16 = F(NINFER_FORMAT_bf16);
+    CHECK(cls(bf16, 0x3f80, 0x3f81) == "off_by_one_ulp");
+    CHECK(cls(bf16, 0x3f80, 0x4000) == "gross");
+    CHECK(cls(bf16, 0x7fc0, 0x7f80) == "nan_class");
+    CHECK(cls(bf16, 0x3f80, 0x7fc0) == "nan_class");
+    CHECK(cls(bf16, 0x7fc1, 0x7fc0) == "nan_payload");
+    CHECK(cls(bf16, 0x0000, 0x8000) == "zero_sign");
+    CHECK(cls(bf16, 0x0001, 0x0000) == "flushed_subnormal");
+    CHECK(cls(bf16, 0x8080, 0x8000) == "flushed_subnormal");  // smallest normal, rounded up from below
+    CHECK(cls(bf16, 0x3f80, 0x0000) == "gross");
+    CHECK(cls(bf16, 0x7f7f, 0x7f80) == "saturation_vs_infinity");
+    CHECK(cls(bf16, 0xff80, 0xff7f) == "infinity_vs_saturation");
+    CHECK(cls(F(NINFER_FORMAT_e5m2), 0x7b, 0x7c) == "saturation_vs_infinity");
+    CHECK(cls(F(NINFER_FORMAT_e4m3fn), 0x7f, 0x7e) == "nan_vs_saturation");
+    CHECK(cls(F(NINFER_FORMAT_e4m3fn), 0x7e, 0x7f) == "nan_vs_saturation");
+    CHECK(cls(bf16, 0x3f80, 0x13f80) == "gross");  // wider than the format
+}
+
+TEST_CASE("a wrong tie side needs the oracle's tie") {
+    const auto &c = C(NINFER_CONVERSION_fp32_to_bf16_rne);
+    const auto &bf16 = F(NINFER_FORMAT_bf16);
+    // 0x3f808000 = 1 + 2^-8, halfway between bf16 1 (3f80) and 1 + 2^-7 (3f81).
+    CHECK(mismatch_class_name(classify_word_mismatch(bf16, &c, 0x3f808000, 0x3f80, 0x3f81)) ==
+          std::string("wrong_tie_side"));
+    // 0x3f818001 lies above the tie between 3f81 and 3f82: 3f81 is one ulp off, no tie.
+    CHECK(mismatch_class_name(classify_word_mismatch(bf16, &c, 0x3f818001, 0x3f82, 0x3f81)) ==
+          std::string("off_by_one_ulp"));
+}
+
+TEST_CASE("verdict, class byte and status classes") {
+    CHECK(classify_verdict_mismatch(NINFER_VERDICT_VALID, NINFER_VERDICT_NEGATIVE_ZERO) == MismatchClass::valid_refused);
+    CHECK(classify_verdict_mismatch(NINFER_VERDICT_NEGATIVE_ZERO, NINFER_VERDICT_VALID) == MismatchClass::invalid_accepted);
+    CHECK(classify_verdict_mismatch(NINFER_VERDICT_NEGATIVE_ZERO, NINFER_VERDICT_NEGATIVE) == MismatchClass::wrong_reason);
+    CHECK(classify_class_byte_mismatch(NINFER_CLASS_QNAN, NINFER_CLASS_SNAN) == MismatchClass::nan_payload);
+    CHECK(classify_class_byte_mismatch(NINFER_CLASS_QNAN, NINFER_CLASS_INFINITE) == MismatchClass::nan_class);
+    CHECK(classify_class_byte_mismatch(NINFER_CLASS_ZERO, NINFER_CLASS_ZERO | NINFER_CLASS_SIGN) == MismatchClass::zero_sign);
+    CHECK(classify_class_byte_mismatch(NINFER_CLASS_SUBNORMAL, NINFER_CLASS_ZERO) == MismatchClass::flushed_subnormal);
+    CHECK(classify_status_mismatch(NINFER_OK, 0, NINFER_E_SIZE, 0) == MismatchClass::unexpected_error);
+    CHECK(classify_status_mismatch(NINFER_E_SIZE, 0, NINFER_OK, 0) == MismatchClass::missing_error);
+    CHECK(classify_status_mismatch(NINFER_E_SIZE, 0, NINFER_E_LAYOUT, 0) == MismatchClass::wrong_reason);
+    CHECK(status_text(NINFER_E_CONVERSION) == "NINFER_E_CONVERSION");
+}
+
+TEST_CASE("compare_reply: outcomes, lies and statuses") {
+    auto k = word_case(NINFER_CONVERSION_fp32_to_bf16_rne, {0x3f800000}, {0x3f80});
+    Reply crash;
+    crash.outcome = Outcome::crash;
+    crash.message = "killed by SIGSEGV";
+    CHECK(compare_reply(k, crash, true, 8).status == reports::Status::crash);
+    Reply timeout;
+    timeout.outcome = Outcome::timeout;
+    CHECK(compare_reply(k, timeout, true, 8).status == reports::Status::timeout);
+    const auto lie = compare_reply(k, returned({}, 2, NINFER_E_UNSUPPORTED), true, 8);
+    CHECK(lie.status == reports::Status::error);
+    CHECK(lie.message.find("declared capability but returned unsupported") == 0);
+    const auto refused = compare_reply(k, returned({}, 2, NINFER_E_INTERNAL), true, 8);
+    CHECK(refused.status == reports::Status::fail);
+    CHECK(refused.classes.at("unexpected_error") == 1);
+    CHECK(compare_reply(k, returned({0x3f80}, 2), true, 8).status == reports::Status::pass);
+
+    auto err = k;
+    err.expect.status = NINFER_E_INVALID_PAYLOAD;
+    err.expect.detail = NINFER_DETAIL_NONZERO_GAP;
+    err.expect.out.clear();
+    Reply r = returned({}, 2, NINFER_E_INVALID_PAYLOAD);
+    r.detail = NINFER_DETAIL_NONZERO_GAP;
+    CHECK(compare_reply(err, r, true, 8).status == reports::Status::pass);
+    r.detail = NINFER_DETAIL_NONZERO_PADDING;
+    const auto wrong_detail = compare_reply(err, r, true, 8);
+    CHECK(wrong_detail.status == reports::Status::fail);
+    CHECK(wrong_detail.classes.at("wrong_reason") == 1);
+    CHECK(compare_reply(err, returned({0x3f80}, 2), true, 8).classes.at("missing_error") == 1);
+    err.expect.detail = 0;  // any detail
+    CHECK(compare_reply(err, r, true, 8).status == reports::Status::pass);
+}
+
+TEST_CASE("compare_reply: every mismatch counted, the first N kept, sizes checked") {
+    std::vector<std::uint64_t> in(20, 0x3f800000), out(20, 0x3f80), wrong(20, 0x3f81);
+    const auto k = word_case(NINFER_CONVERSION_fp32_to_bf16_rne, in, out);
+    const auto cmp = compare_reply(k, returned(wrong, 2), true, 3);
+    CHECK(cmp.status == reports::Status::fail);
+    CHECK(cmp.elements == 20);
+    CHECK(cmp.mismatches == 20);
+    REQUIRE(cmp.first.size() == 3);
+    CHECK(cmp.first[2].index == 2);
+    CHECK(cmp.first[2].location == "element 2");
+    CHECK(cmp.first[0].inputs == std::vector<std::string>{"3f800000"});
+    CHECK(cmp.first[0].expected == "3f80");
+    CHECK(cmp.first[0].actual == "3f81");
+    CHECK(cmp.classes.at("off_by_one_ulp") == 20);
+    const auto short_reply = compare_reply(k, returned({0x3f80}, 2), true, 8);
+    CHECK(short_reply.status == reports::Status::fail);
+    CHECK(short_reply.classes.at("size_mismatch") == 1);
+}
+
+TEST_CASE("compare_reply: NaN policy of the case") {
+    auto k = word_case(NINFER_CONVERSION_fp32_to_fp16_rne, {0x7fc00001}, {0x7e00});
+    k.nan = NanPolicy::same_sign;
+    CHECK(compare_reply(k, returned({0x7e01}, 2), true, 8).status == reports::Status::pass);
+    CHECK(compare_reply(k, returned({0xfe00}, 2), true, 8).classes.at("nan_payload") == 1);
+    k.nan = NanPolicy::exact;
+    CHECK(compare_reply(k, returned({0x7e01}, 2), true, 8).classes.at("nan_payload") == 1);
+}
+
+TEST_CASE("locations: contiguous coordinates and row_split planes") {
+    suites::Case k;
+    k.op = NINFER_OP_layout_encode;
+    k.layout = NINFER_LAYOUT_contiguous_le_v1;
+    k.format = k.format_in = NINFER_FORMAT_bf16;
+    k.shape = {2, 3, 4};
+    CHECK(locate(k, 0, 2 * 17) == "coordinate [1,1,1] (element 17)");
+    k.shape = {};
+    CHECK(locate(k, 0, 0) == "element 0 (rank 0)");
+
+    // storage-layouts.md worked example: q5 [2,130]: 4 groups/row, base 256, high 64 at 256,
+    // scales 16 at 512.
+    suites::Case q;
+    q.op = NINFER_OP_layout_encode;
+    q.layout = NINFER_LAYOUT_row_split_k128_v1;
+    q.format = NINFER_FORMAT_q5_g64_fp16;
+    q.shape = {2, 130};
+    CHECK(locate(q, 0, 40) == "base plane row 0 group 1 lane 16 (column 80, byte 40)");
+    CHECK(locate(q, 0, 300) == "high plane row 1 group 1 lane 32 (column 96, byte 300)");
+    CHECK(locate(q, 0, 400) == "gap after the high plane (byte 400)");
+    CHECK(locate(q, 0, 520) == "scale plane row 1 group 0 (byte 520)");
+    CHECK(locate(q, 0, 528) == "byte 528 past the payload of 528 bytes");
+}
+
+TEST_CASE("compare_reply: buffer ops byte by byte with locations") {
+    suites::Case k;
+    k.op = NINFER_OP_layout_encode;
+    k.layout = NINFER_LAYOUT_contiguous_le_v1;
+    k.format = k.format_in = NINFER_FORMAT_bf16;
+    k.shape = {2, 2};
+    for (std::uint64_t w : {0x3f80, 0x8000, 0x7fc1, 0x0001}) suites::put_word(k.in, w, 2);
+    k.expect.out = k.in;
+    Reply r = returned({0x3f80, 0x0000, 0x7fc0, 0x0001}, 2);
+    const auto cmp = compare_reply(k, r, true, 8);
+    CHECK(cmp.status == reports::Status::fail);
+    CHECK(cmp.mismatches == 2);
+    CHECK(cmp.classes.at("zero_sign") == 1);
+    CHECK(cmp.classes.at("nan_payload") == 1);
+    REQUIRE(cmp.first.size() == 2);
+    CHECK(cmp.first[0].location == "coordinate [0,1] (element 1)");
+    CHECK(cmp.first[0].inputs == std::vector<std::string>{"8000"});
+    r.out[0].push_back(0);
+    CHECK(compare_reply(k, r, true, 8).classes.at("size_mismatch") == 1);
+}
+
+TEST_CASE("a subnormal input decoded or widened to zero is a flushed subnormal") {
+    // bf16 0x0001 = 2^-133: a normal binary64 (0x37a0...), flushed to +0 by the subject.
+    const auto &bf16 = F(NINFER_FORMAT_bf16);
+    CHECK(classify_word_mismatch(oracle::kBinary64, nullptr, 0x0001, 0x37a0000000000000ull, 0, &bf16) ==
+          MismatchClass::flushed_subnormal);
+    CHECK(classify_word_mismatch(oracle::kBinary64, nullptr, 0x3f80, 0x3ff0000000000000ull, 0, &bf16) ==
+          MismatchClass::gross);
+}

@@ -1,0 +1,125 @@
+// SPDX-License-Identifier: Apache-2.0
+// The report model of a conformance run and its renderings: versioned JSON (schema in
+// reports/schema/report-v1.schema.json), JUnit XML and the one-screen summary (reports/README.md).
+// The model holds text only, so that reports depend on nothing but the run's results.
+#pragma once
+
+#include <cstdint>
+#include <filesystem>
+#include <map>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+namespace ninfer::reports {
+
+/// The value of the report's "schema" field; bump the suffix on an incompatible change.
+inline constexpr std::string_view kSchemaId = "ninfer-conform/report/v1";
+
+/// Status of one case (and of one rule: the worst of its cases).
+enum class Status : std::uint8_t { pass, fail, unsupported, error, crash, timeout };
+
+const char *status_name(Status s);
+/// True for the statuses that fail a run unless waived (fail, error, crash, timeout).
+bool is_failure(Status s);
+
+/// One mismatching element, byte or verdict of a case.
+struct Mismatch {
+    std::uint64_t index = 0;          ///< element index (word ops) or byte offset (buffer ops)
+    std::string buffer;               ///< "out", "out2", "out3" or "status"
+    std::vector<std::string> inputs;  ///< input word(s) as hex
+    std::string input_value;          ///< exact value of the (first) input word, when a word
+    std::string expected, actual;     ///< hex
+    std::string expected_value, actual_value;  ///< decoded exact values, when words
+    std::string cls;                  ///< mismatch class (reports/README.md)
+    std::string location;             ///< "element 3", "coordinate [1,2]", "scale plane row 0 group 1"
+};
+
+/// The result of one case.
+struct CaseResult {
+    std::string id, rule, sentence, suite, source;
+    bool suite_reading = false;
+    Status status = Status::pass;
+    std::uint64_t elements = 0;    ///< elements (word ops) or bytes (buffer ops) compared
+    std::uint64_t mismatches = 0;  ///< all mismatches, not only the first ones kept
+    std::vector<Mismatch> first;   ///< the first mismatches, capped by the run
+    std::map<std::string, std::uint64_t> classes;  ///< count of every mismatch class
+    std::string message;           ///< why, in one line (subject message, crash reason, ...)
+    bool waived = false;           ///< a failure excused by a baseline waiver
+    std::string waiver_reason;
+};
+
+/// Per rule: the worst status among its cases and the mismatch classes of its failures.
+struct RuleSummary {
+    std::string id, sentence;
+    Status status = Status::pass;
+    std::map<std::string, std::uint64_t> counts;   ///< cases per status name (+ "waived")
+    std::map<std::string, std::uint64_t> classes;  ///< mismatch class counts over unwaived failures
+    std::string first_failure;                     ///< id of its first unwaived failing case
+};
+
+struct Totals {
+    std::uint64_t cases = 0, pass = 0, fail = 0, unsupported = 0, error = 0, crash = 0, timeout = 0;
+    std::uint64_t waived = 0;      ///< failures excused by waivers (also counted in their status)
+    std::uint64_t mismatches = 0;  ///< over all cases
+};
+
+struct SubjectIdentity {
+    std::string kind;     ///< "plugin" or "exec"
+    std::string name, version;
+    std::uint32_t abi = 0;
+    std::string path;     ///< plugin path, or the command of an exec subject
+};
+
+struct StaleWaiver {
+    std::string rule, case_pattern, reason;
+};
+
+/// A whole run (`ninfer-conform run`) or sweep (`ninfer-conform sweep`).
+struct Report {
+    std::string kind = "run";        ///< "run" or "sweep"
+    std::string tool_version;        ///< project version = suite version
+    SubjectIdentity subject;
+    std::string open_error;          ///< set when the subject could not be started
+    std::string vectors_dir, vectors_manifest_sha256;
+    std::string level;
+    std::uint64_t seed = 0;
+    std::vector<std::string> suites;
+    std::string host;                ///< uname: sysname release machine
+    std::string baseline;            ///< baseline file, or ""
+    std::vector<StaleWaiver> stale_waivers;
+    std::string started_at, finished_at;  ///< UTC, ISO 8601 (non-deterministic)
+    double duration_s = 0;                ///< wall seconds (non-deterministic)
+    std::map<std::string, std::string> extra;  ///< sweep figures etc., deterministic text only
+    std::vector<CaseResult> cases;
+    std::vector<RuleSummary> rules;  ///< filled by finalize()
+    Totals totals;                   ///< filled by finalize()
+};
+
+/// Compute rules (sorted by id) and totals from the cases. Idempotent.
+void finalize(Report &r);
+
+/// True when a case failed and no waiver excuses it; the run's exit status is 1 when any does.
+bool failed_unwaived(const CaseResult &c);
+bool run_failed(const Report &r);
+
+/// The JSON document (finalize first). Deterministic except started_at/finished_at/duration_s.
+nlohmann::ordered_json to_json(const Report &r);
+std::string render_json(const Report &r);
+/// JUnit XML: one testsuite per suite, one testcase per case.
+std::string render_junit(const Report &r);
+/// The one-screen summary printed on stdout.
+std::string render_summary(const Report &r, std::size_t max_rules = 12);
+
+/// Write bytes to `path` atomically: a temporary file in the same directory, fsync, rename.
+/// Throws std::runtime_error naming the path on failure.
+void write_atomic(const std::filesystem::path &path, std::string_view bytes);
+
+/// UTC now as ISO 8601 ("2026-11-29T23:01:02Z").
+std::string utc_now();
+/// "sysname release machine" of this host.
+std::string host_description();
+
+}  // namespace ninfer::reports

@@ -1,0 +1,109 @@
+// SPDX-License-Identifier: Apache-2.0
+// The JUnit XML rendering of a report (reports/README.md, "JUnit mapping"): one testsuite per
+// suite, one testcase per case; fail -> <failure>, error/crash/timeout -> <error>,
+// unsupported and waived failures -> <skipped>.
+#include <fmt/format.h>
+
+#include "ninfer/reports/report.hpp"
+
+namespace ninfer::reports {
+
+namespace {
+
+/// XML 1.0 text: escape markup, drop control characters XML cannot carry.
+std::string xml_escape(std::string_view s) {
+    std::string out;
+    out.reserve(s.size());
+    for (const char ch : s) {
+        const auto u = static_cast<unsigned char>(ch);
+        switch (ch) {
+        case '&': out += "&amp;"; break;
+        case '<': out += "&lt;"; break;
+        case '>': out += "&gt;"; break;
+        case '"': out += "&quot;"; break;
+        case '\'': out += "&apos;"; break;
+        default:
+            if (u < 0x20 && ch != '\n' && ch != '\t') out += '?';
+            else out += ch;
+        }
+    }
+    return out;
+}
+
+std::string mismatch_line(const Mismatch &m) {
+    std::string in;
+    for (const auto &w : m.inputs) in += (in.empty() ? "" : ",") + w;
+    return fmt::format("{} at {}: input {} expected {}{} actual {}{}", m.cls, m.location, in.empty() ? "-" : in,
+                       m.expected, m.expected_value.empty() ? "" : " (" + m.expected_value + ")", m.actual,
+                       m.actual_value.empty() ? "" : " (" + m.actual_value + ")");
+}
+
+std::string case_body(const CaseResult &c) {
+    std::string body = fmt::format("rule {}: {}\n", c.rule, c.sentence);
+    if (!c.message.empty()) body += c.message + "\n";
+    body += fmt::format("{} mismatches in {} elements\n", c.mismatches, c.elements);
+    for (const auto &m : c.first) body += mismatch_line(m) + "\n";
+    return body;
+}
+
+}  // namespace
+
+std::string render_junit(const Report &r) {
+    // Suites in order of first appearance, cases in run order.
+    std::vector<std::string> order;
+    std::map<std::string, std::vector<const CaseResult *>> by_suite;
+    for (const auto &c : r.cases) {
+        auto &v = by_suite[c.suite];
+        if (v.empty()) order.push_back(c.suite);
+        v.push_back(&c);
+    }
+    const auto &t = r.totals;
+    std::string x = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n";
+    x += fmt::format("<testsuites name=\"ninfer-conform\" tests=\"{}\" failures=\"{}\" errors=\"{}\" skipped=\"{}\" "
+                     "timestamp=\"{}\" time=\"{:.3f}\">\n",
+                     t.cases, t.fail, t.error + t.crash + t.timeout, t.unsupported, xml_escape(r.started_at),
+                     r.duration_s);
+    for (const auto &suite : order) {
+        const auto &cases = by_suite[suite];
+        std::uint64_t failures = 0, errors = 0, skipped = 0;
+        for (const auto *c : cases) {
+            if (c->status == Status::unsupported || c->waived) ++skipped;
+            else if (c->status == Status::fail) ++failures;
+            else if (is_failure(c->status)) ++errors;
+        }
+        x += fmt::format("  <testsuite name=\"{}\" tests=\"{}\" failures=\"{}\" errors=\"{}\" skipped=\"{}\">\n",
+                         xml_escape(suite), cases.size(), failures, errors, skipped);
+        x += "    <properties>\n";
+        x += fmt::format("      <property name=\"subject\" value=\"{}\"/>\n",
+                         xml_escape(r.subject.name + " " + r.subject.version));
+        x += fmt::format("      <property name=\"level\" value=\"{}\"/>\n", xml_escape(r.level));
+        x += fmt::format("      <property name=\"seed\" value=\"{}\"/>\n", r.seed);
+        x += "    </properties>\n";
+        for (const auto *c : cases) {
+            const std::string open = fmt::format("    <testcase name=\"{}\" classname=\"{}\"", xml_escape(c->id),
+                                                 xml_escape(c->rule));
+            if (c->status == Status::pass) {
+                x += open + "/>\n";
+                continue;
+            }
+            x += open + ">\n";
+            if (c->waived) {
+                x += fmt::format("      <skipped message=\"{}\"/>\n",
+                                 xml_escape(fmt::format("waived ({}): {}", status_name(c->status), c->waiver_reason)));
+            } else if (c->status == Status::unsupported) {
+                x += fmt::format("      <skipped message=\"{}\"/>\n", xml_escape(c->message));
+            } else {
+                const char *tag = c->status == Status::fail ? "failure" : "error";
+                const std::string message = c->first.empty() ? c->message : mismatch_line(c->first.front());
+                x += fmt::format("      <{} type=\"{}\" message=\"{}\">{}</{}>\n", tag, status_name(c->status),
+                                 xml_escape(message), xml_escape(case_body(*c)), tag);
+            }
+            x += "    </testcase>\n";
+        }
+        x += "  </testsuite>\n";
+    }
+    x += "</testsuites>\n";
+    return x;
+}
+
+}  // namespace ninfer::reports

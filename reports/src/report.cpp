@@ -1,0 +1,150 @@
+// SPDX-License-Identifier: Apache-2.0
+// The report model: statuses, rule summaries and totals, atomic writes (reports/README.md).
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <sys/utsname.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <chrono>
+#include <cstring>
+#include <ctime>
+#include <stdexcept>
+
+#include <fmt/format.h>
+
+#include "ninfer/reports/report.hpp"
+
+namespace ninfer::reports {
+
+const char *status_name(Status s) {
+    switch (s) {
+    case Status::pass: return "pass";
+    case Status::fail: return "fail";
+    case Status::unsupported: return "unsupported";
+    case Status::error: return "error";
+    case Status::crash: return "crash";
+    case Status::timeout: return "timeout";
+    }
+    return "?";
+}
+
+bool is_failure(Status s) {
+    return s == Status::fail || s == Status::error || s == Status::crash || s == Status::timeout;
+}
+
+bool failed_unwaived(const CaseResult &c) { return is_failure(c.status) && !c.waived; }
+
+bool run_failed(const Report &r) {
+    if (!r.open_error.empty()) return true;
+    for (const auto &c : r.cases)
+        if (failed_unwaived(c)) return true;
+    return false;
+}
+
+namespace {
+
+/// Severity order of a rule's status: the worst case decides (crash > timeout > error > fail).
+int severity(Status s, bool waived) {
+    if (waived) return 1;
+    switch (s) {
+    case Status::unsupported: return 0;
+    case Status::pass: return 1;
+    case Status::fail: return 2;
+    case Status::error: return 3;
+    case Status::timeout: return 4;
+    case Status::crash: return 5;
+    }
+    return 0;
+}
+
+}  // namespace
+
+void finalize(Report &r) {
+    std::map<std::string, RuleSummary> rules;
+    std::map<std::string, bool> any_applicable;
+    r.totals = Totals{};
+    for (const auto &c : r.cases) {
+        auto &t = r.totals;
+        ++t.cases;
+        t.mismatches += c.mismatches;
+        switch (c.status) {
+        case Status::pass: ++t.pass; break;
+        case Status::fail: ++t.fail; break;
+        case Status::unsupported: ++t.unsupported; break;
+        case Status::error: ++t.error; break;
+        case Status::crash: ++t.crash; break;
+        case Status::timeout: ++t.timeout; break;
+        }
+        if (c.waived) ++t.waived;
+
+        auto [it, fresh] = rules.try_emplace(c.rule);
+        auto &rs = it->second;
+        if (fresh) {
+            rs.id = c.rule;
+            rs.sentence = c.sentence;
+            rs.status = Status::unsupported;
+        }
+        ++rs.counts[status_name(c.status)];
+        if (c.waived) ++rs.counts["waived"];
+        if (severity(c.status, c.waived) > severity(rs.status, false)) rs.status = c.waived ? Status::pass : c.status;
+        if (failed_unwaived(c)) {
+            for (const auto &[k, v] : c.classes) rs.classes[k] += v;
+            if (rs.first_failure.empty()) rs.first_failure = c.id;
+        }
+    }
+    r.rules.clear();
+    for (auto &[id, rs] : rules) r.rules.push_back(std::move(rs));
+}
+
+void write_atomic(const std::filesystem::path &path, std::string_view bytes) {
+    const auto dir = path.has_parent_path() ? path.parent_path() : std::filesystem::path(".");
+    std::string tmpl = (dir / ("." + path.filename().string() + ".XXXXXX")).string();
+    const int fd = ::mkstemp(tmpl.data());
+    if (fd < 0) throw std::runtime_error(fmt::format("cannot write {}: {}", path.string(), std::strerror(errno)));
+    const char *p = bytes.data();
+    std::size_t left = bytes.size();
+    bool ok = true;
+    while (left > 0) {
+        const ssize_t n = ::write(fd, p, left);
+        if (n < 0) {
+            if (errno == EINTR) continue;
+            ok = false;
+            break;
+        }
+        p += n;
+        left -= static_cast<std::size_t>(n);
+    }
+    // The report must survive a power cut between rename and the next sync.
+    ok = ok && ::fsync(fd) == 0;
+    ok = ::fchmod(fd, 0644) == 0 && ok;
+    ok = ::close(fd) == 0 && ok;
+    const int saved = errno;
+    if (!ok || std::rename(tmpl.c_str(), path.c_str()) != 0) {
+        const int why = ok ? errno : saved;
+        ::unlink(tmpl.c_str());
+        throw std::runtime_error(fmt::format("cannot write {}: {}", path.string(), std::strerror(why)));
+    }
+    const int dfd = ::open(dir.c_str(), O_RDONLY | O_DIRECTORY);
+    if (dfd >= 0) {
+        ::fsync(dfd);
+        ::close(dfd);
+    }
+}
+
+std::string utc_now() {
+    const std::time_t t = std::chrono::system_clock::to_time_t(std::chrono::system_clock::now());
+    std::tm tm{};
+    ::gmtime_r(&t, &tm);
+    char buf[32];
+    std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", &tm);
+    return buf;
+}
+
+std::string host_description() {
+    struct utsname u {};
+    if (::uname(&u) != 0) return "unknown";
+    return fmt::format("{} {} {}", u.sysname, u.release, u.machine);
+}
+
+}  // namespace ninfer::reports

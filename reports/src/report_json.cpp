@@ -1,0 +1,91 @@
+// SPDX-License-Identifier: Apache-2.0
+// The JSON rendering of a report, schema "ninfer-conform/report/v1"
+// (reports/schema/report-v1.schema.json, reports/README.md).
+#include "ninfer/reports/report.hpp"
+
+namespace ninfer::reports {
+
+namespace {
+
+nlohmann::ordered_json mismatch_json(const Mismatch &m) {
+    nlohmann::ordered_json j = {{"index", m.index}, {"buffer", m.buffer}, {"location", m.location},
+                                {"class", m.cls},   {"inputs", m.inputs}};
+    if (!m.input_value.empty()) j["input_value"] = m.input_value;
+    j["expected"] = m.expected;
+    if (!m.expected_value.empty()) j["expected_value"] = m.expected_value;
+    j["actual"] = m.actual;
+    if (!m.actual_value.empty()) j["actual_value"] = m.actual_value;
+    return j;
+}
+
+nlohmann::ordered_json counts_json(const std::map<std::string, std::uint64_t> &m) {
+    nlohmann::ordered_json j = nlohmann::ordered_json::object();
+    for (const auto &[k, v] : m) j[k] = v;
+    return j;
+}
+
+nlohmann::ordered_json case_json(const CaseResult &c) {
+    nlohmann::ordered_json j = {{"id", c.id},
+                        {"rule", c.rule},
+                        {"sentence", c.sentence},
+                        {"suite", c.suite},
+                        {"source", c.source},
+                        {"suite_reading", c.suite_reading},
+                        {"status", status_name(c.status)},
+                        {"elements", c.elements},
+                        {"mismatches", c.mismatches},
+                        {"classes", counts_json(c.classes)},
+                        {"first_mismatches", nlohmann::ordered_json::array()},
+                        {"message", c.message},
+                        {"waived", c.waived}};
+    for (const auto &m : c.first) j["first_mismatches"].push_back(mismatch_json(m));
+    if (c.waived) j["waiver_reason"] = c.waiver_reason;
+    return j;
+}
+
+}  // namespace
+
+nlohmann::ordered_json to_json(const Report &r) {
+    nlohmann::ordered_json j;
+    j["schema"] = std::string(kSchemaId);
+    j["kind"] = r.kind;
+    j["tool_version"] = r.tool_version;
+    j["subject"] = {{"kind", r.subject.kind},       {"name", r.subject.name}, {"version", r.subject.version},
+                    {"abi_version", r.subject.abi}, {"path", r.subject.path}};
+    if (!r.open_error.empty()) j["open_error"] = r.open_error;
+    j["vectors"] = {{"dir", r.vectors_dir}, {"manifest_sha256", r.vectors_manifest_sha256}};
+    j["level"] = r.level;
+    j["seed"] = r.seed;
+    j["seed_note"] = "include this in bug reports";
+    j["suites"] = r.suites;
+    j["host"] = r.host;
+    j["baseline"] = r.baseline;
+    j["stale_waivers"] = nlohmann::ordered_json::array();
+    for (const auto &w : r.stale_waivers)
+        j["stale_waivers"].push_back({{"rule", w.rule}, {"case", w.case_pattern}, {"reason", w.reason}});
+    j["started_at"] = r.started_at;
+    j["finished_at"] = r.finished_at;
+    j["duration_s"] = r.duration_s;
+    j["extra"] = nlohmann::ordered_json::object();
+    for (const auto &[k, v] : r.extra) j["extra"][k] = v;
+    const auto &t = r.totals;
+    j["totals"] = {{"cases", t.cases},     {"pass", t.pass},   {"fail", t.fail},
+                   {"unsupported", t.unsupported}, {"error", t.error}, {"crash", t.crash},
+                   {"timeout", t.timeout}, {"waived", t.waived}, {"mismatches", t.mismatches}};
+    j["passed"] = !run_failed(r);
+    j["rules"] = nlohmann::ordered_json::array();
+    for (const auto &rs : r.rules)
+        j["rules"].push_back({{"id", rs.id},
+                              {"sentence", rs.sentence},
+                              {"status", status_name(rs.status)},
+                              {"counts", counts_json(rs.counts)},
+                              {"classes", counts_json(rs.classes)},
+                              {"first_failure", rs.first_failure}});
+    j["cases"] = nlohmann::ordered_json::array();
+    for (const auto &c : r.cases) j["cases"].push_back(case_json(c));
+    return j;
+}
+
+std::string render_json(const Report &r) { return to_json(r).dump(2) + "\n"; }
+
+}  // namespace ninfer::reports

@@ -1,0 +1,73 @@
+// SPDX-License-Identifier: Apache-2.0
+// The one-screen summary of a report, printed on stdout by `run` and `sweep`.
+#include <fmt/format.h>
+
+#include "ninfer/reports/report.hpp"
+
+namespace ninfer::reports {
+
+namespace {
+
+/// A decoded value in parentheses, left out when too long for one screen (the report has it).
+std::string short_value(const std::string &v) { return v.empty() || v.size() > 24 ? "" : " (" + v + ")"; }
+
+std::string first_mismatch_text(const CaseResult &c) {
+    if (c.first.empty()) return c.message.empty() ? std::string(status_name(c.status)) : c.message;
+    const auto &m = c.first.front();
+    std::string in;
+    for (const auto &w : m.inputs) in += (in.empty() ? "" : ",") + w;
+    return fmt::format("{}: input {} expected {}{} actual {}{} [{}]", m.location, in.empty() ? "-" : in, m.expected,
+                       short_value(m.expected_value), m.actual, short_value(m.actual_value), m.cls);
+}
+
+}  // namespace
+
+std::string render_summary(const Report &r, std::size_t max_rules) {
+    const auto &t = r.totals;
+    std::string s;
+    s += fmt::format("ninfer-conform {} {}: {} {} {} (abi {}) {}\n", r.tool_version, r.kind, r.subject.kind,
+                     r.subject.name.empty() ? "?" : r.subject.name, r.subject.version, r.subject.abi, r.subject.path);
+    std::string suites;
+    for (const auto &n : r.suites) suites += (suites.empty() ? "" : ",") + n;
+    s += fmt::format("level {}, suites {}\n", r.level, suites.empty() ? "all" : suites);
+    s += fmt::format("seed {} (include this in bug reports)\n", r.seed);
+    if (!r.open_error.empty()) s += fmt::format("subject did not start: {}\n", r.open_error);
+    for (const auto &[k, v] : r.extra) s += fmt::format("{}: {}\n", k, v);
+    s += fmt::format("cases {}: {} passed, {} failed, {} unsupported, {} crash, {} timeout, {} error", t.cases, t.pass,
+                     t.fail, t.unsupported, t.crash, t.timeout, t.error);
+    s += t.waived ? fmt::format(" ({} failures waived)\n", t.waived) : "\n";
+
+    std::vector<const RuleSummary *> failing;
+    std::map<std::string, std::uint64_t> classes;
+    for (const auto &rs : r.rules) {
+        if (!is_failure(rs.status)) continue;
+        failing.push_back(&rs);
+        for (const auto &[k, v] : rs.classes) classes[k] += v;
+    }
+    if (!failing.empty()) {
+        s += fmt::format("failing rules ({}):\n", failing.size());
+        for (std::size_t i = 0; i < failing.size() && i < max_rules; ++i) {
+            const auto &rs = *failing[i];
+            const CaseResult *first = nullptr;
+            for (const auto &c : r.cases)
+                if (c.id == rs.first_failure) first = &c;
+            s += fmt::format("  {} [{}] {}\n", rs.id, status_name(rs.status),
+                             first ? first->id + " " + first_mismatch_text(*first) : "");
+        }
+        if (failing.size() > max_rules) s += fmt::format("  ... and {} more (see the report)\n", failing.size() - max_rules);
+    }
+    if (!classes.empty()) {
+        std::string line;
+        for (const auto &[k, v] : classes) line += fmt::format("{}{} {}", line.empty() ? "" : ", ", k, v);
+        s += "mismatch classes: " + line + "\n";
+    }
+    if (!r.stale_waivers.empty()) {
+        s += fmt::format("stale waivers ({}, no longer fire):\n", r.stale_waivers.size());
+        for (std::size_t i = 0; i < r.stale_waivers.size() && i < 5; ++i)
+            s += fmt::format("  {} {}\n", r.stale_waivers[i].rule, r.stale_waivers[i].case_pattern);
+    }
+    s += run_failed(r) ? "result: FAIL\n" : "result: PASS\n";
+    return s;
+}
+
+}  // namespace ninfer::reports

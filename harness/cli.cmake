@@ -38,5 +38,6 @@ if(NINFER_BUILD_TESTS)
     NINFER_PYTHON="${Python3_EXECUTABLE}"
     NINFER_REPORT_SCHEMA="${PROJECT_SOURCE_DIR}/reports/schema/report-v1.schema.json"
     NINFER_REPORT_VALIDATOR="${PROJECT_SOURCE_DIR}/reports/tests/validate_report.py")
-  catch_discover_tests(ninfer_cli_tests TEST_PREFIX "cli: " PROPERTIES LABELS harness)
+  # the CLI tests share one scratch directory: never two at a time
+  catch_discover_tests(ninfer_cli_tests TEST_PREFIX "cli." PROPERTIES LABELS harness RESOURCE_LOCK cli-test-tmp)
 endif()

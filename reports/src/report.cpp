@@ -99,7 +99,7 @@ void finalize(Report &r) {
 
 void write_atomic(const std::filesystem::path &path, std::string_view bytes) {
     const auto dir = path.has_parent_path() ? path.parent_path() : std::filesystem::path(".");
-    std::string tmpl = (dir / ("." + path.filename().string() + ".XXXXXX")).string();
+    std::string tmpl = (dir / fmt::format(".{}.XXXXXX", path.filename().string())).string();
     const int fd = ::mkstemp(tmpl.data());
     if (fd < 0) throw std::runtime_error(fmt::format("cannot write {}: {}", path.string(), std::strerror(errno)));
     const char *p = bytes.data();

@@ -796,7 +796,9 @@ std::vector<Case> contiguous_golden() {
         const Sized sized[] = {{"one_word_short", {2, 3}, 5 * b},  {"one_word_long", {2, 3}, 7 * b},
                                {"one_byte_short", {2, 3}, 6 * b - 1}, {"one_byte_long", {2, 3}, 6 * b + 1},
                                {"empty_for_rank0", {}, 0},        {"bytes_for_zero_size", {4, 0}, b},
-                               {"rank0_two_words", {}, 2 * b}};
+                               {"rank0_two_words", {}, 2 * b},
+                               // the true product decides: a zero dimension after huge ones is size 0
+                               {"zero_after_huge_dims", {1ull << 40, 1ull << 40, 0}, 0}};
         for (const auto &s : sized) {
             const auto in = fill_words(f, (s.bytes + b - 1) / b, 99);
             const std::vector<std::uint8_t> cut(in.begin(), in.begin() + static_cast<std::ptrdiff_t>(s.bytes));

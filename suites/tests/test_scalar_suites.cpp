@@ -207,8 +207,12 @@ TEST_CASE("scalar suites: tie tables hold only ties, and every narrow target's t
         std::size_t ties = 0;
         for (const auto &c : golden(Level::quick)) {
             if (c.rule != "convert." + std::string(cv.name) || c.id.find("/ties") == std::string::npos) continue;
+            // directed roundings (rtz, rup) have midpoints but no tie rule: those words are the
+            // midpoints of the same grid, which conversion_is_tie reports for nearest roundings only
+            const bool nearest = cv.rounding == ninfer::oracle::detail::rounding_rne || cv.rounding == ninfer::oracle::detail::rounding_rna ||
+                                 cv.rounding == ninfer::oracle::detail::rounding_rnu;
             for (auto w : in_words(c)) {
-                CHECK(conversion_is_tie(cv, w));
+                CHECK(conversion_is_tie(cv, w) == nearest);
                 ++ties;
             }
         }
@@ -273,7 +277,15 @@ TEST_CASE("scalar suites: contiguous_le_v1 and registry expectations", "[scalar-
             ++refused;
         }
         if (c.rule == "layout.contiguous_le_v1.overflow") CHECK(c.expect.status == NINFER_E_SIZE);
-        if (c.rule == "layout.contiguous_le_v1.size") CHECK(c.expect.status == NINFER_E_SIZE);
+        if (c.rule == "layout.contiguous_le_v1.size") {
+            // a zero dimension after huge ones is size 0, not an overflow: the true product decides
+            if (c.id.find("zero_after_huge_dims") != std::string::npos) {
+                CHECK(c.expect.status == NINFER_OK);
+                CHECK(c.expect.out.empty());
+            } else {
+                CHECK(c.expect.status == NINFER_E_SIZE);
+            }
+        }
         if (c.rule == "layout.contiguous_le_v1.cross_type") {
             CHECK(c.expect.status == NINFER_E_CONVERSION);
             CHECK(c.format_in != c.format);

@@ -17,6 +17,7 @@ struct RunArgs {
     std::vector<std::string> suites;
     std::uint64_t seed = suites::kDefaultSeed;
     std::uint64_t timeout_ms = 10000;
+    std::uint64_t memory_limit_mib = 8192;
     std::size_t max_mismatches = 8;
 };
 
@@ -24,9 +25,10 @@ struct RunArgs {
 
 /// Open the subject of --plugin or --exec; its identity for reports.
 std::unique_ptr<Subject> open_subject(const std::string &plugin, const std::string &exec, std::uint64_t timeout_ms,
-                                      reports::SubjectIdentity &id) {
+                                      std::uint64_t memory_limit_mib, reports::SubjectIdentity &id) {
     SubjectOptions so;
     so.call_timeout = std::chrono::milliseconds(timeout_ms);
+    so.memory_limit_bytes = memory_limit_mib << 20;  // 0: no limit
     so.worker_executable = self_executable();
     std::unique_ptr<Subject> s;
     if (!plugin.empty()) {
@@ -59,6 +61,9 @@ void add_run(CLI::App &app) {
     cmd->add_option("--baseline", a->baseline, "waiver file of accepted failures");
     cmd->add_option("--vectors", a->vectors, "golden vectors directory (default: this build's vectors/data)");
     cmd->add_option("--timeout-ms", a->timeout_ms, "time limit of one call (default 10000)");
+    cmd->add_option("--memory-limit-mib", a->memory_limit_mib,
+                    "address-space limit of the subject's process in MiB, 0 for none (default 8192)")
+        ->check(CLI::Range(std::uint64_t{0}, std::uint64_t{1} << 40));
     cmd->add_option("--max-mismatches", a->max_mismatches, "mismatches kept per case (default 8)");
     cmd->callback([a] {
         if (a->plugin.empty() == a->exec.empty()) throw UsageError("run: give exactly one of --plugin PATH or --exec CMD");
@@ -76,7 +81,7 @@ void add_run(CLI::App &app) {
         const CaseSet set = collect_cases(opts);
         std::fprintf(stderr, "seed %llu (include this in bug reports)\n", static_cast<unsigned long long>(opts.seed));
         reports::SubjectIdentity id;
-        auto subject = open_subject(a->plugin, a->exec, a->timeout_ms, id);
+        auto subject = open_subject(a->plugin, a->exec, a->timeout_ms, a->memory_limit_mib, id);
         reports::Report rep = run_cases(*subject, set, opts, id);
         if (baseline) {
             apply_baseline(*baseline, rep);

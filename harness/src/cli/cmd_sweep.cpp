@@ -10,14 +10,14 @@
 namespace ninfer::harness::cli {
 
 std::unique_ptr<Subject> open_subject(const std::string &plugin, const std::string &exec, std::uint64_t timeout_ms,
-                                      reports::SubjectIdentity &id);
+                                      std::uint64_t memory_limit_mib, reports::SubjectIdentity &id);
 void write_reports(const reports::Report &rep, const std::string &json_path, const std::string &junit_path);
 
 namespace {
 
 struct SweepArgs {
     std::string plugin, exec, conversion, start, report, junit;
-    std::uint64_t count = 0, batch = 1ull << 22, timeout_ms = 60000;
+    std::uint64_t count = 0, batch = 1ull << 22, timeout_ms = 60000, memory_limit_mib = 8192;
     std::size_t max_mismatches = 8;
 };
 
@@ -36,6 +36,9 @@ void add_sweep(CLI::App &app) {
     cmd->add_option("--report", a->report, "write the JSON report here (atomically)");
     cmd->add_option("--junit", a->junit, "write JUnit XML here (atomically)");
     cmd->add_option("--timeout-ms", a->timeout_ms, "time limit of one batch call (default 60000)");
+    cmd->add_option("--memory-limit-mib", a->memory_limit_mib,
+                    "address-space limit of the subject's process in MiB, 0 for none (default 8192)")
+        ->check(CLI::Range(std::uint64_t{0}, std::uint64_t{1} << 40));
     cmd->add_option("--max-mismatches", a->max_mismatches, "mismatches kept (default 8)");
     cmd->callback([a] {
         if (a->plugin.empty() == a->exec.empty())
@@ -58,7 +61,7 @@ void add_sweep(CLI::App &app) {
         o.progress = true;
         source_domain(o);
         reports::SubjectIdentity id;
-        auto subject = open_subject(a->plugin, a->exec, a->timeout_ms, id);
+        auto subject = open_subject(a->plugin, a->exec, a->timeout_ms, a->memory_limit_mib, id);
         SweepResult res = run_sweep(*subject, o, id);
         write_reports(res.report, a->report, a->junit);
         std::fputs(reports::render_summary(res.report).c_str(), stdout);

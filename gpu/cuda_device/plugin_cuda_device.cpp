@@ -1,0 +1,192 @@
+// SPDX-License-Identifier: Apache-2.0
+// Plugin "cuda_device" (plugin.h): NVIDIA's conversions and widenings run as CUDA kernels on the
+// device (kernels.cu). Each call copies its words in, launches, and copies the result out; every
+// CUDA error becomes NINFER_E_INTERNAL with CUDA's own text. Without a usable device the table
+// declares no capability and its version says why, so every case is reported unsupported.
+#include <cuda_runtime_api.h>
+
+#include <cstdio>
+#include <string>
+#include <vector>
+
+#include "kernels.cuh"
+#include "ninfer/oracle/formats.hpp"
+
+namespace {
+
+using namespace ninfer;
+
+constexpr const char *kVersion = "0.1.0";
+
+/// What the plugin found at load: a device it can run on, or why not.
+struct Probe {
+    bool usable = false;
+    std::string version;
+};
+
+/// The first device, if cudaGetDeviceCount finds one of compute capability 9.0 or newer (the
+/// kernels are built for sm_90) and a context starts on it.
+Probe probe_device() {
+    Probe p;
+    int n = 0;
+    cudaError_t e = cudaGetDeviceCount(&n);
+    if (e != cudaSuccess) {
+        p.version = std::string(kVersion) + "; no CUDA device (cudaGetDeviceCount: " + cudaGetErrorName(e) + ": " +
+                    cudaGetErrorString(e) + ")";
+        return p;
+    }
+    if (n == 0) {
+        p.version = std::string(kVersion) + "; no CUDA device (cudaGetDeviceCount: 0 devices)";
+        return p;
+    }
+    cudaDeviceProp prop{};
+    e = cudaGetDeviceProperties(&prop, 0);
+    if (e != cudaSuccess) {
+        p.version = std::string(kVersion) + "; no CUDA device (cudaGetDeviceProperties: " + cudaGetErrorName(e) + ": " +
+                    cudaGetErrorString(e) + ")";
+        return p;
+    }
+    int runtime = 0, driver = 0;
+    cudaRuntimeGetVersion(&runtime);
+    cudaDriverGetVersion(&driver);
+    const std::string where = std::string(prop.name) + ", sm_" + std::to_string(prop.major) + std::to_string(prop.minor) +
+                              ", runtime " + std::to_string(runtime) + ", driver " + std::to_string(driver);
+    if (prop.major < 9) {
+        p.version = std::string(kVersion) + "; no CUDA device of sm_90 or newer: " + where;
+        return p;
+    }
+    // The context is created here, not in the first call, so that a process where CUDA cannot
+    // start (a low RLIMIT_AS, say) declares nothing instead of failing every call.
+    e = cudaFree(nullptr);
+    if (e != cudaSuccess) {
+        p.version = std::string(kVersion) + "; no CUDA device (context on " + where + ": " + cudaGetErrorName(e) +
+                    ": " + cudaGetErrorString(e) + ")";
+        return p;
+    }
+    p.usable = true;
+    p.version = std::string(kVersion) + "; " + where;
+    return p;
+}
+
+const Probe &probe() {
+    static const Probe p = probe_device();
+    return p;
+}
+
+std::int32_t refuse(ninfer_result *r, std::int32_t status, const std::string &message) {
+    std::snprintf(r->message, sizeof r->message, "%s", message.c_str());
+    return status;
+}
+
+/// NINFER_E_INTERNAL with the failing CUDA step and CUDA's name and text of the error.
+std::int32_t cuda_failed(ninfer_result *r, const char *step, cudaError_t e) {
+    return refuse(r, NINFER_E_INTERNAL, std::string(step) + ": " + cudaGetErrorName(e) + ": " + cudaGetErrorString(e));
+}
+
+/// count words of in_width bytes in, as many of out_width bytes fit out (the reference
+/// plugin's checks); else the status already written to `r`.
+std::int32_t check_words(const ninfer_call *c, ninfer_result *r, int in_width, int out_width) {
+    std::uint64_t in_need = 0, out_need = 0;
+    if (__builtin_mul_overflow(c->count, static_cast<std::uint64_t>(in_width), &in_need) ||
+        __builtin_mul_overflow(c->count, static_cast<std::uint64_t>(out_width), &out_need))
+        return refuse(r, NINFER_E_SIZE, "count " + std::to_string(c->count) + " overflows the buffer size");
+    if (c->in_bytes != in_need)
+        return refuse(r, NINFER_E_INVALID_ARGUMENT,
+                      "in holds " + std::to_string(c->in_bytes) + " bytes, count " + std::to_string(c->count) + " x " +
+                          std::to_string(in_width) + " needs " + std::to_string(in_need));
+    if (in_need && !c->in) return refuse(r, NINFER_E_INVALID_ARGUMENT, "in is null");
+    if (c->out_bytes < out_need || (out_need && !c->out))
+        return refuse(r, NINFER_E_BUFFER,
+                      "out holds " + std::to_string(c->out_bytes) + " bytes, " + std::to_string(out_need) + " needed");
+    return NINFER_OK;
+}
+
+/// Device memory freed on every path out of a call.
+struct DeviceBuffer {
+    void *p = nullptr;
+    DeviceBuffer() = default;
+    DeviceBuffer(const DeviceBuffer &) = delete;
+    DeviceBuffer &operator=(const DeviceBuffer &) = delete;
+    ~DeviceBuffer() {
+        if (p) cudaFree(p);
+    }
+    std::uint8_t *bytes() const { return static_cast<std::uint8_t *>(p); }
+};
+
+/// Copies `in_bytes` of c->in to the device, runs `launch(d_in, d_out)`, waits for it, and copies
+/// `out_bytes` back to c->out.
+template <class Launch>
+std::int32_t run_on_device(const ninfer_call *c, ninfer_result *r, std::uint64_t in_bytes, std::uint64_t out_bytes,
+                           Launch launch) {
+    if (c->count == 0) return NINFER_OK;
+    DeviceBuffer d_in, d_out;
+    if (cudaError_t e = cudaMalloc(&d_in.p, in_bytes); e != cudaSuccess) return cuda_failed(r, "cudaMalloc(in)", e);
+    if (cudaError_t e = cudaMalloc(&d_out.p, out_bytes); e != cudaSuccess) return cuda_failed(r, "cudaMalloc(out)", e);
+    if (cudaError_t e = cudaMemcpy(d_in.p, c->in, in_bytes, cudaMemcpyHostToDevice); e != cudaSuccess)
+        return cuda_failed(r, "cudaMemcpy(in)", e);
+    if (cudaError_t e = launch(d_in.bytes(), d_out.bytes()); e != cudaSuccess) return cuda_failed(r, "kernel launch", e);
+    if (cudaError_t e = cudaDeviceSynchronize(); e != cudaSuccess) return cuda_failed(r, "kernel", e);
+    if (cudaError_t e = cudaMemcpy(c->out, d_out.p, out_bytes, cudaMemcpyDeviceToHost); e != cudaSuccess)
+        return cuda_failed(r, "cudaMemcpy(out)", e);
+    r->out_written = out_bytes;
+    return NINFER_OK;
+}
+
+std::int32_t op_convert(void *, const ninfer_call *c, ninfer_result *r) {
+    if (!c || !r || c->struct_size < sizeof(ninfer_call)) return NINFER_E_INVALID_ARGUMENT;
+    if (!probe().usable) return refuse(r, NINFER_E_UNSUPPORTED, "cuda_device " + probe().version);
+    const auto *conv = oracle::find_id(oracle::kConversions, c->method);
+    if (!conv || !gpu::cuda_device_has_conversion(c->method))
+        return refuse(r, NINFER_E_UNSUPPORTED, "no device kernel for conversion " + std::to_string(c->method));
+    if (c->format != conv->dst || c->format_in != conv->src)
+        return refuse(r, NINFER_E_INVALID_ARGUMENT, "formats do not match the conversion");
+    const int ib = oracle::find_id(oracle::kWordFormats, conv->src)->bytes();
+    const int ob = oracle::find_id(oracle::kWordFormats, conv->dst)->bytes();
+    if (const std::int32_t s = check_words(c, r, ib, ob); s != NINFER_OK) return s;
+    return run_on_device(c, r, c->count * ib, c->count * ob, [&](const std::uint8_t *d_in, std::uint8_t *d_out) {
+        return gpu::cuda_device_launch_convert(c->method, d_in, ib, d_out, ob, c->count);
+    });
+}
+
+std::int32_t op_decode(void *, const ninfer_call *c, ninfer_result *r) {
+    if (!c || !r || c->struct_size < sizeof(ninfer_call)) return NINFER_E_INVALID_ARGUMENT;
+    if (!probe().usable) return refuse(r, NINFER_E_UNSUPPORTED, "cuda_device " + probe().version);
+    const auto *f = oracle::find_id(oracle::kWordFormats, c->format);
+    if (!f || !gpu::cuda_device_has_decode(c->format))
+        return refuse(r, NINFER_E_UNSUPPORTED, "no device kernel decodes format " + std::to_string(c->format));
+    const int ib = f->bytes();
+    if (const std::int32_t s = check_words(c, r, ib, 8); s != NINFER_OK) return s;
+    return run_on_device(c, r, c->count * ib, c->count * 8, [&](const std::uint8_t *d_in, std::uint8_t *d_out) {
+        return gpu::cuda_device_launch_decode(c->format, d_in, ib, d_out, c->count);
+    });
+}
+
+std::vector<ninfer_capability> capabilities() {
+    std::vector<ninfer_capability> caps;
+    if (!probe().usable) return caps;
+    for (const auto &f : oracle::kWordFormats)
+        if (gpu::cuda_device_has_decode(f.id)) caps.push_back({NINFER_OP_decode, f.id, 0, 0, 0});
+    for (const auto &c : oracle::kConversions)
+        if (gpu::cuda_device_has_conversion(c.id)) caps.push_back({NINFER_OP_convert, c.dst, c.src, 0, c.id});
+    return caps;
+}
+
+}  // namespace
+
+extern "C" NINFER_EXPORT const ninfer_plugin *ninfer_plugin_entry(std::uint32_t harness_abi) {
+    if (harness_abi != NINFER_ABI_VERSION) return nullptr;
+    static const std::vector<ninfer_capability> caps = capabilities();
+    static const ninfer_plugin table = [] {
+        ninfer_plugin t{};
+        t.abi_version = NINFER_ABI_VERSION;
+        t.struct_size = sizeof(ninfer_plugin);
+        t.name = "cuda_device";
+        t.version = probe().version.c_str();
+        t.capabilities = caps.data();
+        t.capability_count = static_cast<std::uint32_t>(caps.size());
+        t.ops[NINFER_OP_decode - 1] = &op_decode;
+        t.ops[NINFER_OP_convert - 1] = &op_convert;
+        return t;
+    }();
+    return &table;
+}

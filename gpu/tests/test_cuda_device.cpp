@@ -1,0 +1,283 @@
+// SPDX-License-Identifier: Apache-2.0
+// The cuda_device plugin through the plugin ABI (plugin.h), loaded with dlopen as the harness's
+// worker loads it. Without a CUDA device: the table declares no capability, says "no CUDA
+// device", and a call is refused as unsupported. With a device: buffer checks as the reference
+// plugin's, then every declared conversion over whole 8/16-bit domains and the FP32 boundary set
+// (plus seeded random words: NINFER_SEED, NINFER_CUDA_DEVICE_INPUTS) against the MPFR oracle,
+// every departure classified and printed (gpu/README.md "cuda-device").
+#include <dlfcn.h>
+
+#include <array>
+#include <catch2/catch.hpp>
+#include <cstdio>
+#include <cstdlib>
+#include <map>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include "fp32_inputs.hpp"
+#include "ninfer/harness/plugin.h"
+#include "ninfer/oracle/scalar.hpp"
+
+namespace {
+
+using namespace ninfer;
+
+std::uint64_t env_or(const char *name, std::uint64_t fallback) {
+    const char *v = std::getenv(name);
+    return v && *v ? std::strtoull(v, nullptr, 0) : fallback;
+}
+
+/// The plugin's table, loaded once per test program (RTLD_LOCAL, as the worker does).
+const ninfer_plugin *plugin_table() {
+    static const ninfer_plugin *table = [] {
+        void *lib = ::dlopen(NINFER_CUDA_DEVICE_PLUGIN, RTLD_NOW | RTLD_LOCAL);
+        if (!lib) FAIL("cannot load " NINFER_CUDA_DEVICE_PLUGIN ": " << ::dlerror());
+        auto entry = reinterpret_cast<ninfer_plugin_entry_fn>(::dlsym(lib, NINFER_PLUGIN_ENTRY_SYMBOL));
+        if (!entry) FAIL(NINFER_CUDA_DEVICE_PLUGIN " exports no " NINFER_PLUGIN_ENTRY_SYMBOL);
+        return entry(NINFER_ABI_VERSION);
+    }();
+    return table;
+}
+
+bool no_device(const ninfer_plugin &t) { return std::string_view(t.version).find("no CUDA device") != std::string_view::npos; }
+
+/// One word op through the table: `count` words of `in`, output capacity `out_capacity` bytes.
+struct Outcome {
+    std::int32_t status = 0;
+    std::vector<std::uint8_t> out;
+    ninfer_result result{};
+};
+
+Outcome call(const ninfer_plugin &t, std::uint32_t op, std::uint32_t format, std::uint32_t format_in,
+             std::uint32_t method, const std::vector<std::uint8_t> &in, std::uint64_t count, std::uint64_t out_capacity) {
+    ninfer_call c{};
+    c.struct_size = sizeof c;
+    c.op = op;
+    c.format = format;
+    c.format_in = format_in;
+    c.method = method;
+    c.count = count;
+    c.in = in.data();
+    c.in_bytes = in.size();
+    Outcome o;
+    o.out.assign(out_capacity, 0);
+    c.out = o.out.data();
+    c.out_bytes = out_capacity;
+    o.status = t.ops[op - 1](t.self, &c, &o.result);
+    return o;
+}
+
+std::vector<std::uint8_t> pack(const std::vector<std::uint64_t> &words, int bytes) {
+    std::vector<std::uint8_t> out(words.size() * bytes);
+    for (std::size_t i = 0; i < words.size(); ++i)
+        for (int b = 0; b < bytes; ++b) out[i * bytes + b] = static_cast<std::uint8_t>(words[i] >> (8 * b));
+    return out;
+}
+
+std::uint64_t unpack(const std::vector<std::uint8_t> &buf, std::size_t i, int bytes) {
+    std::uint64_t v = 0;
+    for (int b = 0; b < bytes; ++b) v |= static_cast<std::uint64_t>(buf[i * bytes + b]) << (8 * b);
+    return v;
+}
+
+enum Kind { kNanInput, kInfInput, kOverflow, kTie, kOutside, kOther, kKinds };
+constexpr std::array<const char *, kKinds> kKindNames = {"nan_input", "inf_input", "overflow", "tie", "outside", "other"};
+
+/// Departures of one rule from the oracle, by kind, with the first examples of each.
+struct Survey {
+    explicit Survey(std::string name) : rule(std::move(name)) {}
+    std::string rule;
+    std::uint64_t inputs = 0, departures = 0;
+    std::array<std::uint64_t, kKinds> by_kind{};
+    std::map<int, std::vector<std::array<std::uint64_t, 3>>> examples;
+
+    void add(Kind k, std::uint64_t in, std::uint64_t expected, std::uint64_t actual) {
+        ++departures;
+        ++by_kind[k];
+        if (examples[k].size() < 3) examples[k].push_back({in, expected, actual});
+    }
+    void print() const {
+        std::printf("%-38s %9llu inputs %9llu departures", rule.c_str(), static_cast<unsigned long long>(inputs),
+                    static_cast<unsigned long long>(departures));
+        for (int k = 0; k < kKinds; ++k)
+            if (by_kind[k]) std::printf("  %s=%llu", kKindNames[k], static_cast<unsigned long long>(by_kind[k]));
+        std::printf("\n");
+        for (const auto &[k, ex] : examples)
+            for (const auto &e : ex)
+                std::printf("    %-10s in 0x%llx expected 0x%llx device 0x%llx\n", kKindNames[k],
+                            static_cast<unsigned long long>(e[0]), static_cast<unsigned long long>(e[1]),
+                            static_cast<unsigned long long>(e[2]));
+        std::fflush(stdout);
+    }
+};
+
+bool is_nan_class(std::uint8_t cls) {
+    cls &= 0x0F;
+    return cls == NINFER_CLASS_QNAN || cls == NINFER_CLASS_SNAN || cls == NINFER_CLASS_NAN;
+}
+
+/// Why the device's word departs from the oracle's for this source word.
+Kind classify_departure(const oracle::Conversion &c, std::uint64_t src, std::uint64_t expected) {
+    const auto &sf = oracle::word_format(c.src);
+    const auto &df = oracle::word_format(c.dst);
+    if (src > sf.mask()) return kOutside;
+    const std::uint8_t cls = oracle::word_class_byte(sf, src);
+    if (is_nan_class(cls)) return kNanInput;
+    if ((cls & 0x0F) == NINFER_CLASS_INFINITE) return kInfInput;
+    const std::uint8_t ecls = oracle::word_class_byte(df, expected);
+    const std::uint64_t mag = df.has_sign ? expected & (df.mask() >> 1) : expected;
+    if ((ecls & 0x0F) == NINFER_CLASS_INFINITE || is_nan_class(ecls) || mag == oracle::largest_finite_word(df))
+        return kOverflow;
+    if (oracle::conversion_is_tie(c, src)) return kTie;
+    return kOther;
+}
+
+/// Every word of a source of at most 16 bits (by byte: E2M1 bytes above 0xF included), else the
+/// FP32 boundary set of the reference cross-check plus seeded random words up to `fp32_total`.
+std::vector<std::uint64_t> inputs_of(const oracle::Conversion &c, std::uint64_t fp32_total) {
+    const auto &sf = oracle::word_format(c.src);
+    std::vector<std::uint64_t> inputs;
+    if (sf.bits <= 16) {
+        for (std::uint64_t w = 0; w < (1ull << (8 * sf.bytes())); ++w) inputs.push_back(w);
+        return inputs;
+    }
+    std::uint64_t midpoints = 0;
+    auto words = testing::boundary_inputs(oracle::word_format(c.dst), midpoints);
+    testing::add_random(words, std::max<std::uint64_t>(fp32_total, words.size()), oracle::word_format(c.dst),
+                        env_or("NINFER_SEED", 20261129) + c.id);
+    inputs.assign(words.begin(), words.end());
+    return inputs;
+}
+
+}  // namespace
+
+TEST_CASE("cuda_device loads through the ABI and declares capabilities only with a device", "[cuda_device]") {
+    const ninfer_plugin *t = plugin_table();
+    REQUIRE(t != nullptr);
+    CHECK(t->abi_version == NINFER_ABI_VERSION);
+    CHECK(t->struct_size == sizeof(ninfer_plugin));
+    CHECK(std::string_view(t->name) == "cuda_device");
+    REQUIRE(t->version != nullptr);
+    std::printf("cuda_device version: %s\n", t->version);
+    REQUIRE(t->ops[NINFER_OP_convert - 1] != nullptr);
+    REQUIRE(t->ops[NINFER_OP_decode - 1] != nullptr);
+    if (no_device(*t)) {
+        CHECK(t->capability_count == 0);
+        const std::vector<std::uint64_t> one = {0x3F800000};
+        const Outcome conv = call(*t, NINFER_OP_convert, NINFER_FORMAT_bf16, NINFER_FORMAT_fp32,
+                                  NINFER_CONVERSION_fp32_to_bf16_rne, pack(one, 4), 1, 2);
+        CHECK(conv.status == NINFER_E_UNSUPPORTED);
+        CHECK(std::string_view(conv.result.message).find("no CUDA device") != std::string_view::npos);
+        CHECK(conv.result.out_written == 0);
+        const Outcome dec = call(*t, NINFER_OP_decode, NINFER_FORMAT_bf16, 0, 0, pack({0x3F80}, 2), 1, 8);
+        CHECK(dec.status == NINFER_E_UNSUPPORTED);
+        return;
+    }
+    // With a device: decode of bf16, fp16, e4m3fn, e5m2, e2m1 and 13 conversions.
+    CHECK(t->capability_count == 18);
+    for (std::uint32_t i = 0; i < t->capability_count; ++i) {
+        const ninfer_capability &cap = t->capabilities[i];
+        INFO("capability " << i);
+        if (cap.op == NINFER_OP_convert) {
+            const auto *conv = oracle::find_id(oracle::kConversions, cap.method);
+            REQUIRE(conv != nullptr);
+            CHECK(cap.format == conv->dst);
+            CHECK(cap.format_in == conv->src);
+        } else {
+            CHECK(cap.op == NINFER_OP_decode);
+        }
+    }
+}
+
+TEST_CASE("cuda_device checks its buffers like the reference plugin", "[cuda_device]") {
+    const ninfer_plugin *t = plugin_table();
+    REQUIRE(t != nullptr);
+    if (no_device(*t)) {
+        WARN("no CUDA device, buffer checks not run: " << t->version);
+        return;
+    }
+    const auto in4 = pack({0x3F800000, 0x40000000}, 4);
+    const auto convert = [&](std::uint32_t conv, std::uint32_t dst, const std::vector<std::uint8_t> &in,
+                             std::uint64_t count, std::uint64_t cap) {
+        return call(*t, NINFER_OP_convert, dst, NINFER_FORMAT_fp32, conv, in, count, cap);
+    };
+    CHECK(convert(NINFER_CONVERSION_fp32_to_bf16_rne, NINFER_FORMAT_bf16, in4, 2, 4).status == NINFER_OK);
+    CHECK(convert(NINFER_CONVERSION_fp32_to_bf16_rne, NINFER_FORMAT_bf16, in4, 3, 6).status == NINFER_E_INVALID_ARGUMENT);
+    CHECK(convert(NINFER_CONVERSION_fp32_to_bf16_rne, NINFER_FORMAT_bf16, in4, 2, 3).status == NINFER_E_BUFFER);
+    CHECK(convert(NINFER_CONVERSION_fp32_to_bf16_rne, NINFER_FORMAT_bf16, in4, ~0ull / 2, 4).status == NINFER_E_SIZE);
+    CHECK(convert(NINFER_CONVERSION_fp32_to_bf16_rne, NINFER_FORMAT_fp16, in4, 2, 4).status == NINFER_E_INVALID_ARGUMENT);
+    CHECK(convert(NINFER_CONVERSION_fp32_to_ue4m3_rnu_satfinite, NINFER_FORMAT_ue4m3, in4, 2, 2).status ==
+          NINFER_E_UNSUPPORTED);
+    const Outcome empty = convert(NINFER_CONVERSION_fp32_to_bf16_rne, NINFER_FORMAT_bf16, {}, 0, 0);
+    CHECK(empty.status == NINFER_OK);
+    CHECK(empty.result.out_written == 0);
+    const Outcome two = convert(NINFER_CONVERSION_fp32_to_bf16_rne, NINFER_FORMAT_bf16, in4, 2, 8);
+    REQUIRE(two.status == NINFER_OK);
+    CHECK(two.result.out_written == 4);
+    CHECK(unpack(two.out, 0, 2) == 0x3F80);  // 1.0 and 2.0 are exact in bf16 (tensor-formats.txt 3.1)
+    CHECK(unpack(two.out, 1, 2) == 0x4000);
+    CHECK(unpack(two.out, 2, 2) == 0);       // nothing written past out_written
+    CHECK(call(*t, NINFER_OP_decode, NINFER_FORMAT_bf16, 0, 0, pack({0x3F80}, 2), 1, 7).status == NINFER_E_BUFFER);
+}
+
+TEST_CASE("cuda_device conversions against the oracle, departures printed", "[cuda_device][survey]") {
+    const ninfer_plugin *t = plugin_table();
+    REQUIRE(t != nullptr);
+    if (no_device(*t)) {
+        WARN("no CUDA device, device survey not run: " << t->version);
+        return;
+    }
+    const std::uint64_t total = env_or("NINFER_CUDA_DEVICE_INPUTS", 1000000);
+    std::printf("cuda_device survey on %s: seed=%llu (include this in bug reports), %llu fp32 inputs per conversion\n",
+                t->version, static_cast<unsigned long long>(env_or("NINFER_SEED", 20261129)),
+                static_cast<unsigned long long>(total));
+    for (std::uint32_t i = 0; i < t->capability_count; ++i) {
+        const ninfer_capability &cap = t->capabilities[i];
+        if (cap.op != NINFER_OP_convert) continue;
+        const oracle::Conversion &c = *oracle::find_id(oracle::kConversions, cap.method);
+        Survey s("convert." + std::string(c.name));
+        INFO(s.rule);
+        const int ib = oracle::word_format(c.src).bytes(), ob = oracle::word_format(c.dst).bytes();
+        const std::vector<std::uint64_t> inputs = inputs_of(c, total);
+        const Outcome o = call(*t, NINFER_OP_convert, c.dst, c.src, c.id, pack(inputs, ib), inputs.size(), inputs.size() * ob);
+        INFO(o.result.message);
+        REQUIRE(o.status == NINFER_OK);
+        REQUIRE(o.result.out_written == inputs.size() * ob);
+        for (std::size_t k = 0; k < inputs.size(); ++k) {
+            ++s.inputs;
+            const std::uint64_t expected = oracle::convert_word(c, inputs[k]);
+            const std::uint64_t actual = unpack(o.out, k, ob);
+            if (!oracle::conversion_accepts(c, inputs[k], expected, actual))
+                s.add(classify_departure(c, inputs[k], expected), inputs[k], expected, actual);
+        }
+        s.print();
+        // A finite, in-range input rounded differently from the spec is a rounding bug, not a policy.
+        CHECK(s.by_kind[kOther] == 0);
+        CHECK(s.by_kind[kTie] == 0);
+    }
+    for (std::uint32_t i = 0; i < t->capability_count; ++i) {
+        const ninfer_capability &cap = t->capabilities[i];
+        if (cap.op != NINFER_OP_decode) continue;
+        const oracle::WordFormat &f = oracle::word_format(cap.format);
+        Survey s("decode." + std::string(f.name));
+        INFO(s.rule);
+        std::vector<std::uint64_t> words;
+        for (std::uint64_t w = 0; w < (1ull << (8 * f.bytes())); ++w) words.push_back(w);
+        const Outcome o = call(*t, NINFER_OP_decode, f.id, 0, 0, pack(words, f.bytes()), words.size(), words.size() * 8);
+        INFO(o.result.message);
+        REQUIRE(o.status == NINFER_OK);
+        for (std::size_t k = 0; k < words.size(); ++k) {
+            ++s.inputs;
+            const std::uint64_t expected = oracle::decode_to_binary64(f, words[k]);
+            const std::uint64_t actual = unpack(o.out, k, 8);
+            if (expected == actual) continue;
+            s.add(words[k] > f.mask() ? kOutside : is_nan_class(oracle::word_class_byte(f, words[k])) ? kNanInput : kOther,
+                  words[k], expected, actual);
+        }
+        s.print();
+        CHECK(s.by_kind[kOther] == 0);
+    }
+}

@@ -40,6 +40,12 @@ def main(out_dir: str) -> int:
             else:
                 verdict = f"MISSED: {rule} did not fail"
                 ok = False
+        elif t["cases"] == t["unsupported"]:
+            # nothing applicable: say so instead of calling it conformance (e.g. no CUDA device)
+            why = r["subject"].get("version") or "no capability declared"
+            verdict = "nothing tested: " + (why if len(why) <= 40 else why[:37] + "...")
+            if name == "reference":
+                ok = False
         else:
             if exit_code == 0:
                 verdict = "conforms" + (f" ({t['waived']} waived departures)" if t.get("waived") else "")
@@ -58,7 +64,7 @@ def main(out_dir: str) -> int:
             break
     print(f"ninfer-conform main job: {len(rows)} bundled plugins, {level}; reports in {out}/")
     for name, verdict, counts in rows:
-        print(f"  {name:<{width}}  {verdict:<48}  {counts}")
+        print(f"  {name:<{width}}  {verdict:<50}  {counts}")
     mutants = [r for r in rows if r[0].startswith("mutant_")]
     caught = [r for r in mutants if r[1].startswith("caught")]
     print(f"mutants caught: {len(caught)}/{len(mutants)}")

@@ -34,6 +34,15 @@ const char *nan_policy_name(NanPolicy p) {
     return "?";
 }
 
+Case base_case(const std::string &rule, const std::string &slug, Level level, const std::string &source) {
+    Case c;
+    c.rule = rule;
+    c.id = rule + "/" + slug;
+    c.level = level;
+    c.source = source;
+    return c;
+}
+
 bool is_word_op(std::uint32_t op) {
     return op == NINFER_OP_decode || op == NINFER_OP_classify || op == NINFER_OP_validate ||
            op == NINFER_OP_convert;

@@ -43,15 +43,6 @@ std::string hex(std::uint64_t w, int digits) {
 
 std::string shape_slug(std::uint64_t n, std::uint64_t k) { return std::to_string(n) + "x" + std::to_string(k); }
 
-Case base_case(const std::string &rule, const std::string &slug, Level level, const std::string &source) {
-    Case c;
-    c.rule = rule;
-    c.id = rule + "/" + slug;
-    c.level = level;
-    c.source = source;
-    return c;
-}
-
 /// An exact value m * 2^e as a word of a binary float with `man` fraction bits and bias `bias`
 /// (input construction only; throws when the value is not representable).
 std::uint32_t float_word(std::int64_t m, int e, int man, int bias, int exp_bits) {

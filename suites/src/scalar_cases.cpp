@@ -193,15 +193,6 @@ bool conversion_word_is_reading(const Conversion &c, std::uint64_t w, bool rule_
     return false;
 }
 
-Case base_case(const std::string &rule, const std::string &slug, Level level, const std::string &source) {
-    Case c;
-    c.rule = rule;
-    c.id = rule + "/" + slug;
-    c.level = level;
-    c.source = source;
-    return c;
-}
-
 Case decode_case(const WordFormat &f, const std::string &slug, Level level, const std::string &source,
                  const Words &words) {
     Case c = base_case("decode." + std::string(f.name), slug, level, source);

@@ -51,6 +51,9 @@ struct Case {
     NanPolicy nan = NanPolicy::exact;
 };
 
+/// A case with its rule, id "<rule>/<slug>", level and provenance set; the call is left empty.
+Case base_case(const std::string &rule, const std::string &slug, Level level, const std::string &source);
+
 /// True for ops whose `in`/`out` are arrays of words (decode, classify, validate, convert).
 bool is_word_op(std::uint32_t op);
 

@@ -91,6 +91,10 @@ void add_run(CLI::App &app) {
         std::fputs(reports::render_summary(rep).c_str(), stdout);
         if (!a->report.empty()) std::printf("report: %s\n", a->report.c_str());
         if (!a->junit.empty()) std::printf("junit: %s\n", a->junit.c_str());
+        // a pass over zero applicable cases says nothing about conformance: say so
+        if (rep.totals.cases > 0 && rep.totals.unsupported == rep.totals.cases)
+            std::fprintf(stderr, "warning: no case was applicable: the subject declares none of the capabilities "
+                                 "these suites test (%s)\n", id.version.c_str());
         if (reports::run_failed(rep)) throw CLI::RuntimeError(kExitFail);
     });
 }

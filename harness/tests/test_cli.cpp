@@ -337,3 +337,56 @@ TEST_CASE("help hides the worker, worker needs --plugin") {
     CHECK(o.out.find("worker") == std::string::npos);
     CHECK(cli("worker").status == 2);
 }
+
+TEST_CASE("oracle encode and decode: the bytes a producer must write, by hand from Section 7.2 and the layout") {
+    // q8_g32_fp16 [1,4] from fp32 {127, -63.5, 0.5, 1.5}: amax 127, raw scale 127/127 = 1 (0x3c00),
+    // inv 1, codes 127, -64 (tie to even), 0 (tie to even), 2 (tie to even).
+    // row_split_k128_v1: K_pad 128, 4 groups/row of 32 bytes: base plane 128 bytes, zeros to 256,
+    // no high plane, scale plane at 256: 0x3c00 then three padding scales 0x0000; 264 bytes.
+    const fs::path src = tmp_dir() / "q8.f32", payload = tmp_dir() / "q8.payload";
+    {
+        const std::uint32_t words[4] = {0x42FE0000u, 0xC27E0000u, 0x3F000000u, 0x3FC00000u};
+        std::ofstream f(src, std::ios::binary);
+        for (auto w : words)
+            for (int b = 0; b < 4; ++b) f.put(static_cast<char>((w >> (8 * b)) & 0xFF));
+    }
+    auto o = cli("oracle encode --format q8_g32_fp16 --method grouped_absmax --source-type fp32 --shape 1,4 --input '" +
+                 src.string() + "' --output '" + payload.string() + "'");
+    REQUIRE(o.status == 0);
+    const std::string bytes = slurp(payload);
+    REQUIRE(bytes.size() == 264);
+    std::string want(264, '\0');
+    want[0] = '\x7f';
+    want[1] = '\xc0';
+    want[3] = '\x02';
+    want[257] = '\x3c';
+    CHECK(bytes == want);
+
+    o = cli("oracle decode --format q8_g32_fp16 --shape 1,4 --input '" + payload.string() + "'");
+    REQUIRE(o.status == 0);
+    const auto j = json::parse(o.out);
+    CHECK(j.at("codes") == json::parse("[[127,-64,0,2]]"));
+    CHECK(j.at("scales") == json::parse(R"([["3c00"]])"));
+    CHECK(j.at("values") == json::parse(R"([["42fe0000","c2800000","00000000","40000000"]])"));
+
+    // A payload with Q8's illegal word 0x80 is refused by a rule: exit 1, one line.
+    std::string bad = want;
+    bad[2] = '\x80';
+    std::ofstream(tmp_dir() / "q8.bad", std::ios::binary) << bad;
+    o = cli("oracle decode --format q8_g32_fp16 --shape 1,4 --input '" + (tmp_dir() / "q8.bad").string() + "'");
+    CHECK(o.status == 1);
+    CHECK(lines(o.err) == 1);
+    // A non-finite source is refused by a rule; a wrong shape is an input error.
+    {
+        std::ofstream f(tmp_dir() / "inf.f32", std::ios::binary);
+        const char inf[4] = {0, 0, '\x80', '\x7f'};
+        for (int i = 0; i < 4; ++i) f.write(inf, 4);
+    }
+    o = cli("oracle encode --format q8_g32_fp16 --method grouped_absmax --source-type fp32 --shape 1,4 --input '" +
+            (tmp_dir() / "inf.f32").string() + "' --output '" + (tmp_dir() / "inf.payload").string() + "'");
+    CHECK(o.status == 1);
+    CHECK_FALSE(fs::exists(tmp_dir() / "inf.payload"));
+    o = cli("oracle encode --format q8_g32_fp16 --method grouped_absmax --source-type fp32 --shape 1,5 --input '" +
+            src.string() + "' --output '" + payload.string() + "'");
+    CHECK(o.status == 2);
+}

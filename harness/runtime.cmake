@@ -4,6 +4,7 @@
 target_sources(ninfer_harness PRIVATE
   ${CMAKE_CURRENT_LIST_DIR}/src/wire.cpp
   ${CMAKE_CURRENT_LIST_DIR}/src/worker.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/src/child_subject.cpp
   ${CMAKE_CURRENT_LIST_DIR}/src/subject_plugin.cpp
   ${CMAKE_CURRENT_LIST_DIR}/src/subject_exec.cpp)
 target_link_libraries(ninfer_harness PRIVATE nlohmann_json::nlohmann_json)

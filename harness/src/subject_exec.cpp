@@ -8,6 +8,7 @@
 #include <nlohmann/json.hpp>
 
 #include "ninfer/harness/subject.hpp"
+#include "child_subject.hpp"
 #include "wire.hpp"
 
 namespace ninfer::harness {
@@ -79,42 +80,14 @@ Reply reply_with(Outcome o, std::string message) {
     return r;
 }
 
-class ExecSubject final : public Subject {
+class ExecSubject final : public ChildSubject {
 public:
-    ExecSubject(std::string command, SubjectOptions opts) : command_(std::move(command)), opts_(std::move(opts)) {
-        ::signal(SIGPIPE, SIG_IGN);
-        std::string why;
-        bool started = false;
-        try {
-            started = start(why);
-        } catch (const std::exception &e) {
-            child_.kill();
-            why = who() + e.what();
-        }
-        if (!started) {
-            open_error_ = why;
-            info_ = SubjectInfo{};
-        }
-    }
-
-    const SubjectInfo &info() const override { return info_; }
-    const std::string &open_error() const override { return open_error_; }
-
-    Reply call(const Call &c) override {
-        auto t0 = Clock::now();
-        Reply r;
-        try {
-            r = call_once(c);
-        } catch (const std::exception &e) {
-            child_.kill();
-            r = reply_with(Outcome::error, std::string("harness: ") + e.what());
-        }
-        r.seconds = std::chrono::duration<double>(Clock::now() - t0).count();
-        return r;
+    ExecSubject(std::string command, SubjectOptions opts) : ChildSubject(std::move(opts)), command_(std::move(command)) {
+        open();
     }
 
 private:
-    std::string who() const { return "exec `" + command_ + "`: "; }
+    std::string who() const override { return "exec `" + command_ + "`: "; }
 
     std::string with_stderr(std::string message) const {
         auto tail = child_.stderr_tail();
@@ -122,7 +95,7 @@ private:
         return message;
     }
 
-    bool start(std::string &why) {
+    bool start(std::string &why) override {
         if (!child_.spawn({"/bin/sh", "-c", command_}, opts_.memory_limit_bytes, why)) {
             why = who() + why;
             return false;
@@ -231,7 +204,7 @@ private:
         return reply_with(Outcome::error, std::move(message));
     }
 
-    Reply call_once(const Call &c) {
+    Reply call_once(const Call &c) override {
         if (!open_error_.empty()) return reply_with(Outcome::error, open_error_);
         if (c.shape.size() > NINFER_MAX_RANK)
             return reply_with(Outcome::error, "call rank " + std::to_string(c.shape.size()) + " exceeds " +
@@ -324,10 +297,6 @@ private:
     }
 
     std::string command_;
-    SubjectOptions opts_;
-    SubjectInfo info_;
-    std::string open_error_;
-    Child child_;
 };
 
 }  // namespace

@@ -10,6 +10,7 @@
 #include <exception>
 
 #include "ninfer/harness/subject.hpp"
+#include "child_subject.hpp"
 #include "wire.hpp"
 
 namespace ninfer::harness {
@@ -40,48 +41,20 @@ Reply error_reply(std::string message) {
     return r;
 }
 
-class PluginSubject final : public Subject {
+class PluginSubject final : public ChildSubject {
 public:
-    PluginSubject(std::string path, SubjectOptions opts) : path_(std::move(path)), opts_(std::move(opts)) {
-        ::signal(SIGPIPE, SIG_IGN);
+    PluginSubject(std::string path, SubjectOptions opts) : ChildSubject(std::move(opts)), path_(std::move(path)) {
         if (opts_.worker_executable.empty()) opts_.worker_executable = self_executable();
         // dlopen searches the library path for a bare name; a plugin path is a file.
         load_path_ = path_.find('/') == std::string::npos ? "./" + path_ : path_;
-        std::string why;
-        bool started = false;
-        try {
-            started = start(why);
-        } catch (const std::exception &e) {
-            child_.kill();
-            why = who() + e.what();
-        }
-        if (!started) {
-            open_error_ = why;
-            info_ = SubjectInfo{};
-        }
-    }
-
-    const SubjectInfo &info() const override { return info_; }
-    const std::string &open_error() const override { return open_error_; }
-
-    Reply call(const Call &c) override {
-        auto t0 = Clock::now();
-        Reply r;
-        try {
-            r = call_once(c);
-        } catch (const std::exception &e) {
-            child_.kill();
-            r = error_reply(std::string("harness: ") + e.what());
-        }
-        r.seconds = std::chrono::duration<double>(Clock::now() - t0).count();
-        return r;
+        open();
     }
 
 private:
-    std::string who() const { return "plugin " + path_ + ": "; }
+    std::string who() const override { return "plugin " + path_ + ": "; }
 
     /// Spawns the worker and reads its hello; false with a one-line reason.
-    bool start(std::string &why) {
+    bool start(std::string &why) override {
         if (!child_.spawn({opts_.worker_executable, "worker", "--plugin", load_path_}, opts_.memory_limit_bytes, why)) {
             why = who() + why;
             return false;
@@ -157,7 +130,7 @@ private:
         return r;
     }
 
-    Reply call_once(const Call &c) {
+    Reply call_once(const Call &c) override {
         if (!open_error_.empty()) return error_reply(open_error_);
         if (c.shape.size() > NINFER_MAX_RANK)
             return error_reply("call rank " + std::to_string(c.shape.size()) + " exceeds " + std::to_string(NINFER_MAX_RANK));
@@ -220,10 +193,6 @@ private:
     }
 
     std::string path_, load_path_;
-    SubjectOptions opts_;
-    SubjectInfo info_;
-    std::string open_error_;
-    Child child_;
 };
 
 }  // namespace

@@ -7,6 +7,10 @@
 
 #include "cuda_host_codecs.hpp"
 #include "ninfer/oracle/formats.hpp"
+#include "word_plugin.hpp"
+
+using ninfer::gpu::word_capabilities;
+using ninfer::gpu::word_plugin_table;
 
 namespace {
 
@@ -69,12 +73,8 @@ std::int32_t op_decode(void *, const ninfer_call *c, ninfer_result *r) {
 }
 
 std::vector<ninfer_capability> capabilities() {
-    std::vector<ninfer_capability> caps;
-    for (const auto &f : oracle::kWordFormats)
-        if (gpu::cuda_host_has_decode(f.id)) caps.push_back({NINFER_OP_decode, f.id, 0, 0, 0});
-    for (const auto &c : oracle::kConversions)
-        if (gpu::cuda_host_has_conversion(c.id)) caps.push_back({NINFER_OP_convert, c.dst, c.src, 0, c.id});
-    return caps;
+    return word_capabilities([](std::uint32_t f) { return gpu::cuda_host_has_decode(f); },
+                             [](std::uint32_t c) { return gpu::cuda_host_has_conversion(c); });
 }
 
 }  // namespace
@@ -82,17 +82,6 @@ std::vector<ninfer_capability> capabilities() {
 extern "C" NINFER_EXPORT const ninfer_plugin *ninfer_plugin_entry(std::uint32_t harness_abi) {
     if (harness_abi != NINFER_ABI_VERSION) return nullptr;
     static const std::vector<ninfer_capability> caps = capabilities();
-    static const ninfer_plugin table = [] {
-        ninfer_plugin t{};
-        t.abi_version = NINFER_ABI_VERSION;
-        t.struct_size = sizeof(ninfer_plugin);
-        t.name = "cuda_host";
-        t.version = "0.1.0";
-        t.capabilities = caps.data();
-        t.capability_count = static_cast<std::uint32_t>(caps.size());
-        t.ops[NINFER_OP_decode - 1] = &op_decode;
-        t.ops[NINFER_OP_convert - 1] = &op_convert;
-        return t;
-    }();
+    static const ninfer_plugin table = word_plugin_table("cuda_host", "0.1.0", caps, &op_decode, &op_convert);
     return &table;
 }

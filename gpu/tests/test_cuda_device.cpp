@@ -19,16 +19,13 @@
 
 #include "fp32_inputs.hpp"
 #include "ninfer/harness/plugin.h"
+#include "departure_survey.hpp"
 #include "ninfer/oracle/scalar.hpp"
 
 namespace {
 
 using namespace ninfer;
-
-std::uint64_t env_or(const char *name, std::uint64_t fallback) {
-    const char *v = std::getenv(name);
-    return v && *v ? std::strtoull(v, nullptr, 0) : fallback;
-}
+using namespace ninfer::gpu_tests;
 
 /// The plugin's table, loaded once per test program (RTLD_LOCAL, as the worker does).
 const ninfer_plugin *plugin_table() {
@@ -81,58 +78,6 @@ std::uint64_t unpack(const std::vector<std::uint8_t> &buf, std::size_t i, int by
     std::uint64_t v = 0;
     for (int b = 0; b < bytes; ++b) v |= static_cast<std::uint64_t>(buf[i * bytes + b]) << (8 * b);
     return v;
-}
-
-enum Kind { kNanInput, kInfInput, kOverflow, kTie, kOutside, kOther, kKinds };
-constexpr std::array<const char *, kKinds> kKindNames = {"nan_input", "inf_input", "overflow", "tie", "outside", "other"};
-
-/// Departures of one rule from the oracle, by kind, with the first examples of each.
-struct Survey {
-    explicit Survey(std::string name) : rule(std::move(name)) {}
-    std::string rule;
-    std::uint64_t inputs = 0, departures = 0;
-    std::array<std::uint64_t, kKinds> by_kind{};
-    std::map<int, std::vector<std::array<std::uint64_t, 3>>> examples;
-
-    void add(Kind k, std::uint64_t in, std::uint64_t expected, std::uint64_t actual) {
-        ++departures;
-        ++by_kind[k];
-        if (examples[k].size() < 3) examples[k].push_back({in, expected, actual});
-    }
-    void print() const {
-        std::printf("%-38s %9llu inputs %9llu departures", rule.c_str(), static_cast<unsigned long long>(inputs),
-                    static_cast<unsigned long long>(departures));
-        for (int k = 0; k < kKinds; ++k)
-            if (by_kind[k]) std::printf("  %s=%llu", kKindNames[k], static_cast<unsigned long long>(by_kind[k]));
-        std::printf("\n");
-        for (const auto &[k, ex] : examples)
-            for (const auto &e : ex)
-                std::printf("    %-10s in 0x%llx expected 0x%llx device 0x%llx\n", kKindNames[k],
-                            static_cast<unsigned long long>(e[0]), static_cast<unsigned long long>(e[1]),
-                            static_cast<unsigned long long>(e[2]));
-        std::fflush(stdout);
-    }
-};
-
-bool is_nan_class(std::uint8_t cls) {
-    cls &= 0x0F;
-    return cls == NINFER_CLASS_QNAN || cls == NINFER_CLASS_SNAN || cls == NINFER_CLASS_NAN;
-}
-
-/// Why the device's word departs from the oracle's for this source word.
-Kind classify_departure(const oracle::Conversion &c, std::uint64_t src, std::uint64_t expected) {
-    const auto &sf = oracle::word_format(c.src);
-    const auto &df = oracle::word_format(c.dst);
-    if (src > sf.mask()) return kOutside;
-    const std::uint8_t cls = oracle::word_class_byte(sf, src);
-    if (is_nan_class(cls)) return kNanInput;
-    if ((cls & 0x0F) == NINFER_CLASS_INFINITE) return kInfInput;
-    const std::uint8_t ecls = oracle::word_class_byte(df, expected);
-    const std::uint64_t mag = df.has_sign ? expected & (df.mask() >> 1) : expected;
-    if ((ecls & 0x0F) == NINFER_CLASS_INFINITE || is_nan_class(ecls) || mag == oracle::largest_finite_word(df))
-        return kOverflow;
-    if (oracle::conversion_is_tie(c, src)) return kTie;
-    return kOther;
 }
 
 /// Every word of a source of at most 16 bits (by byte: E2M1 bytes above 0xF included), else the
@@ -238,7 +183,7 @@ TEST_CASE("cuda_device conversions against the oracle, departures printed", "[cu
         const ninfer_capability &cap = t->capabilities[i];
         if (cap.op != NINFER_OP_convert) continue;
         const oracle::Conversion &c = *oracle::find_id(oracle::kConversions, cap.method);
-        Survey s("convert." + std::string(c.name));
+        Survey s("convert." + std::string(c.name), "device");
         INFO(s.rule);
         const int ib = oracle::word_format(c.src).bytes(), ob = oracle::word_format(c.dst).bytes();
         const std::vector<std::uint64_t> inputs = inputs_of(c, total);
@@ -262,7 +207,7 @@ TEST_CASE("cuda_device conversions against the oracle, departures printed", "[cu
         const ninfer_capability &cap = t->capabilities[i];
         if (cap.op != NINFER_OP_decode) continue;
         const oracle::WordFormat &f = oracle::word_format(cap.format);
-        Survey s("decode." + std::string(f.name));
+        Survey s("decode." + std::string(f.name), "device");
         INFO(s.rule);
         std::vector<std::uint64_t> words;
         for (std::uint64_t w = 0; w < (1ull << (8 * f.bytes())); ++w) words.push_back(w);

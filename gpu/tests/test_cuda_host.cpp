@@ -18,69 +18,16 @@
 
 #include "cuda_host_codecs.hpp"
 #include "fp32_inputs.hpp"
+#include "departure_survey.hpp"
 #include "ninfer/oracle/scalar.hpp"
 
 namespace {
 
 using namespace ninfer;
-
-std::uint64_t env_or(const char *name, std::uint64_t fallback) {
-    const char *v = std::getenv(name);
-    return v && *v ? std::strtoull(v, nullptr, 0) : fallback;
-}
-
-enum Kind { kNanInput, kInfInput, kNegativeToUnsigned, kOverflow, kTie, kOutside, kOther, kKinds };
-constexpr std::array<const char *, kKinds> kKindNames = {"nan_input", "inf_input", "negative_to_unsigned", "overflow",
-                                                          "tie",       "outside",   "other"};
-
-struct Survey {
-    explicit Survey(std::string_view family, std::string_view name) : rule(family) { rule += name; }
-    std::string rule;
-    std::uint64_t inputs = 0, departures = 0;
-    std::array<std::uint64_t, kKinds> by_kind{};
-    std::map<int, std::vector<std::array<std::uint64_t, 3>>> examples;
-
-    void add(Kind k, std::uint64_t in, std::uint64_t expected, std::uint64_t actual) {
-        ++departures;
-        ++by_kind[k];
-        auto &ex = examples[k];
-        if (ex.size() < 3) ex.push_back({in, expected, actual});
-    }
-    void print() const {
-        std::printf("%-38s %9llu inputs %9llu departures", rule.c_str(), static_cast<unsigned long long>(inputs),
-                    static_cast<unsigned long long>(departures));
-        for (int k = 0; k < kKinds; ++k)
-            if (by_kind[k]) std::printf("  %s=%llu", kKindNames[k], static_cast<unsigned long long>(by_kind[k]));
-        std::printf("\n");
-        for (const auto &[k, ex] : examples)
-            for (const auto &e : ex)
-                std::printf("    %-10s in 0x%llx expected 0x%llx nvidia 0x%llx\n", kKindNames[k],
-                            static_cast<unsigned long long>(e[0]), static_cast<unsigned long long>(e[1]),
-                            static_cast<unsigned long long>(e[2]));
-        std::fflush(stdout);
-    }
-};
-
-/// Why NVIDIA's word departs from the oracle's for this source word.
-Kind classify_departure(const oracle::Conversion &c, std::uint64_t src, std::uint64_t expected) {
-    const auto &sf = oracle::word_format(c.src);
-    const auto &df = oracle::word_format(c.dst);
-    if (src > sf.mask()) return kOutside;
-    const std::uint8_t cls = oracle::word_class_byte(sf, src) & 0x0F;
-    if (cls == NINFER_CLASS_QNAN || cls == NINFER_CLASS_SNAN || cls == NINFER_CLASS_NAN) return kNanInput;
-    if (!df.has_sign && (src >> (sf.bits - 1)) && sf.has_sign) return kNegativeToUnsigned;
-    if (cls == NINFER_CLASS_INFINITE) return kInfInput;
-    const std::uint8_t ecls = oracle::word_class_byte(df, expected) & 0x0F;
-    const std::uint64_t mag = df.has_sign ? expected & (df.mask() >> 1) : expected;
-    if (ecls == NINFER_CLASS_INFINITE || ecls == NINFER_CLASS_NAN || ecls == NINFER_CLASS_QNAN ||
-        mag == oracle::largest_finite_word(df))
-        return kOverflow;
-    if (oracle::conversion_is_tie(c, src)) return kTie;
-    return kOther;
-}
+using namespace ninfer::gpu_tests;
 
 Survey survey_conversion(const oracle::Conversion &c, std::uint64_t fp32_total) {
-    Survey s("convert.", c.name);
+    Survey s("convert." + std::string(c.name), "nvidia");
     const auto &sf = oracle::word_format(c.src);
     std::vector<std::uint64_t> inputs;
     if (sf.bits <= 16) {
@@ -127,7 +74,7 @@ TEST_CASE("cuda_host conversions against the oracle: departures only where gpu/R
 TEST_CASE("cuda_host widenings decode every word exactly except NaN words", "[cuda_host][survey]") {
     for (const auto &f : oracle::kWordFormats) {
         if (!gpu::cuda_host_has_decode(f.id)) continue;
-        Survey s("decode.", f.name);
+        Survey s("decode." + std::string(f.name), "nvidia");
         for (std::uint64_t w = 0; w < (1ull << (8 * f.bytes())); ++w) {
             ++s.inputs;
             const std::uint64_t expected = oracle::decode_to_binary64(f, w);

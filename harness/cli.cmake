@@ -24,15 +24,17 @@ if(NINFER_BUILD_TESTS)
   add_executable(ninfer_cli_tests
     ${CMAKE_CURRENT_LIST_DIR}/tests/test_runner.cpp
     ${CMAKE_CURRENT_LIST_DIR}/tests/test_cli.cpp
-    ${CMAKE_CURRENT_LIST_DIR}/tests/test_mutants_killed.cpp)
+    ${CMAKE_CURRENT_LIST_DIR}/tests/test_mutants_killed.cpp
+    ${CMAKE_CURRENT_LIST_DIR}/tests/test_cli_hostile.cpp)
   target_link_libraries(ninfer_cli_tests PRIVATE ninfer_catch_main ninfer::harness ninfer::suites ninfer::vectors
     ninfer::oracle ninfer::reports fmt::fmt nlohmann_json::nlohmann_json ${CMAKE_DL_LIBS})
   get_property(ninfer_mutant_targets DIRECTORY ${CMAKE_CURRENT_LIST_DIR}/plugins/mutants PROPERTY BUILDSYSTEM_TARGETS)
-  add_dependencies(ninfer_cli_tests ninfer-conform reference ${ninfer_mutant_targets})
+  add_dependencies(ninfer_cli_tests ninfer-conform reference ${ninfer_mutant_targets} ${ninfer_hostile_plugins})
   find_package(Python3 REQUIRED COMPONENTS Interpreter)
   target_compile_definitions(ninfer_cli_tests PRIVATE
     NINFER_CONFORM_EXE="$<TARGET_FILE:ninfer-conform>"
     NINFER_PLUGIN_DIR="${NINFER_PLUGIN_BUILD_DIR}"
+    NINFER_HOSTILE_PLUGIN_DIR="${NINFER_HOSTILE_PLUGIN_DIR}"
     NINFER_SOURCE_DIR="${PROJECT_SOURCE_DIR}"
     NINFER_CLI_TEST_TMP="${CMAKE_CURRENT_BINARY_DIR}/cli-test-tmp"
     NINFER_PYTHON="${Python3_EXECUTABLE}"

@@ -6,6 +6,8 @@
 
 #include <exception>
 
+#include "ninfer/reports/report.hpp"
+
 namespace ninfer::harness {
 
 ChildSubject::ChildSubject(SubjectOptions opts) : opts_(std::move(opts)) {
@@ -22,7 +24,7 @@ void ChildSubject::open() {
         why = who() + e.what();
     }
     if (!started) {
-        open_error_ = why;
+        open_error_ = reports::untrusted_text(why);
         info_ = SubjectInfo{};
     }
 }
@@ -38,6 +40,8 @@ Reply ChildSubject::call(const Call &c) {
         r.outcome = Outcome::error;
         r.message = std::string("harness: ") + e.what();
     }
+    // Everything a subject says is untrusted text, in whatever message carries it.
+    r.message = reports::untrusted_text(r.message);
     r.seconds = std::chrono::duration<double>(wire::Clock::now() - t0).count();
     return r;
 }

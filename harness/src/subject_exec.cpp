@@ -8,6 +8,7 @@
 #include <nlohmann/json.hpp>
 
 #include "ninfer/harness/subject.hpp"
+#include "ninfer/reports/report.hpp"
 #include "child_subject.hpp"
 #include "wire.hpp"
 
@@ -21,6 +22,36 @@ using wire::Clock;
 constexpr auto kHandshakeGrace = std::chrono::seconds(5);
 constexpr std::size_t kMaxHelloLine = 16u << 20;
 constexpr std::uint64_t kMaxIotaBytes = 1ull << 30;  ///< hex doubles it on the pipe
+/// Deepest nesting of arrays and objects a hello or reply may have (both need 3): deeper
+/// values are refused before they are parsed, so that no recursion depends on the subject.
+constexpr int kMaxJsonDepth = 32;
+constexpr std::size_t kMaxIdentity = 256;  ///< bytes kept of a subject's name and version
+
+/// Whether a JSON text nests arrays and objects deeper than `max` (strings skipped).
+bool nests_deeper_than(std::string_view text, int max) {
+    int depth = 0;
+    bool in_string = false, escaped = false;
+    for (const char ch : text) {
+        if (in_string) {
+            if (escaped) escaped = false;
+            else if (ch == '\\') escaped = true;
+            else if (ch == '"') in_string = false;
+        } else if (ch == '"') {
+            in_string = true;
+        } else if (ch == '[' || ch == '{') {
+            if (++depth > max) return true;
+        } else if (ch == ']' || ch == '}') {
+            --depth;
+        }
+    }
+    return false;
+}
+
+/// A value named in a message: its type, and a number's digits (never a dump of a structure).
+std::string brief(const nlohmann::json &j) {
+    if (j.is_number()) return j.dump();
+    return j.type_name();
+}
 
 std::string to_hex(const std::vector<std::uint8_t> &bytes) {
     static constexpr char digits[] = "0123456789abcdef";
@@ -135,6 +166,8 @@ private:
 
     /// Fills info_ from the hello reply; "" or what is wrong with it.
     std::string parse_hello(const std::string &line) {
+        if (nests_deeper_than(line, kMaxJsonDepth))
+            return "hello reply nested deeper than " + std::to_string(kMaxJsonDepth) + " levels";
         json j;
         try {
             j = json::parse(line);
@@ -150,10 +183,10 @@ private:
         if (name == j.end() || !name->is_string() || name->get<std::string>().empty())
             return "hello reply has no non-empty string \"name\"";
         SubjectInfo info;
-        info.name = name->get<std::string>();
+        info.name = reports::untrusted_text(name->get<std::string>(), kMaxIdentity);
         if (auto v = j.find("version"); v != j.end() && !v->is_null()) {
             if (!v->is_string()) return "\"version\" is " + type_of(*v) + ", expected a string";
-            info.version = v->get<std::string>();
+            info.version = reports::untrusted_text(v->get<std::string>(), kMaxIdentity);
         }
         info.abi_version = NINFER_ABI_VERSION;
         auto caps = j.find("capabilities");
@@ -239,6 +272,11 @@ private:
                     {"out_capacity", {c.out_capacity[0], c.out_capacity[1], c.out_capacity[2]}}};
         std::string line = req.dump() + "\n";
 
+        // Anything the subject wrote since its last reply is a surplus of an earlier call: never
+        // the reply to this one.
+        if (child_.pending_output())
+            return protocol_error("subject wrote more than one reply line for an earlier call (the surplus was "
+                                  "waiting before this call was sent)");
         child_.clear_stderr_tail();
         auto deadline = Clock::now() + opts_.call_timeout;
         auto io = child_.write_all(line.data(), line.size(), deadline);
@@ -251,10 +289,13 @@ private:
         if (io == Child::Io::timeout) return timed_out();
         if (io == Child::Io::eof) return crashed("during the call");
         if (too_long) return protocol_error("reply line longer than " + std::to_string(max) + " bytes (the out capacities allow less)");
+        if (child_.pending_output()) return protocol_error("subject wrote more than one reply line for this call");
         return parse_reply(line, c);
     }
 
     Reply parse_reply(const std::string &line, const Call &c) {
+        if (nests_deeper_than(line, kMaxJsonDepth))
+            return protocol_error("reply nested deeper than " + std::to_string(kMaxJsonDepth) + " levels");
         json j;
         try {
             j = json::parse(line);
@@ -273,7 +314,7 @@ private:
         r.status = static_cast<std::int32_t>(s);
         if (auto d = j.find("detail"); d != j.end() && !d->is_null()) {
             if (!d->is_number_unsigned() || d->get<std::uint64_t>() > UINT32_MAX)
-                return protocol_error("reply \"detail\" is " + d->dump() + ", expected an unsigned 32-bit integer");
+                return protocol_error("reply \"detail\" is " + brief(*d) + ", expected an unsigned 32-bit integer");
             r.detail = d->get<std::uint32_t>();
         }
         if (auto m = j.find("message"); m != j.end() && !m->is_null()) {

@@ -10,6 +10,7 @@
 #include <exception>
 
 #include "ninfer/harness/subject.hpp"
+#include "ninfer/reports/report.hpp"
 #include "child_subject.hpp"
 #include "wire.hpp"
 
@@ -21,6 +22,7 @@ using wire::Clock;
 
 /// Extra time the handshake gets over the call timeout: loading, relocations, cold caches.
 constexpr auto kHandshakeGrace = std::chrono::seconds(5);
+constexpr std::size_t kMaxIdentity = 256;  ///< bytes kept of a plugin's name and version
 
 std::string self_executable() {
     char buf[PATH_MAX];
@@ -68,17 +70,20 @@ private:
             return false;
         }
         if (io == Child::Io::ok && (h.name_len > wire::kMaxText || h.version_len > wire::kMaxText ||
-                                    h.error_len > wire::kMaxText || h.capability_count > wire::kMaxCapabilities)) {
+                                    h.error_len > wire::kMaxText || h.breaks_len > wire::kMaxText ||
+                                    h.capability_count > wire::kMaxCapabilities)) {
             child_.kill();
             why = who() + "worker sent a malformed hello frame";
             return false;
         }
-        std::string name(h.name_len, '\0'), version(h.version_len, '\0'), error(h.error_len, '\0');
+        std::string name(h.name_len, '\0'), version(h.version_len, '\0'), error(h.error_len, '\0'),
+            breaks(h.breaks_len, '\0');
         std::vector<ninfer_capability> caps(h.capability_count);
         if (io == Child::Io::ok) io = child_.read_exact(name.data(), name.size(), deadline);
         if (io == Child::Io::ok) io = child_.read_exact(version.data(), version.size(), deadline);
         if (io == Child::Io::ok) io = child_.read_exact(caps.data(), caps.size() * sizeof(ninfer_capability), deadline);
         if (io == Child::Io::ok) io = child_.read_exact(error.data(), error.size(), deadline);
+        if (io == Child::Io::ok) io = child_.read_exact(breaks.data(), breaks.size(), deadline);
         if (io == Child::Io::timeout) {
             child_.kill();
             why = with_stderr(who() + "no handshake within " +
@@ -98,8 +103,9 @@ private:
             why = error.empty() ? who() + "worker refused the plugin" : error;
             return false;
         }
-        info_.name = std::move(name);
-        info_.version = std::move(version);
+        info_.name = reports::untrusted_text(name, kMaxIdentity);
+        info_.version = reports::untrusted_text(version, kMaxIdentity);
+        info_.breaks = reports::untrusted_text(breaks, kMaxIdentity);
         info_.abi_version = h.abi_version;
         info_.capabilities = std::move(caps);
         return true;

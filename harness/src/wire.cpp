@@ -3,19 +3,28 @@
 // child process driven with deadlines.
 #include "wire.hpp"
 
+#include <dirent.h>
 #include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
+#include <sys/prctl.h>
 #include <sys/resource.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include <algorithm>
+#include <atomic>
 #include <bit>
 #include <cctype>
 #include <cerrno>
 #include <cstring>
+#include <fstream>
+#include <map>
+#include <set>
 #include <thread>
+
+extern char **environ;
 
 #include "ninfer/oracle/formats.hpp"
 
@@ -196,12 +205,32 @@ static void close_fd(int &fd) {
 
 static void set_nonblocking(int fd) { ::fcntl(fd, F_SETFL, ::fcntl(fd, F_GETFL) | O_NONBLOCK); }
 
+/// Makes this process the subreaper of its descendants (once): a subject's process whose parent
+/// dies (a double fork, a setsid daemon) becomes our child, so that it can be found, killed
+/// and reaped instead of passing to init.
+static void become_subreaper() {
+    static const bool done = [] {
+        ::prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0);
+        return true;
+    }();
+    (void)done;
+}
+
 bool Child::spawn(const std::vector<std::string> &argv, std::uint64_t memory_limit, std::string &why) {
     kill();
     tail_.clear();
+    become_subreaper();
     std::vector<char *> args;
     for (const auto &a : argv) args.push_back(const_cast<char *>(a.c_str()));
     args.push_back(nullptr);
+    // Every descendant inherits the token unless it clears its environment.
+    static std::atomic<unsigned> serial{0};
+    token_ = "NINFER_CONFORM_SUBJECT=" + std::to_string(::getpid()) + "-" + std::to_string(++serial);
+    std::vector<char *> envp;
+    for (char **e = environ; e && *e; ++e)
+        if (std::strncmp(*e, "NINFER_CONFORM_SUBJECT=", 23) != 0) envp.push_back(*e);
+    envp.push_back(token_.data());
+    envp.push_back(nullptr);
 
     int pin[2] = {-1, -1}, pout[2] = {-1, -1}, perr[2] = {-1, -1}, pexec[2] = {-1, -1};
     if (::pipe2(pin, O_CLOEXEC) != 0 || ::pipe2(pout, O_CLOEXEC) != 0 || ::pipe2(perr, O_CLOEXEC) != 0 ||
@@ -232,7 +261,7 @@ bool Child::spawn(const std::vector<std::string> &argv, std::uint64_t memory_lim
         struct sigaction dfl = {};
         dfl.sa_handler = SIG_DFL;
         ::sigaction(SIGPIPE, &dfl, nullptr);
-        ::execv(args[0], args.data());
+        ::execve(args[0], args.data(), envp.data());
         int e = errno;
         [[maybe_unused]] auto w = ::write(pexec[1], &e, sizeof e);
         ::_exit(127);
@@ -252,6 +281,9 @@ bool Child::spawn(const std::vector<std::string> &argv, std::uint64_t memory_lim
         return false;
     }
     pid_ = pid;
+#ifdef SYS_pidfd_open
+    pidfd_ = static_cast<int>(::syscall(SYS_pidfd_open, pid, 0));
+#endif
     in_ = pin[1];
     out_ = pout[0];
     err_ = perr[0];
@@ -280,18 +312,32 @@ bool Child::pump_stderr() {
     }
 }
 
+bool Child::child_exited() const {
+    siginfo_t info = {};
+    return pid_ > 0 && ::waitid(P_PID, static_cast<id_t>(pid_), &info, WEXITED | WNOHANG | WNOWAIT) == 0 &&
+           info.si_pid == pid_;
+}
+
 int Child::wait_fd(int fd, short events, Clock::time_point deadline) {
     for (;;) {
         auto left = std::chrono::ceil<std::chrono::milliseconds>(deadline - Clock::now()).count();
         if (left <= 0) return 0;
-        struct pollfd p[2] = {{fd, events, 0}, {err_, POLLIN, 0}};
-        int n = ::poll(p, err_ >= 0 ? 2 : 1, static_cast<int>(std::min<long long>(left, 1 << 30)));
+        // Without a pidfd the child is polled every 50 ms.
+        const long long slice = pidfd_ >= 0 ? std::min<long long>(left, 1 << 30) : std::min<long long>(left, 50);
+        struct pollfd p[3] = {{fd, events, 0}, {pidfd_, POLLIN, 0}, {err_, POLLIN, 0}};
+        int n = ::poll(p, 3, static_cast<int>(slice));
         if (n < 0) {
             if (errno == EINTR) continue;
             return -1;
         }
-        if (err_ >= 0 && p[1].revents) pump_stderr();
+        if (err_ >= 0 && p[2].revents) pump_stderr();
         if (p[0].revents) return 1;
+        if (pidfd_ >= 0 ? (p[1].revents & POLLIN) != 0 : child_exited()) {
+            // The child is gone; what it wrote is in the pipe already, and nothing more will come from it.
+            struct pollfd again = {fd, events, 0};
+            if (::poll(&again, 1, 0) > 0 && again.revents) return 1;
+            return -1;
+        }
     }
 }
 
@@ -387,10 +433,7 @@ std::string Child::reap() {
         std::this_thread::sleep_for(std::chrono::milliseconds(1));
     }
     pump_stderr();
-    ::killpg(pid_, SIGKILL);
-    int st = 0;
-    while (::waitpid(pid_, &st, 0) < 0 && errno == EINTR) {}
-    pid_ = -1;
+    const int st = kill_and_reap();
     close_fd(in_);
     close_fd(out_);
     close_fd(err_);
@@ -398,18 +441,119 @@ std::string Child::reap() {
     return exited ? describe_wait_status(st, false) : "closed its output and did not exit; killed";
 }
 
+int Child::kill_and_reap() {
+    const auto killed = kill_descendants();
+    ::killpg(pid_, SIGKILL);
+    int st = 0;
+    while (::waitpid(pid_, &st, 0) < 0 && errno == EINTR) {}
+    pid_ = -1;
+    close_fd(pidfd_);
+    reap_killed(killed);
+    return st;
+}
+
 void Child::kill() {
-    if (pid_ > 0) {
-        ::killpg(pid_, SIGKILL);
-        int st;
-        while (::waitpid(pid_, &st, 0) < 0 && errno == EINTR) {}
-        pid_ = -1;
-    }
+    if (pid_ > 0) kill_and_reap();
     pump_stderr();
     close_fd(in_);
     close_fd(out_);
     close_fd(err_);
     rbuf_.clear();
+}
+
+namespace {
+
+/// The processes of the system: pid -> parent pid, and whether its environment holds `token`.
+struct ProcessScan {
+    std::map<pid_t, pid_t> parent;
+    std::set<pid_t> tokened;
+};
+
+ProcessScan scan_processes(const std::string &token) {
+    ProcessScan scan;
+    DIR *d = ::opendir("/proc");
+    if (!d) return scan;
+    while (const dirent *e = ::readdir(d)) {
+        char *end = nullptr;
+        const long pid = std::strtol(e->d_name, &end, 10);
+        if (pid <= 0 || *end != '\0') continue;
+        const std::string dir = std::string("/proc/") + e->d_name;
+        std::ifstream stat(dir + "/stat");
+        std::string line;
+        if (!std::getline(stat, line)) continue;
+        const auto close = line.rfind(')');
+        if (close == std::string::npos || close + 4 >= line.size()) continue;
+        // "pid (comm) S ppid ...": the state letter, then the parent.
+        scan.parent[static_cast<pid_t>(pid)] = static_cast<pid_t>(std::strtol(line.c_str() + close + 4, nullptr, 10));
+        std::ifstream env(dir + "/environ", std::ios::binary);
+        std::string var;
+        while (std::getline(env, var, '\0'))
+            if (var == token) {
+                scan.tokened.insert(static_cast<pid_t>(pid));
+                break;
+            }
+    }
+    ::closedir(d);
+    return scan;
+}
+
+}  // namespace
+
+std::vector<pid_t> Child::kill_descendants() const {
+    if (pid_ <= 0 || token_.empty()) return {};
+    std::set<pid_t> killed;
+    for (int round = 0; round < 200; ++round) {
+        const ProcessScan scan = scan_processes(token_);
+        // The child's tree, and every process with the token and its tree (a zombie has no
+        // environment left, so a killed process is not found again).
+        std::set<pid_t> found(scan.tokened.begin(), scan.tokened.end());
+        std::vector<pid_t> todo(found.begin(), found.end());
+        todo.push_back(pid_);
+        while (!todo.empty()) {
+            const pid_t p = todo.back();
+            todo.pop_back();
+            for (const auto &[child, parent] : scan.parent)
+                if (parent == p && found.insert(child).second) todo.push_back(child);
+        }
+        found.erase(pid_);
+        found.erase(::getpid());
+        // A killed process cannot fork any more (SIGKILL is pending), so the scans end when one
+        // finds nothing new; one still exiting is found again and killed again, harmlessly.
+        std::size_t fresh = 0;
+        for (pid_t p : found) {
+            fresh += killed.insert(p).second;
+            ::kill(p, SIGKILL);
+        }
+        if (fresh == 0) break;
+    }
+    return {killed.begin(), killed.end()};
+}
+
+void Child::reap_killed(std::vector<pid_t> list) {
+    // With the child reaped, every killed process is ours (this process is their subreaper)
+    // or the child of a killed process still exiting, which makes it ours in a moment.
+    std::set<pid_t> killed(list.begin(), list.end());
+    const auto until = Clock::now() + std::chrono::seconds(2);
+    while (!killed.empty() && Clock::now() < until) {
+        for (auto it = killed.begin(); it != killed.end();) {
+            int st;
+            const pid_t r = ::waitpid(*it, &st, WNOHANG);
+            if (r == *it || (r < 0 && errno == ECHILD && ::kill(*it, 0) != 0 && errno == ESRCH)) it = killed.erase(it);
+            else ++it;
+        }
+        if (!killed.empty()) std::this_thread::sleep_for(std::chrono::milliseconds(1));
+    }
+}
+
+bool Child::pending_output() {
+    if (!rbuf_.empty()) return true;
+    if (out_ < 0) return false;
+    char buf[65536];
+    ssize_t r;
+    do r = ::read(out_, buf, sizeof buf);
+    while (r < 0 && errno == EINTR);
+    if (r > 0) rbuf_.append(buf, static_cast<std::size_t>(r));
+    return !rbuf_.empty();
 }
 
 std::string Child::stderr_tail() const {
@@ -423,7 +567,6 @@ std::string Child::stderr_tail() const {
     std::string out;
     for (char c : last) {
         if (c == '\n') out += " | ";
-        else if (static_cast<unsigned char>(c) < 0x20) out += ' ';
         else out += c;
     }
     if (out.size() > 400) out = "..." + out.substr(out.size() - 400);

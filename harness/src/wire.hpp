@@ -28,13 +28,14 @@ inline constexpr std::uint32_t kMaxText = 4096;            ///< name, version, m
 inline constexpr std::uint32_t kMaxCapabilities = 65536;
 
 /// Worker -> harness, once after loading. Followed by name, version, the capabilities
-/// (capability_count ninfer_capability structs) and the error text.
+/// (capability_count ninfer_capability structs), the error text and the rule a bundled
+/// seeded-bug plugin breaks (its ninfer_mutant_breaks, or nothing).
 struct HelloHeader {
     std::uint32_t magic = kHelloMagic;
     std::uint32_t ok = 0;  ///< 1: loaded and serving; 0: `error` says why, the worker exits
     std::uint32_t abi_version = 0;
     std::uint32_t capability_count = 0;
-    std::uint32_t name_len = 0, version_len = 0, error_len = 0, reserved = 0;
+    std::uint32_t name_len = 0, version_len = 0, error_len = 0, breaks_len = 0;
 };
 
 /// Harness -> worker, one per call. Followed by in_bytes of input (none with iota) and
@@ -127,8 +128,11 @@ public:
     std::string reap();
     /// Kill the whole process group and reap it.
     void kill();
-    /// The last lines of stderr on one line ("" when it wrote none).
+    /// The last lines of stderr on one line ("" when it wrote none), raw: callers pass it
+    /// through reports::untrusted_text.
     std::string stderr_tail() const;
+    /// Whether the child wrote anything past the last line or frame read (without waiting).
+    bool pending_output();
     /// Drops the stderr kept so far, so that a crash message shows what its call wrote.
     void clear_stderr_tail() {
         pump_stderr();
@@ -137,9 +141,21 @@ public:
 
 private:
     bool pump_stderr();
+    /// 1: fd ready; 0: deadline passed; -1: error, or the child itself ended with fd not ready
+    /// (a descendant may hold the pipe open: the child's death is not left to EOF).
     int wait_fd(int fd, short events, Clock::time_point deadline);
+    bool child_exited() const;
+    /// SIGKILL every process started for this child (its process tree and every process that
+    /// carries its token, setsid or not) except the child itself; returns them.
+    std::vector<pid_t> kill_descendants() const;
+    /// Once the child is reaped: reap the killed descendants, which are then ours (subreaper).
+    static void reap_killed(std::vector<pid_t> killed);
+    /// SIGKILL the child's process group and every descendant; reap them all; the child's wait status.
+    int kill_and_reap();
 
     pid_t pid_ = -1;
+    int pidfd_ = -1;  ///< readable once the child has ended (Linux 5.3+), else -1: polled
+    std::string token_;  ///< NINFER_CONFORM_SUBJECT=..., in the environment of every descendant
     int in_ = -1, out_ = -1, err_ = -1;
     std::string rbuf_;  ///< bytes read past the last line
     std::string tail_;

@@ -1,9 +1,11 @@
 // SPDX-License-Identifier: Apache-2.0
 // `ninfer-conform worker --plugin PATH` (harness/README.md, "Isolation"): loads one plugin,
-// checks its table, then serves call frames on stdin/stdout until EOF. Output buffers carry
-// canary bytes after their capacity so that an overrun is reported, not silently absorbed.
+// checks its table, then serves call frames on stdin/stdout until EOF. Output buffers sit
+// between guard pages, so that a write past either end faults on the guilty call.
 #include <dlfcn.h>
 #include <fcntl.h>
+#include <signal.h>
+#include <sys/mman.h>
 #include <sys/resource.h>
 #include <unistd.h>
 
@@ -40,9 +42,94 @@ struct Buffer {
     }
 };
 
+/// An output buffer between two PROT_NONE guard pages. The buffer ends where the trailing guard
+/// begins, so a write past the end faults at once; the slack between the leading guard and the
+/// buffer (capacities that are not whole pages) is canary-filled and checked after the call,
+/// and a write further before it faults on the leading guard.
+struct GuardedBuffer {
+    std::uint8_t *map = nullptr;
+    std::size_t page = 0, data = 0;  ///< page size; bytes of read-write pages between the guards
+    std::uint8_t *p = nullptr;       ///< the buffer: map + page + data - capacity
+    std::size_t capacity = 0;
+
+    GuardedBuffer() = default;
+    GuardedBuffer(const GuardedBuffer &) = delete;
+    GuardedBuffer &operator=(const GuardedBuffer &) = delete;
+    ~GuardedBuffer() { unmap(); }
+    void unmap() {
+        if (map) ::munmap(map, data + 2 * page);
+        map = p = nullptr;
+        data = capacity = 0;
+    }
+    std::size_t slack() const { return data - capacity; }
+    std::uint8_t *leading_guard() const { return map; }
+    std::uint8_t *trailing_guard() const { return map + page + data; }
+
+    /// Places a zero-filled buffer of n bytes with canary-filled slack; false when it cannot be mapped.
+    bool place(std::uint64_t n) {
+        page = static_cast<std::size_t>(::sysconf(_SC_PAGESIZE));
+        if (n > SIZE_MAX - 4 * page) return false;
+        const std::size_t need = (static_cast<std::size_t>(n) + page - 1) / page * page;
+        if (!map || data != need) {
+            unmap();
+            void *m = ::mmap(nullptr, need + 2 * page, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+            if (m == MAP_FAILED) return false;
+            map = static_cast<std::uint8_t *>(m);
+            data = need;
+            if (need > 0 && ::mprotect(map + page, need, PROT_READ | PROT_WRITE) != 0) {
+                unmap();
+                return false;
+            }
+        }
+        capacity = static_cast<std::size_t>(n);
+        p = map + page + data - capacity;
+        for (std::size_t k = 0; k < slack(); ++k) map[page + k] = canary_byte(k);
+        std::memset(p, 0, capacity);
+        return true;
+    }
+    /// Whether the slack before the buffer still holds its canaries.
+    bool slack_intact() const {
+        for (std::size_t k = 0; k < slack(); ++k)
+            if (map[page + k] != canary_byte(k)) return false;
+        return true;
+    }
+};
+
+/// What the fault handler says when a plugin touches a guard page: the guard ranges of the
+/// current call and a line for each, prepared before the call (the handler only compares and
+/// writes).
+struct GuardNote {
+    const std::uint8_t *begin = nullptr, *end = nullptr;
+    char text[160] = {};
+    std::size_t len = 0;
+};
+GuardNote g_guard_notes[6];
+
+void on_guard_fault(int, siginfo_t *info, void *) {
+    const auto *a = static_cast<const std::uint8_t *>(info->si_addr);
+    for (const auto &g : g_guard_notes)
+        if (g.len && a >= g.begin && a < g.end) {
+            [[maybe_unused]] auto w = ::write(2, g.text, g.len);
+        }
+    // SA_RESETHAND restored the default action: returning faults again and ends the worker.
+}
+
+void install_guard_handler() {
+    static std::vector<char> alt(1 << 16);
+    stack_t ss = {};
+    ss.ss_sp = alt.data();
+    ss.ss_size = alt.size();
+    ::sigaltstack(&ss, nullptr);
+    struct sigaction sa = {};
+    sa.sa_sigaction = on_guard_fault;
+    sa.sa_flags = SA_SIGINFO | SA_RESETHAND | SA_ONSTACK;
+    ::sigaction(SIGSEGV, &sa, nullptr);
+    ::sigaction(SIGBUS, &sa, nullptr);
+}
+
 struct Loaded {
     ninfer_plugin table{};
-    std::string name, version;
+    std::string name, version, breaks;
     std::vector<ninfer_capability> caps;
 };
 
@@ -79,6 +166,9 @@ std::string load_plugin(const std::string &path, Loaded &out) {
     for (std::size_t i = 0; i < out.caps.size(); ++i)
         if (auto why = wire::check_capability(out.caps[i]); !why.empty())
             return who + "capability " + std::to_string(i) + ": " + why;
+    // A bundled seeded-bug plugin names the rule it breaks (`plugins` lists it).
+    if (auto *breaks = reinterpret_cast<const char *(*)()>(::dlsym(lib, "ninfer_mutant_breaks")))
+        out.breaks = bounded(breaks());
     return "";
 }
 
@@ -91,11 +181,13 @@ bool send_hello(int fd, const Loaded &p, const std::string &error) {
     h.version_len = static_cast<std::uint32_t>(p.version.size());
     std::string err = error.substr(0, wire::kMaxText);
     h.error_len = static_cast<std::uint32_t>(err.size());
+    h.breaks_len = static_cast<std::uint32_t>(p.breaks.size());
     std::string frame(reinterpret_cast<const char *>(&h), sizeof h);
     frame += p.name;
     frame += p.version;
     if (h.ok) frame.append(reinterpret_cast<const char *>(p.caps.data()), p.caps.size() * sizeof(ninfer_capability));
     frame += err;
+    frame += p.breaks;
     return wire::write_full(fd, frame.data(), frame.size());
 }
 
@@ -139,15 +231,29 @@ Outgoing error_reply(std::string message, bool restart = false) {
 const char *kOutName[3] = {"out", "out2", "out3"};
 
 /// Runs one call on the plugin and checks what it did to the output buffers.
+std::string buffer_text(int i, std::uint64_t capacity) {
+    return "output buffer " + std::to_string(i + 1) + " (" + kOutName[i] + ", capacity " + std::to_string(capacity) +
+           " bytes)";
+}
+
+void note_guard(GuardNote &g, const std::uint8_t *begin, std::size_t bytes, const std::string &text) {
+    const std::string line = "ninfer-conform worker: the plugin wrote " + text + "\n";
+    g.begin = begin;
+    g.end = begin + bytes;
+    g.len = std::min(line.size(), sizeof g.text);
+    std::memcpy(g.text, line.data(), g.len);
+}
+
 Outgoing run_call(const Loaded &p, const wire::CallHeader &h, Buffer &in, std::uint64_t in_bytes, Buffer &aux,
-                  Buffer (&out)[3]) {
+                  GuardedBuffer (&out)[3]) {
     for (int i = 0; i < 3; ++i) {
-        if (!out[i].reserve(h.out_capacity[i]))
+        if (!out[i].place(h.out_capacity[i]))
             return error_reply("worker cannot allocate " + std::to_string(h.out_capacity[i]) + " bytes for output buffer " +
                                std::to_string(i + 1) + " (memory limit?)");
-        auto cap = static_cast<std::size_t>(h.out_capacity[i]);
-        std::memset(out[i].p, 0, cap);
-        for (std::size_t k = 0; k < kCanaryBytes; ++k) out[i].p[cap + k] = canary_byte(k);
+        note_guard(g_guard_notes[2 * i], out[i].leading_guard(), out[i].page,
+                   "before the start of " + buffer_text(i, h.out_capacity[i]));
+        note_guard(g_guard_notes[2 * i + 1], out[i].trailing_guard(), out[i].page,
+                   "past the end of " + buffer_text(i, h.out_capacity[i]));
     }
     ninfer_fn fn = (h.op >= 1 && h.op <= 16) ? p.table.ops[h.op - 1] : nullptr;
     if (!fn) {
@@ -183,15 +289,11 @@ Outgoing run_call(const Loaded &p, const wire::CallHeader &h, Buffer &in, std::u
     ninfer_result res{};
     std::int32_t status = fn(p.table.self, &c, &res);
 
-    // 1. Canaries: a write past the capacity leaves the worker's heap suspect, so it restarts.
-    for (int i = 0; i < 3; ++i) {
-        auto cap = static_cast<std::size_t>(h.out_capacity[i]);
-        for (std::size_t k = 0; k < kCanaryBytes; ++k)
-            if (out[i].p[cap + k] != canary_byte(k))
-                return error_reply("wrote past the end of output buffer " + std::to_string(i + 1) + " (" + kOutName[i] +
-                                       ", capacity " + std::to_string(cap) + " bytes)",
-                                   true);
-    }
+    // 1. The slack before each buffer: a write there (a guard page caught anything past the
+    //    end or further before) leaves the worker suspect, so it restarts.
+    for (int i = 0; i < 3; ++i)
+        if (!out[i].slack_intact())
+            return error_reply("wrote before the start of " + buffer_text(i, h.out_capacity[i]), true);
     // 2. Reported sizes within the capacities.
     const std::uint64_t written[3] = {res.out_written, res.out2_written, res.out3_written};
     for (int i = 0; i < 3; ++i)
@@ -235,8 +337,10 @@ int worker_main(const std::string &library_path) {
     Loaded plugin;
     std::string error = load_plugin(library_path, plugin);
     if (!send_hello(proto_out, plugin, error) || !error.empty()) return 1;
+    install_guard_handler();
 
-    Buffer in, aux, out[3];
+    Buffer in, aux;
+    GuardedBuffer out[3];
     for (;;) {
         wire::CallHeader h;
         if (!wire::read_full(proto_in, &h, sizeof h)) return 0;

@@ -2,7 +2,15 @@
 // Subjects behind the JSON-lines exec protocol (harness/README.md, "The exec protocol"): the
 // pure-Python example, and a fixture script that breaks the protocol in every way the harness
 // must name. Expected words are derived by hand from the bf16 and binary32 encodings.
+#include <signal.h>
+#include <sys/wait.h>
+
 #include <catch2/catch.hpp>
+#include <cerrno>
+#include <string>
+#include <thread>
+
+#include <nlohmann/json.hpp>
 
 #include "ninfer/harness/subject.hpp"
 
@@ -70,6 +78,48 @@ void check_echoes(Subject &s) {
     REQUIRE(r.outcome == Outcome::returned);
     CHECK(r.message == "echo");
     CHECK(r.out[0] == std::vector<std::uint8_t>{0x00, 0x80, 0x3F, 0x00});
+}
+
+/// Whether `s` is safe to print and to put in a report: valid UTF-8 on one line, without C0 or
+/// C1 control characters (NUL, ESC, CSI, ...) or DEL.
+bool safe_text(const std::string &s) {
+    for (std::size_t i = 0; i < s.size();) {
+        const auto b = static_cast<unsigned char>(s[i]);
+        if (b < 0x20 || b == 0x7F) return false;
+        if (b < 0x80) {
+            ++i;
+            continue;
+        }
+        const int len = b >= 0xF0 ? 4 : b >= 0xE0 ? 3 : b >= 0xC2 ? 2 : 0;
+        if (len == 0 || i + len > s.size()) return false;
+        std::uint32_t cp = b & (0x7F >> len);
+        for (int k = 1; k < len; ++k) {
+            const auto c = static_cast<unsigned char>(s[i + k]);
+            if ((c & 0xC0) != 0x80) return false;
+            cp = cp << 6 | (c & 0x3F);
+        }
+        if ((len == 3 && cp < 0x800) || (len == 4 && (cp < 0x10000 || cp > 0x10FFFF)) || (cp >= 0xD800 && cp <= 0xDFFF))
+            return false;
+        if (cp >= 0x80 && cp <= 0x9F) return false;  // C1 controls, CSI among them
+        i += len;
+    }
+    return true;
+}
+
+/// A process id named in a message ("grandchild 1234"), or -1.
+pid_t pid_in(const std::string &message) {
+    auto at = message.find("grandchild ");
+    if (at == std::string::npos) return -1;
+    return static_cast<pid_t>(std::stol(message.substr(at + 11)));
+}
+
+/// Whether a process is gone (not even a zombie), waiting up to a second for the kill to land.
+bool process_gone(pid_t pid) {
+    for (int i = 0; i < 100; ++i) {
+        if (::kill(pid, 0) != 0 && errno == ESRCH) return true;
+        std::this_thread::sleep_for(10ms);
+    }
+    return false;
 }
 
 }  // namespace
@@ -200,4 +250,95 @@ TEST_CASE("malformed replies are errors that name what was wrong and the subject
         CHECK_THAT(r.message, Catch::Contains(k.why));
         check_echoes(*s);
     }
+}
+
+TEST_CASE("a reply nested 100000 levels deep is an error, not a dead harness", "[subject][exec][isolation][hostile]") {
+    auto s = open_exec(bad_exec("ok"), options());
+    REQUIRE(s->open_error().empty());
+    Call c = echo(9);
+    c.out_capacity[0] = 1 << 18;  // room for a line of 200000 brackets, as a large case has
+    Reply r = s->call(c);
+    CHECK(r.outcome == Outcome::error);
+    CHECK_THAT(r.message, Catch::Contains("nested deeper than"));
+    CHECK(r.message.size() < 1024);
+    check_echoes(*s);
+}
+
+TEST_CASE("whatever an exec subject says reaches the harness as bounded, printable UTF-8", "[subject][exec][isolation][hostile]") {
+    auto s = open_exec(bad_exec("ok"), options());
+    REQUIRE(s->open_error().empty());
+    for (std::uint8_t trigger : {10, 11, 12}) {
+        INFO(int(trigger));
+        Reply r = s->call(echo(trigger));
+        INFO(r.message);
+        CHECK(safe_text(r.message));
+        CHECK(r.message.size() <= 4096);
+        CHECK_NOTHROW(nlohmann::json(r.message).dump());
+        check_echoes(*s);
+    }
+    Reply r = s->call(echo(11));
+    CHECK(r.outcome == Outcome::returned);
+    CHECK_THAT(r.message, Catch::StartsWith("bell\\x07 esc\\x1b[2J nul\\x00 c1\\u009b lf next xxx"));
+    CHECK_THAT(r.message, Catch::EndsWith("bytes cut)"));
+    r = s->call(echo(12));
+    CHECK(r.outcome == Outcome::crash);
+    CHECK_THAT(r.message, Catch::Contains("exited with status 5") && Catch::Contains("bad_exec: \\xff\\xfe\\x1b[31m dying"));
+
+    auto h = open_exec(bad_exec("hostile"), options());
+    INFO(h->open_error());
+    REQUIRE(h->open_error().empty());
+    CHECK(safe_text(h->info().name));
+    CHECK(h->info().name == "bad\\x1b]0;pwned\\x07\\x1b[2J");
+    CHECK(safe_text(h->info().version));
+    CHECK(h->info().version.size() <= 256);
+}
+
+TEST_CASE("a second reply line for one call is a protocol error, never the next call's reply", "[subject][exec][isolation][hostile]") {
+    auto s = open_exec(bad_exec("ok"), options());
+    REQUIRE(s->open_error().empty());
+    Reply r = s->call(echo(13));  // both lines in one write
+    CHECK(r.outcome == Outcome::error);
+    CHECK_THAT(r.message, Catch::Contains("more than one reply line"));
+    check_echoes(*s);
+
+    r = s->call(echo(14));  // the surplus comes 300 ms after the reply
+    CHECK(r.outcome == Outcome::returned);
+    std::this_thread::sleep_for(600ms);
+    r = s->call(echo(0));
+    CHECK(r.message != "surplus");
+    CHECK(r.outcome == Outcome::error);
+    CHECK_THAT(r.message, Catch::Contains("more than one reply line"));
+    check_echoes(*s);
+}
+
+TEST_CASE("a subject that exits while its child holds the reply pipe is a prompt crash", "[subject][exec][isolation][hostile]") {
+    auto s = open_exec(bad_exec("ok"), options(5000ms));
+    REQUIRE(s->open_error().empty());
+    Reply r = s->call(echo(15));
+    CHECK(r.outcome == Outcome::crash);
+    CHECK_THAT(r.message, Catch::Contains("exited with status 3 during the call"));
+    CHECK(r.seconds < 2.5);
+    check_echoes(*s);
+}
+
+TEST_CASE("a grandchild that calls setsid does not outlive its subject", "[subject][exec][isolation][hostile]") {
+    pid_t after_run = -1, after_timeout = -1;
+    {
+        auto s = open_exec(bad_exec("ok"), options(1000ms));
+        REQUIRE(s->open_error().empty());
+        Reply r = s->call(echo(16));
+        REQUIRE(r.outcome == Outcome::returned);
+        after_run = pid_in(r.message);
+        REQUIRE(after_run > 0);
+        CHECK(::kill(after_run, 0) == 0);
+        r = s->call(echo(17));
+        CHECK(r.outcome == Outcome::timeout);
+        after_timeout = pid_in(r.message);
+        REQUIRE(after_timeout > 0);
+        CHECK(process_gone(after_timeout));  // killed with the timed-out call
+        check_echoes(*s);
+    }
+    CHECK(process_gone(after_run));  // killed at the end of the run
+    int st;
+    CHECK((::waitpid(-1, &st, WNOHANG) == -1 && errno == ECHILD));
 }

@@ -3,10 +3,12 @@
 // round trip, iota calls, and every misbehaving fixture turned into an Outcome while the
 // subject keeps serving later calls. Expected words are derived by hand from the bf16 and
 // binary64 encodings, not taken from a plugin.
+#include <signal.h>
 #include <sys/wait.h>
 
 #include <catch2/catch.hpp>
 #include <cerrno>
+#include <thread>
 
 #include "ninfer/harness/subject.hpp"
 
@@ -68,6 +70,45 @@ void check_serves(Subject &s) {
 bool no_children_left() {
     int st;
     return ::waitpid(-1, &st, WNOHANG) == -1 && errno == ECHILD;
+}
+
+/// Valid UTF-8 on one line without C0 or C1 control characters or DEL.
+bool safe_text(const std::string &s) {
+    for (std::size_t i = 0; i < s.size();) {
+        const auto b = static_cast<unsigned char>(s[i]);
+        if (b < 0x20 || b == 0x7F) return false;
+        if (b < 0x80) {
+            ++i;
+            continue;
+        }
+        const int len = b >= 0xF0 ? 4 : b >= 0xE0 ? 3 : b >= 0xC2 ? 2 : 0;
+        if (len == 0 || i + len > s.size()) return false;
+        std::uint32_t cp = b & (0x7F >> len);
+        for (int k = 1; k < len; ++k) {
+            const auto c = static_cast<unsigned char>(s[i + k]);
+            if ((c & 0xC0) != 0x80) return false;
+            cp = cp << 6 | (c & 0x3F);
+        }
+        if ((len == 3 && cp < 0x800) || (len == 4 && (cp < 0x10000 || cp > 0x10FFFF)) || (cp >= 0xD800 && cp <= 0xDFFF))
+            return false;
+        if (cp >= 0x80 && cp <= 0x9F) return false;
+        i += len;
+    }
+    return true;
+}
+
+pid_t pid_in(const std::string &message) {
+    auto at = message.find("grandchild ");
+    if (at == std::string::npos) return -1;
+    return static_cast<pid_t>(std::stol(message.substr(at + 11)));
+}
+
+bool process_gone(pid_t pid) {
+    for (int i = 0; i < 100; ++i) {
+        if (::kill(pid, 0) != 0 && errno == ESRCH) return true;
+        std::this_thread::sleep_for(10ms);
+    }
+    return false;
 }
 
 }  // namespace
@@ -216,17 +257,42 @@ TEST_CASE("a runaway allocation is stopped by the memory limit", "[subject][plug
     check_serves(*s);
 }
 
-TEST_CASE("writing past an output buffer or overstating out_written is an error", "[subject][plugin][isolation]") {
+TEST_CASE("writing past or before an output buffer is caught on the guilty call", "[subject][plugin][isolation]") {
     auto s = open_plugin(plugin("fixture_overrun"), options());
     REQUIRE(s->open_error().empty());
-    Reply r = s->call(decode_bf16({0xDEAD, 0x3F80}));
-    CHECK(r.outcome == Outcome::error);
-    CHECK_THAT(r.message, Catch::Contains("wrote past the end of output buffer 1"));
-    check_serves(*s);
-    r = s->call(decode_bf16({0xBEEF, 0x3F80}));
+    struct Case {
+        std::uint16_t trigger;
+        const char *why;
+    };
+    // 8 bytes past the end; 4 KiB past the end beyond where canaries would sit; 16 bytes before.
+    for (auto k : {Case{0xDEAD, "past the end of output buffer 1 (out, capacity 16 bytes)"},
+                   Case{0xFEED, "past the end of output buffer 1 (out, capacity 16 bytes)"},
+                   Case{0xF00D, "before the start of output buffer 1 (out, capacity 16 bytes)"}}) {
+        INFO(k.trigger);
+        Reply r = s->call(decode_bf16({k.trigger, 0x3F80}));
+        INFO(r.message);
+        CHECK((r.outcome == Outcome::crash || r.outcome == Outcome::error));
+        CHECK_THAT(r.message, Catch::Contains(k.why));
+        check_serves(*s);
+    }
+    Reply r = s->call(decode_bf16({0xBEEF, 0x3F80}));
     CHECK(r.outcome == Outcome::error);
     CHECK_THAT(r.message, Catch::Contains("out_written 17 > capacity 16"));
     check_serves(*s);
+    SECTION("with a capacity of whole pages the guard pages sit right at both ends") {
+        Call c = decode_bf16(std::vector<std::uint16_t>(512, 0x3F80));
+        c.in[0] = 0x0D;
+        c.in[1] = 0xF0;
+        r = s->call(c);
+        CHECK(r.outcome == Outcome::crash);
+        CHECK_THAT(r.message, Catch::Contains("before the start of output buffer 1 (out, capacity 4096 bytes)"));
+        c.in[0] = 0xAD;
+        c.in[1] = 0xDE;
+        r = s->call(c);
+        CHECK(r.outcome == Outcome::crash);
+        CHECK_THAT(r.message, Catch::Contains("past the end of output buffer 1 (out, capacity 4096 bytes)"));
+        check_serves(*s);
+    }
 }
 
 TEST_CASE("a lying plugin: refusals are returned, garbage statuses and NULL functions are errors",
@@ -254,6 +320,15 @@ TEST_CASE("a lying plugin: refusals are returned, garbage statuses and NULL func
     CHECK(r.outcome == Outcome::returned);
     CHECK(r.status == NINFER_E_UNSUPPORTED);
     check_serves(*s);
+
+    // A message without a NUL, with escape sequences and bytes that are not UTF-8.
+    r = s->call(decode_bf16({0xBEEF}));
+    CHECK(r.outcome == Outcome::returned);
+    CHECK(r.status == NINFER_E_UNSUPPORTED);
+    INFO(r.message);
+    CHECK(safe_text(r.message));
+    CHECK_THAT(r.message, Catch::StartsWith("\\xff\\xfe\\x1b[2J  \\x9b\\x9b"));
+    CHECK(r.message.size() < 2048);
 }
 
 TEST_CASE("a plugin that cannot be loaded says why in one line", "[subject][plugin][load]") {
@@ -299,5 +374,36 @@ TEST_CASE("subjects leave no child processes behind", "[subject][plugin][isolati
         CHECK(b->call(decode_bf16({0xDEAD})).outcome == Outcome::timeout);
         check_serves(*b);
     }
+    CHECK(no_children_left());
+}
+
+TEST_CASE("a worker that exits while its child holds the reply pipe is a prompt crash", "[subject][plugin][isolation][hostile]") {
+    auto s = open_plugin(plugin("fixture_fork"), options(5000ms));
+    REQUIRE(s->open_error().empty());
+    Reply r = s->call(decode_bf16({0xDEAD}));
+    CHECK(r.outcome == Outcome::crash);
+    CHECK_THAT(r.message, Catch::Contains("exited with status 3 during the call"));
+    CHECK(r.seconds < 2.5);
+    check_serves(*s);
+}
+
+TEST_CASE("a plugin's grandchild that calls setsid does not outlive the call or the subject", "[subject][plugin][isolation][hostile]") {
+    pid_t after_run = -1, after_timeout = -1;
+    {
+        auto s = open_plugin(plugin("fixture_fork"), options(1000ms));
+        REQUIRE(s->open_error().empty());
+        Reply r = s->call(decode_bf16({0xF00D}));
+        REQUIRE(r.outcome == Outcome::returned);
+        after_run = pid_in(r.message);
+        REQUIRE(after_run > 0);
+        CHECK(::kill(after_run, 0) == 0);
+        r = s->call(decode_bf16({0xBEEF}));
+        CHECK(r.outcome == Outcome::timeout);
+        after_timeout = pid_in(r.message);
+        REQUIRE(after_timeout > 0);
+        CHECK(process_gone(after_timeout));
+        check_serves(*s);
+    }
+    CHECK(process_gone(after_run));
     CHECK(no_children_left());
 }

@@ -4,14 +4,24 @@
 // unsupported and waived failures -> <skipped>.
 #include <fmt/format.h>
 
+#include <algorithm>
+
 #include "ninfer/reports/report.hpp"
 
 namespace ninfer::reports {
 
 namespace {
 
-/// XML 1.0 text: escape markup, drop control characters XML cannot carry.
-std::string xml_escape(std::string_view s) {
+/// XML 1.0 text: every line made safe by untrusted_text (well-formed UTF-8, no control
+/// characters or noncharacters XML cannot carry), then markup escaped.
+std::string xml_escape(std::string_view raw) {
+    std::string s;
+    for (std::size_t at = 0; at <= raw.size();) {
+        const std::size_t nl = std::min(raw.find('\n', at), raw.size());
+        if (at > 0) s += '\n';
+        s += untrusted_text(raw.substr(at, nl - at), std::string::npos);
+        at = nl + 1;
+    }
     std::string out;
     out.reserve(s.size());
     for (const char ch : s) {

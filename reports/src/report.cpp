@@ -5,6 +5,7 @@
 #include <sys/utsname.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <chrono>
 #include <cstring>
@@ -145,6 +146,82 @@ std::string host_description() {
     struct utsname u {};
     if (::uname(&u) != 0) return "unknown";
     return fmt::format("{} {} {}", u.sysname, u.release, u.machine);
+}
+
+}  // namespace ninfer::reports
+
+namespace ninfer::reports {
+
+namespace {
+
+/// Length of the well-formed UTF-8 sequence at s[i] and its code point; 0 when ill-formed.
+std::size_t utf8_at(std::string_view s, std::size_t i, std::uint32_t &cp) {
+    const auto b = static_cast<unsigned char>(s[i]);
+    if (b < 0x80) {
+        cp = b;
+        return 1;
+    }
+    const std::size_t len = b >= 0xF5 ? 0 : b >= 0xF0 ? 4 : b >= 0xE0 ? 3 : b >= 0xC2 ? 2 : 0;
+    if (len == 0 || i + len > s.size()) return 0;
+    cp = b & (0x7Fu >> len);
+    for (std::size_t k = 1; k < len; ++k) {
+        const auto c = static_cast<unsigned char>(s[i + k]);
+        if ((c & 0xC0) != 0x80) return 0;
+        cp = cp << 6 | (c & 0x3Fu);
+    }
+    if ((len == 3 && cp < 0x800) || (len == 4 && (cp < 0x10000 || cp > 0x10FFFF)) || (cp >= 0xD800 && cp <= 0xDFFF))
+        return 0;
+    return len;
+}
+
+/// Code points shown as \uNNNN: C1 controls (CSI among them), bidirectional overrides and
+/// isolates, line and paragraph separators, the noncharacters XML refuses.
+bool escaped_code_point(std::uint32_t cp) {
+    return (cp >= 0x80 && cp <= 0x9F) || (cp >= 0x202A && cp <= 0x202E) || (cp >= 0x2066 && cp <= 0x2069) ||
+           cp == 0x2028 || cp == 0x2029 || cp == 0x200E || cp == 0x200F || cp == 0xFFFE || cp == 0xFFFF;
+}
+
+/// The safe form of s, stopping before it would pass `limit` bytes; `used` input bytes taken.
+std::string safe_prefix(std::string_view s, std::size_t limit, std::size_t &used) {
+    static constexpr char hex[] = "0123456789abcdef";
+    std::string out;
+    out.reserve(std::min(s.size(), limit) + 8);
+    std::size_t i = 0;
+    while (i < s.size()) {
+        std::uint32_t cp = 0;
+        const std::size_t len = utf8_at(s, i, cp);
+        std::string piece;
+        if (len == 0) {
+            const auto b = static_cast<unsigned char>(s[i]);
+            piece = {'\\', 'x', hex[b >> 4], hex[b & 15]};
+        } else if (cp == '\t' || cp == '\n' || cp == '\r') {
+            piece = " ";
+        } else if (cp < 0x20 || cp == 0x7F) {
+            piece = {'\\', 'x', hex[cp >> 4], hex[cp & 15]};
+        } else if (escaped_code_point(cp)) {
+            piece = {'\\', 'u', hex[cp >> 12], hex[(cp >> 8) & 15], hex[(cp >> 4) & 15], hex[cp & 15]};
+        } else {
+            piece.assign(s.substr(i, len));
+        }
+        if (out.size() + piece.size() > limit) break;
+        out += piece;
+        i += len == 0 ? 1 : len;
+    }
+    used = i;
+    return out;
+}
+
+}  // namespace
+
+std::string untrusted_text(std::string_view s, std::size_t max_bytes) {
+    std::size_t used = 0;
+    std::string out = safe_prefix(s, max_bytes, used);
+    if (used == s.size()) return out;
+    // Cut with room for the note, so that the result stays within max_bytes and a second pass
+    // leaves it as it is.
+    constexpr std::size_t kNote = 40;
+    out = safe_prefix(s, max_bytes > kNote ? max_bytes - kNote : 0, used);
+    return out + " ... (" + std::to_string(s.size() - used) + " bytes cut)";
 }
 
 }  // namespace ninfer::reports

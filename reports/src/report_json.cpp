@@ -86,6 +86,10 @@ nlohmann::ordered_json to_json(const Report &r) {
     return j;
 }
 
-std::string render_json(const Report &r) { return to_json(r).dump(2) + "\n"; }
+// A subject's text is made safe where it enters (untrusted_text); replacing any ill-formed
+// UTF-8 left here keeps the rendering from throwing whatever a caller put in the model.
+std::string render_json(const Report &r) {
+    return to_json(r).dump(2, ' ', false, nlohmann::ordered_json::error_handler_t::replace) + "\n";
+}
 
 }  // namespace ninfer::reports

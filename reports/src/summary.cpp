@@ -12,7 +12,7 @@ namespace {
 std::string short_value(const std::string &v) { return v.empty() || v.size() > 24 ? "" : " (" + v + ")"; }
 
 std::string first_mismatch_text(const CaseResult &c) {
-    if (c.first.empty()) return c.message.empty() ? std::string(status_name(c.status)) : c.message;
+    if (c.first.empty()) return c.message.empty() ? std::string(status_name(c.status)) : untrusted_text(c.message);
     const auto &m = c.first.front();
     std::string in;
     for (const auto &w : m.inputs) in += (in.empty() ? "" : ",") + w;
@@ -26,12 +26,13 @@ std::string render_summary(const Report &r, std::size_t max_rules) {
     const auto &t = r.totals;
     std::string s;
     s += fmt::format("ninfer-conform {} {}: {} {} {} (abi {}) {}\n", r.tool_version, r.kind, r.subject.kind,
-                     r.subject.name.empty() ? "?" : r.subject.name, r.subject.version, r.subject.abi, r.subject.path);
+                     r.subject.name.empty() ? "?" : untrusted_text(r.subject.name), untrusted_text(r.subject.version),
+                     r.subject.abi, untrusted_text(r.subject.path));
     std::string suites;
     for (const auto &n : r.suites) suites += (suites.empty() ? "" : ",") + n;
     s += fmt::format("level {}, suites {}\n", r.level, suites.empty() ? "all" : suites);
     s += fmt::format("seed {} (include this in bug reports)\n", r.seed);
-    if (!r.open_error.empty()) s += fmt::format("subject did not start: {}\n", r.open_error);
+    if (!r.open_error.empty()) s += fmt::format("subject did not start: {}\n", untrusted_text(r.open_error));
     for (const auto &[k, v] : r.extra) s += fmt::format("{}: {}\n", k, v);
     s += fmt::format("cases {}: {} passed, {} failed, {} unsupported, {} crash, {} timeout, {} error", t.cases, t.pass,
                      t.fail, t.unsupported, t.crash, t.timeout, t.error);

@@ -192,3 +192,41 @@ TEST_CASE("write_atomic replaces the file and leaves no temporary") {
     CHECK(std::distance(fs::directory_iterator(dir), fs::directory_iterator()) == 1);
     CHECK_THROWS_WITH(write_atomic(dir / "missing" / "r.json", "x"), Catch::Contains("missing/r.json"));
 }
+
+TEST_CASE("untrusted text becomes one bounded line of printable UTF-8", "[reports][untrusted]") {
+    CHECK(untrusted_text("plain text, caf\xc3\xa9 \xe2\x86\x92 ok") == "plain text, caf\xc3\xa9 \xe2\x86\x92 ok");
+    CHECK(untrusted_text(std::string("a\nb\tc\rd\0e", 9)) == "a b c d\\x00e");
+    CHECK(untrusted_text("\x1b[31mred\x1b]0;title\x07") == "\\x1b[31mred\\x1b]0;title\\x07");
+    CHECK(untrusted_text("\xff\xfe \xc3 \xed\xa0\x80 \xc0\xaf") == "\\xff\\xfe \\xc3 \\xed\\xa0\\x80 \\xc0\\xaf");
+    CHECK(untrusted_text("c1 \xc2\x9b bidi \xe2\x80\xae nonchar \xef\xbf\xbe") == "c1 \\u009b bidi \\u202e nonchar \\ufffe");
+    // A cut leaves room for its note within the bound, and never splits a character or an escape.
+    const std::string long_text(10000, 'x');
+    CHECK(untrusted_text(long_text, 100) == std::string(60, 'x') + " ... (9940 bytes cut)");
+    CHECK(untrusted_text(std::string(100, 'x'), 100) == std::string(100, 'x'));
+    const std::string a60(60, 'a');
+    CHECK(untrusted_text(a60 + "\xc3\xa9" + std::string(100, 'b'), 101) == a60 + " ... (102 bytes cut)");
+    CHECK(untrusted_text(a60 + "\xff" + std::string(100, 'b'), 101) == a60 + " ... (101 bytes cut)");
+    // A second pass leaves a sanitized text as it is.
+    const std::string once = untrusted_text("\x1b[2J\xff" + long_text, 300);
+    CHECK(untrusted_text(once, 300) == once);
+}
+
+TEST_CASE("reports render whatever text the model holds without throwing", "[reports][untrusted]") {
+    Report r = fixed_report();
+    REQUIRE_FALSE(r.cases.empty());
+    r.subject.name = "evil\xff\x1b[2J";
+    r.open_error = "";
+    r.cases.front().message = std::string("bad \xff\xfe bytes\x00 and \x1b[31m escapes\n and \xef\xbf\xbf", 40);
+    finalize(r);
+    std::string json_text, junit;
+    REQUIRE_NOTHROW(json_text = render_json(r));
+    CHECK_NOTHROW(nlohmann::json::parse(json_text));
+    REQUIRE_NOTHROW(junit = render_junit(r));
+    CHECK(junit.find('\x1b') == std::string::npos);
+    CHECK(junit.find('\xff') == std::string::npos);
+    CHECK(junit.find("\xef\xbf\xbf") == std::string::npos);
+    CHECK(junit.find(std::string(1, '\0')) == std::string::npos);
+    const std::string summary = render_summary(r);
+    CHECK(summary.find('\x1b') == std::string::npos);
+    CHECK(summary.find('\xff') == std::string::npos);
+}

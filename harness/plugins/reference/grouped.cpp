@@ -110,7 +110,11 @@ std::int32_t do_layout_encode(const GroupedFormat &f, const ninfer_call *c, ninf
     const std::uint64_t n = c->shape[0], k = c->shape[1];
     const auto g = gn::geometry(f, n, k);
     if (!g) return fail(res, NINFER_E_SIZE, "shape has no row_split_k128_v1 geometry");
-    if (c->in_bytes != n * k || c->aux_bytes != n * g->logical_groups * 2)
+    std::uint64_t codes = 0, scale_bytes = 0;
+    if (__builtin_mul_overflow(n, k, &codes) || __builtin_mul_overflow(n, g->logical_groups, &scale_bytes) ||
+        __builtin_mul_overflow(scale_bytes, std::uint64_t{2}, &scale_bytes))
+        return fail(res, NINFER_E_SIZE, "shape [" + std::to_string(n) + "," + std::to_string(k) + "] overflows uint64 sizes");
+    if (c->in_bytes != codes || c->aux_bytes != scale_bytes)
         return fail(res, NINFER_E_SIZE, "codes or scales do not match shape [" + std::to_string(n) + "," + std::to_string(k) + "]");
     gn::Matrix m{n, k, {}, read_u16(bytes_of(c->aux, c->aux_bytes))};
     const auto in = bytes_of(c->in, c->in_bytes);
@@ -139,8 +143,12 @@ std::int32_t do_quant_encode(const GroupedFormat &f, const ninfer_call *c, ninfe
         return fail(res, NINFER_E_METHOD, std::string(ninfer::oracle::kEncoders[c->method - 1].name) + " refuses target " + std::string(f.name));
     const std::uint64_t n = c->shape[0], k = c->shape[1];
     if (!gn::geometry(f, n, k)) return fail(res, NINFER_E_INVALID_ARGUMENT, "encoder needs a positive rank-two [N,K]");
+    // Every size from the shape is checked before it is trusted: N*K and K*4 must not wrap.
+    std::uint64_t elements = 0, importance_bytes = 0;
+    if (__builtin_mul_overflow(n, k, &elements) || __builtin_mul_overflow(k, std::uint64_t{4}, &importance_bytes))
+        return fail(res, NINFER_E_SIZE, "shape [" + std::to_string(n) + "," + std::to_string(k) + "] overflows uint64 sizes");
     std::vector<float> x;
-    auto o = gn::source_to_f32(c->format_in, bytes_of(c->in, c->in_bytes), n * k, x);
+    auto o = gn::source_to_f32(c->format_in, bytes_of(c->in, c->in_bytes), elements, x);
     if (o.status == NINFER_E_SIZE) o.status = NINFER_E_INVALID_ARGUMENT;  // a source of the wrong length is a malformed call
     if (o.status != NINFER_OK) return fail(res, o.status, o.message);
     gn::Matrix m;
@@ -149,7 +157,8 @@ std::int32_t do_quant_encode(const GroupedFormat &f, const ninfer_call *c, ninfe
     } else {
         std::vector<float> imp;
         if (c->aux_bytes) {
-            if (c->aux_bytes != k * 4) return fail(res, NINFER_E_INVALID_ARGUMENT, "importance must hold K binary32 words");
+            if (c->aux_bytes != importance_bytes)
+                return fail(res, NINFER_E_INVALID_ARGUMENT, "importance must hold K binary32 words");
             const auto w = bytes_of(c->aux, c->aux_bytes);
             for (std::uint64_t i = 0; i < k; ++i)
                 imp.push_back(std::bit_cast<float>(static_cast<std::uint32_t>(w[4 * i] | w[4 * i + 1] << 8 | w[4 * i + 2] << 16) |
@@ -166,22 +175,46 @@ std::int32_t do_quant_encode(const GroupedFormat &f, const ninfer_call *c, ninfe
 
 std::int32_t do_rows_select(const GroupedFormat &f, const ninfer_call *c, ninfer_result *res) {
     if (c->aux_bytes % 8 != 0) return fail(res, NINFER_E_INVALID_ARGUMENT, "row indices must be uint64 words");
-    std::vector<std::uint64_t> idx(c->aux_bytes / 8);
+    // The parent payload and the size of the selection are checked before anything the caller
+    // counted is allocated.
+    const std::uint64_t n = c->shape[0], k = c->shape[1];
+    const auto g = gn::geometry(f, n, k);
+    if (!g) return fail(res, NINFER_E_SIZE, "parent shape has no row_split_k128_v1 geometry", NINFER_DETAIL_SIZE);
+    if (c->in_bytes != g->payload_bytes)
+        return fail(res, NINFER_E_SIZE, "parent payload is " + std::to_string(c->in_bytes) + " bytes, geometry needs " +
+                                            std::to_string(g->payload_bytes), NINFER_DETAIL_SIZE);
+    const std::uint64_t words = c->aux_bytes / 8;
     const auto aux = bytes_of(c->aux, c->aux_bytes);
-    for (std::size_t i = 0; i < idx.size(); ++i)
-        for (int b = 0; b < 8; ++b) idx[i] |= static_cast<std::uint64_t>(aux[8 * i + b]) << (8 * b);
-    std::vector<std::uint64_t> rows;
-    if (c->flags & NINFER_FLAG_GATHER) {
-        rows = idx;
-    } else {
-        if (idx.size() != 2) return fail(res, NINFER_E_INVALID_ARGUMENT, "a slice needs {first_row, row_count}");
-        if (idx[1] > c->shape[0] || idx[0] > c->shape[0] - idx[1])
-            return fail(res, NINFER_E_INVALID_ARGUMENT, "slice [" + std::to_string(idx[0]) + ", +" + std::to_string(idx[1]) +
-                                                            ") is past N=" + std::to_string(c->shape[0]));
-        for (std::uint64_t r = 0; r < idx[1]; ++r) rows.push_back(idx[0] + r);
+    auto index = [&](std::uint64_t i) {
+        std::uint64_t v = 0;
+        for (int b = 0; b < 8; ++b) v |= static_cast<std::uint64_t>(aux[8 * i + b]) << (8 * b);
+        return v;
+    };
+    std::uint64_t selected = words;
+    if (!(c->flags & NINFER_FLAG_GATHER)) {
+        if (words != 2) return fail(res, NINFER_E_INVALID_ARGUMENT, "a slice needs {first_row, row_count}");
+        const std::uint64_t first = index(0), count = index(1);
+        if (count > n || first > n - count)
+            return fail(res, NINFER_E_INVALID_ARGUMENT, "slice [" + std::to_string(first) + ", +" + std::to_string(count) +
+                                                            ") is past N=" + std::to_string(n));
+        selected = count;
     }
+    if (selected > 0) {
+        const auto h = gn::geometry(f, selected, k);
+        if (!h) return fail(res, NINFER_E_SIZE, "a selection of " + std::to_string(selected) + " rows overflows uint64 sizes");
+        if (c->flags & NINFER_FLAG_GATHER)
+            for (std::uint64_t i = 0; i < selected; ++i)
+                if (index(i) >= n)
+                    return fail(res, NINFER_E_INVALID_ARGUMENT, "selected row " + std::to_string(index(i)) + " (index " +
+                                                                    std::to_string(i) + ") is past N=" + std::to_string(n));
+        if (h->payload_bytes > c->out_bytes)
+            return fail(res, NINFER_E_BUFFER, "output buffer too small for the selection (" + std::to_string(h->payload_bytes) +
+                                                  " bytes)");
+    }
+    std::vector<std::uint64_t> rows(static_cast<std::size_t>(selected));
+    for (std::uint64_t r = 0; r < selected; ++r) rows[r] = c->flags & NINFER_FLAG_GATHER ? index(r) : index(0) + r;
     std::vector<std::uint8_t> out;
-    const auto o = gn::select_rows(f, c->shape[0], c->shape[1], bytes_of(c->in, c->in_bytes), rows, out);
+    const auto o = gn::select_rows(f, n, k, bytes_of(c->in, c->in_bytes), rows, out);
     if (o.status != NINFER_OK) return fail(res, o.status, o.message, o.detail);
     if (!put(c->out, c->out_bytes, res->out_written, out.data(), out.size()))
         return fail(res, NINFER_E_BUFFER, "output buffer too small for the selection");

@@ -293,8 +293,11 @@ Outcome source_to_f32(std::uint32_t source_format, std::span<const std::uint8_t>
     const std::uint64_t width = source_format == NINFER_FORMAT_fp32 ? 4 : 2;
     if (source_format != NINFER_FORMAT_fp32 && source_format != NINFER_FORMAT_bf16 && source_format != NINFER_FORMAT_fp16)
         return {NINFER_E_INVALID_ARGUMENT, 0, "source type must be fp32, bf16 or fp16"};
-    if (words.size() / width < count || words.size() != count * width)
-        return {NINFER_E_SIZE, 0, "source holds " + std::to_string(words.size()) + " bytes, shape needs " + std::to_string(count * width)};
+    std::uint64_t need = 0;
+    if (__builtin_mul_overflow(count, width, &need))
+        return {NINFER_E_SIZE, 0, "source of " + std::to_string(count) + " words overflows uint64 sizes"};
+    if (words.size() != need)
+        return {NINFER_E_SIZE, 0, "source holds " + std::to_string(words.size()) + " bytes, shape needs " + std::to_string(need)};
     out.resize(count);
     for (std::uint64_t i = 0; i < count; ++i) {
         const std::uint8_t *b = words.data() + i * width;
@@ -324,6 +327,9 @@ Outcome absmax(const GroupedFormat &f, std::uint64_t n, std::uint64_t k, std::sp
         return {NINFER_E_METHOD, 0, std::string("grouped_absmax refuses target ") + std::string(f.name)};
     const auto g = geometry(f, n, k);
     if (!g) return {NINFER_E_INVALID_ARGUMENT, 0, "grouped_absmax needs a positive rank-two [N,K]"};
+    std::uint64_t elements = 0;
+    if (__builtin_mul_overflow(n, k, &elements) || x.size() != elements)
+        return {NINFER_E_INVALID_ARGUMENT, 0, "source holds " + std::to_string(x.size()) + " values, not N*K"};
     m.rows = n;
     m.cols = k;
     m.codes.assign(n * k, 0);

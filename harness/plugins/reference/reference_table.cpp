@@ -7,6 +7,8 @@
 
 #include <cstdio>
 #include <cstring>
+#include <exception>
+#include <new>
 #include <string>
 #include <vector>
 
@@ -147,8 +149,24 @@ std::int32_t op_layout(const ninfer_call *c, ninfer_result *r) {
     return NINFER_OK;
 }
 
-/// The one function behind every op slot: sanity of the call, grouped dispatch, then the op.
+std::int32_t serve_checked(const ninfer_call *c, ninfer_result *r);
+
+/// The one function behind every op slot, and the C ABI boundary: no C++ exception
+/// (std::bad_alloc included) crosses it; anything thrown is NINFER_E_INTERNAL.
 std::int32_t serve(void *, const ninfer_call *c, ninfer_result *r) {
+    try {
+        return serve_checked(c, r);
+    } catch (const std::bad_alloc &) {
+        return refuse_call(r, NINFER_E_INTERNAL, "out of memory (std::bad_alloc)");
+    } catch (const std::exception &e) {
+        return refuse_call(r, NINFER_E_INTERNAL, e.what());
+    } catch (...) {
+        return refuse_call(r, NINFER_E_INTERNAL, "unknown C++ exception");
+    }
+}
+
+/// Sanity of the call, grouped dispatch, then the op.
+std::int32_t serve_checked(const ninfer_call *c, ninfer_result *r) {
     if (!r) return NINFER_E_INVALID_ARGUMENT;
     if (!c || c->struct_size < sizeof(ninfer_call))
         return refuse(r, NINFER_E_INVALID_ARGUMENT, "call struct missing or smaller than ninfer_call v1");

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 // `ninfer-conform plugins [--json]`: the bundled plugins (reference, mutants, ...) in the plugin
-// directory, with each mutant's rule (ninfer_mutant_breaks).
-#include <dlfcn.h>
-
+// directory, with each mutant's rule (ninfer_mutant_breaks). Every library is queried through
+// the isolated worker, as `run` opens it: a plugin that aborts, faults or hangs while loading
+// is a line with its error, never a dead or hung `plugins`.
 #include <algorithm>
 #include <cstdio>
 #include <memory>
@@ -20,31 +20,23 @@ struct PluginEntry {
     bool mutant = false;
 };
 
-/// Bundled plugins are ours, so reading their identity in-process is safe.
-PluginEntry inspect(const std::filesystem::path &p) {
+/// The identity of one library, read by a worker process (harness/README.md, "Isolation").
+PluginEntry inspect(const std::filesystem::path &p, const SubjectOptions &opts) {
     PluginEntry e;
-    e.name = p.stem().string();
-    e.path = p.string();
+    e.name = reports::untrusted_text(p.stem().string());
+    e.path = reports::untrusted_text(p.string());
     e.mutant = e.name.rfind("mutant_", 0) == 0;
-    void *h = ::dlopen(p.c_str(), RTLD_NOW | RTLD_LOCAL);
-    if (!h) {
-        const char *why = ::dlerror();
-        e.error = why ? why : "dlopen failed";
+    const auto s = open_plugin(p.string(), opts);
+    if (!s->open_error().empty()) {
+        std::string why = s->open_error();
+        // The line names the library already.
+        if (const std::string prefix = "plugin " + p.string() + ": "; why.rfind(prefix, 0) == 0) why.erase(0, prefix.size());
+        e.error = why;
         return e;
     }
-    if (auto *entry = reinterpret_cast<ninfer_plugin_entry_fn>(::dlsym(h, NINFER_PLUGIN_ENTRY_SYMBOL))) {
-        if (const ninfer_plugin *t = entry(NINFER_ABI_VERSION)) {
-            e.plugin_name = t->name ? t->name : "";
-            e.version = t->version ? t->version : "";
-        }
-    } else {
-        e.error = "no ninfer_plugin_entry";
-    }
-    if (auto *breaks = reinterpret_cast<const char *(*)()>(::dlsym(h, "ninfer_mutant_breaks"))) {
-        const char *rule = breaks();
-        e.breaks = rule ? rule : "";
-    }
-    ::dlclose(h);
+    e.plugin_name = s->info().name;
+    e.version = s->info().version;
+    e.breaks = s->info().breaks;
     return e;
 }
 
@@ -54,9 +46,13 @@ void add_plugins(CLI::App &app) {
     auto *cmd = app.add_subcommand("plugins", "List the bundled plugins (name, path; for mutants the rule they break)");
     auto json = std::make_shared<bool>(false);
     auto dir = std::make_shared<std::string>();
+    auto timeout_ms = std::make_shared<std::uint64_t>(10000);
     cmd->add_flag("--json", *json, "JSON instead of text");
     cmd->add_option("--dir", *dir, "plugin directory (default: the build tree's, else the installed one)");
-    cmd->callback([json, dir] {
+    cmd->add_option("--timeout-ms", *timeout_ms,
+                    "time a plugin gets to load, plus 5 s (default 10000)")
+        ->check(CLI::Range(std::uint64_t{1}, std::uint64_t{86400000}));
+    cmd->callback([json, dir, timeout_ms] {
         const std::filesystem::path d = dir->empty() ? bundled_plugin_dir() : std::filesystem::path(*dir);
         std::error_code ec;
         if (!std::filesystem::is_directory(d, ec))
@@ -65,10 +61,14 @@ void add_plugins(CLI::App &app) {
         for (const auto &f : std::filesystem::directory_iterator(d, ec))
             if (f.path().extension() == ".so") files.push_back(f.path());
         std::sort(files.begin(), files.end());
+        SubjectOptions opts;
+        opts.call_timeout = std::chrono::milliseconds(*timeout_ms);
+        opts.worker_executable = self_executable();
         std::vector<PluginEntry> entries;
-        for (const auto &f : files) entries.push_back(inspect(f));
+        for (const auto &f : files) entries.push_back(inspect(f, opts));
         if (*json) {
-            nlohmann::ordered_json j = {{"dir", d.string()}, {"plugins", nlohmann::ordered_json::array()}};
+            nlohmann::ordered_json j = {{"dir", reports::untrusted_text(d.string())},
+                                        {"plugins", nlohmann::ordered_json::array()}};
             for (const auto &e : entries) {
                 nlohmann::ordered_json p = {{"name", e.name},       {"path", e.path},
                                             {"kind", e.mutant ? "mutant" : "plugin"},
@@ -80,7 +80,7 @@ void add_plugins(CLI::App &app) {
             std::printf("%s\n", j.dump(2).c_str());
             return;
         }
-        std::printf("bundled plugins in %s:\n", d.string().c_str());
+        std::printf("bundled plugins in %s:\n", reports::untrusted_text(d.string()).c_str());
         for (const auto &e : entries) {
             std::printf("  %-32s %s", e.name.c_str(), e.path.c_str());
             if (e.mutant) std::printf("  breaks %s", e.breaks.empty() ? "?" : e.breaks.c_str());

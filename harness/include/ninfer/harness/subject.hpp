@@ -18,7 +18,8 @@ namespace ninfer::harness {
 
 /// Identity and declared capabilities of a subject.
 struct SubjectInfo {
-    std::string name, version;
+    std::string name, version;  ///< as the subject said them, made safe (reports::untrusted_text)
+    std::string breaks;         ///< a bundled seeded-bug plugin's rule id (ninfer_mutant_breaks), else ""
     std::uint32_t abi_version = 0;
     std::vector<ninfer_capability> capabilities;
 };

@@ -2,8 +2,14 @@
 // The reference plugin's table (plugin.h): identity, declared capabilities, the defensive
 // checks of every call, and contiguous_le_v1 (storage-layouts.md Section 2: bit-exact words,
 // size rule, refusal of an unregistered pair and of an implicit cross-type encoding).
+#include <sys/resource.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
 #include <catch2/catch.hpp>
+#include <cstdio>
 #include <cstring>
+#include <fstream>
 #include <string>
 #include <vector>
 
@@ -190,4 +196,112 @@ TEST_CASE("contiguous_le_v1 refuses what storage-layouts.md 2 and tensor-formats
                            {128, 64}),
                four, 16)
               .status == NINFER_E_UNSUPPORTED);
+}
+
+// ---- Sizes the caller gives, and the C ABI boundary (harness/README.md, "The plugin C ABI") ----
+
+namespace {
+
+ninfer_call grouped(std::uint32_t op, std::uint32_t format, std::uint64_t n, std::uint64_t k) {
+    ninfer_call c = layout_call(op, format, 0, NINFER_LAYOUT_row_split_k128_v1, {n, k});
+    return c;
+}
+
+}  // namespace
+
+TEST_CASE("quant_encode refuses a shape whose N*K or K*4 wraps around 2^64", "[plugin][grouped][sizes]") {
+    // [2, 2^63 + 64]: N*K = 2^64 + 128 wraps to 128, K*4 to 256; 128 fp32 source words.
+    const std::uint64_t k = (1ull << 63) + 64;
+    const std::vector<std::uint8_t> in(128 * 4, 0x3F);
+    for (std::uint32_t encoder : {NINFER_ENCODER_grouped_absmax, NINFER_ENCODER_grouped_search}) {
+        INFO(encoder);
+        ninfer_call c = grouped(NINFER_OP_quant_encode, NINFER_FORMAT_q4_g64_fp16, 2, k);
+        c.format_in = NINFER_FORMAT_fp32;
+        c.method = encoder;
+        const std::vector<std::uint8_t> aux(256, 0);
+        if (encoder == NINFER_ENCODER_grouped_search) {
+            c.aux = aux.data();
+            c.aux_bytes = aux.size();
+        }
+        const auto o = call(c, in, 1 << 16);
+        CHECK((o.status == NINFER_E_SIZE || o.status == NINFER_E_INVALID_ARGUMENT));
+        CHECK(o.result.out_written == 0);
+    }
+    // layout_encode: N*K codes and N*groups*2 scale bytes wrap the same way.
+    ninfer_call c = grouped(NINFER_OP_layout_encode, NINFER_FORMAT_q8_g32_fp16, 2, k);
+    const std::vector<std::uint8_t> aux(2 * 2, 0);
+    c.aux = aux.data();
+    c.aux_bytes = 0;
+    const auto o = call(c, std::vector<std::uint8_t>(128, 0), 1 << 16);
+    CHECK((o.status == NINFER_E_SIZE || o.status == NINFER_E_INVALID_ARGUMENT));
+}
+
+TEST_CASE("rows_select checks the caller's counts against the payload before allocating", "[plugin][grouped][sizes]") {
+    // A q8 [1, 128] parent: 128 code bytes, then its scale row at offset 256.
+    std::vector<std::uint8_t> payload(256 + 8, 0);
+    SECTION("a gather of 2^57 rows claimed by aux_bytes is refused, not allocated") {
+        ninfer_call c = grouped(NINFER_OP_rows_select, NINFER_FORMAT_q8_g32_fp16, 1, 128);
+        c.flags = NINFER_FLAG_GATHER;
+        const std::vector<std::uint8_t> aux(16, 0);
+        c.aux = aux.data();
+        c.aux_bytes = 1ull << 60;
+        c.count = 1ull << 57;
+        const auto o = call(c, payload, 1 << 16);
+        CHECK((o.status == NINFER_E_BUFFER || o.status == NINFER_E_SIZE || o.status == NINFER_E_INVALID_ARGUMENT));
+    }
+    SECTION("a slice of 2^40 rows of a parent whose payload holds one row is refused at once") {
+        ninfer_call c = grouped(NINFER_OP_rows_select, NINFER_FORMAT_q8_g32_fp16, 1ull << 40, 128);
+        const std::vector<std::uint8_t> aux = {0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0};  // {0, 2^40}
+        c.aux = aux.data();
+        c.aux_bytes = aux.size();
+        const auto o = call(c, payload, 1 << 16);
+        CHECK(o.status == NINFER_E_SIZE);
+    }
+    SECTION("a gather whose selection does not fit the output is refused before it is built") {
+        ninfer_call c = grouped(NINFER_OP_rows_select, NINFER_FORMAT_q8_g32_fp16, 1, 128);
+        c.flags = NINFER_FLAG_GATHER;
+        const std::vector<std::uint8_t> aux(8 * 4096, 0);  // row 0, 4096 times: 1.3 MB of output
+        c.aux = aux.data();
+        c.aux_bytes = aux.size();
+        const auto o = call(c, payload, 1024);
+        CHECK(o.status == NINFER_E_BUFFER);
+    }
+}
+
+TEST_CASE("no C++ exception crosses the plugin's C ABI", "[plugin][grouped][abi]") {
+#if defined(__SANITIZE_ADDRESS__)
+    WARN("skipped: sets RLIMIT_AS in a child process, which AddressSanitizer's shadow memory cannot live under");
+    return;
+#endif
+    // layout_decode of a valid 2-bit payload allocates 4 codes per payload byte: under an
+    // address-space limit the allocation throws std::bad_alloc, which must come back as a status.
+    const std::uint64_t n = 4096, k = 65536;  // 64 MiB of base plane, 256 Mi codes
+    const pid_t pid = ::fork();
+    REQUIRE(pid >= 0);
+    if (pid == 0) {
+        std::vector<std::uint8_t> payload(n * k / 4 + n * (k / 64) * 2, 0);
+        for (std::size_t i = 0; i < n * k / 4; ++i) payload[i] = 0x55;  // Q2 word 1: code 0
+        ninfer_call c = grouped(NINFER_OP_layout_decode, NINFER_FORMAT_q2_g64_fp16, n, k);
+        struct rlimit now {};
+        ::getrlimit(RLIMIT_AS, &now);
+        // Room for what is mapped now plus 8 MiB: the 256 MiB of codes cannot be allocated.
+        std::ifstream statm("/proc/self/statm");
+        std::uint64_t pages = 0;
+        statm >> pages;
+        const rlim_t limit = pages * static_cast<std::uint64_t>(::sysconf(_SC_PAGESIZE)) + (8ull << 20);
+        struct rlimit as = {limit, now.rlim_max};
+        if (::setrlimit(RLIMIT_AS, &as) != 0) ::_exit(100);
+        std::int32_t status = 0;
+        try {
+            status = call(c, payload, 64).status;
+        } catch (...) {
+            ::_exit(101);  // an exception crossed the ABI
+        }
+        if (status != NINFER_E_INTERNAL) std::fprintf(stderr, "layout_decode under RLIMIT_AS returned %d\n", status);
+        ::_exit(status == NINFER_E_INTERNAL ? 0 : 102);
+    }
+    int st = 0;
+    REQUIRE(::waitpid(pid, &st, 0) == pid);
+    REQUIRE(WIFEXITED(st));
+    CHECK(WEXITSTATUS(st) == 0);
 }

@@ -117,6 +117,13 @@ std::string render_summary(const Report &r, std::size_t max_rules = 12);
 /// Throws std::runtime_error naming the path on failure.
 void write_atomic(const std::filesystem::path &path, std::string_view bytes);
 
+/// Text a subject said (a plugin's message, an exec reply, a stderr tail, a name), made safe for
+/// a report, a message and a terminal: one line of valid UTF-8 where every byte that is not
+/// UTF-8 becomes `\xNN`, every C0 control and DEL `\xNN` (tab, CR and LF a space), every C1
+/// control, bidirectional override, line or paragraph separator and noncharacter `\uNNNN`; cut
+/// at a character boundary to at most `max_bytes` plus a note of how much was cut.
+std::string untrusted_text(std::string_view s, std::size_t max_bytes = 2048);
+
 /// UTC now as ISO 8601 ("2026-11-29T23:01:02Z").
 std::string utc_now();
 /// "sysname release machine" of this host.

@@ -1,0 +1,154 @@
+// SPDX-License-Identifier: Apache-2.0
+// Hostile subjects against the command line (harness/README.md, "Isolation"): plugins that kill
+// or hang whoever loads them, listed by `plugins --dir`; exec subjects whose replies nest without
+// end or carry bytes that are not text, run by `run` and `sweep`. Each must end in a report.
+#include <catch2/catch.hpp>
+
+#include <sys/wait.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include <nlohmann/json.hpp>
+
+namespace fs = std::filesystem;
+using nlohmann::json;
+
+namespace {
+
+struct Out {
+    int status = -1;
+    std::string out, err;
+};
+
+std::string slurp(const fs::path &p) {
+    std::ifstream f(p, std::ios::binary);
+    std::stringstream ss;
+    ss << f.rdbuf();
+    return ss.str();
+}
+
+fs::path tmp_dir() {
+    static const fs::path d = [] {
+        fs::path p = fs::path(NINFER_CLI_TEST_TMP) / "hostile";
+        fs::remove_all(p);
+        fs::create_directories(p);
+        return p;
+    }();
+    return d;
+}
+
+/// Run `ninfer-conform ARGS` (shell words); status -1 when it did not exit normally.
+Out cli(const std::string &args) {
+    const fs::path out = tmp_dir() / "stdout", err = tmp_dir() / "stderr";
+    const std::string cmd = std::string("'") + NINFER_CONFORM_EXE + "' " + args + " </dev/null >'" + out.string() +
+                            "' 2>'" + err.string() + "'";
+    const int rc = std::system(cmd.c_str());
+    Out o;
+    o.status = WIFEXITED(rc) ? WEXITSTATUS(rc) : -1;
+    o.out = slurp(out);
+    o.err = slurp(err);
+    return o;
+}
+
+/// Valid UTF-8 without C0 controls other than newline, without C1 controls or DEL.
+bool printable(const std::string &s) {
+    for (std::size_t i = 0; i < s.size();) {
+        const auto b = static_cast<unsigned char>(s[i]);
+        if ((b < 0x20 && b != '\n') || b == 0x7F) return false;
+        if (b < 0x80) {
+            ++i;
+            continue;
+        }
+        const int len = b >= 0xF0 ? 4 : b >= 0xE0 ? 3 : b >= 0xC2 ? 2 : 0;
+        if (len == 0 || i + len > s.size()) return false;
+        std::uint32_t cp = b & (0x7F >> len);
+        for (int k = 1; k < len; ++k) {
+            const auto c = static_cast<unsigned char>(s[i + k]);
+            if ((c & 0xC0) != 0x80) return false;
+            cp = cp << 6 | (c & 0x3F);
+        }
+        if (cp >= 0x80 && cp <= 0x9F) return false;
+        i += len;
+    }
+    return true;
+}
+
+std::string bad_exec(int trigger) {
+    return std::string("\"'") + NINFER_PYTHON + "' '" + NINFER_SOURCE_DIR + "/harness/tests/fixtures/bad_exec.py' every " +
+           std::to_string(trigger) + "\"";
+}
+
+bool xml_well_formed(const fs::path &p) {
+    const std::string cmd = std::string("'") + NINFER_PYTHON +
+                            "' -c 'import sys, xml.dom.minidom; xml.dom.minidom.parse(sys.argv[1])' '" + p.string() + "'";
+    const int rc = std::system(cmd.c_str());
+    return WIFEXITED(rc) && WEXITSTATUS(rc) == 0;
+}
+
+}  // namespace
+
+TEST_CASE("plugins --dir survives plugins that abort, segfault, hang or have no name terminator", "[cli][hostile]") {
+    const auto o = cli(std::string("plugins --json --timeout-ms 300 --dir '") + NINFER_HOSTILE_PLUGIN_DIR + "'");
+    INFO(o.out << o.err);
+    REQUIRE(o.status == 0);
+    CHECK(printable(o.out));
+    const auto j = json::parse(o.out);
+    std::map<std::string, json> by_name;
+    for (const auto &p : j.at("plugins")) by_name[p.at("name").get<std::string>()] = p;
+    REQUIRE(by_name.size() == 5);
+    CHECK_THAT(by_name["hostile_ctor_abort"].value("error", ""), Catch::Contains("killed by SIGABRT"));
+    CHECK_THAT(by_name["hostile_entry_segv"].value("error", ""), Catch::Contains("killed by SIGSEGV"));
+    CHECK_THAT(by_name["hostile_entry_hang"].value("error", ""), Catch::Contains("no handshake within"));
+    const auto name = by_name["hostile_name_unterminated"].value("plugin_name", "");
+    CHECK_THAT(name, Catch::StartsWith("\\x1b[2J\\xff\\xfe AAAA"));
+    CHECK(name.size() <= 300);
+    CHECK(by_name["zz_minimal"].value("plugin_name", "") == "minimal");
+    CHECK_FALSE(by_name["zz_minimal"].contains("error"));
+
+    const auto t = cli(std::string("plugins --timeout-ms 300 --dir '") + NINFER_HOSTILE_PLUGIN_DIR + "'");
+    CHECK(t.status == 0);
+    CHECK(printable(t.out));
+    CHECK_THAT(t.out, Catch::Contains("5 plugins"));
+}
+
+TEST_CASE("run and sweep report an exec subject whose replies nest 100000 levels deep", "[cli][hostile]") {
+    const fs::path report = tmp_dir() / "deep.json", junit = tmp_dir() / "deep.xml", sweep = tmp_dir() / "deep-sweep.json";
+    const auto r = cli("run --exec " + bad_exec(9) + " --report '" + report.string() + "' --junit '" + junit.string() + "'");
+    INFO(r.out << r.err);
+    CHECK(r.status == 1);
+    REQUIRE(fs::exists(report));
+    const auto j = json::parse(slurp(report));
+    REQUIRE(j.at("cases").size() > 0);
+    std::size_t errors = 0;
+    for (const auto &c : j.at("cases"))
+        if (c.at("status") == "error") errors += c.at("message").get<std::string>().find("nested deeper than") != std::string::npos;
+    CHECK(errors > 0);
+    CHECK(xml_well_formed(junit));
+
+    const auto s = cli("sweep --exec " + bad_exec(9) + " --conversion bf16_to_fp32 --report '" + sweep.string() + "'");
+    INFO(s.out << s.err);
+    CHECK(s.status == 1);
+    REQUIRE(fs::exists(sweep));
+    CHECK_THAT(slurp(sweep), Catch::Contains("nested deeper than"));
+}
+
+TEST_CASE("run reports, summarises and writes JUnit for a subject that says bytes that are not text", "[cli][hostile]") {
+    for (int trigger : {10, 11, 12}) {
+        INFO(trigger);
+        const fs::path report = tmp_dir() / "bytes.json", junit = tmp_dir() / "bytes.xml";
+        fs::remove(report);
+        fs::remove(junit);
+        const auto r = cli("run --exec " + bad_exec(trigger) + " --report '" + report.string() + "' --junit '" +
+                           junit.string() + "'");
+        INFO(r.out << r.err);
+        CHECK(r.status == 1);
+        CHECK(printable(r.out));
+        CHECK(printable(r.err));
+        REQUIRE(fs::exists(report));
+        CHECK_NOTHROW(json::parse(slurp(report)));
+        CHECK(xml_well_formed(junit));
+    }
+}

@@ -21,23 +21,21 @@
 namespace ninfer::harness {
 namespace {
 
-constexpr std::size_t kCanaryBytes = 64;
-
-/// The canary byte at offset i past a buffer's capacity: not a constant, so that an overrun
-/// writing one repeated byte cannot pass.
+/// The canary byte at offset i of the slack before an output buffer: not a constant, so that
+/// a stray write of one repeated byte cannot pass.
 constexpr std::uint8_t canary_byte(std::size_t i) { return static_cast<std::uint8_t>(0xA5u ^ (i * 0x3Bu)); }
 
-/// A malloc'd buffer reused across calls; never throws.
+/// A malloc'd input or aux buffer reused across calls (read-only for the plugin); never throws.
 struct Buffer {
     std::uint8_t *p = nullptr;
     std::size_t size = 0;
     ~Buffer() { std::free(p); }
     bool reserve(std::uint64_t n) {
-        if (n > SIZE_MAX - kCanaryBytes) return false;
-        if (n + kCanaryBytes <= size && p) return true;
+        if (n >= SIZE_MAX) return false;
+        if (n < size && p) return true;
         std::free(p);
-        p = static_cast<std::uint8_t *>(std::malloc(static_cast<std::size_t>(n) + kCanaryBytes));
-        size = p ? static_cast<std::size_t>(n) + kCanaryBytes : 0;
+        p = static_cast<std::uint8_t *>(std::malloc(static_cast<std::size_t>(n) + 1));
+        size = p ? static_cast<std::size_t>(n) + 1 : 0;
         return p != nullptr;
     }
 };

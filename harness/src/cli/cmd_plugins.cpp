@@ -47,12 +47,16 @@ void add_plugins(CLI::App &app) {
     auto json = std::make_shared<bool>(false);
     auto dir = std::make_shared<std::string>();
     auto timeout_ms = std::make_shared<std::uint64_t>(10000);
+    auto memory_limit_mib = std::make_shared<std::uint64_t>(0);
     cmd->add_flag("--json", *json, "JSON instead of text");
     cmd->add_option("--dir", *dir, "plugin directory (default: the build tree's, else the installed one)");
     cmd->add_option("--timeout-ms", *timeout_ms,
                     "time a plugin gets to load, plus 5 s (default 10000)")
         ->check(CLI::Range(std::uint64_t{1}, std::uint64_t{86400000}));
-    cmd->callback([json, dir, timeout_ms] {
+    cmd->add_option("--memory-limit-mib", *memory_limit_mib,
+                    "address-space limit of each worker in MiB (default 0: none, as device plugins need)")
+        ->check(CLI::Range(std::uint64_t{0}, std::uint64_t{1} << 40));
+    cmd->callback([json, dir, timeout_ms, memory_limit_mib] {
         const std::filesystem::path d = dir->empty() ? bundled_plugin_dir() : std::filesystem::path(*dir);
         std::error_code ec;
         if (!std::filesystem::is_directory(d, ec))
@@ -63,6 +67,7 @@ void add_plugins(CLI::App &app) {
         std::sort(files.begin(), files.end());
         SubjectOptions opts;
         opts.call_timeout = std::chrono::milliseconds(*timeout_ms);
+        opts.memory_limit_bytes = *memory_limit_mib << 20;
         opts.worker_executable = self_executable();
         std::vector<PluginEntry> entries;
         for (const auto &f : files) entries.push_back(inspect(f, opts));

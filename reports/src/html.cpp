@@ -8,7 +8,6 @@
 #include <cmath>
 #include <regex>
 #include <stdexcept>
-#include <tuple>
 
 #include <fmt/format.h>
 
@@ -103,6 +102,31 @@ struct Column {
 
 std::string e(std::string_view s) { return html_escape(s); }
 
+/// "Example 9" before "Example 14": digit runs compare by value, the rest by character.
+bool natural_less(const std::string &a, const std::string &b) {
+    std::size_t i = 0, j = 0;
+    const auto digit = [](char c) { return c >= '0' && c <= '9'; };
+    while (i < a.size() && j < b.size()) {
+        if (digit(a[i]) && digit(b[j])) {
+            std::size_t i2 = i, j2 = j;
+            while (i2 < a.size() && a[i2] == '0') ++i2;
+            while (j2 < b.size() && b[j2] == '0') ++j2;
+            std::size_t ie = i2, je = j2;
+            while (ie < a.size() && digit(a[ie])) ++ie;
+            while (je < b.size() && digit(b[je])) ++je;
+            if (ie - i2 != je - j2) return ie - i2 < je - j2;
+            if (const int c = a.compare(i2, ie - i2, b, j2, je - j2); c != 0) return c < 0;
+            i = ie;
+            j = je;
+        } else {
+            if (a[i] != b[j]) return a[i] < b[j];
+            ++i;
+            ++j;
+        }
+    }
+    return a.size() - i < b.size() - j;
+}
+
 constexpr const char *kStyle = R"(body{font:14px/1.4 system-ui,sans-serif;margin:1.5em;color:#1d1d1f;background:#fff}
 h1{font-size:1.6em;margin:0 0 .2em}h2{margin-top:1.6em;border-bottom:1px solid #ccc}h3{margin:1.2em 0 .3em}
 table{border-collapse:collapse;margin:.4em 0}td,th{border:1px solid #ddd;padding:2px 6px;vertical-align:top}
@@ -118,7 +142,7 @@ table.matrix tr.group th{background:#e6e9f0;font-weight:bold}
 code,.mono{font-family:ui-monospace,monospace;font-size:12px}.sentence{background:#f7f7fa;border-left:3px solid #99a;padding:.3em .6em}
 .failure{border:1px solid #e3b4b4;border-radius:4px;padding:.2em .8em .6em;margin:.8em 0}
 .legend span{display:inline-block;padding:0 .5em;margin-right:.4em;border:1px solid #ccc}
-svg{background:#fcfcfd;border:1px solid #ddd}.small{color:#555;font-size:12px})";
+svg{background:#fcfcfd;border:1px solid #ddd}.path{word-break:break-all}.small{color:#555;font-size:12px})";
 
 void put_subjects(std::string &o, const std::vector<Column> &cols) {
     o += "<h2 id=\"subjects\">Subjects</h2>\n<table>\n<tr><th>#</th><th>report</th><th>kind</th><th>subject</th>"
@@ -134,7 +158,7 @@ void put_subjects(std::string &o, const std::vector<Column> &cols) {
         std::string level = text_of(r, "level");
         if (text_of(r, "kind") == "sweep") level = "sweep " + text_of(member(r, "extra"), "sweep");
         o += fmt::format(
-            "<tr><td class=\"num\">{}</td><td><a href=\"#s{}\">{}</a></td><td>{}</td><td>{} {} <span class=\"small\">{}"
+            "<tr><td class=\"num\">{}</td><td><a href=\"#s{}\">{}</a></td><td>{}</td><td>{} {}<br><span class=\"small path\">{}"
             "</span></td><td>{}</td><td class=\"num\">{}</td><td class=\"num\">{}</td><td class=\"num\">{}</td>"
             "<td class=\"num\">{}</td><td class=\"num\">{}</td><td class=\"num\">{}</td><td class=\"verdict-{}\">{}</td>"
             "</tr>\n",
@@ -387,7 +411,7 @@ void put_failure(std::string &o, const Column &col, std::size_t ci, std::size_t 
     std::vector<const json *> shown(failing.begin(), failing.begin() + std::min(failing.size(), kCasesPerRule));
     for (const json *c : shown) {
         const std::string case_classes = classes_text(member(*c, "classes"));
-        o += fmt::format("<p><b>case</b> <code>{}</code> ({}, {}): {} of {} compared mismatch{}</p>\n", e(text_of(*c, "id")),
+        o += fmt::format("<p><b>case</b> <code>{}</code> ({}, {}): {} of {} compared mismatched{}</p>\n", e(text_of(*c, "id")),
                          e(text_of(*c, "status")), e(text_of(*c, "source")), count_of(*c, "mismatches"),
                          count_of(*c, "elements"), case_classes.empty() ? "" : "; " + case_classes);
         const std::string msg = text_of(*c, "message");
@@ -483,7 +507,9 @@ std::string render_html(const std::vector<HtmlSource> &sources, const std::map<s
     std::vector<Row> rows;
     for (auto &[id, row] : by_id) rows.push_back(row);
     std::stable_sort(rows.begin(), rows.end(), [](const Row &a, const Row &b) {
-        return std::tie(a.family, a.section, a.id) < std::tie(b.family, b.section, b.id);
+        if (a.family != b.family) return a.family < b.family;
+        if (a.section != b.section) return natural_less(a.section, b.section);
+        return a.id < b.id;
     });
     // 3. The page.
     std::string versions;

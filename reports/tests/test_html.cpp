@@ -173,3 +173,17 @@ TEST_CASE("a document that is not a report is refused, naming it") {
     CHECK_THROWS_WITH(render_html({{"notes", nlohmann::json{{"schema", "other"}}}}),
                       Catch::Contains("notes: not a report of schema ninfer-conform/report/v1"));
 }
+
+TEST_CASE("spec sections sort by the numbers in them") {
+    Report r;
+    r.tool_version = "0.1.0";
+    r.cases.push_back(make_case("decode.a", "all", Status::pass));
+    r.cases.push_back(make_case("decode.b", "all", Status::pass));
+    finalize(r);
+    const std::string html = render_html({{"r", to_json(r)}}, {{"decode.a", {"decode", "lesson Example 14"}},
+                                                              {"decode.b", {"decode", "lesson Example 9"}}});
+    const auto nine = html.find("decode \u2014 lesson Example 9<"), fourteen = html.find("decode \u2014 lesson Example 14<");
+    REQUIRE(nine != std::string::npos);
+    REQUIRE(fourteen != std::string::npos);
+    CHECK(nine < fourteen);
+}

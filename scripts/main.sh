@@ -41,14 +41,15 @@ done
 # sign (2 x 2^28 words), against the mutant that rounds ties away from zero.
 reports=()
 for entry in "${plugins[@]}"; do reports+=("$out/${entry%% *}.json"); done
-for start in 30000000 b0000000; do
-  printf 'sweeping fp32_to_e5m2_rne_satfinite from %s ' "$start" >&2
+for half in positive:30000000 negative:b0000000; do
+  name=sweep-fp32_to_e5m2-${half%%:*}
+  printf 'sweeping fp32_to_e5m2_rne_satfinite from %s ' "${half#*:}" >&2
   set +e
-  "$exe" sweep --plugin mutant_e5m2_ties_away --conversion fp32_to_e5m2_rne_satfinite --start "$start" \
-    --count 268435456 --report "$out/sweep-$start.json" >"$out/sweep-$start.txt" 2>&1
+  "$exe" sweep --plugin mutant_e5m2_ties_away --conversion fp32_to_e5m2_rne_satfinite --start "${half#*:}" \
+    --count 268435456 --report "$out/$name.json" >"$out/$name.txt" 2>&1
   echo "exit $?" >&2
   set -e
-  reports+=("$out/sweep-$start.json")
+  reports+=("$out/$name.json")
 done
 "$exe" report --html "$out/index.html" "${reports[@]}"
 

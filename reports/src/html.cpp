@@ -144,9 +144,17 @@ code,.mono{font-family:ui-monospace,monospace;font-size:12px}.sentence{backgroun
 .legend span{display:inline-block;padding:0 .5em;margin-right:.4em;border:1px solid #ccc}
 svg{background:#fcfcfd;border:1px solid #ddd}.path{word-break:break-all}.small{color:#555;font-size:12px})";
 
+/// At most `max` bytes of `text` (never splitting a UTF-8 sequence), with an ellipsis when cut.
+std::string shortened(const std::string &text, std::size_t max) {
+    if (text.size() <= max) return text;
+    std::size_t n = max;
+    while (n > 0 && (static_cast<unsigned char>(text[n]) & 0xC0) == 0x80) --n;
+    return text.substr(0, n) + "\u2026";
+}
+
 void put_subjects(std::string &o, const std::vector<Column> &cols) {
-    o += "<h2 id=\"subjects\">Subjects</h2>\n<table>\n<tr><th>#</th><th>report</th><th>kind</th><th>subject</th>"
-         "<th>level</th><th class=\"num\">cases</th><th class=\"num\">pass</th><th class=\"num\">fail</th>"
+    o += "<h2 id=\"subjects\">Subjects</h2>\n<table>\n<tr><th>#</th><th>report</th><th>subject</th><th>level</th>"
+         "<th class=\"num\">cases</th><th class=\"num\">pass</th><th class=\"num\">fail</th>"
          "<th class=\"num\">unsupported</th><th class=\"num\">error/crash/timeout</th><th class=\"num\">waived</th>"
          "<th>verdict</th></tr>\n";
     for (std::size_t i = 0; i < cols.size(); ++i) {
@@ -157,16 +165,16 @@ void put_subjects(std::string &o, const std::vector<Column> &cols) {
         const bool passed = p != r.end() && p->is_boolean() && p->get<bool>();
         std::string level = text_of(r, "level");
         if (text_of(r, "kind") == "sweep") level = "sweep " + text_of(member(r, "extra"), "sweep");
+        const std::string who = text_of(subj, "name") + " " + text_of(subj, "version");
         o += fmt::format(
-            "<tr><td class=\"num\">{}</td><td><a href=\"#s{}\">{}</a></td><td>{}</td><td>{} {}<br><span class=\"small path\">{}"
-            "</span></td><td>{}</td><td class=\"num\">{}</td><td class=\"num\">{}</td><td class=\"num\">{}</td>"
+            "<tr><td class=\"num\">{}</td><td><a href=\"#s{}\">{}</a></td><td title=\"{}\">{} <span class=\"small\">"
+            "({})</span></td><td>{}</td><td class=\"num\">{}</td><td class=\"num\">{}</td><td class=\"num\">{}</td>"
             "<td class=\"num\">{}</td><td class=\"num\">{}</td><td class=\"num\">{}</td><td class=\"verdict-{}\">{}</td>"
             "</tr>\n",
-            i + 1, i, e(cols[i].src->label), e(text_of(subj, "kind")), e(text_of(subj, "name")),
-            e(text_of(subj, "version")), e(text_of(subj, "path")), e(level), count_of(t, "cases"), count_of(t, "pass"),
-            count_of(t, "fail"), count_of(t, "unsupported"),
-            count_of(t, "error") + count_of(t, "crash") + count_of(t, "timeout"), count_of(t, "waived"),
-            passed ? "pass" : "fail", passed ? "passed" : "failed");
+            i + 1, i, e(cols[i].src->label), e(who + " \u2014 " + text_of(subj, "path")), e(shortened(who, 48)),
+            e(text_of(subj, "kind")), e(level), count_of(t, "cases"), count_of(t, "pass"), count_of(t, "fail"),
+            count_of(t, "unsupported"), count_of(t, "error") + count_of(t, "crash") + count_of(t, "timeout"),
+            count_of(t, "waived"), passed ? "pass" : "fail", passed ? "passed" : "failed");
     }
     o += "</table>\n";
 }
@@ -283,17 +291,16 @@ void put_locations(std::string &o, const std::vector<const json *> &cases) {
         for (int r = 0; r < shown_rows; ++r)
             o += fmt::format("<text x=\"56\" y=\"{}\" font-size=\"10\" text-anchor=\"end\">{}</text>\n",
                              34 + r * kCell + 12, r);
-        for (int g = 0; g < shown_groups; ++g)
-            for (int r = 0; r < shown_rows; ++r) {
-                const auto it = cells.find({r, g});
-                const std::uint64_t n = it == cells.end() ? 0 : it->second.first;
-                const int shade = n ? 230 - static_cast<int>(180 * n / most) : 245;
-                o += fmt::format("<rect x=\"{}\" y=\"{}\" width=\"{}\" height=\"{}\" fill=\"rgb({},{},{})\" "
-                                 "stroke=\"#ccc\"><title>row {} group {}: {} mismatch(es){}{}</title></rect>\n",
-                                 60 + g * kCell, 34 + r * kCell, kCell, kCell, n ? 255 : shade, shade, shade, r, g, n,
-                                 it != cells.end() && !it->second.second.empty() ? ", lanes " : "",
-                                 it != cells.end() ? e(it->second.second) : "");
-            }
+        o += fmt::format("<rect x=\"60\" y=\"34\" width=\"{}\" height=\"{}\" fill=\"#f5f5f5\" stroke=\"#ccc\"/>\n",
+                         shown_groups * kCell, shown_rows * kCell);
+        for (const auto &[k, v] : cells) {
+            if (k.first >= shown_rows || k.second >= shown_groups) continue;
+            const int shade = 200 - static_cast<int>(180 * v.first / most);
+            o += fmt::format("<rect x=\"{}\" y=\"{}\" width=\"{}\" height=\"{}\" fill=\"rgb(255,{},{})\" "
+                             "stroke=\"#c00\"><title>row {} group {}: {} mismatch(es){}{}</title></rect>\n",
+                             60 + k.second * kCell, 34 + k.first * kCell, kCell, kCell, shade, shade, k.first, k.second,
+                             v.first, v.second.empty() ? "" : ", lanes ", e(v.second));
+        }
         o += "</svg>\n";
     }
     o += "<table><tr><th>plane</th><th>row</th><th>group</th><th class=\"num\">first mismatches</th><th>lanes</th></tr>\n";
@@ -529,11 +536,11 @@ std::string render_html(const std::vector<HtmlSource> &sources, const std::map<s
     o += kStyle;
     o += "\n</style>\n</head>\n<body>\n<h1>ninfer-conform conformance report</h1>\n";
     o += fmt::format("<p id=\"overview\">{} report(s), {} rule(s); suite version {}; {} report(s) failed. "
-                     "<a href=\"#subjects\">Subjects</a> \u00b7 <a href=\"#matrix\">Matrix</a> \u00b7 "
+                     "<a href=\"#matrix\">Matrix</a> \u00b7 <a href=\"#subjects\">Subjects</a> \u00b7 "
                      "<a href=\"#failures\">Failures</a></p>\n",
                      cols.size(), rows.size(), e(versions.empty() ? "?" : versions), failed);
-    put_subjects(o, cols);
     put_matrix(o, rows, cols);
+    put_subjects(o, cols);
     put_subject_details(o, rows, cols);
     o += "<p class=\"small\">Written by <code>ninfer-conform report --html</code> from the JSON reports "
          "(reports/README.md); self-contained, no scripts.</p>\n</body>\n</html>\n";

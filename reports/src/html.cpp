@@ -357,16 +357,16 @@ void put_sweep_plot(std::string &o, const json &report) {
         if (b.negative) neg += b.count;
     }
     if (binades <= 0) binades = 1;
-    constexpr int left = 70, right = 12, top = 24, plot_h = 200, bottom = 44, width = 760;
+    constexpr int left = 70, right = 12, top = 10, plot_h = 200, bottom = 44, width = 760;
     const int plot_w = width - left - right, axis = top + plot_h / 2, height = top + plot_h + bottom;
     const double bw = static_cast<double>(plot_w) / binades;
     const double scale = most ? std::log10(1.0 + static_cast<double>(most)) : 1.0;
+    o += fmt::format("<p>{} word mismatches ({} negative) by sign and {} of the source word; bar height on a log "
+                     "scale, the highest bar {}.</p>\n",
+                     total, neg, e(by), most);
     o += fmt::format("<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{}\" height=\"{}\" role=\"img\" "
                      "aria-label=\"word mismatches by sign and {}\">\n",
                      width, height, e(by));
-    o += fmt::format("<text x=\"{}\" y=\"16\" font-size=\"12\">{} word mismatches ({} negative) by sign and {} of "
-                     "the source word; bar height log scale, highest bar {}</text>\n",
-                     left, total, neg, e(by), most);
     o += fmt::format("<rect x=\"{}\" y=\"{}\" width=\"{}\" height=\"{}\" fill=\"none\" stroke=\"#bbb\"/>\n", left, top,
                      plot_w, plot_h);
     o += fmt::format("<line x1=\"{}\" y1=\"{}\" x2=\"{}\" y2=\"{}\" stroke=\"#333\"/>\n", left, axis, left + plot_w, axis);

@@ -261,7 +261,8 @@ void put_mismatches(std::string &o, const json &c) {
 /// Grouped and block formats: the first mismatches of the failing cases by plane, row and group
 /// (lanes listed), parsed from their locations ("high plane row 1 group 1 lane 32 (...)").
 void put_locations(std::string &o, const std::vector<const json *> &cases) {
-    static const std::regex where(R"((?:([a-z]+) plane )?row (\d+) group (\d+)(?: lane (\d+))?)");
+    // Bounded digit runs: the numbers always fit their types, whatever the (untrusted) text.
+    static const std::regex where(R"((?:([a-z]+) plane )?row (\d{1,9}) group (\d{1,9})(?: lane (\d{1,9}))?)");
     std::map<std::string, std::map<std::pair<int, int>, std::pair<std::uint64_t, std::string>>> planes;
     int rows = 0, groups = 0;
     for (const json *c : cases)
@@ -323,7 +324,8 @@ struct Bin {
 /// extra "mismatch_bins" of a sweep: "+3:12 -3:5" (sign, binade, word mismatches).
 std::vector<Bin> parse_bins(const std::string &text) {
     std::vector<Bin> bins;
-    static const std::regex item(R"(([+-])(\d+):(\d+))");
+    // Bounded digit runs: the numbers always fit their types, whatever the (untrusted) text.
+    static const std::regex item(R"(([+-])(\d{1,9}):(\d{1,19}))");
     for (std::sregex_iterator it(text.begin(), text.end(), item), end; it != end; ++it) {
         const auto &m = *it;
         bins.push_back({m[1].str() == "-", std::min(std::stoi(m[2].str()), 1 << 16), std::stoull(m[3].str())});

@@ -187,3 +187,17 @@ TEST_CASE("spec sections sort by the numbers in them") {
     REQUIRE(fourteen != std::string::npos);
     CHECK(nine < fourteen);
 }
+
+TEST_CASE("numbers out of range in untrusted report text render without throwing") {
+    Report r;
+    r.kind = "sweep";
+    r.tool_version = "0.1.0";
+    r.extra = {{"binades", "99999999999999999999"}, {"mismatch_bins", "+99999999999999:99999999999999999999999 -3:x"}};
+    auto c = make_case("grouped.q4_split", "rows", Status::fail);
+    c.first.push_back({0, "out", {}, "", "0a", "0b", "", "", "wrong_word", "row 99999999999999 group 7 lane 1"});
+    r.cases.push_back(c);
+    finalize(r);
+    std::string html;
+    CHECK_NOTHROW(html = render_html({{"hostile", to_json(r)}}));
+    CHECK(html.find("<svg") != std::string::npos);
+}

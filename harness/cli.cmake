@@ -8,15 +8,25 @@ add_executable(ninfer-conform
   ${CMAKE_CURRENT_LIST_DIR}/src/cli/cmd_generate.cpp
   ${CMAKE_CURRENT_LIST_DIR}/src/cli/cmd_oracle.cpp
   ${CMAKE_CURRENT_LIST_DIR}/src/cli/cmd_plugins.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/src/cli/cmd_report.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/src/cli/dirs.cpp
   ${CMAKE_CURRENT_LIST_DIR}/src/cli/cmd_run.cpp
   ${CMAKE_CURRENT_LIST_DIR}/src/cli/cmd_sweep.cpp
   ${CMAKE_CURRENT_LIST_DIR}/src/cli/cmd_worker.cpp
   ${CMAKE_CURRENT_LIST_DIR}/src/cli/oracle_grouped.cpp)
 target_link_libraries(ninfer-conform PRIVATE ninfer::harness ninfer::suites ninfer::vectors ninfer::oracle
   ninfer::reports CLI11::CLI11 fmt::fmt nlohmann_json::nlohmann_json ${CMAKE_DL_LIBS})
+# Directories (src/cli/dirs.cpp): the build tree's for the executable in this build directory;
+# otherwise relative to the executable, so that an install works from any prefix.
+file(RELATIVE_PATH ninfer_plugins_from_bin ${CMAKE_INSTALL_FULL_BINDIR}
+  ${CMAKE_INSTALL_PREFIX}/${NINFER_PLUGIN_INSTALL_DIR})
+file(RELATIVE_PATH ninfer_vectors_from_bin ${CMAKE_INSTALL_FULL_BINDIR} ${CMAKE_INSTALL_FULL_DATADIR}/ninfer-conform/vectors)
 target_compile_definitions(ninfer-conform PRIVATE
+  NINFER_CLI_BUILD_DIR="${CMAKE_CURRENT_BINARY_DIR}"
   NINFER_PLUGIN_BUILD_DIR="${NINFER_PLUGIN_BUILD_DIR}"
-  NINFER_PLUGIN_INSTALL_DIR="${CMAKE_INSTALL_PREFIX}/${NINFER_PLUGIN_INSTALL_DIR}")
+  NINFER_VECTORS_BUILD_DIR="${PROJECT_SOURCE_DIR}/vectors/data"
+  NINFER_PLUGIN_DIR_FROM_BIN="${ninfer_plugins_from_bin}"
+  NINFER_VECTORS_DIR_FROM_BIN="${ninfer_vectors_from_bin}")
 install(TARGETS ninfer-conform RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
 
 if(NINFER_BUILD_TESTS)
@@ -25,7 +35,8 @@ if(NINFER_BUILD_TESTS)
     ${CMAKE_CURRENT_LIST_DIR}/tests/test_runner.cpp
     ${CMAKE_CURRENT_LIST_DIR}/tests/test_cli.cpp
     ${CMAKE_CURRENT_LIST_DIR}/tests/test_mutants_killed.cpp
-    ${CMAKE_CURRENT_LIST_DIR}/tests/test_cli_hostile.cpp)
+    ${CMAKE_CURRENT_LIST_DIR}/tests/test_cli_hostile.cpp
+    ${CMAKE_CURRENT_LIST_DIR}/tests/test_cli_report.cpp)
   target_link_libraries(ninfer_cli_tests PRIVATE ninfer_catch_main ninfer::harness ninfer::suites ninfer::vectors
     ninfer::oracle ninfer::reports fmt::fmt nlohmann_json::nlohmann_json ${CMAKE_DL_LIBS})
   get_property(ninfer_mutant_targets DIRECTORY ${CMAKE_CURRENT_LIST_DIR}/plugins/mutants PROPERTY BUILDSYSTEM_TARGETS)
@@ -40,6 +51,12 @@ if(NINFER_BUILD_TESTS)
     NINFER_PYTHON="${Python3_EXECUTABLE}"
     NINFER_REPORT_SCHEMA="${PROJECT_SOURCE_DIR}/reports/schema/report-v1.schema.json"
     NINFER_REPORT_VALIDATOR="${PROJECT_SOURCE_DIR}/reports/tests/validate_report.py")
+  # The HTML report in headless Chromium (skipped when there is none); sweeps a bundled mutant.
+  add_test(NAME "reports: the HTML report renders in headless Chromium"
+    COMMAND bash ${PROJECT_SOURCE_DIR}/reports/tests/html_in_browser.sh $<TARGET_FILE:ninfer-conform>
+            ${CMAKE_CURRENT_BINARY_DIR}/html-browser-test ${PROJECT_SOURCE_DIR})
+  set_tests_properties("reports: the HTML report renders in headless Chromium"
+    PROPERTIES LABELS reports SKIP_RETURN_CODE 77 TIMEOUT 300)
   # the CLI tests share one scratch directory: never two at a time
   catch_discover_tests(ninfer_cli_tests TEST_PREFIX "cli." PROPERTIES LABELS harness RESOURCE_LOCK cli-test-tmp)
 endif()

@@ -59,6 +59,17 @@ std::uint64_t load_word(const std::uint8_t *p, int width) {
     return w;
 }
 
+/// The binade of a source word, for the report's mismatch plot (extra "mismatch_bins"): its
+/// exponent field, or for a format without one its magnitude's bit length.
+int binade_of(const oracle::WordFormat &f, std::uint64_t w) {
+    if (f.exp_bits > 0) return static_cast<int>((w >> f.man_bits) & ((std::uint64_t{1} << f.exp_bits) - 1));
+    std::uint64_t mag = w & f.mask();
+    if (f.has_sign && word_is_negative(f, w)) mag = (std::uint64_t{1} << f.bits) - mag;
+    int n = 0;
+    for (; mag; mag >>= 1) ++n;
+    return n;
+}
+
 }  // namespace
 
 std::uint64_t source_domain(const SweepOptions &o) {
@@ -111,6 +122,7 @@ SweepResult run_sweep(Subject &s, const SweepOptions &o, const reports::SubjectI
         Comparison cmp;
         // conversion_accepts of a NaN pair depends on the words and the input's sign only.
         std::map<std::tuple<std::uint64_t, std::uint64_t, bool>, bool> nan_verdicts;
+        std::map<std::pair<bool, int>, std::uint64_t> bins;  // (negative, binade) -> word mismatches
         auto last_progress = clock::now();
         for (std::uint64_t done = 0; done < count;) {
             const std::uint64_t n = std::min(o.batch, count - done);
@@ -190,6 +202,7 @@ SweepResult run_sweep(Subject &s, const SweepOptions &o, const reports::SubjectI
                 const MismatchClass cls = classify_word_mismatch(*g.dst, g.conv, src, e, a, g.src);
                 ++cmp.mismatches;
                 ++cmp.classes[mismatch_class_name(cls)];
+                ++bins[{g.src->has_sign && word_is_negative(*g.src, src), binade_of(*g.src, src)}];
                 if (cmp.first.size() < o.max_mismatches) {
                     reports::Mismatch m;
                     m.index = src - o.start;
@@ -215,6 +228,11 @@ SweepResult run_sweep(Subject &s, const SweepOptions &o, const reports::SubjectI
                              static_cast<unsigned long long>(cmp.mismatches), static_cast<double>(done) / sec);
             }
         }
+        std::string text;
+        for (const auto &[key, n] : bins) text += fmt::format("{}{}{}:{}", text.empty() ? "" : " ", key.first ? '-' : '+', key.second, n);
+        rep.extra["binade"] = g.src->exp_bits > 0 ? "exponent field" : "bit length";
+        rep.extra["binades"] = std::to_string(g.src->exp_bits > 0 ? (1 << g.src->exp_bits) : g.src->bits + 1);
+        rep.extra["mismatch_bins"] = text;
         cr.mismatches = cmp.mismatches;
         cr.first = std::move(cmp.first);
         cr.classes = std::move(cmp.classes);

@@ -23,11 +23,13 @@ void add_coverage(CLI::App &app);
 void add_generate(CLI::App &app);
 void add_oracle(CLI::App &app);
 void add_plugins(CLI::App &app);
+void add_report(CLI::App &app);
 void add_run(CLI::App &app);
 void add_sweep(CLI::App &app);
 void add_worker(CLI::App &app);
 
-/// The directory of bundled plugins: the build tree's when it exists, else the installed one.
+/// The directory of bundled plugins: the build tree's for a build-tree executable, else the
+/// one relative to this executable (dirs.hpp).
 std::filesystem::path bundled_plugin_dir();
 /// A plugin argument as a path: an existing file, else a bundled plugin of that name.
 /// Throws UsageError naming the bundled plugins.

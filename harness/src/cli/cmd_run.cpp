@@ -5,6 +5,7 @@
 #include <memory>
 
 #include "cmd_common.hpp"
+#include "dirs.hpp"
 #include "ninfer/harness/baseline.hpp"
 #include "ninfer/suites/suites.hpp"
 
@@ -59,7 +60,7 @@ void add_run(CLI::App &app) {
     cmd->add_option("--report", a->report, "write the JSON report here (atomically)");
     cmd->add_option("--junit", a->junit, "write JUnit XML here (atomically)");
     cmd->add_option("--baseline", a->baseline, "waiver file of accepted failures");
-    cmd->add_option("--vectors", a->vectors, "golden vectors directory (default: this build's vectors/data)");
+    cmd->add_option("--vectors", a->vectors, "golden vectors directory (default: the one `--version` names)");
     cmd->add_option("--timeout-ms", a->timeout_ms, "time limit of one call (default 10000)");
     cmd->add_option("--memory-limit-mib", a->memory_limit_mib,
                     "address-space limit of the subject's process in MiB, 0 for none (default 8192)")
@@ -72,7 +73,7 @@ void add_run(CLI::App &app) {
             throw UsageError(fmt::format("unknown level '{}'; expected one of: quick, full, exhaustive", a->level));
         opts.suites = a->suites;
         opts.seed = a->seed;
-        opts.vectors_dir = a->vectors;
+        opts.vectors_dir = a->vectors.empty() ? directories().vectors : std::filesystem::path(a->vectors);
         opts.max_mismatches = a->max_mismatches;
         opts.progress = true;
         // Inputs first: a bad baseline or vector set must not cost a run.

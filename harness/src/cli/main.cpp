@@ -5,17 +5,13 @@
 #include <unistd.h>
 
 #include "cmd_common.hpp"
+#include "dirs.hpp"
 #include "ninfer/harness/baseline.hpp"
 #include "ninfer/vectors/vectors.hpp"
 
 namespace ninfer::harness::cli {
 
-std::filesystem::path bundled_plugin_dir() {
-    const std::filesystem::path build = NINFER_PLUGIN_BUILD_DIR;
-    std::error_code ec;
-    if (std::filesystem::is_directory(build, ec)) return build;
-    return NINFER_PLUGIN_INSTALL_DIR;
-}
+std::filesystem::path bundled_plugin_dir() { return directories().plugins; }
 
 std::string resolve_plugin(const std::string &arg) {
     std::error_code ec;
@@ -45,13 +41,14 @@ int main(int argc, char **argv) {
     CLI::App app{"ninfer-conform: conformance suite and reference oracle for the numeric tensor formats of .ninfer "
                  "artifacts (docs/cli.md)"};
     app.require_subcommand(1);
-    app.set_version_flag("--version", suite_version());
+    app.set_version_flag("--version", [] { return cli::directories_text(); });
     cli::add_list(app);
     cli::add_rules(app);
     cli::add_coverage(app);
     cli::add_generate(app);
     cli::add_oracle(app);
     cli::add_plugins(app);
+    cli::add_report(app);
     cli::add_run(app);
     cli::add_sweep(app);
     cli::add_worker(app);

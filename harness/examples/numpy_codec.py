@@ -1,0 +1,66 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
+"""A codec written with numpy, tested through the exec protocol (harness/README.md, "The exec
+protocol"; README.md, "Quick start"): the conversion fp32_to_fp16_rne and the decode of fp16
+words, both by numpy's own casts (astype), as a codec author would write them.
+
+Run it with: ninfer-conform run --exec "python3 harness/examples/numpy_codec.py" --suite scalar.convert
+"""
+import json
+import sys
+
+import numpy as np
+
+OK, E_UNSUPPORTED, E_SIZE, E_BUFFER = 0, -1, -3, -4
+
+
+def refuse(status, message):
+    return {"status": status, "detail": 0, "message": message}
+
+
+def word_op(call, src, dst, cast):
+    """count words of dtype src in, the cast's words of dtype dst out (little-endian hex)."""
+    count = call["count"]
+    data = bytes.fromhex(call["in"])
+    if len(data) < count * src.itemsize:
+        return refuse(E_SIZE, "in holds fewer than count words")
+    if call["out_capacity"][0] < count * dst.itemsize:
+        return refuse(E_BUFFER, "out is too small")
+    words = np.frombuffer(data, dtype=src, count=count)
+    return {"status": OK, "detail": 0, "message": "", "out": cast(words).astype(dst).tobytes().hex()}
+
+
+def handle(call):
+    op = call.get("op")
+    if op == "convert" and call.get("method") == "fp32_to_fp16_rne":
+        return word_op(call, np.dtype("<u4"), np.dtype("<u2"), lambda w: w.view("<f4").astype("<f2").view("<u2"))
+    if op == "decode" and call.get("format") == "fp16":
+        return word_op(call, np.dtype("<u2"), np.dtype("<u8"), lambda w: w.view("<f2").astype("<f8").view("<u8"))
+    return refuse(E_UNSUPPORTED, "numpy codec: %s %s not implemented" % (op, call.get("method") or call.get("format")))
+
+
+HELLO = {
+    "name": "numpy-codec",
+    "version": np.__version__,
+    "abi": 1,
+    "capabilities": [
+        {"op": "convert", "format": "fp16", "format_in": "fp32", "layout": None, "method": "fp32_to_fp16_rne"},
+        {"op": "decode", "format": "fp16"},
+    ],
+}
+
+
+def main():
+    with np.errstate(all="ignore"):  # overflow to infinity is the conversion's rule, not an error
+        for line in sys.stdin:
+            message = json.loads(line)
+            if message.get("ninfer") == "hello":
+                reply = HELLO if message.get("abi") == 1 else {"name": "numpy-codec", "abi": 1, "capabilities": []}
+            else:
+                reply = handle(message)
+            sys.stdout.write(json.dumps(reply) + "\n")
+            sys.stdout.flush()
+
+
+if __name__ == "__main__":
+    main()

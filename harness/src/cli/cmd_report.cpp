@@ -1,0 +1,60 @@
+// SPDX-License-Identifier: Apache-2.0
+// `ninfer-conform report --html OUT.html REPORT.json...`: one self-contained HTML page of JSON
+// reports (reports/README.md, "HTML"), the matrix rows grouped by the rule catalog's family and
+// spec section.
+#include <cstdio>
+#include <fstream>
+#include <memory>
+#include <sstream>
+
+#include "cmd_common.hpp"
+#include "ninfer/reports/html.hpp"
+#include "ninfer/reports/report.hpp"
+#include "ninfer/suites/rules.hpp"
+
+namespace ninfer::harness::cli {
+
+namespace {
+
+struct ReportArgs {
+    std::string html;
+    std::vector<std::string> inputs;
+};
+
+nlohmann::json read_report(const std::string &path) {
+    std::ifstream f(path, std::ios::binary);
+    if (!f) throw UsageError(fmt::format("cannot read report {}", path));
+    std::stringstream ss;
+    ss << f.rdbuf();
+    try {
+        return nlohmann::json::parse(ss.str());
+    } catch (const nlohmann::json::parse_error &err) {
+        throw UsageError(fmt::format("{}: not JSON ({})", path, err.what()));
+    }
+}
+
+}  // namespace
+
+void add_report(CLI::App &app) {
+    auto a = std::make_shared<ReportArgs>();
+    auto *cmd = app.add_subcommand("report", "Render JSON reports (of run or sweep) as one self-contained HTML page");
+    cmd->add_option("--html", a->html, "write the HTML page here (atomically)")->required();
+    cmd->add_option("reports", a->inputs, "JSON reports (`run --report`, `sweep --report`), one matrix column each")
+        ->required();
+    cmd->callback([a] {
+        std::vector<reports::HtmlSource> sources;
+        for (const auto &p : a->inputs) {
+            auto j = read_report(p);
+            std::string label = std::filesystem::path(p).stem().string();
+            if (!j.is_object() || !j.contains("schema") || j["schema"] != reports::kSchemaId)
+                throw UsageError(fmt::format("{}: not a report of schema {}", p, reports::kSchemaId));
+            sources.push_back({std::move(label), std::move(j)});
+        }
+        std::map<std::string, reports::HtmlRuleInfo> catalog;
+        for (const auto &r : suites::rule_catalog()) catalog[r.id] = {r.family, r.section};
+        reports::write_atomic(a->html, reports::render_html(sources, catalog));
+        std::printf("wrote %s (%zu report%s)\n", a->html.c_str(), sources.size(), sources.size() == 1 ? "" : "s");
+    });
+}
+
+}  // namespace ninfer::harness::cli

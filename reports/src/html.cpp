@@ -1,0 +1,552 @@
+// SPDX-License-Identifier: Apache-2.0
+// The HTML conformance report (reports/README.md, "HTML"): a page of one or more report-v1
+// documents, self-contained (inline CSS and SVG, no script, no network) and deterministic.
+// Every string from a report is untrusted (subjects write messages) and goes through html_escape.
+#include "ninfer/reports/html.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <regex>
+#include <stdexcept>
+
+#include <fmt/format.h>
+
+#include "ninfer/reports/report.hpp"
+
+namespace ninfer::reports {
+
+namespace {
+
+using json = nlohmann::json;
+
+constexpr std::size_t kCasesPerRule = 3;     // failing cases shown in full per subject and rule
+constexpr std::size_t kMismatchesShown = 8;  // first mismatches shown per case
+constexpr std::size_t kWaiversShown = 20;
+
+std::string text_of(const json &j, const char *key) {
+    const auto it = j.find(key);
+    return it != j.end() && it->is_string() ? it->get<std::string>() : std::string();
+}
+
+std::uint64_t count_of(const json &j, const char *key) {
+    const auto it = j.find(key);
+    if (it == j.end() || !it->is_number_integer()) return 0;
+    const auto v = it->get<std::int64_t>();
+    return v < 0 ? 0 : static_cast<std::uint64_t>(v);
+}
+
+const json &member(const json &j, const char *key) {
+    static const json empty = json::object();
+    const auto it = j.find(key);
+    return it != j.end() ? *it : empty;
+}
+
+const json &array_of(const json &j, const char *key) {
+    static const json empty = json::array();
+    const auto it = j.find(key);
+    return it != j.end() && it->is_array() ? *it : empty;
+}
+
+/// A matrix cell: the rule's status in one report.
+enum class Cell { none, pass, fail, waived, unsupported, error, crash, timeout };
+
+struct CellStyle {
+    const char *css, *symbol, *word;
+};
+
+CellStyle style_of(Cell c) {
+    switch (c) {
+    case Cell::none: return {"none", "", "not in this report"};
+    case Cell::pass: return {"pass", "\u2713", "pass"};
+    case Cell::fail: return {"fail", "\u2717", "fail"};
+    case Cell::waived: return {"waived", "W", "failed, waived by the baseline"};
+    case Cell::unsupported: return {"unsupported", "\u2013", "unsupported"};
+    case Cell::error: return {"error", "E", "error"};
+    case Cell::crash: return {"crash", "C", "crash"};
+    case Cell::timeout: return {"timeout", "T", "timeout"};
+    }
+    return {"none", "", ""};
+}
+
+/// The rule summary's status, with "waived" when only waived failures kept it from failing.
+Cell cell_of(const json &rule) {
+    const std::string s = text_of(rule, "status");
+    const bool waived = count_of(member(rule, "counts"), "waived") > 0;
+    if (s == "fail") return Cell::fail;
+    if (s == "error") return Cell::error;
+    if (s == "crash") return Cell::crash;
+    if (s == "timeout") return Cell::timeout;
+    if (waived) return Cell::waived;
+    if (s == "pass") return Cell::pass;
+    return Cell::unsupported;
+}
+
+bool is_failure_cell(Cell c) { return c == Cell::fail || c == Cell::error || c == Cell::crash || c == Cell::timeout; }
+
+bool case_failed_unwaived(const json &c) {
+    const std::string s = text_of(c, "status");
+    const auto w = c.find("waived");
+    const bool waived = w != c.end() && w->is_boolean() && w->get<bool>();
+    return !waived && (s == "fail" || s == "error" || s == "crash" || s == "timeout");
+}
+
+struct Row {
+    std::string family, section, id, sentence;
+};
+
+struct Column {
+    const HtmlSource *src;
+    std::map<std::string, const json *> rules;               // rule id -> rules[] entry
+    std::map<std::string, std::vector<const json *>> cases;  // rule id -> cases[] in run order
+};
+
+std::string e(std::string_view s) { return html_escape(s); }
+
+/// "Example 9" before "Example 14": digit runs compare by value, the rest by character.
+bool natural_less(const std::string &a, const std::string &b) {
+    std::size_t i = 0, j = 0;
+    const auto digit = [](char c) { return c >= '0' && c <= '9'; };
+    while (i < a.size() && j < b.size()) {
+        if (digit(a[i]) && digit(b[j])) {
+            std::size_t i2 = i, j2 = j;
+            while (i2 < a.size() && a[i2] == '0') ++i2;
+            while (j2 < b.size() && b[j2] == '0') ++j2;
+            std::size_t ie = i2, je = j2;
+            while (ie < a.size() && digit(a[ie])) ++ie;
+            while (je < b.size() && digit(b[je])) ++je;
+            if (ie - i2 != je - j2) return ie - i2 < je - j2;
+            if (const int c = a.compare(i2, ie - i2, b, j2, je - j2); c != 0) return c < 0;
+            i = ie;
+            j = je;
+        } else {
+            if (a[i] != b[j]) return a[i] < b[j];
+            ++i;
+            ++j;
+        }
+    }
+    return a.size() - i < b.size() - j;
+}
+
+constexpr const char *kStyle = R"(body{font:14px/1.4 system-ui,sans-serif;margin:1.5em;color:#1d1d1f;background:#fff}
+h1{font-size:1.6em;margin:0 0 .2em}h2{margin-top:1.6em;border-bottom:1px solid #ccc}h3{margin:1.2em 0 .3em}
+table{border-collapse:collapse;margin:.4em 0}td,th{border:1px solid #ddd;padding:2px 6px;vertical-align:top}
+th{background:#f4f4f6;text-align:left}.num{text-align:right;font-variant-numeric:tabular-nums}
+table.matrix td.c{text-align:center;padding:0;width:1.5em;height:1.4em;font-weight:bold}
+table.matrix td.c a{display:block;color:inherit;text-decoration:none}
+table.matrix th.col{writing-mode:vertical-rl;transform:rotate(180deg);white-space:nowrap;font-weight:normal;padding:4px 1px}
+table.matrix th.rule{font-weight:normal;white-space:nowrap;font-family:ui-monospace,monospace;font-size:12px}
+table.matrix tr.group th{background:#e6e9f0;font-weight:bold}
+.pass{background:#cdebd0;color:#1b5e20}.fail{background:#f7b9b9;color:#8b0000}.waived{background:#fde7a6;color:#6d4c00}
+.unsupported{background:#e8e8e8;color:#555}.error,.crash,.timeout{background:#d9c3f0;color:#4a148c}.none{background:#fff}
+.verdict-pass{color:#1b5e20;font-weight:bold}.verdict-fail{color:#8b0000;font-weight:bold}
+code,.mono{font-family:ui-monospace,monospace;font-size:12px}.sentence{background:#f7f7fa;border-left:3px solid #99a;padding:.3em .6em}
+.failure{border:1px solid #e3b4b4;border-radius:4px;padding:.2em .8em .6em;margin:.8em 0}
+.legend span{display:inline-block;padding:0 .5em;margin-right:.4em;border:1px solid #ccc}
+svg{background:#fcfcfd;border:1px solid #ddd}.path{word-break:break-all}.small{color:#555;font-size:12px})";
+
+/// At most `max` bytes of `text` (never splitting a UTF-8 sequence), with an ellipsis when cut.
+std::string shortened(const std::string &text, std::size_t max) {
+    if (text.size() <= max) return text;
+    std::size_t n = max;
+    while (n > 0 && (static_cast<unsigned char>(text[n]) & 0xC0) == 0x80) --n;
+    return text.substr(0, n) + "\u2026";
+}
+
+void put_subjects(std::string &o, const std::vector<Column> &cols) {
+    o += "<h2 id=\"subjects\">Subjects</h2>\n<table>\n<tr><th>#</th><th>report</th><th>subject</th><th>level</th>"
+         "<th class=\"num\">cases</th><th class=\"num\">pass</th><th class=\"num\">fail</th>"
+         "<th class=\"num\">unsupported</th><th class=\"num\">error/crash/timeout</th><th class=\"num\">waived</th>"
+         "<th>verdict</th></tr>\n";
+    for (std::size_t i = 0; i < cols.size(); ++i) {
+        const json &r = cols[i].src->report;
+        const json &subj = member(r, "subject");
+        const json &t = member(r, "totals");
+        const auto p = r.find("passed");
+        const bool passed = p != r.end() && p->is_boolean() && p->get<bool>();
+        std::string level = text_of(r, "level");
+        if (text_of(r, "kind") == "sweep") level = "sweep " + text_of(member(r, "extra"), "sweep");
+        const std::string who = text_of(subj, "name") + " " + text_of(subj, "version");
+        o += fmt::format(
+            "<tr><td class=\"num\">{}</td><td><a href=\"#s{}\">{}</a></td><td title=\"{}\">{} <span class=\"small\">"
+            "({})</span></td><td>{}</td><td class=\"num\">{}</td><td class=\"num\">{}</td><td class=\"num\">{}</td>"
+            "<td class=\"num\">{}</td><td class=\"num\">{}</td><td class=\"num\">{}</td><td class=\"verdict-{}\">{}</td>"
+            "</tr>\n",
+            i + 1, i, e(cols[i].src->label), e(who + " \u2014 " + text_of(subj, "path")), e(shortened(who, 48)),
+            e(text_of(subj, "kind")), e(level), count_of(t, "cases"), count_of(t, "pass"), count_of(t, "fail"),
+            count_of(t, "unsupported"), count_of(t, "error") + count_of(t, "crash") + count_of(t, "timeout"),
+            count_of(t, "waived"), passed ? "pass" : "fail", passed ? "passed" : "failed");
+    }
+    o += "</table>\n";
+}
+
+void put_legend(std::string &o) {
+    o += "<p class=\"legend\">";
+    for (Cell c : {Cell::pass, Cell::fail, Cell::waived, Cell::unsupported, Cell::error, Cell::crash, Cell::timeout}) {
+        const auto s = style_of(c);
+        o += fmt::format("<span class=\"{}\">{} {}</span>", s.css, s.symbol, s.word);
+    }
+    o += "<span class=\"none\">&nbsp; rule not in that report</span></p>\n";
+}
+
+void put_matrix(std::string &o, const std::vector<Row> &rows, const std::vector<Column> &cols) {
+    o += "<h2 id=\"matrix\">Rules by subject</h2>\n<p>Rows are the rules, grouped by family and spec section; "
+         "columns are the reports. A failing cell links to its failure below.</p>\n";
+    put_legend(o);
+    o += "<table class=\"matrix\">\n<tr><th>rule</th>";
+    for (std::size_t i = 0; i < cols.size(); ++i)
+        o += fmt::format("<th class=\"col\"><a href=\"#s{}\">{}</a></th>", i, e(cols[i].src->label));
+    o += "</tr>\n";
+    std::string group;
+    for (std::size_t r = 0; r < rows.size(); ++r) {
+        const Row &row = rows[r];
+        const std::string g = row.family + '\n' + row.section;
+        if (g != group) {
+            group = g;
+            o += fmt::format("<tr class=\"group\"><th colspan=\"{}\">{}{}{}</th></tr>\n", cols.size() + 1, e(row.family),
+                             row.section.empty() ? "" : " \u2014 ", e(row.section));
+        }
+        o += fmt::format("<tr><th class=\"rule\" title=\"{}\">{}</th>", e(row.sentence), e(row.id));
+        for (std::size_t i = 0; i < cols.size(); ++i) {
+            const auto it = cols[i].rules.find(row.id);
+            const Cell c = it == cols[i].rules.end() ? Cell::none : cell_of(*it->second);
+            const auto s = style_of(c);
+            const std::string title = e(cols[i].src->label + ": " + row.id + ": " + s.word);
+            if (is_failure_cell(c))
+                o += fmt::format("<td class=\"c {}\" title=\"{}\"><a href=\"#d{}-{}\">{}</a></td>", s.css, title, i, r,
+                                 s.symbol);
+            else
+                o += fmt::format("<td class=\"c {}\" title=\"{}\">{}</td>", s.css, title, s.symbol);
+        }
+        o += "</tr>\n";
+    }
+    o += "</table>\n";
+}
+
+std::string classes_text(const json &classes) {
+    std::string s;
+    if (!classes.is_object()) return s;
+    for (const auto &[k, v] : classes.items())
+        s += fmt::format("{}<code>{}</code> \u00d7 {}", s.empty() ? "" : ", ", e(k), v.is_number_integer() ? v.get<std::int64_t>() : 0);
+    return s;
+}
+
+std::string word_and_value(const json &m, const char *word, const char *value) {
+    const std::string v = text_of(m, value);
+    return fmt::format("<code>{}</code>{}", e(text_of(m, word)), v.empty() ? "" : " = " + e(v));
+}
+
+void put_mismatches(std::string &o, const json &c) {
+    const json &first = array_of(c, "first_mismatches");
+    if (first.empty()) return;
+    o += "<table><tr><th>where</th><th>class</th><th>input</th><th>expected</th><th>actual</th></tr>\n";
+    std::size_t n = 0;
+    for (const auto &m : first) {
+        if (n++ == kMismatchesShown) break;
+        std::string in;
+        for (const auto &w : array_of(m, "inputs"))
+            if (w.is_string()) in += (in.empty() ? "" : " ") + w.get<std::string>();
+        const std::string iv = text_of(m, "input_value");
+        o += fmt::format("<tr><td>{} <span class=\"small\">({} {})</span></td><td><code>{}</code></td>"
+                         "<td><code>{}</code>{}</td><td>{}</td><td>{}</td></tr>\n",
+                         e(text_of(m, "location")), e(text_of(m, "buffer")), count_of(m, "index"), e(text_of(m, "class")),
+                         e(in), iv.empty() ? "" : " = " + e(iv), word_and_value(m, "expected", "expected_value"),
+                         word_and_value(m, "actual", "actual_value"));
+    }
+    o += "</table>\n";
+    if (first.size() > kMismatchesShown)
+        o += fmt::format("<p class=\"small\">{} more first mismatches in the JSON report.</p>\n",
+                         first.size() - kMismatchesShown);
+}
+
+/// Grouped and block formats: the first mismatches of the failing cases by plane, row and group
+/// (lanes listed), parsed from their locations ("high plane row 1 group 1 lane 32 (...)").
+void put_locations(std::string &o, const std::vector<const json *> &cases) {
+    // Bounded digit runs: the numbers always fit their types, whatever the (untrusted) text.
+    static const std::regex where(R"((?:([a-z]+) plane )?row (\d{1,9}) group (\d{1,9})(?: lane (\d{1,9}))?)");
+    std::map<std::string, std::map<std::pair<int, int>, std::pair<std::uint64_t, std::string>>> planes;
+    int rows = 0, groups = 0;
+    for (const json *c : cases)
+        for (const auto &m : array_of(*c, "first_mismatches")) {
+            const std::string loc = text_of(m, "location");
+            std::smatch sm;
+            if (!std::regex_search(loc, sm, where)) continue;
+            const int row = std::min(std::stoi(sm[2].str()), 1 << 20), grp = std::min(std::stoi(sm[3].str()), 1 << 20);
+            auto &cell = planes[sm[1].matched ? sm[1].str() : "data"][{row, grp}];
+            ++cell.first;
+            if (sm[4].matched) cell.second += (cell.second.empty() ? "" : " ") + sm[4].str();
+            rows = std::max(rows, row + 1);
+            groups = std::max(groups, grp + 1);
+        }
+    if (planes.empty()) return;
+    constexpr int kMax = 64, kCell = 16;
+    const int shown_rows = std::min(rows, kMax), shown_groups = std::min(groups, kMax);
+    o += "<p>Where the first mismatches lie, by plane, row and group (darker: more):</p>\n";
+    for (const auto &[plane, cells] : planes) {
+        std::uint64_t most = 1;
+        for (const auto &[k, v] : cells) most = std::max(most, v.first);
+        const int w = 60 + shown_groups * kCell + 10, h = 34 + shown_rows * kCell + 10;
+        o += fmt::format("<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{}\" height=\"{}\" role=\"img\" "
+                         "aria-label=\"{} plane: mismatches by row and group\">\n",
+                         w, h, e(plane));
+        o += fmt::format("<text x=\"4\" y=\"14\" font-size=\"12\">{} plane (rows \u2193, groups \u2192)</text>\n", e(plane));
+        for (int r = 0; r < shown_rows; ++r)
+            o += fmt::format("<text x=\"56\" y=\"{}\" font-size=\"10\" text-anchor=\"end\">{}</text>\n",
+                             34 + r * kCell + 12, r);
+        o += fmt::format("<rect x=\"60\" y=\"34\" width=\"{}\" height=\"{}\" fill=\"#f5f5f5\" stroke=\"#ccc\"/>\n",
+                         shown_groups * kCell, shown_rows * kCell);
+        for (const auto &[k, v] : cells) {
+            if (k.first >= shown_rows || k.second >= shown_groups) continue;
+            const int shade = 200 - static_cast<int>(180 * v.first / most);
+            o += fmt::format("<rect x=\"{}\" y=\"{}\" width=\"{}\" height=\"{}\" fill=\"rgb(255,{},{})\" "
+                             "stroke=\"#c00\"><title>row {} group {}: {} mismatch(es){}{}</title></rect>\n",
+                             60 + k.second * kCell, 34 + k.first * kCell, kCell, kCell, shade, shade, k.first, k.second,
+                             v.first, v.second.empty() ? "" : ", lanes ", e(v.second));
+        }
+        o += "</svg>\n";
+    }
+    o += "<table><tr><th>plane</th><th>row</th><th>group</th><th class=\"num\">first mismatches</th><th>lanes</th></tr>\n";
+    for (const auto &[plane, cells] : planes)
+        for (const auto &[k, v] : cells)
+            o += fmt::format("<tr><td>{}</td><td class=\"num\">{}</td><td class=\"num\">{}</td><td class=\"num\">{}</td>"
+                             "<td class=\"mono\">{}</td></tr>\n",
+                             e(plane), k.first, k.second, v.first, v.second.empty() ? "\u2014" : e(v.second));
+    o += "</table>\n";
+    if (rows > kMax || groups > kMax)
+        o += fmt::format("<p class=\"small\">The grid shows rows and groups below {}.</p>\n", kMax);
+}
+
+struct Bin {
+    bool negative;
+    int binade;
+    std::uint64_t count;
+};
+
+/// extra "mismatch_bins" of a sweep: "+3:12 -3:5" (sign, binade, word mismatches).
+std::vector<Bin> parse_bins(const std::string &text) {
+    std::vector<Bin> bins;
+    // Bounded digit runs: the numbers always fit their types, whatever the (untrusted) text.
+    static const std::regex item(R"(([+-])(\d{1,9}):(\d{1,19}))");
+    for (std::sregex_iterator it(text.begin(), text.end(), item), end; it != end; ++it) {
+        const auto &m = *it;
+        bins.push_back({m[1].str() == "-", std::min(std::stoi(m[2].str()), 1 << 16), std::stoull(m[3].str())});
+    }
+    return bins;
+}
+
+/// The sweep's word mismatches by sign and binade of the source word: positive words above the
+/// axis, negative below, bar height on a log scale, the count in each bar's tooltip.
+void put_sweep_plot(std::string &o, const json &report) {
+    const json &extra = member(report, "extra");
+    const auto bins = parse_bins(text_of(extra, "mismatch_bins"));
+    const std::string by = text_of(extra, "binade");
+    int binades = 0;
+    try {
+        binades = std::stoi(text_of(extra, "binades"));
+    } catch (const std::exception &) {
+        binades = 0;
+    }
+    for (const auto &b : bins) binades = std::max(binades, b.binade + 1);
+    o += fmt::format("<h3>Sweep {} from {}, {} words: where the mismatches lie</h3>\n", e(text_of(extra, "sweep")),
+                     e(text_of(extra, "start")), e(text_of(extra, "count")));
+    if (text_of(extra, "mismatch_bins").empty() && !extra.contains("mismatch_bins")) {
+        o += "<p class=\"small\">This report has no mismatch histogram (extra \"mismatch_bins\").</p>\n";
+        return;
+    }
+    std::uint64_t most = 0, total = 0, neg = 0;
+    for (const auto &b : bins) {
+        most = std::max(most, b.count);
+        total += b.count;
+        if (b.negative) neg += b.count;
+    }
+    if (binades <= 0) binades = 1;
+    constexpr int left = 70, right = 12, top = 10, plot_h = 200, bottom = 44, width = 760;
+    const int plot_w = width - left - right, axis = top + plot_h / 2, height = top + plot_h + bottom;
+    const double bw = static_cast<double>(plot_w) / binades;
+    const double scale = most ? std::log10(1.0 + static_cast<double>(most)) : 1.0;
+    o += fmt::format("<p>{} word mismatches ({} negative) by sign and {} of the source word; bar height on a log "
+                     "scale, the highest bar {}.</p>\n",
+                     total, neg, e(by), most);
+    o += fmt::format("<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{}\" height=\"{}\" role=\"img\" "
+                     "aria-label=\"word mismatches by sign and {}\">\n",
+                     width, height, e(by));
+    o += fmt::format("<rect x=\"{}\" y=\"{}\" width=\"{}\" height=\"{}\" fill=\"none\" stroke=\"#bbb\"/>\n", left, top,
+                     plot_w, plot_h);
+    o += fmt::format("<line x1=\"{}\" y1=\"{}\" x2=\"{}\" y2=\"{}\" stroke=\"#333\"/>\n", left, axis, left + plot_w, axis);
+    o += fmt::format("<text x=\"{}\" y=\"{}\" font-size=\"12\" text-anchor=\"end\">+ words</text>\n", left - 6,
+                     top + plot_h / 4);
+    o += fmt::format("<text x=\"{}\" y=\"{}\" font-size=\"12\" text-anchor=\"end\">\u2212 words</text>\n", left - 6,
+                     axis + plot_h / 4);
+    for (const auto &b : bins) {
+        const double h = scale > 0 ? (plot_h / 2 - 2) * std::log10(1.0 + static_cast<double>(b.count)) / scale : 0;
+        const double x = left + bw * b.binade;
+        o += fmt::format("<rect x=\"{:.2f}\" y=\"{:.2f}\" width=\"{:.2f}\" height=\"{:.2f}\" fill=\"{}\"><title>{} {} "
+                         "{}: {} mismatches</title></rect>\n",
+                         x, b.negative ? static_cast<double>(axis) : axis - h, std::max(bw - 0.5, 1.0), std::max(h, 1.0),
+                         b.negative ? "#b03060" : "#c62828", b.negative ? "negative" : "positive", e(by), b.binade,
+                         b.count);
+    }
+    const int step = binades <= 32 ? 1 : binades <= 64 ? 4 : binades <= 128 ? 8 : 16;
+    for (int t = 0; t < binades; t += step)
+        o += fmt::format("<text x=\"{:.2f}\" y=\"{}\" font-size=\"10\" text-anchor=\"middle\">{}</text>\n",
+                         left + bw * (t + 0.5), top + plot_h + 14, t);
+    o += fmt::format("<text x=\"{}\" y=\"{}\" font-size=\"12\" text-anchor=\"middle\">{} of the source word (0 to {})"
+                     "</text>\n</svg>\n",
+                     left + plot_w / 2, top + plot_h + 34, e(by), binades - 1);
+    if (bins.empty()) {
+        o += "<p>No word mismatches in this sweep.</p>\n";
+        return;
+    }
+    o += fmt::format("<table><tr><th>sign</th><th>{}</th><th class=\"num\">mismatches</th><th class=\"num\">share</th></tr>\n",
+                     e(by));
+    for (const auto &b : bins)
+        o += fmt::format("<tr><td>{}</td><td class=\"num\">{}</td><td class=\"num\">{}</td><td class=\"num\">{:.1f}%</td></tr>\n",
+                         b.negative ? "\u2212" : "+", b.binade, b.count,
+                         100.0 * static_cast<double>(b.count) / static_cast<double>(total));
+    o += "</table>\n";
+}
+
+void put_failure(std::string &o, const Column &col, std::size_t ci, std::size_t ri, const Row &row, const json &rule) {
+    const auto s = style_of(cell_of(rule));
+    o += fmt::format("<div class=\"failure\" id=\"d{}-{}\">\n<h4><code>{}</code> <span class=\"{}\">&nbsp;{}&nbsp;</span></h4>\n",
+                     ci, ri, e(row.id), s.css, s.word);
+    o += fmt::format("<p class=\"sentence\">{}{}</p>\n", row.section.empty() ? "" : e(row.section) + ": ",
+                     e(text_of(rule, "sentence").empty() ? row.sentence : text_of(rule, "sentence")));
+    const std::string cls = classes_text(member(rule, "classes"));
+    if (!cls.empty()) o += "<p>Mismatch classes: " + cls + "</p>\n";
+    std::vector<const json *> failing;
+    if (const auto it = col.cases.find(row.id); it != col.cases.end())
+        for (const json *c : it->second)
+            if (case_failed_unwaived(*c)) failing.push_back(c);
+    std::vector<const json *> shown(failing.begin(), failing.begin() + std::min(failing.size(), kCasesPerRule));
+    for (const json *c : shown) {
+        const std::string case_classes = classes_text(member(*c, "classes"));
+        o += fmt::format("<p><b>case</b> <code>{}</code> ({}, {}): {} of {} compared mismatched{}</p>\n", e(text_of(*c, "id")),
+                         e(text_of(*c, "status")), e(text_of(*c, "source")), count_of(*c, "mismatches"),
+                         count_of(*c, "elements"), case_classes.empty() ? "" : "; " + case_classes);
+        const std::string msg = text_of(*c, "message");
+        if (!msg.empty()) o += "<p>Message: <code>" + e(msg) + "</code></p>\n";
+        put_mismatches(o, *c);
+    }
+    if (failing.size() > shown.size())
+        o += fmt::format("<p class=\"small\">{} more failing cases of this rule in the JSON report.</p>\n",
+                         failing.size() - shown.size());
+    put_locations(o, failing);
+    o += "</div>\n";
+}
+
+void put_subject_details(std::string &o, const std::vector<Row> &rows, const std::vector<Column> &cols) {
+    o += "<h2 id=\"failures\">Failures</h2>\n";
+    for (std::size_t ci = 0; ci < cols.size(); ++ci) {
+        const Column &col = cols[ci];
+        const json &r = col.src->report;
+        o += fmt::format("<section id=\"s{}\">\n<h3>{}</h3>\n", ci, e(col.src->label));
+        const std::string open = text_of(r, "open_error");
+        if (!open.empty()) o += "<p class=\"fail\">The subject did not start: <code>" + e(open) + "</code></p>\n";
+        if (text_of(r, "kind") == "sweep") put_sweep_plot(o, r);
+        std::size_t failures = 0;
+        for (std::size_t ri = 0; ri < rows.size(); ++ri) {
+            const auto it = col.rules.find(rows[ri].id);
+            if (it == col.rules.end() || !is_failure_cell(cell_of(*it->second))) continue;
+            ++failures;
+            put_failure(o, col, ci, ri, rows[ri], *it->second);
+        }
+        if (!failures) o += "<p>No unwaived failure.</p>\n";
+        std::vector<const json *> waived;
+        for (const auto &c : array_of(r, "cases")) {
+            const auto w = c.find("waived");
+            if (w != c.end() && w->is_boolean() && w->get<bool>()) waived.push_back(&c);
+        }
+        if (!waived.empty()) {
+            o += fmt::format("<p>Waived failures ({}):</p>\n<ul>\n", waived.size());
+            for (std::size_t i = 0; i < std::min(waived.size(), kWaiversShown); ++i)
+                o += fmt::format("<li><code>{}</code> ({}): {}</li>\n", e(text_of(*waived[i], "id")),
+                                 e(text_of(*waived[i], "status")), e(text_of(*waived[i], "waiver_reason")));
+            if (waived.size() > kWaiversShown) o += fmt::format("<li>and {} more</li>\n", waived.size() - kWaiversShown);
+            o += "</ul>\n";
+        }
+        o += "</section>\n";
+    }
+}
+
+}  // namespace
+
+std::string html_escape(std::string_view text) {
+    std::string s;
+    s.reserve(text.size());
+    for (const char c : text) {
+        switch (c) {
+        case '&': s += "&amp;"; break;
+        case '<': s += "&lt;"; break;
+        case '>': s += "&gt;"; break;
+        case '"': s += "&quot;"; break;
+        case '\'': s += "&#39;"; break;
+        default: s += c;
+        }
+    }
+    return s;
+}
+
+std::string render_html(const std::vector<HtmlSource> &sources, const std::map<std::string, HtmlRuleInfo> &catalog) {
+    // 1. Check the sources and index their rules and cases.
+    std::vector<Column> cols;
+    std::map<std::string, Row> by_id;
+    for (const auto &src : sources) {
+        if (!src.report.is_object() || text_of(src.report, "schema") != kSchemaId)
+            throw std::runtime_error(fmt::format("{}: not a report of schema {}", src.label, kSchemaId));
+        Column col{&src, {}, {}};
+        for (const auto &rule : array_of(src.report, "rules")) {
+            const std::string id = text_of(rule, "id");
+            col.rules.emplace(id, &rule);
+            Row &row = by_id[id];
+            if (row.id.empty()) {
+                row.id = id;
+                row.sentence = text_of(rule, "sentence");
+                if (const auto it = catalog.find(id); it != catalog.end()) {
+                    row.family = it->second.family;
+                    row.section = it->second.section;
+                } else {
+                    row.family = id.substr(0, id.find('.'));
+                }
+            }
+        }
+        for (const auto &c : array_of(src.report, "cases")) col.cases[text_of(c, "rule")].push_back(&c);
+        cols.push_back(std::move(col));
+    }
+    // 2. Rows by family, spec section, id.
+    std::vector<Row> rows;
+    for (auto &[id, row] : by_id) rows.push_back(row);
+    std::stable_sort(rows.begin(), rows.end(), [](const Row &a, const Row &b) {
+        if (a.family != b.family) return a.family < b.family;
+        if (a.section != b.section) return natural_less(a.section, b.section);
+        return a.id < b.id;
+    });
+    // 3. The page.
+    std::string versions;
+    for (const auto &c : cols) {
+        const std::string v = text_of(c.src->report, "tool_version");
+        if (versions.find(v) == std::string::npos) versions += (versions.empty() ? "" : ", ") + v;
+    }
+    std::size_t failed = 0;
+    for (const auto &c : cols) {
+        const auto p = c.src->report.find("passed");
+        if (!(p != c.src->report.end() && p->is_boolean() && p->get<bool>())) ++failed;
+    }
+    std::string o;
+    o += "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
+         "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
+         "<title>ninfer-conform conformance report</title>\n<style>\n";
+    o += kStyle;
+    o += "\n</style>\n</head>\n<body>\n<h1>ninfer-conform conformance report</h1>\n";
+    o += fmt::format("<p id=\"overview\">{} report(s), {} rule(s); suite version {}; {} report(s) failed. "
+                     "<a href=\"#matrix\">Matrix</a> \u00b7 <a href=\"#subjects\">Subjects</a> \u00b7 "
+                     "<a href=\"#failures\">Failures</a></p>\n",
+                     cols.size(), rows.size(), e(versions.empty() ? "?" : versions), failed);
+    put_matrix(o, rows, cols);
+    put_subjects(o, cols);
+    put_subject_details(o, rows, cols);
+    o += "<p class=\"small\">Written by <code>ninfer-conform report --html</code> from the JSON reports "
+         "(reports/README.md); self-contained, no scripts.</p>\n</body>\n</html>\n";
+    return o;
+}
+
+}  // namespace ninfer::reports

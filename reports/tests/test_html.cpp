@@ -1,0 +1,203 @@
+// SPDX-License-Identifier: Apache-2.0
+// The HTML report (reports/README.md, "HTML"): escaping of untrusted text, the matrix cells and
+// their grouping, failure details, sweep and grouped-location plots, self-containment and
+// determinism. Reports are built with the model and its JSON rendering, as the CLI reads them.
+#include <catch2/catch.hpp>
+
+#include "ninfer/reports/html.hpp"
+#include "ninfer/reports/report.hpp"
+
+using namespace ninfer::reports;
+
+namespace {
+
+CaseResult make_case(const std::string &rule, const std::string &name, Status s) {
+    CaseResult c;
+    c.id = rule + "/" + name;
+    c.rule = rule;
+    c.sentence = "Sentence of " + rule + ".";
+    c.suite = "scalar";
+    c.source = "boundary";
+    c.status = s;
+    c.elements = 4;
+    return c;
+}
+
+/// Subject "a": decode.bf16 passes, convert.fp32_to_bf16_rne fails, validity.q waived, layout.x unsupported.
+Report report_a() {
+    Report r;
+    r.tool_version = "0.1.0";
+    r.subject = {"plugin", "alpha", "1.0", 1, "/p/alpha.so"};
+    r.level = "quick";
+    r.cases.push_back(make_case("decode.bf16", "all", Status::pass));
+    auto f = make_case("convert.fp32_to_bf16_rne", "ties", Status::fail);
+    f.mismatches = 1;
+    f.classes = {{"wrong_tie_side", 1}};
+    f.first.push_back({1, "out", {"3f808000"}, "1.00390625", "3f80", "3f81", "1", "1.0078125", "wrong_tie_side",
+                       "element 1"});
+    f.message = "</code><script>alert('x')</script>";
+    r.cases.push_back(f);
+    auto w = make_case("validity.q", "neg", Status::fail);
+    w.waived = true;
+    w.waiver_reason = "known & <accepted>";
+    r.cases.push_back(w);
+    r.cases.push_back(make_case("layout.x", "all", Status::unsupported));
+    finalize(r);
+    return r;
+}
+
+/// Subject "b": a grouped failure with plane/row/group/lane locations and a crash.
+Report report_b() {
+    Report r;
+    r.tool_version = "0.1.0";
+    r.subject = {"exec", "beta <b>", "2", 0, "python3 codec.py"};
+    r.level = "quick";
+    r.cases.push_back(make_case("decode.bf16", "all", Status::crash));
+    auto g = make_case("grouped.q4_split", "rows", Status::fail);
+    g.mismatches = 2;
+    g.classes = {{"wrong_word", 2}};
+    g.first.push_back({300, "out", {}, "", "0a", "0b", "", "", "wrong_word",
+                       "high plane row 1 group 2 lane 32 (column 96, byte 300)"});
+    g.first.push_back({520, "out", {}, "", "3c00", "3c01", "1", "1.0009765625", "wrong_word",
+                       "scale plane row 0 group 1 (byte 520)"});
+    r.cases.push_back(g);
+    finalize(r);
+    return r;
+}
+
+std::vector<HtmlSource> sources() { return {{"a", to_json(report_a())}, {"b", to_json(report_b())}}; }
+
+std::map<std::string, HtmlRuleInfo> catalog() {
+    return {{"decode.bf16", {"decode", "tensor-formats.txt 2.1"}},
+            {"convert.fp32_to_bf16_rne", {"convert", "tensor-formats.txt 3.1"}},
+            {"validity.q", {"validity", "tensor-formats.txt 4"}},
+            {"layout.x", {"layout", "storage-layouts.md 2"}}};
+}
+
+}  // namespace
+
+TEST_CASE("html_escape escapes the five markup characters") {
+    CHECK(html_escape("<a href=\"x\">&'</a>") == "&lt;a href=&quot;x&quot;&gt;&amp;&#39;&lt;/a&gt;");
+    CHECK(html_escape("plain text 1.5") == "plain text 1.5");
+}
+
+TEST_CASE("untrusted text from reports is escaped everywhere") {
+    const std::string html = render_html(sources(), catalog());
+    CHECK(html.find("<script") == std::string::npos);
+    CHECK(html.find("&lt;/code&gt;&lt;script&gt;alert(&#39;x&#39;)&lt;/script&gt;") != std::string::npos);
+    CHECK(html.find("beta &lt;b&gt;") != std::string::npos);
+    CHECK(html.find("beta <b>") == std::string::npos);
+    CHECK(html.find("known &amp; &lt;accepted&gt;") != std::string::npos);
+}
+
+TEST_CASE("the matrix has one cell per rule and report, with the rule's status") {
+    const std::string html = render_html(sources(), catalog());
+    // pass, fail (linked to its failure), waived, unsupported, crash, and not in the report
+    CHECK(html.find("<td class=\"c pass\" title=\"a: decode.bf16: pass\">\u2713</td>") != std::string::npos);
+    CHECK(html.find("<td class=\"c fail\" title=\"a: convert.fp32_to_bf16_rne: fail\"><a href=\"#d0-0\">\u2717</a></td>") !=
+          std::string::npos);
+    CHECK(html.find("<td class=\"c waived\" title=\"a: validity.q: failed, waived by the baseline\">W</td>") !=
+          std::string::npos);
+    CHECK(html.find("<td class=\"c unsupported\" title=\"a: layout.x: unsupported\">\u2013</td>") != std::string::npos);
+    CHECK(html.find("<td class=\"c crash\" title=\"b: decode.bf16: crash\"><a href=\"#d1-1\">C</a></td>") !=
+          std::string::npos);
+    CHECK(html.find("<td class=\"c none\" title=\"b: layout.x: not in this report\"></td>") != std::string::npos);
+    CHECK(html.find("id=\"d0-0\"") != std::string::npos);
+    CHECK(html.find("id=\"d1-1\"") != std::string::npos);
+}
+
+TEST_CASE("matrix rows are grouped by family and spec section, in order") {
+    const std::string html = render_html(sources(), catalog());
+    const auto convert = html.find("<th colspan=\"3\">convert \u2014 tensor-formats.txt 3.1</th>");
+    const auto decode = html.find("<th colspan=\"3\">decode \u2014 tensor-formats.txt 2.1</th>");
+    const auto grouped = html.find("<th colspan=\"3\">grouped</th>");  // not in the catalog: the id's family
+    const auto layout = html.find("<th colspan=\"3\">layout \u2014 storage-layouts.md 2</th>");
+    REQUIRE(convert != std::string::npos);
+    REQUIRE(decode != std::string::npos);
+    REQUIRE(grouped != std::string::npos);
+    REQUIRE(layout != std::string::npos);
+    CHECK(convert < decode);
+    CHECK(decode < grouped);
+    CHECK(grouped < layout);
+}
+
+TEST_CASE("a failure shows the spec sentence, the classes and the first mismatches with words and values") {
+    const std::string html = render_html(sources(), catalog());
+    CHECK(html.find("<p class=\"sentence\">tensor-formats.txt 3.1: Sentence of convert.fp32_to_bf16_rne.</p>") !=
+          std::string::npos);
+    CHECK(html.find("Mismatch classes: <code>wrong_tie_side</code> \u00d7 1") != std::string::npos);
+    CHECK(html.find("<td><code>3f808000</code> = 1.00390625</td><td><code>3f80</code> = 1</td>"
+                    "<td><code>3f81</code> = 1.0078125</td>") != std::string::npos);
+}
+
+TEST_CASE("grouped failures show plane, row, group and lane") {
+    const std::string html = render_html(sources(), catalog());
+    CHECK(html.find("<tr><td>high</td><td class=\"num\">1</td><td class=\"num\">2</td><td class=\"num\">1</td>"
+                    "<td class=\"mono\">32</td></tr>") != std::string::npos);
+    CHECK(html.find("<tr><td>scale</td><td class=\"num\">0</td><td class=\"num\">1</td><td class=\"num\">1</td>"
+                    "<td class=\"mono\">\u2014</td></tr>") != std::string::npos);
+    CHECK(html.find("<title>row 1 group 2: 1 mismatch(es), lanes 32</title>") != std::string::npos);
+}
+
+TEST_CASE("a sweep report gets a plot of its mismatches by sign and binade") {
+    Report r;
+    r.kind = "sweep";
+    r.tool_version = "0.1.0";
+    r.level = "sweep";
+    r.extra = {{"sweep", "convert.fp16_to_e4m3"}, {"start", "0000"}, {"count", "65536"}, {"binade", "exponent field"},
+               {"binades", "32"}, {"mismatch_bins", "+3:12 +30:1 -3:5"}};
+    auto c = make_case("convert.fp16_to_e4m3", "sweep", Status::fail);
+    c.mismatches = 18;
+    r.cases.push_back(c);
+    finalize(r);
+    const std::string html = render_html({{"sweep", to_json(r)}});
+    CHECK(html.find("<svg") != std::string::npos);
+    CHECK(html.find("18 word mismatches (5 negative) by sign and exponent field") != std::string::npos);
+    CHECK(html.find("<title>positive exponent field 3: 12 mismatches</title>") != std::string::npos);
+    CHECK(html.find("<title>negative exponent field 3: 5 mismatches</title>") != std::string::npos);
+    CHECK(html.find("<title>positive exponent field 30: 1 mismatches</title>") != std::string::npos);
+    CHECK(html.find("<td class=\"num\">12</td><td class=\"num\">66.7%</td>") != std::string::npos);
+}
+
+TEST_CASE("the page is self-contained and deterministic") {
+    const std::string html = render_html(sources(), catalog());
+    CHECK(html.rfind("<!DOCTYPE html>", 0) == 0);
+    CHECK(html.find("<script") == std::string::npos);
+    CHECK(html.find("https://") == std::string::npos);
+    CHECK(html.find("src=") == std::string::npos);
+    CHECK(html.find("<link") == std::string::npos);
+    CHECK(html == render_html(sources(), catalog()));
+}
+
+TEST_CASE("a document that is not a report is refused, naming it") {
+    CHECK_THROWS_WITH(render_html({{"notes", nlohmann::json{{"schema", "other"}}}}),
+                      Catch::Contains("notes: not a report of schema ninfer-conform/report/v1"));
+}
+
+TEST_CASE("spec sections sort by the numbers in them") {
+    Report r;
+    r.tool_version = "0.1.0";
+    r.cases.push_back(make_case("decode.a", "all", Status::pass));
+    r.cases.push_back(make_case("decode.b", "all", Status::pass));
+    finalize(r);
+    const std::string html = render_html({{"r", to_json(r)}}, {{"decode.a", {"decode", "lesson Example 14"}},
+                                                              {"decode.b", {"decode", "lesson Example 9"}}});
+    const auto nine = html.find("decode \u2014 lesson Example 9<"), fourteen = html.find("decode \u2014 lesson Example 14<");
+    REQUIRE(nine != std::string::npos);
+    REQUIRE(fourteen != std::string::npos);
+    CHECK(nine < fourteen);
+}
+
+TEST_CASE("numbers out of range in untrusted report text render without throwing") {
+    Report r;
+    r.kind = "sweep";
+    r.tool_version = "0.1.0";
+    r.extra = {{"binades", "99999999999999999999"}, {"mismatch_bins", "+99999999999999:99999999999999999999999 -3:x"}};
+    auto c = make_case("grouped.q4_split", "rows", Status::fail);
+    c.first.push_back({0, "out", {}, "", "0a", "0b", "", "", "wrong_word", "row 99999999999999 group 7 lane 1"});
+    r.cases.push_back(c);
+    finalize(r);
+    std::string html;
+    CHECK_NOTHROW(html = render_html({{"hostile", to_json(r)}}));
+    CHECK(html.find("<svg") != std::string::npos);
+}

@@ -79,6 +79,9 @@ struct SweepOptions {
     std::uint64_t batch = 1ull << 22;       ///< words per Iota call
     std::size_t max_mismatches = 8;
     bool progress = false;                  ///< progress lines on stderr
+    /// convert: judge NaN words bit for bit under the profile rule convert.<name>.nan_payload
+    /// instead of the conversion's NaN principle policy (oracle/README.md).
+    bool nan_payload = false;
 };
 
 struct SweepResult {

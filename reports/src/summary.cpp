@@ -77,6 +77,23 @@ std::string render_summary(const Report &r, std::size_t max_rules) {
         for (const auto &[k, v] : classes) line += fmt::format("{}{} {}", line.empty() ? "" : ", ", k, v);
         s += "mismatch classes: " + line + "\n";
     }
+    std::uint64_t nan_accepted = 0, nan_cases = 0;
+    const CaseResult *first_nan = nullptr;
+    for (const auto &c : r.cases)
+        if (c.nan_accepted) {
+            nan_accepted += c.nan_accepted;
+            ++nan_cases;
+            if (!first_nan) first_nan = &c;
+        }
+    if (first_nan) {
+        std::string example;
+        if (!first_nan->nan_accepted_first.empty()) {
+            const auto &n = first_nan->nan_accepted_first.front();
+            example = fmt::format(": {} expected {} ({}) accepted {} ({})", first_nan->id, n.expected, n.expected_value,
+                                  n.actual, n.actual_value);
+        }
+        s += fmt::format("NaN words accepted by a NaN policy, not bit-equal: {} in {} cases{}\n", nan_accepted, nan_cases, example);
+    }
     if (!r.stale_waivers.empty()) {
         s += fmt::format("stale waivers ({}, no longer fire):\n", r.stale_waivers.size());
         for (std::size_t i = 0; i < r.stale_waivers.size() && i < 5; ++i)

@@ -246,6 +246,9 @@ TEST_CASE("a case records the NaN words its policy accepted; nothing tested is s
     CHECK(j["cases"][0]["nan_accepted"]["count"] == 3);
     CHECK(j["cases"][0]["nan_accepted"]["first"][0]["actual_value"] == "+qnan(0x1ff)");
     CHECK(render_summary(r).find("result: PASS") != std::string::npos);
+    CHECK(render_summary(r).find("NaN words accepted by a NaN policy, not bit-equal: 3 in 1 cases: "
+                                 "convert.fp32_to_fp16_rne/nan_payloads expected 7e00 (+qnan) accepted 7fff (+qnan(0x1ff))") !=
+          std::string::npos);
     Report none;
     none.cases.push_back(make_case("decode.bf16/a", "decode.bf16", "scalar.decode", Status::unsupported));
     finalize(none);

@@ -8,6 +8,8 @@
 
 #include <fmt/format.h>
 
+#include "ninfer/oracle/grouped.hpp"
+#include "ninfer/oracle/row_split.hpp"
 #include "ninfer/oracle/scalar.hpp"
 
 namespace ninfer::harness {
@@ -20,7 +22,10 @@ const char *mismatch_class_name(MismatchClass c) {
     case MismatchClass::wrong_tie_side: return "wrong_tie_side";
     case MismatchClass::off_by_one_ulp: return "off_by_one_ulp";
     case MismatchClass::gross: return "gross";
-    case MismatchClass::nan_class: return "nan_class";
+    case MismatchClass::nan_vs_number: return "nan_vs_number";
+    case MismatchClass::nan_sign: return "nan_sign";
+    case MismatchClass::nan_quieted: return "nan_quieted";
+    case MismatchClass::nan_not_quieted: return "nan_not_quieted";
     case MismatchClass::nan_payload: return "nan_payload";
     case MismatchClass::zero_sign: return "zero_sign";
     case MismatchClass::flushed_subnormal: return "flushed_subnormal";
@@ -116,11 +121,26 @@ std::uint64_t ulp_distance(const WordFormat &f, std::uint64_t a, std::uint64_t b
     return x > y ? static_cast<std::uint64_t>(x - y) : static_cast<std::uint64_t>(y - x);
 }
 
+bool word_is_quiet_nan(const WordFormat &f, std::uint64_t w) {
+    if (!word_is_nan(f, w)) return false;
+    if (f.special != Special::IEEE) return true;  // one NaN per sign, no quiet bit
+    return ((w >> (f.man_bits - 1)) & 1u) != 0;
+}
+
+std::string nan_text(const WordFormat &f, std::uint64_t w) {
+    if (f.special == Special::E8M0) return "nan";
+    const char *sign = word_is_negative(f, w) ? "-" : "+";
+    if (f.special != Special::IEEE) return std::string(sign) + "nan";
+    const std::uint64_t payload = man_field(f, w) & ones(f.man_bits - 1);
+    const bool quiet = word_is_quiet_nan(f, w);
+    return fmt::format("{}{}{}", sign, quiet ? "qnan" : "snan", payload ? fmt::format("(0x{:x})", payload) : "");
+}
+
 bool words_match(const WordFormat &f, suites::NanPolicy p, std::uint64_t expected, std::uint64_t actual) {
     expected &= f.mask();
     if (expected == actual) return true;
     if (p == suites::NanPolicy::exact || !word_is_nan(f, expected) || !word_is_nan(f, actual)) return false;
-    if (actual > f.mask()) return false;
+    if (actual > f.mask() || !word_is_quiet_nan(f, actual)) return false;  // IEEE 754 6.2: a converted NaN is quiet
     return p == suites::NanPolicy::any || word_is_negative(f, expected) == word_is_negative(f, actual);
 }
 
@@ -131,12 +151,16 @@ bool is_nan_vs_saturation(const WordFormat &f, std::uint64_t expected, std::uint
            (word_is_nan(f, actual) && !word_is_nan(f, expected) && largest_finite_like(f, expected) == expected);
 }
 
-bool is_nan_class(const WordFormat &f, std::uint64_t expected, std::uint64_t actual) {
+bool is_nan_vs_number(const WordFormat &f, std::uint64_t expected, std::uint64_t actual) {
     return word_is_nan(f, expected) != word_is_nan(f, actual);
 }
 
-bool is_nan_payload(const WordFormat &f, std::uint64_t expected, std::uint64_t actual) {
-    return word_is_nan(f, expected) && word_is_nan(f, actual) && expected != actual;
+MismatchClass nan_difference(const WordFormat &f, std::uint64_t expected, std::uint64_t actual) {
+    if (word_is_negative(f, expected) != word_is_negative(f, actual)) return MismatchClass::nan_sign;
+    const bool eq = word_is_quiet_nan(f, expected), aq = word_is_quiet_nan(f, actual);
+    if (!eq && aq) return MismatchClass::nan_quieted;
+    if (eq && !aq) return MismatchClass::nan_not_quieted;
+    return MismatchClass::nan_payload;
 }
 
 bool is_zero_sign(const WordFormat &f, std::uint64_t expected, std::uint64_t actual) {
@@ -177,8 +201,8 @@ MismatchClass classify_word_mismatch(const WordFormat &f, const oracle::Conversi
                                      std::uint64_t expected, std::uint64_t actual, const WordFormat *in) {
     if (actual > f.mask()) return MismatchClass::gross;
     if (is_nan_vs_saturation(f, expected, actual)) return MismatchClass::nan_vs_saturation;
-    if (is_nan_class(f, expected, actual)) return MismatchClass::nan_class;
-    if (is_nan_payload(f, expected, actual)) return MismatchClass::nan_payload;
+    if (is_nan_vs_number(f, expected, actual)) return MismatchClass::nan_vs_number;
+    if (word_is_nan(f, expected) && word_is_nan(f, actual)) return nan_difference(f, expected, actual);
     if (is_zero_sign(f, expected, actual)) return MismatchClass::zero_sign;
     if (is_flushed_subnormal(f, expected, actual)) return MismatchClass::flushed_subnormal;
     if (in && is_flushed_subnormal_input(*in, src, f, expected, actual)) return MismatchClass::flushed_subnormal;
@@ -201,8 +225,13 @@ MismatchClass classify_class_byte_mismatch(std::uint8_t expected, std::uint8_t a
         return k == NINFER_CLASS_QNAN || k == NINFER_CLASS_SNAN || k == NINFER_CLASS_NAN;
     };
     const int ek = expected & 0x0F, ak = actual & 0x0F;
-    if (nan(expected) != nan(actual)) return MismatchClass::nan_class;
-    if (nan(expected)) return MismatchClass::nan_payload;
+    if (nan(expected) != nan(actual)) return MismatchClass::nan_vs_number;
+    if (nan(expected)) {
+        if ((expected ^ actual) & NINFER_CLASS_SIGN) return MismatchClass::nan_sign;
+        if (ek == NINFER_CLASS_SNAN && ak == NINFER_CLASS_QNAN) return MismatchClass::nan_quieted;
+        if (ek == NINFER_CLASS_QNAN && ak == NINFER_CLASS_SNAN) return MismatchClass::nan_not_quieted;
+        return MismatchClass::nan_payload;
+    }
     if (ek == NINFER_CLASS_ZERO && ak == NINFER_CLASS_ZERO) return MismatchClass::zero_sign;
     if (ek == NINFER_CLASS_SUBNORMAL && ak == NINFER_CLASS_ZERO) return MismatchClass::flushed_subnormal;
     return MismatchClass::gross;
@@ -345,11 +374,240 @@ std::string locate(const suites::Case &c, int buffer, std::uint64_t offset) {
     return fmt::format("{} byte {}", buffer == 0 ? "out" : buffer == 1 ? "out2" : "out3", offset);
 }
 
+// ---- Attribution ---------------------------------------------------------------------------------
+
+namespace {
+
+std::string value_text(const WordFormat &f, std::uint64_t w);
+
+/// The stored word of one lane of a row_split payload (input inspection only).
+std::uint32_t payload_lane_word(const oracle::GroupedFormat &f, const oracle::RowSplitGeometry &g,
+                                const std::vector<std::uint8_t> &p, std::uint64_t row, std::uint64_t group, std::uint64_t lane) {
+    const std::uint64_t at = row * g.base_row_bytes + group * static_cast<std::uint64_t>(f.base_bytes);
+    auto byte = [&](std::uint64_t i) -> std::uint32_t { return i < p.size() ? p[i] : 0u; };
+    if (f.code_bits == 8) return byte(at + lane);
+    if (f.code_bits == 2) return (byte(at + lane / 4) >> (2 * (lane % 4))) & 3u;
+    std::uint32_t w = (byte(at + lane / 2) >> (4 * (lane % 2))) & 0xFu;
+    const std::uint64_t hb = f.high_bytes ? static_cast<std::uint64_t>(f.code_bits - 4) : 0;
+    const std::uint64_t high = g.high_offset + row * g.high_row_bytes + group * static_cast<std::uint64_t>(f.high_bytes);
+    for (std::uint64_t j = 0; j < hb; ++j) w |= ((byte(high + (lane * hb + j) / 8) >> ((lane * hb + j) % 8)) & 1u) << (4 + j);
+    return w;
+}
+
+/// The signed code a stored word reads as, legal or not (two's complement; Q2 offset).
+int raw_code_of(const oracle::GroupedFormat &f, std::uint32_t w) {
+    if (f.encoding == oracle::CodeEncoding::OFFSET) return static_cast<int>(w) - 1;
+    return (w >> (f.code_bits - 1)) & 1u ? static_cast<int>(w) - (1 << f.code_bits) : static_cast<int>(w);
+}
+
+/// The lane words of one physical group of a payload.
+std::vector<std::uint32_t> group_words(const oracle::GroupedFormat &f, const oracle::RowSplitGeometry &g,
+                                       const std::vector<std::uint8_t> &p, std::uint64_t row, std::uint64_t group) {
+    std::vector<std::uint32_t> w;
+    for (std::uint64_t lane = 0; lane < static_cast<std::uint64_t>(f.group); ++lane) w.push_back(payload_lane_word(f, g, p, row, group, lane));
+    return w;
+}
+
+/// Which code-word field two lane-word lists of one group differ in (see blame_grouped_mismatch).
+std::string blame_lanes(const oracle::GroupedFormat &f, const std::vector<std::uint32_t> &e, const std::vector<std::uint32_t> &a,
+                        std::uint64_t first_padding_lane) {
+    for (std::size_t i = first_padding_lane; i < e.size(); ++i)
+        if (e[i] != a[i]) return "row_split.padding";
+    bool low_equal = true, swapped = f.code_bits >= 4 && f.code_bits <= 6;
+    for (std::size_t i = 0; i < e.size(); ++i) {
+        low_equal = low_equal && (e[i] & 0xFu) == (a[i] & 0xFu);
+        swapped = swapped && a[i] == e[i ^ 1u];
+    }
+    if (swapped) return "row_split.nibble_order";
+    if (f.high_bytes && low_equal) return "row_split.high_bit_order";
+    if (f.code_bits == 2) {
+        bool permuted = true;  // the same words in each byte, in another order
+        for (std::size_t b = 0; b + 4 <= e.size(); b += 4) {
+            std::vector<std::uint32_t> x(e.begin() + static_cast<std::ptrdiff_t>(b), e.begin() + static_cast<std::ptrdiff_t>(b + 4));
+            std::vector<std::uint32_t> y(a.begin() + static_cast<std::ptrdiff_t>(b), a.begin() + static_cast<std::ptrdiff_t>(b + 4));
+            std::sort(x.begin(), x.end());
+            std::sort(y.begin(), y.end());
+            permuted = permuted && x == y;
+        }
+        if (permuted) return "row_split.two_bit_packing";
+    }
+    if (f.illegal_word >= 0)
+        for (std::size_t i = 0; i < a.size(); ++i)
+            if (a[i] == static_cast<std::uint32_t>(f.illegal_word) && e[i] != a[i])
+                return f.code_bits == 8 ? "grouped.code.q8_never_emitted" : "grouped.code.t2_0b10_illegal";
+    return "";
+}
+
+std::uint64_t output_rows(const suites::Case &c) {
+    if (c.op != NINFER_OP_rows_select) return c.shape.empty() ? 0 : c.shape[0];
+    if (c.flags & NINFER_FLAG_GATHER) return c.aux.size() / 8;
+    return c.aux.size() >= 16 ? suites::get_word(c.aux, 1, 8) : 0;
+}
+
+/// binary32 value of a binary16 word with the BF16 rounding of its binary32 expansion (the
+/// no_bf16_scale hypothesis; classification only, never an expected value).
+float bf16_rounded_scale(std::uint16_t s) {
+    const auto u = static_cast<std::uint32_t>(oracle::convert_word(oracle::conversion(NINFER_CONVERSION_fp16_to_fp32), s));
+    const auto b = static_cast<std::uint32_t>(oracle::convert_word(oracle::conversion(NINFER_CONVERSION_fp32_to_bf16_rne), u));
+    return std::bit_cast<float>(b << 16);
+}
+
+/// The 7.2 step a grouped_absmax group departs at, from the oracle's trace: the scale steps
+/// (rescue, qmax denominator, rounding to binary16), else the first differing code's step
+/// (clamp after rounding, ties to even, reciprocal multiply, Q8's -128); "" when none explains it.
+std::string absmax_group_blame(const suites::Case &c, const std::vector<std::uint8_t> &actual, const oracle::GroupedFormat &f,
+                               const oracle::RowSplitGeometry &g, std::uint64_t row, std::uint64_t group) {
+    const std::uint64_t n = c.shape[0], k = c.shape[1], G = static_cast<std::uint64_t>(f.group);
+    const auto x = oracle::grouped_source_to_binary32(c.format_in, c.in, n * k);
+    if (!x || group >= g.logical_groups) return "";
+    const std::uint64_t c0 = group * G, len = std::min(k, c0 + G) - c0;
+    const auto t = oracle::grouped_absmax_group(f, std::span<const std::uint32_t>(x->data() + row * k + c0, len));
+    const std::uint64_t at = g.scale_offset + row * g.scale_row_bytes + 2 * group;
+    if (at + 2 > actual.size() || t.status != NINFER_OK) return "";
+    const auto scale = static_cast<std::uint16_t>(actual[at] | actual[at + 1] << 8);
+    if (scale != t.scale16) {
+        if (t.rescued && (scale & 0x7FFFu) == 0) return "grouped.absmax.rescue";
+        const float by_qmin = std::bit_cast<float>(t.amax32) / static_cast<float>(-f.qmin);  // classification only
+        if (f.qmin != -f.qmax && oracle::grouped_scale16_from_f32(std::bit_cast<std::uint32_t>(by_qmin)) == scale)
+            return "grouped.absmax.denominator_qmax";
+        return "grouped.absmax.scale_rounding";
+    }
+    if (t.scale16 == 0) return "grouped.absmax.zero_group";
+    const float s32 = std::bit_cast<float>(static_cast<std::uint32_t>(oracle::convert_word(oracle::conversion(NINFER_CONVERSION_fp16_to_fp32), t.scale16)));
+    for (std::uint64_t lane = 0; lane < len; ++lane) {
+        const int a = raw_code_of(f, payload_lane_word(f, g, actual, row, group, lane));
+        if (a == t.codes[lane]) continue;
+        if (f.code_bits == 8 && a == -128) return "grouped.code.q8_never_emitted";
+        const std::int64_t rounded = oracle::f32_round_integral_even(t.normalized32[lane]);
+        if (rounded > f.qmax || rounded < f.qmin) return "grouped.absmax.clamp_after_rounding";
+        const float nv = std::bit_cast<float>(t.normalized32[lane]);
+        if (std::fabs(nv - std::trunc(nv)) == 0.5f || a == static_cast<int>(std::trunc(nv))) return "grouped.absmax.ties_to_even";
+        const float q = std::bit_cast<float>((*x)[row * k + c0 + lane]) / s32;  // x / scale instead of x * inv32
+        if (a == static_cast<int>(std::clamp(std::nearbyint(q), static_cast<float>(f.qmin), static_cast<float>(f.qmax))))
+            return "grouped.absmax.reciprocal_multiply";
+        return "";
+    }
+    return "";
+}
+
+}  // namespace
+
+std::string blame_grouped_mismatch(const suites::Case &c, const Reply &r, int buffer, std::uint64_t offset) {
+    const auto *f = oracle::find_id(oracle::kGroupedFormats, c.format);
+    if (!f || c.layout != NINFER_LAYOUT_row_split_k128_v1 || c.shape.size() != 2) return "";
+    const std::uint64_t k = c.shape[1];
+    const bool payload_out = c.op == NINFER_OP_layout_encode || c.op == NINFER_OP_quant_encode || c.op == NINFER_OP_rows_select;
+    if (payload_out && buffer == 0) {
+        const std::uint64_t n = output_rows(c);
+        const auto g = oracle::row_split_geometry(*f, n, k);
+        if (!g) return "";
+        const auto loc = oracle::row_split_locate(*f, n, k, offset);
+        if (loc.plane == "gap") return "row_split.gaps";
+        if (loc.plane == "scale") {
+            if (loc.group >= g->logical_groups) return "row_split.padding";
+            if (c.op == NINFER_OP_layout_encode) return "row_split.scale_plane";
+            if (c.op != NINFER_OP_quant_encode || c.method != NINFER_ENCODER_grouped_absmax) return "";
+            return absmax_group_blame(c, r.out[0], *f, *g, loc.row, loc.group);
+        }
+        if (loc.plane != "base" && loc.plane != "high") return "";
+        if (loc.group >= g->logical_groups) return "row_split.padding";
+        const std::uint64_t G = static_cast<std::uint64_t>(f->group);
+        const std::uint64_t logical_lanes = std::min(G, k - loc.group * G);
+        const bool absmax = c.op == NINFER_OP_quant_encode && c.method == NINFER_ENCODER_grouped_absmax;
+        if (absmax) {
+            // Codes under another scale word follow from that scale: the scale step is to blame.
+            const std::uint64_t at = g->scale_offset + loc.row * g->scale_row_bytes + 2 * loc.group;
+            if (at + 2 <= r.out[0].size() && at + 2 <= c.expect.out.size() &&
+                (r.out[0][at] != c.expect.out[at] || r.out[0][at + 1] != c.expect.out[at + 1]))
+                return absmax_group_blame(c, r.out[0], *f, *g, loc.row, loc.group);
+        }
+        const std::string field = blame_lanes(*f, group_words(*f, *g, c.expect.out, loc.row, loc.group),
+                                              group_words(*f, *g, r.out[0], loc.row, loc.group), logical_lanes);
+        if (!field.empty() || !absmax) return field;
+        return absmax_group_blame(c, r.out[0], *f, *g, loc.row, loc.group);
+    }
+    const bool decodes = c.op == NINFER_OP_layout_decode || c.op == NINFER_OP_quant_decode;
+    if (!decodes) return "";
+    const auto &exp = buffer == 0 ? c.expect.out : buffer == 1 ? c.expect.out2 : c.expect.out3;
+    const auto &act = r.out[buffer];
+    if (buffer == 0) {
+        // Codes, one int8 per element: lanes swapped in pairs, or only the high bits differ.
+        const std::uint64_t i = offset, j = i ^ 1u;
+        if (i >= exp.size() || i >= act.size()) return "";
+        const auto mask = static_cast<std::uint32_t>((1u << f->code_bits) - 1);
+        const std::uint32_t e = exp[i] & mask, a = act[i] & mask;
+        if (f->code_bits >= 4 && f->code_bits <= 6 && j < exp.size() && j < act.size() && i / k == j / k &&
+            act[i] == exp[j] && act[j] == exp[i])
+            return "row_split.nibble_order";
+        if (f->high_bytes && (e & 0xFu) == (a & 0xFu)) return "row_split.high_bit_order";
+        return "";
+    }
+    if (buffer == 1) return "row_split.scale_plane";
+    // Values: the codes and scales agree, the Section 6.2 product does not.
+    if (r.out[0] != c.expect.out || r.out[1] != c.expect.out2 || offset + 4 > act.size() || offset + 4 > exp.size()) return "";
+    const std::uint64_t e = offset / 4, gpr = (k + static_cast<std::uint64_t>(f->group) - 1) / static_cast<std::uint64_t>(f->group);
+    const auto s = static_cast<std::uint16_t>(suites::get_word(c.expect.out2, (e / k) * gpr + e % k / static_cast<std::uint64_t>(f->group), 2));
+    const int q = static_cast<std::int8_t>(c.expect.out[e]);
+    const auto a = static_cast<std::uint32_t>(suites::get_word(act, e, 4));
+    if ((s & 0x8000u) && a == oracle::grouped_reconstruct(static_cast<std::uint16_t>(s & 0x7FFFu), q)) return "grouped.scale.signed_multiply";
+    const float s32 = std::bit_cast<float>(static_cast<std::uint32_t>(oracle::convert_word(oracle::conversion(NINFER_CONVERSION_fp16_to_fp32), s)));
+    const float av = std::bit_cast<float>(a);
+    if (s32 != 0.0f && std::isfinite(av)) {
+        const double t = static_cast<double>(av) / static_cast<double>(s32);
+        if (t == std::nearbyint(t) && t != q && std::fabs(t) <= 512) return "grouped.reconstruct.zero_point_free";
+    }
+    if (std::bit_cast<std::uint32_t>(bf16_rounded_scale(s) * static_cast<float>(q)) == a) return "grouped.reconstruct.no_bf16_scale";
+    return "";
+}
+
+std::string explain_encoder_group(const suites::Case &c, const std::vector<std::uint8_t> &actual, std::uint64_t offset) {
+    const auto *f = oracle::find_id(oracle::kGroupedFormats, c.format);
+    if (!f || c.op != NINFER_OP_quant_encode || c.method != NINFER_ENCODER_grouped_absmax || c.shape.size() != 2) return "";
+    const std::uint64_t n = c.shape[0], k = c.shape[1], G = static_cast<std::uint64_t>(f->group);
+    const auto g = oracle::row_split_geometry(*f, n, k);
+    const auto x = oracle::grouped_source_to_binary32(c.format_in, c.in, n * k);
+    if (!g || !x) return "";
+    const auto loc = oracle::row_split_locate(*f, n, k, offset);
+    if (loc.plane == "gap" || loc.plane == "outside" || loc.group >= g->logical_groups) return "";
+    const std::uint64_t c0 = loc.group * G, len = std::min(k, c0 + G) - c0;
+    const auto t = oracle::grouped_absmax_group(*f, std::span<const std::uint32_t>(x->data() + loc.row * k + c0, len));
+    const auto &f32 = oracle::word_format(NINFER_FORMAT_fp32);
+    const auto &f16 = oracle::word_format(NINFER_FORMAT_fp16);
+    auto word = [&](const oracle::WordFormat &wf, std::uint64_t w) {
+        return fmt::format("{} ({})", oracle::word_hex(wf, w), value_text(wf, w));
+    };
+    std::string s = fmt::format("row {} group {}: amax32 {}, raw_scale32 {}, scale16 {}{}", loc.row, loc.group, word(f32, t.amax32),
+                                word(f32, t.raw_scale32), word(f16, t.scale16), t.rescued ? " (0x0001 rescue)" : "");
+    if (t.status != NINFER_OK || t.scale16 == 0) return s;
+    s += fmt::format(", inv32 {}", word(f32, t.inv32));
+    const std::uint64_t sat = g->scale_offset + loc.row * g->scale_row_bytes + 2 * loc.group;
+    if (sat + 2 <= actual.size()) {
+        const auto a = static_cast<std::uint16_t>(suites::get_word(actual, sat / 2, 2));
+        if (a != t.scale16) return s + fmt::format("; actual scale16 {}", word(f16, a));
+    }
+    for (std::uint64_t lane = 0; lane < len; ++lane) {
+        const int a = raw_code_of(*f, payload_lane_word(*f, *g, actual, loc.row, loc.group, lane));
+        const int e = t.codes[lane];
+        if (a == e) continue;
+        const std::uint32_t nw = t.normalized32[lane];
+        const std::int64_t rounded = oracle::f32_round_integral_even(nw);
+        const float nv = std::bit_cast<float>(nw);  // classification of the step only
+        std::string why;
+        if (rounded > f->qmax || rounded < f->qmin) why = fmt::format("rounds to {}, clamped after rounding to {}", rounded, e);
+        else if (std::fabs(nv - std::trunc(nv)) == 0.5f) why = fmt::format("a tie, ties to even gives {}", e);
+        else why = fmt::format("rounds to nearest {}", e);
+        return s + fmt::format("; first differing code: lane {} (column {}) x32 {} * inv32 = normalized32 {}: {}; actual code {}", lane,
+                               c0 + lane, word(f32, (*x)[loc.row * k + c0 + lane]), word(f32, nw), why, a);
+    }
+    return s;
+}
+
 // ---- Comparison ----------------------------------------------------------------------------------
 
 namespace {
 
 std::string value_text(const WordFormat &f, std::uint64_t w) {
+    if (w <= f.mask() && word_is_nan(f, w)) return nan_text(f, w);
     try {
         return oracle::word_value_text(f, w);
     } catch (const std::exception &) {
@@ -373,6 +631,11 @@ struct Collector {
         ++out.classes[m.cls];
         if (out.first.size() < max_first) out.first.push_back(std::move(m));
     }
+    void accept_nan(std::uint64_t index, std::string expected, std::string actual, std::string ev, std::string av) {
+        ++out.nan_accepted;
+        if (out.nan_accepted_first.size() < max_first)
+            out.nan_accepted_first.push_back({index, std::move(expected), std::move(actual), std::move(ev), std::move(av)});
+    }
 };
 
 /// The words of the word ops' outputs, element by element.
@@ -383,7 +646,7 @@ void compare_words(const suites::Case &c, const Reply &r, Collector &col) {
     col.out.elements = n;
     if (act.size() != exp.size()) {
         col.add({0, "out", {}, "", fmt::format("{} bytes", exp.size()), fmt::format("{} bytes", act.size()), "", "", "",
-                 fmt::format("out: {} words expected", n)},
+                 fmt::format("out: {} words expected", n), ""},
                 MismatchClass::size_mismatch);
     }
     const WordFormat *out_fmt = nullptr, *in_fmt = nullptr;
@@ -406,7 +669,10 @@ void compare_words(const suites::Case &c, const Reply &r, Collector &col) {
     const std::uint64_t n_in = ib > 0 ? c.in.size() / static_cast<std::size_t>(ib) : 0;
     for (std::uint64_t i = 0; i < common; ++i) {
         const std::uint64_t e = suites::get_word(exp, i, ob), a = suites::get_word(act, i, ob);
-        if (out_fmt ? words_match(*out_fmt, c.nan, e, a) : e == a) continue;
+        if (out_fmt ? words_match(*out_fmt, c.nan, e, a) : e == a) {
+            if (e != a) col.accept_nan(i, hex_bytes(exp, i * ob, ob), hex_bytes(act, i * ob, ob), value_text(*out_fmt, e), value_text(*out_fmt, a));
+            continue;
+        }
         const std::uint64_t src = i < n_in ? suites::get_word(c.in, i, ib) : 0;
         reports::Mismatch m;
         m.index = i;
@@ -449,7 +715,7 @@ void compare_buffers(const suites::Case &c, const Reply &r, Collector &col) {
         if (exp.empty() && act.empty()) continue;
         if (exp.size() != act.size())
             col.add({0, names[b], {}, "", fmt::format("{} bytes", exp.size()), fmt::format("{} bytes", act.size()), "",
-                     "", "", fmt::format("{}: size", names[b])},
+                     "", "", fmt::format("{}: size", names[b]), ""},
                     MismatchClass::size_mismatch);
         // Words where the layout stores words: contiguous payloads and binary32 values.
         const WordFormat *unit = nullptr;
@@ -460,7 +726,10 @@ void compare_buffers(const suites::Case &c, const Reply &r, Collector &col) {
         for (std::size_t i = 0; i < common; ++i) {
             const std::uint64_t e = suites::get_word(exp, i, static_cast<int>(w));
             const std::uint64_t a = suites::get_word(act, i, static_cast<int>(w));
-            if (unit ? words_match(*unit, c.nan, e, a) : e == a) continue;
+            if (unit ? words_match(*unit, c.nan, e, a) : e == a) {
+                if (e != a) col.accept_nan(i * w, hex_bytes(exp, i * w, w), hex_bytes(act, i * w, w), value_text(*unit, e), value_text(*unit, a));
+                continue;
+            }
             reports::Mismatch m;
             m.index = i * w;
             m.buffer = names[b];
@@ -468,6 +737,10 @@ void compare_buffers(const suites::Case &c, const Reply &r, Collector &col) {
             m.expected = hex_bytes(exp, i * w, w);
             m.actual = hex_bytes(act, i * w, w);
             MismatchClass cls = MismatchClass::byte_mismatch;
+            if (col.out.first.size() < col.max_first) {
+                m.blame = blame_grouped_mismatch(c, r, b, i * w);
+                if (col.out.trace.empty() && b == 0) col.out.trace = explain_encoder_group(c, act, i * w);
+            }
             if (unit) {
                 cls = classify_word_mismatch(*unit, nullptr, 0, e, a);
                 if (cls == MismatchClass::gross || cls == MismatchClass::off_by_one_ulp) cls = MismatchClass::byte_mismatch;
@@ -515,7 +788,7 @@ Comparison compare_reply(const suites::Case &c, const Reply &r, bool declared, s
             return d ? fmt::format("{} detail {}", status_text(s), d) : status_text(s);
         };
         col.add({0, "status", {}, "", text(c.expect.status, c.expect.detail), text(r.status, r.detail), "", "", "",
-                 "status"},
+                 "status", ""},
                 classify_status_mismatch(c.expect.status, c.expect.detail, r.status, r.detail));
         out.status = reports::Status::fail;
         out.message = r.message;

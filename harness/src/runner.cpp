@@ -125,6 +125,12 @@ reports::CaseResult run_case(Subject &s, const suites::Case &c, const std::strin
     r.first = std::move(cmp.first);
     r.classes = std::move(cmp.classes);
     r.message = std::move(cmp.message);
+    r.trace = std::move(cmp.trace);
+    if (cmp.nan_accepted) {
+        r.nan_policy = suites::nan_policy_name(c.nan);
+        r.nan_accepted = cmp.nan_accepted;
+        r.nan_accepted_first = std::move(cmp.nan_accepted_first);
+    }
     return r;
 }
 

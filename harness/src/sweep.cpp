@@ -14,6 +14,7 @@
 #include "ninfer/harness/compare.hpp"
 #include "ninfer/harness/runner.hpp"
 #include "ninfer/oracle/scalar.hpp"
+#include "ninfer/suites/nan_principle.hpp"
 #include "ninfer/suites/rules.hpp"
 
 namespace ninfer::harness {
@@ -79,7 +80,14 @@ std::uint64_t source_domain(const SweepOptions &o) {
 
 SweepResult run_sweep(Subject &s, const SweepOptions &o, const reports::SubjectIdentity &id) {
     using clock = std::chrono::steady_clock;
-    const Geometry g = geometry_of(o);
+    Geometry g = geometry_of(o);
+    if (o.nan_payload) {
+        if (o.op != NINFER_OP_convert || !suites::nan_principle(*g.conv).payload_profile)
+            throw UsageError(fmt::format("--nan-payload: {} has no NaN payload profile (oracle/README.md)", g.rule));
+        g.rule = suites::nan_payload_rule(*g.conv);
+    }
+    const suites::NanPolicy nan_policy = o.nan_payload || o.op != NINFER_OP_convert ? suites::NanPolicy::exact
+                                                                                   : suites::nan_principle(*g.conv).policy;
     const std::uint64_t domain = source_domain(o);
     if (o.start >= domain) throw UsageError(fmt::format("--start {:x} is outside the {}-bit source domain", o.start, g.src->bits));
     const std::uint64_t count = o.count.value_or(domain - o.start);
@@ -120,9 +128,8 @@ SweepResult run_sweep(Subject &s, const SweepOptions &o, const reports::SubjectI
     } else {
         std::vector<std::uint8_t> in, expected;
         Comparison cmp;
-        // conversion_accepts of a NaN pair depends on the words and the input's sign only.
-        std::map<std::tuple<std::uint64_t, std::uint64_t, bool>, bool> nan_verdicts;
         std::map<std::pair<bool, int>, std::uint64_t> bins;  // (negative, binade) -> word mismatches
+        std::uint64_t nan_accepted = 0;  // NaN words the policy accepted, not bit-equal
         auto last_progress = clock::now();
         for (std::uint64_t done = 0; done < count;) {
             const std::uint64_t n = std::min(o.batch, count - done);
@@ -166,7 +173,7 @@ SweepResult run_sweep(Subject &s, const SweepOptions &o, const reports::SubjectI
                     if (cmp.first.size() < o.max_mismatches)
                         cmp.first.push_back({first, "status", {oracle::word_hex(*g.src, first)}, "", "NINFER_OK",
                                              status_text(r.status), "", "", "unexpected_error",
-                                             fmt::format("batch at element {}", first - o.start)});
+                                             fmt::format("batch at element {}", first - o.start), ""});
                 }
                 cmp.mismatches += n;
                 done += n;
@@ -179,26 +186,18 @@ SweepResult run_sweep(Subject &s, const SweepOptions &o, const reports::SubjectI
                 if (cmp.first.size() < o.max_mismatches)
                     cmp.first.push_back({first - o.start, "out", {}, "", fmt::format("{} bytes", expected.size()),
                                          fmt::format("{} bytes", act.size()), "", "", "size_mismatch",
-                                         fmt::format("batch at element {}", first - o.start)});
+                                         fmt::format("batch at element {}", first - o.start), ""});
             }
             const std::uint64_t common = std::min<std::uint64_t>(n, act.size() / static_cast<std::uint64_t>(ob));
             for (std::uint64_t i = 0; i < common; ++i) {
                 const std::uint64_t e = load_word(&expected[i * ob], ob), a = load_word(&act[i * ob], ob);
                 if (e == a) continue;
                 const std::uint64_t src = first + i;
-                bool ok = false;
-                if (o.op == NINFER_OP_convert) {
-                    if (word_is_nan(*g.dst, e) && word_is_nan(*g.dst, a)) {
-                        const auto key = std::make_tuple(e, a, word_is_negative(*g.src, src));
-                        auto it = nan_verdicts.find(key);
-                        if (it == nan_verdicts.end())
-                            it = nan_verdicts.emplace(key, oracle::conversion_accepts(*g.conv, src, e, a)).first;
-                        ok = it->second;
-                    } else {
-                        ok = oracle::conversion_accepts(*g.conv, src, e, a);
-                    }
+                // The conversion's NaN policy of the NaN principle (suites/nan_principle.hpp), as `run`.
+                if (o.op == NINFER_OP_convert && words_match(*g.dst, nan_policy, e, a)) {
+                    ++nan_accepted;
+                    continue;
                 }
-                if (ok) continue;
                 const MismatchClass cls = classify_word_mismatch(*g.dst, g.conv, src, e, a, g.src);
                 ++cmp.mismatches;
                 ++cmp.classes[mismatch_class_name(cls)];
@@ -213,8 +212,8 @@ SweepResult run_sweep(Subject &s, const SweepOptions &o, const reports::SubjectI
                     m.input_value = oracle::word_value_text(*g.src, src);
                     m.expected = oracle::word_hex(*g.dst, e);
                     m.actual = oracle::word_hex(*g.dst, a);
-                    m.expected_value = oracle::word_value_text(*g.dst, e);
-                    m.actual_value = oracle::word_value_text(*g.dst, a);
+                    m.expected_value = word_is_nan(*g.dst, e) ? nan_text(*g.dst, e) : oracle::word_value_text(*g.dst, e);
+                    m.actual_value = word_is_nan(*g.dst, a) ? nan_text(*g.dst, a) : oracle::word_value_text(*g.dst, a);
                     cmp.first.push_back(std::move(m));
                 }
             }
@@ -236,6 +235,10 @@ SweepResult run_sweep(Subject &s, const SweepOptions &o, const reports::SubjectI
         cr.mismatches = cmp.mismatches;
         cr.first = std::move(cmp.first);
         cr.classes = std::move(cmp.classes);
+        if (nan_accepted) {
+            cr.nan_policy = suites::nan_policy_name(nan_policy);
+            cr.nan_accepted = nan_accepted;
+        }
         if (cr.status == reports::Status::pass && cr.mismatches) cr.status = reports::Status::fail;
     }
     res.seconds = std::chrono::duration<double>(clock::now() - t0).count();

@@ -301,7 +301,9 @@ TEST_CASE("sweeps catch every conversion mutant from its first failing input on"
     for (const auto &p : listing.at("plugins")) {
         const std::string rule = p.value("breaks", "");
         if (p.at("kind") != "mutant" || rule.rfind("convert.", 0) != 0) continue;
-        const std::string conversion = rule.substr(8), path = p.at("path");
+        // A NaN payload profile rule: the sweep of its conversion with --nan-payload.
+        const bool profile = rule.size() > 12 && rule.compare(rule.size() - 12, 12, ".nan_payload") == 0;
+        const std::string conversion = rule.substr(8, rule.size() - 8 - (profile ? 12 : 0)), path = p.at("path");
         const fs::path r = tmp_dir() / "mutant-convert.json";
         cli("run --plugin '" + path + "' --suite scalar.convert --report '" + r.string() + "'");
         std::string start;
@@ -314,7 +316,8 @@ TEST_CASE("sweeps catch every conversion mutant from its first failing input on"
             }
         INFO("mutant " << path << " breaks " << rule);
         REQUIRE_FALSE(start.empty());
-        const auto s = cli("sweep --plugin '" + path + "' --conversion " + conversion + " --start " + start + " --count 1");
+        const auto s = cli("sweep --plugin '" + path + "' --conversion " + conversion + " --start " + start + " --count 1" +
+                           (profile ? " --nan-payload" : ""));
         INFO(s.out << s.err);
         CHECK(s.status == 1);
         CHECK(s.out.find("result: FAIL") != std::string::npos);
@@ -389,4 +392,49 @@ TEST_CASE("oracle encode and decode: the bytes a producer must write, by hand fr
     o = cli("oracle encode --format q8_g32_fp16 --method grouped_absmax --source-type fp32 --shape 1,5 --input '" +
             src.string() + "' --output '" + payload.string() + "'");
     CHECK(o.status == 2);
+}
+
+TEST_CASE("a sweep or run of what the subject does not declare says nothing was tested (issue 7)") {
+    const std::string exec = std::string("--exec \"'") + NINFER_PYTHON + "' '" + NINFER_SOURCE_DIR +
+                             "/harness/examples/python_plugin.py'\"";
+    // The example declares decode of bf16 and fp32_to_bf16_rne only.
+    auto o = cli("sweep " + exec + " --conversion fp16_to_fp32");
+    INFO(o.out << o.err);
+    CHECK(o.status == 0);
+    CHECK(o.out.find("result: NOTHING TESTED") != std::string::npos);
+    CHECK(o.out.find("result: PASS") == std::string::npos);
+    CHECK(o.out.find("words per second") == std::string::npos);  // no speed of nothing
+    CHECK(o.err.find("warning: nothing was tested") != std::string::npos);
+    // A sweep's summary has no level, suites or seed: it says what it swept.
+    CHECK(o.out.find("level sweep") == std::string::npos);
+    CHECK(o.out.find("seed 0") == std::string::npos);
+    CHECK(o.out.find("sweep: convert.fp16_to_fp32") != std::string::npos);
+    o = cli("sweep --plugin reference --conversion e4m3fn_to_fp32");
+    CHECK(o.status == 0);
+    CHECK(o.out.find("result: PASS") != std::string::npos);
+    CHECK(o.out.find("suites all") == std::string::npos);
+    // run: the warning names the subject and says nothing was tested (no version in parentheses).
+    o = cli("run " + exec + " --suite grouped.codes");
+    CHECK(o.status == 0);
+    CHECK(o.out.find("result: NOTHING TESTED") != std::string::npos);
+    CHECK(o.err.find("warning: nothing was tested: subject python-example") != std::string::npos);
+    const auto w = o.err.find("warning: nothing was tested");
+    REQUIRE(w != std::string::npos);
+    CHECK(o.err.substr(w, o.err.find('\n', w) - w).find('(') == std::string::npos);  // no version in parentheses
+}
+
+TEST_CASE("the summary orders failing rules by specificity and marks suite readings (issue 7)") {
+    // Swapped nibbles fail dozens of rules; the one its mismatches point at comes first.
+    const std::string m = std::string(NINFER_PLUGIN_DIR) + "/mutant_grouped_swapped_nibbles.so";
+    auto o = cli("run --plugin '" + m + "' --suite grouped.row_split --suite grouped.absmax");
+    INFO(o.out);
+    CHECK(o.status == 1);
+    const auto at = o.out.find("most specific first");
+    REQUIRE(at != std::string::npos);
+    const auto line = o.out.find('\n', at);
+    CHECK(o.out.compare(line + 1, std::string("  row_split.nibble_order").size(), "  row_split.nibble_order") == 0);
+    CHECK(o.out.find("first failing encoder group (oracle steps): row ") != std::string::npos);
+    // A rule resting on a suite reading is marked.
+    o = cli("run --plugin '" + m + "' --suite grouped.search");
+    CHECK(o.out.find("grouped.search.candidates (R) [fail]") != std::string::npos);
 }

@@ -5,6 +5,8 @@
 
 #include "ninfer/harness/compare.hpp"
 #include "ninfer/oracle/formats.hpp"
+#include "ninfer/oracle/grouped.hpp"
+#include "ninfer/oracle/row_split.hpp"
 #include "ninfer/oracle/scalar.hpp"
 
 using namespace ninfer;
@@ -69,8 +71,20 @@ TEST_CASE("NaN policies") {
     const auto &bf16 = F(NINFER_FORMAT_bf16);
     CHECK(words_match(bf16, NanPolicy::exact, 0x7fc1, 0x7fc1));
     CHECK_FALSE(words_match(bf16, NanPolicy::exact, 0x7fc1, 0x7fc0));
-    CHECK(words_match(bf16, NanPolicy::same_sign, 0x7fc1, 0x7f81));
+    CHECK(words_match(bf16, NanPolicy::same_sign, 0x7fc1, 0x7fc5));
     CHECK_FALSE(words_match(bf16, NanPolicy::same_sign, 0x7fc1, 0xffc1));
+    // The NaN principle (oracle/README.md): a converted NaN is quiet. A signalling NaN of the
+    // right sign is no substitute for a quiet one (numpy's fp32 -> fp16 0x7F800001 -> 0x7C01).
+    CHECK_FALSE(words_match(bf16, NanPolicy::same_sign, 0x7fc1, 0x7f81));
+    CHECK_FALSE(words_match(F(NINFER_FORMAT_fp16), NanPolicy::same_sign, 0x7e00, 0x7c01));
+    CHECK_FALSE(words_match(bf16, NanPolicy::any, 0x7fc1, 0xff81));
+    // ... unless it is the expected word itself (a widening that keeps every bit).
+    CHECK(words_match(F(NINFER_FORMAT_fp32), NanPolicy::same_sign, 0x7f802000, 0x7f802000));
+    // A widening that quiets a signalling NaN (torch, F16C, V8) matches: quiet, same sign.
+    CHECK(words_match(F(NINFER_FORMAT_fp32), NanPolicy::same_sign, 0x7f802000, 0x7fc02000));
+    // Formats without a quiet bit: every NaN counts as quiet.
+    CHECK(words_match(F(NINFER_FORMAT_e4m3fn), NanPolicy::any, 0x7f, 0xff));
+    CHECK_FALSE(words_match(F(NINFER_FORMAT_e4m3fn), NanPolicy::same_sign, 0x7f, 0xff));
     CHECK(words_match(bf16, NanPolicy::any, 0x7fc1, 0xffc1));
     CHECK_FALSE(words_match(bf16, NanPolicy::any, 0x7fc1, 0x7f80));  // infinity is no NaN
     CHECK_FALSE(words_match(bf16, NanPolicy::any, 0x3f80, 0x3f81));
@@ -80,9 +94,15 @@ TEST_CASE("one class per kind of wrong word") {
     const auto &bf16 = F(NINFER_FORMAT_bf16);
     CHECK(cls(bf16, 0x3f80, 0x3f81) == "off_by_one_ulp");
     CHECK(cls(bf16, 0x3f80, 0x4000) == "gross");
-    CHECK(cls(bf16, 0x7fc0, 0x7f80) == "nan_class");
-    CHECK(cls(bf16, 0x3f80, 0x7fc0) == "nan_class");
+    CHECK(cls(bf16, 0x7fc0, 0x7f80) == "nan_vs_number");
+    CHECK(cls(bf16, 0x3f80, 0x7fc0) == "nan_vs_number");
     CHECK(cls(bf16, 0x7fc1, 0x7fc0) == "nan_payload");
+    // What actually happened to a NaN: sign, quiet bit, payload (in this order).
+    CHECK(cls(bf16, 0x7fc1, 0xffc1) == "nan_sign");
+    CHECK(cls(bf16, 0x7fc1, 0xff81) == "nan_sign");
+    CHECK(cls(bf16, 0x7f81, 0x7fc1) == "nan_quieted");
+    CHECK(cls(F(NINFER_FORMAT_fp16), 0x7e00, 0x7c01) == "nan_not_quieted");
+    CHECK(cls(F(NINFER_FORMAT_e4m3fn), 0xff, 0x7f) == "nan_sign");
     CHECK(cls(bf16, 0x0000, 0x8000) == "zero_sign");
     CHECK(cls(bf16, 0x0001, 0x0000) == "flushed_subnormal");
     CHECK(cls(bf16, 0x8080, 0x8000) == "flushed_subnormal");  // smallest normal, rounded up from below
@@ -110,8 +130,10 @@ TEST_CASE("verdict, class byte and status classes") {
     CHECK(classify_verdict_mismatch(NINFER_VERDICT_VALID, NINFER_VERDICT_NEGATIVE_ZERO) == MismatchClass::valid_refused);
     CHECK(classify_verdict_mismatch(NINFER_VERDICT_NEGATIVE_ZERO, NINFER_VERDICT_VALID) == MismatchClass::invalid_accepted);
     CHECK(classify_verdict_mismatch(NINFER_VERDICT_NEGATIVE_ZERO, NINFER_VERDICT_NEGATIVE) == MismatchClass::wrong_reason);
-    CHECK(classify_class_byte_mismatch(NINFER_CLASS_QNAN, NINFER_CLASS_SNAN) == MismatchClass::nan_payload);
-    CHECK(classify_class_byte_mismatch(NINFER_CLASS_QNAN, NINFER_CLASS_INFINITE) == MismatchClass::nan_class);
+    CHECK(classify_class_byte_mismatch(NINFER_CLASS_QNAN, NINFER_CLASS_SNAN) == MismatchClass::nan_not_quieted);
+    CHECK(classify_class_byte_mismatch(NINFER_CLASS_SNAN, NINFER_CLASS_QNAN) == MismatchClass::nan_quieted);
+    CHECK(classify_class_byte_mismatch(NINFER_CLASS_QNAN, NINFER_CLASS_QNAN | NINFER_CLASS_SIGN) == MismatchClass::nan_sign);
+    CHECK(classify_class_byte_mismatch(NINFER_CLASS_QNAN, NINFER_CLASS_INFINITE) == MismatchClass::nan_vs_number);
     CHECK(classify_class_byte_mismatch(NINFER_CLASS_ZERO, NINFER_CLASS_ZERO | NINFER_CLASS_SIGN) == MismatchClass::zero_sign);
     CHECK(classify_class_byte_mismatch(NINFER_CLASS_SUBNORMAL, NINFER_CLASS_ZERO) == MismatchClass::flushed_subnormal);
     CHECK(classify_status_mismatch(NINFER_OK, 0, NINFER_E_SIZE, 0) == MismatchClass::unexpected_error);
@@ -175,10 +197,100 @@ TEST_CASE("compare_reply: every mismatch counted, the first N kept, sizes checke
 TEST_CASE("compare_reply: NaN policy of the case") {
     auto k = word_case(NINFER_CONVERSION_fp32_to_fp16_rne, {0x7fc00001}, {0x7e00});
     k.nan = NanPolicy::same_sign;
-    CHECK(compare_reply(k, returned({0x7e01}, 2), true, 8).status == reports::Status::pass);
-    CHECK(compare_reply(k, returned({0xfe00}, 2), true, 8).classes.at("nan_payload") == 1);
+    const auto accepted = compare_reply(k, returned({0x7e01}, 2), true, 8);
+    CHECK(accepted.status == reports::Status::pass);
+    // The accepted NaN is recorded, with sign and kind.
+    CHECK(accepted.nan_accepted == 1);
+    REQUIRE(accepted.nan_accepted_first.size() == 1);
+    CHECK(accepted.nan_accepted_first[0].expected == "7e00");
+    CHECK(accepted.nan_accepted_first[0].actual == "7e01");
+    CHECK(accepted.nan_accepted_first[0].expected_value == "+qnan");
+    CHECK(accepted.nan_accepted_first[0].actual_value == "+qnan(0x1)");
+    CHECK(compare_reply(k, returned({0x7e00}, 2), true, 8).nan_accepted == 0);
+    CHECK(compare_reply(k, returned({0xfe00}, 2), true, 8).classes.at("nan_sign") == 1);
+    CHECK(compare_reply(k, returned({0x7c01}, 2), true, 8).classes.at("nan_not_quieted") == 1);
     k.nan = NanPolicy::exact;
-    CHECK(compare_reply(k, returned({0x7e01}, 2), true, 8).classes.at("nan_payload") == 1);
+    const auto payload = compare_reply(k, returned({0x7e01}, 2), true, 8);
+    CHECK(payload.classes.at("nan_payload") == 1);
+    REQUIRE(payload.first.size() == 1);
+    CHECK(payload.first[0].expected_value == "+qnan");
+    CHECK(payload.first[0].actual_value == "+qnan(0x1)");
+}
+
+TEST_CASE("NaN words print with sign and kind") {
+    CHECK(nan_text(F(NINFER_FORMAT_fp32), 0xffc00000) == "-qnan");
+    CHECK(nan_text(F(NINFER_FORMAT_fp32), 0x7f800001) == "+snan(0x1)");
+    CHECK(nan_text(F(NINFER_FORMAT_fp16), 0xfe05) == "-qnan(0x5)");
+    CHECK(nan_text(F(NINFER_FORMAT_e4m3fn), 0xff) == "-nan");
+    CHECK(nan_text(F(NINFER_FORMAT_e8m0), 0xff) == "nan");
+    CHECK(nan_text(oracle::kBinary64, 0x7ff8000000000000ull) == "+qnan");
+}
+
+TEST_CASE("attribution: a payload mismatch points at the rule of its plane and field") {
+    // q4 [1,64] layout_encode: codes 0..7 repeated, scale 1.0.
+    const auto &f = *oracle::find_id(oracle::kGroupedFormats, NINFER_FORMAT_q4_g64_fp16);
+    oracle::GroupedMatrix m{1, 64, {}, {0x3C00}};
+    for (int i = 0; i < 64; ++i) m.codes.push_back(static_cast<std::int8_t>(i % 8));
+    suites::Case k;
+    k.op = NINFER_OP_layout_encode;
+    k.layout = NINFER_LAYOUT_row_split_k128_v1;
+    k.format = k.format_in = f.id;
+    k.shape = {1, 64};
+    k.expect.out = oracle::row_split_encode(f, m);
+    Reply r;
+    r.outcome = Outcome::returned;
+    r.status = NINFER_OK;
+    // Swapped nibbles in every byte of the base plane.
+    r.out[0] = k.expect.out;
+    for (std::size_t i = 0; i < 32; ++i) r.out[0][i] = static_cast<std::uint8_t>(r.out[0][i] << 4 | r.out[0][i] >> 4);
+    CHECK(blame_grouped_mismatch(k, r, 0, 0) == "row_split.nibble_order");
+    auto cmp = compare_reply(k, r, true, 8);
+    REQUIRE_FALSE(cmp.first.empty());
+    CHECK(cmp.first[0].blame == "row_split.nibble_order");
+    // A padding lane of the partial group (lanes 64..127 of group 1 in a 128-wide row).
+    r.out[0] = k.expect.out;
+    r.out[0][40] = 0x11;  // group 1 lanes 16, 17: padding (K = 64)
+    CHECK(blame_grouped_mismatch(k, r, 0, 40) == "row_split.padding");
+    // A gap byte, a scale word.
+    const auto g = *oracle::row_split_geometry(f, 1, 64);
+    r.out[0] = k.expect.out;
+    r.out[0][g.base_bytes] = 1;
+    CHECK(blame_grouped_mismatch(k, r, 0, g.base_bytes) == "row_split.gaps");
+    CHECK(blame_grouped_mismatch(k, r, 0, g.scale_offset) == "row_split.scale_plane");
+    // A different code value is the case's own rule.
+    r.out[0] = k.expect.out;
+    r.out[0][0] ^= 0x01;
+    CHECK(blame_grouped_mismatch(k, r, 0, 0).empty());
+}
+
+TEST_CASE("attribution: the first failing grouped_absmax group is explained by the oracle's steps") {
+    const auto &f = *oracle::find_id(oracle::kGroupedFormats, NINFER_FORMAT_q4_g64_fp16);
+    suites::Case k;
+    k.op = NINFER_OP_quant_encode;
+    k.method = NINFER_ENCODER_grouped_absmax;
+    k.layout = NINFER_LAYOUT_row_split_k128_v1;
+    k.format = f.id;
+    k.format_in = NINFER_FORMAT_fp32;
+    k.shape = {1, 64};
+    // Lane 0: 7 (amax, scale 1); lane 1: 2.5, a tie that rounds to even 2.
+    std::vector<std::uint32_t> x(64, 0);
+    x[0] = 0x40E00000u;
+    x[1] = 0x40200000u;
+    for (auto w : x) suites::put_word(k.in, w, 4);
+    const auto res = oracle::grouped_absmax(f, NINFER_FORMAT_fp32, 1, 64, k.in);
+    REQUIRE(res.status == NINFER_OK);
+    k.expect.out = oracle::row_split_encode(f, res.m);
+    auto wrong = res.m;
+    wrong.codes[1] = 3;  // ties away from zero
+    const auto actual = oracle::row_split_encode(f, wrong);
+    const std::string t = explain_encoder_group(k, actual, 0);
+    INFO(t);
+    CHECK(t.find("amax32 40e00000 (7)") != std::string::npos);
+    CHECK(t.find("scale16 3c00 (1)") != std::string::npos);
+    CHECK(t.find("inv32 3f800000 (1)") != std::string::npos);
+    CHECK(t.find("lane 1") != std::string::npos);
+    CHECK(t.find("a tie, ties to even gives 2") != std::string::npos);
+    CHECK(t.find("actual code 3") != std::string::npos);
 }
 
 TEST_CASE("locations: contiguous coordinates and row_split planes") {
@@ -218,7 +330,7 @@ TEST_CASE("compare_reply: buffer ops byte by byte with locations") {
     CHECK(cmp.status == reports::Status::fail);
     CHECK(cmp.mismatches == 2);
     CHECK(cmp.classes.at("zero_sign") == 1);
-    CHECK(cmp.classes.at("nan_payload") == 1);
+    CHECK(cmp.classes.at("nan_payload") == 1);  // 7fc1 -> 7fc0: same sign, both quiet
     REQUIRE(cmp.first.size() == 2);
     CHECK(cmp.first[0].location == "coordinate [0,1] (element 1)");
     CHECK(cmp.first[0].inputs == std::vector<std::string>{"8000"});

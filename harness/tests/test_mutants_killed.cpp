@@ -1,13 +1,17 @@
 // SPDX-License-Identifier: Apache-2.0
 // Every bundled mutant (plugins/mutant_*.so) is caught by the rule it declares it breaks
-// (ninfer_mutant_breaks), through the runner and the isolated worker at level full; the
-// reference plugin passes everything it declares.
+// (ninfer_mutant_breaks), through the runner and the isolated worker at level full; the rules
+// it fails stay inside its bound, and the summary's most specific failing rules name the
+// declared one (issue 7: one bug must not be blamed on dozens of rules unseen); the reference
+// plugin passes everything it declares.
 #include <catch2/catch.hpp>
 
 #include <dlfcn.h>
 
 #include <algorithm>
 #include <filesystem>
+#include <map>
+#include <set>
 
 #include "ninfer/harness/runner.hpp"
 #include "ninfer/suites/rules.hpp"
@@ -54,6 +58,54 @@ std::string breaks_of(const fs::path &p) {
     return rule;
 }
 
+/// The bound of each mutant: the rules it may fail besides the one it breaks (a trailing '*'
+/// matches any rest of the id), and how far down the summary's specificity order the broken
+/// rule may stand. A mutant without an entry may fail only its own rule, listed first.
+struct Bound {
+    std::vector<std::string> may_also_fail;
+    std::size_t within_top = 1;
+};
+const std::map<std::string, Bound> &bounds() {
+    static const std::vector<std::string> kLayoutWide = {"grouped.absmax.*", "grouped.search.*", "grouped.reconstruct*",
+                                                         "grouped.scale.*",  "grouped.group.*",  "row_split.*"};
+    auto plus = [](std::vector<std::string> a, std::initializer_list<std::string> b) {
+        a.insert(a.end(), b);
+        return a;
+    };
+    static const std::map<std::string, Bound> b = {
+        {"mutant_fp16_keeps_snan", {{"convert.fp32_to_fp16_rne.nan_payload"}, 1}},
+        // IEEE 754 requires the quieting: convert.fp16_to_fp32 itself must pass.
+        {"mutant_fp16_widen_quiets_snan", {{}, 1}},
+        {"mutant_grouped_abs_scale", {{"grouped.code.q8_g32_fp16", "grouped.reconstruct*", "grouped.scale.*"}, 1}},
+        {"mutant_grouped_bf16_decode_scale", {{"grouped.code.*", "grouped.reconstruct*", "grouped.scale.*"}, 1}},
+        {"mutant_grouped_bf16_scale", {{"grouped.absmax.*", "grouped.group.*", "row_split.padding"}, 1}},
+        {"mutant_grouped_clamp_before_round", {{"grouped.absmax.*", "grouped.code.q8_never_emitted", "grouped.group.*"}, 2}},
+        {"mutant_grouped_decode_unchecked",
+         {{"grouped.code.q8_0x80_illegal", "grouped.code.t2_0b10_illegal", "grouped.scale.*", "row_split.padding"}, 1}},
+        // One refusal per format's code interval: each case is its format's own rule.
+        {"mutant_grouped_encode_masks_codes", {{"grouped.code.*"}, 8}},
+        {"mutant_grouped_high_bits_msb_first", {plus(kLayoutWide, {"grouped.code.q5_g64_fp16", "grouped.code.q6_g64_fp16"}), 1}},
+        {"mutant_grouped_no_rescue", {{"grouped.absmax.bit_exact", "grouped.group.partial"}, 1}},
+        {"mutant_grouped_nonzero_padding", {{"grouped.absmax.*", "grouped.group.partial", "grouped.search.*", "row_split.*"}, 1}},
+        {"mutant_grouped_overflow_clips", {{"grouped.absmax.scale_rounding"}, 1}},
+        {"mutant_grouped_q8_minus128", {{"grouped.absmax.*", "grouped.group.*"}, 1}},
+        {"mutant_grouped_qmin_denominator", {{"grouped.absmax.*", "grouped.group.*", "row_split.padding"}, 2}},
+        {"mutant_grouped_search_ties_replace", {{"grouped.search.*"}, 3}},
+        {"mutant_grouped_select_empty", {{"row_split.slice"}, 2}},
+        {"mutant_grouped_swapped_nibbles",
+         {plus(kLayoutWide, {"grouped.code.q4_g64_fp16", "grouped.code.q5_g64_fp16", "grouped.code.q6_g64_fp16"}), 1}},
+        {"mutant_grouped_truncation", {{"grouped.absmax.*", "grouped.group.*", "row_split.padding"}, 2}},
+        {"mutant_grouped_validate_ignores_high", {{"grouped.scale.zero_group_codes"}, 2}},
+        {"mutant_grouped_zero_point", {{"grouped.code.*", "grouped.group.*", "grouped.reconstruct*", "grouped.scale.*"}, 1}},
+    };
+    return b;
+}
+
+bool matches(const std::string &pattern, const std::string &id) {
+    if (!pattern.empty() && pattern.back() == '*') return id.rfind(pattern.substr(0, pattern.size() - 1), 0) == 0;
+    return pattern == id;
+}
+
 reports::Report run_plugin(const fs::path &p) {
     RunOptions opts;
     opts.level = suites::Level::full;
@@ -84,6 +136,32 @@ TEST_CASE("mutants: every bundled mutant is killed by the rule it breaks") {
             }
         INFO("first failing case of the rule: " << first);
         CHECK(failing > 0);
+
+        // The bound: no rule outside it fails, and the broken rule is among the most specific.
+        const auto it = bounds().find(m.stem().string());
+        const Bound bound = it == bounds().end() ? Bound{} : it->second;
+        std::set<std::string> outside;
+        for (const auto &c : rep.cases) {
+            if (!reports::failed_unwaived(c) || c.rule == rule) continue;
+            if (std::none_of(bound.may_also_fail.begin(), bound.may_also_fail.end(),
+                             [&](const std::string &p) { return matches(p, c.rule); }))
+                outside.insert(c.rule);
+        }
+        std::string outside_text;
+        for (const auto &o : outside) outside_text += o + " ";
+        INFO("rules failed outside the bound: " << outside_text);
+        CHECK(outside.empty());
+        auto finalized = rep;
+        reports::finalize(finalized);
+        const auto order = reports::failing_rules_by_specificity(finalized);
+        std::string order_text;
+        std::size_t at = order.size();
+        for (std::size_t i = 0; i < order.size(); ++i) {
+            if (i < 5) order_text += order[i]->id + " ";
+            if (order[i]->id == rule && at == order.size()) at = i;
+        }
+        INFO("most specific failing rules: " << order_text);
+        CHECK(at < bound.within_top);
     }
 }
 

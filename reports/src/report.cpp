@@ -87,15 +87,46 @@ void finalize(Report &r) {
             rs.status = Status::unsupported;
         }
         ++rs.counts[status_name(c.status)];
+        ++rs.cases;
         if (c.waived) ++rs.counts["waived"];
         if (severity(c.status, c.waived) > severity(rs.status, false)) rs.status = c.waived ? Status::pass : c.status;
         if (failed_unwaived(c)) {
             for (const auto &[k, v] : c.classes) rs.classes[k] += v;
             if (rs.first_failure.empty()) rs.first_failure = c.id;
+            ++rs.failing_cases;
+            rs.suite_reading = rs.suite_reading || c.suite_reading;
         }
+    }
+    // Attribution: every kept mismatch of a failing case counts for the rule it points at.
+    for (const auto &c : r.cases) {
+        if (!failed_unwaived(c)) continue;
+        for (const auto &m : c.first) {
+            const std::string &to = m.blame.empty() ? c.rule : m.blame;
+            auto [it, fresh] = rules.try_emplace(to);
+            if (fresh) {
+                it->second.id = to;
+                it->second.status = Status::pass;
+            }
+            ++it->second.blamed;
+        }
+        if (c.first.empty()) ++rules[c.rule].blamed;  // a status or crash: the case's own rule
     }
     r.rules.clear();
     for (auto &[id, rs] : rules) r.rules.push_back(std::move(rs));
+}
+
+std::vector<const RuleSummary *> failing_rules_by_specificity(const Report &r) {
+    std::vector<const RuleSummary *> out;
+    for (const auto &rs : r.rules)
+        if (is_failure(rs.status) || rs.blamed) out.push_back(&rs);
+    std::stable_sort(out.begin(), out.end(), [](const RuleSummary *a, const RuleSummary *b) {
+        if (a->blamed != b->blamed) return a->blamed > b->blamed;
+        // share of the rule's cases failing: a/ac > b/bc without division
+        const auto l = a->failing_cases * (b->cases ? b->cases : 1), rr = b->failing_cases * (a->cases ? a->cases : 1);
+        if (l != rr) return l > rr;
+        return a->id < b->id;
+    });
+    return out;
 }
 
 void write_atomic(const std::filesystem::path &path, std::string_view bytes) {

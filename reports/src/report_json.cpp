@@ -15,6 +15,7 @@ nlohmann::ordered_json mismatch_json(const Mismatch &m) {
     if (!m.expected_value.empty()) j["expected_value"] = m.expected_value;
     j["actual"] = m.actual;
     if (!m.actual_value.empty()) j["actual_value"] = m.actual_value;
+    if (!m.blame.empty()) j["blame"] = m.blame;
     return j;
 }
 
@@ -40,6 +41,14 @@ nlohmann::ordered_json case_json(const CaseResult &c) {
                         {"waived", c.waived}};
     for (const auto &m : c.first) j["first_mismatches"].push_back(mismatch_json(m));
     if (c.waived) j["waiver_reason"] = c.waiver_reason;
+    if (!c.trace.empty()) j["trace"] = c.trace;
+    if (c.nan_accepted) {
+        nlohmann::ordered_json a = {{"policy", c.nan_policy}, {"count", c.nan_accepted}, {"first", nlohmann::ordered_json::array()}};
+        for (const auto &n : c.nan_accepted_first)
+            a["first"].push_back({{"index", n.index}, {"expected", n.expected}, {"expected_value", n.expected_value},
+                                  {"actual", n.actual}, {"actual_value", n.actual_value}});
+        j["nan_accepted"] = a;
+    }
     return j;
 }
 

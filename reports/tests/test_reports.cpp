@@ -56,9 +56,9 @@ Report fixed_report() {
     tie.mismatches = 2;
     tie.classes = {{"wrong_tie_side", 1}, {"off_by_one_ulp", 1}};
     tie.first.push_back({1, "out", {"3f808000"}, "1.00390625", "3f80", "3f81", "1", "1.0078125", "wrong_tie_side",
-                         "element 1"});
+                         "element 1", ""});
     tie.first.push_back({3, "out", {"3f818001"}, "", "3f82", "3f81", "1.015625", "1.0078125", "off_by_one_ulp",
-                         "element 3"});
+                         "element 3", ""});
     r.cases.push_back(tie);
     r.cases.push_back(make_case("convert.fp32_to_bf16_rne/exact", "convert.fp32_to_bf16_rne", "scalar.convert",
                                 Status::pass));
@@ -71,7 +71,7 @@ Report fixed_report() {
     waived.mismatches = 1;
     waived.classes = {{"invalid_accepted", 1}};
     waived.first.push_back({0, "out", {"8000"}, "-0", "02", "00", "negative_zero", "valid", "invalid_accepted",
-                            "element 0"});
+                            "element 0", ""});
     waived.waived = true;
     waived.waiver_reason = "known: kernel accepts -0 scales (bug 12)";
     r.cases.push_back(waived);
@@ -229,4 +229,75 @@ TEST_CASE("reports render whatever text the model holds without throwing", "[rep
     const std::string summary = render_summary(r);
     CHECK(summary.find('\x1b') == std::string::npos);
     CHECK(summary.find('\xff') == std::string::npos);
+}
+
+TEST_CASE("failing rules most specific first, suite readings marked, attribution counted (issue 7)") {
+    Report r;
+    r.kind = "run";
+    // Three encoder rules fail because of one packing bug: every mismatch points at the packing rule.
+    for (const char *rule : {"grouped.absmax.ties_to_even", "grouped.absmax.bit_exact", "grouped.absmax.rescue"}) {
+        auto c = make_case(std::string(rule) + "/a", rule, "grouped.absmax", Status::fail);
+        c.mismatches = 2;
+        c.classes = {{"byte_mismatch", 2}};
+        for (std::uint64_t i = 0; i < 2; ++i)
+            c.first.push_back({i, "out", {}, "", "12", "21", "", "", "byte_mismatch", "base plane row 0 group 0 lane 0",
+                               "row_split.nibble_order"});
+        r.cases.push_back(c);
+    }
+    auto own = make_case("row_split.nibble_order/alternating", "row_split.nibble_order", "grouped.row_split", Status::fail);
+    own.mismatches = 1;
+    own.first.push_back({0, "out", {}, "", "12", "21", "", "", "byte_mismatch", "base plane row 0 group 0 lane 0", ""});
+    r.cases.push_back(own);
+    auto reading = make_case("grouped.search.candidates/x", "grouped.search.candidates", "grouped.search", Status::fail);
+    reading.suite_reading = true;
+    reading.mismatches = 1;
+    reading.first.push_back({0, "out", {}, "", "12", "13", "", "", "byte_mismatch", "scale plane row 0 group 0", ""});
+    r.cases.push_back(reading);
+    finalize(r);
+    const auto order = failing_rules_by_specificity(r);
+    REQUIRE(order.size() == 5);
+    CHECK(order[0]->id == "row_split.nibble_order");
+    CHECK(order[0]->blamed == 7);
+    CHECK(order[1]->id == "grouped.search.candidates");
+    const std::string s = render_summary(r);
+    INFO(s);
+    CHECK(s.find("failing rules (5), most specific first") != std::string::npos);
+    CHECK(s.find("\n  row_split.nibble_order [fail]") != std::string::npos);
+    CHECK(s.find("  grouped.search.candidates (R) [fail]") != std::string::npos);
+    // JSON: the blame of each mismatch.
+    const auto j = to_json(r);
+    CHECK(j["cases"][0]["first_mismatches"][0]["blame"] == "row_split.nibble_order");
+    CHECK_FALSE(j["cases"][3]["first_mismatches"][0].contains("blame"));
+}
+
+TEST_CASE("a case records the NaN words its policy accepted; nothing tested is said (issue 7)") {
+    Report r;
+    auto c = make_case("convert.fp32_to_fp16_rne/nan_payloads", "convert.fp32_to_fp16_rne", "scalar.convert", Status::pass);
+    c.nan_policy = "same_sign";
+    c.nan_accepted = 3;
+    c.nan_accepted_first.push_back({1, "7e00", "7fff", "+qnan", "+qnan(0x1ff)"});
+    r.cases.push_back(c);
+    finalize(r);
+    const auto j = to_json(r);
+    REQUIRE(j["cases"][0].contains("nan_accepted"));
+    CHECK(j["cases"][0]["nan_accepted"]["policy"] == "same_sign");
+    CHECK(j["cases"][0]["nan_accepted"]["count"] == 3);
+    CHECK(j["cases"][0]["nan_accepted"]["first"][0]["actual_value"] == "+qnan(0x1ff)");
+    CHECK(render_summary(r).find("result: PASS") != std::string::npos);
+    CHECK(render_summary(r).find("NaN words accepted by a NaN policy, not bit-equal: 3 in 1 cases: "
+                                 "convert.fp32_to_fp16_rne/nan_payloads expected 7e00 (+qnan) accepted 7fff (+qnan(0x1ff))") !=
+          std::string::npos);
+    Report none;
+    none.cases.push_back(make_case("decode.bf16/a", "decode.bf16", "scalar.decode", Status::unsupported));
+    finalize(none);
+    CHECK(render_summary(none).find("result: NOTHING TESTED") != std::string::npos);
+    Report sweep;
+    sweep.kind = "sweep";
+    sweep.level = "sweep";
+    sweep.extra = {{"sweep", "convert.bf16_to_fp32"}};
+    finalize(sweep);
+    const std::string s = render_summary(sweep);
+    CHECK(s.find("seed") == std::string::npos);
+    CHECK(s.find("level") == std::string::npos);
+    CHECK(s.find("sweep: convert.bf16_to_fp32") != std::string::npos);
 }

@@ -299,6 +299,18 @@ void put_scale(const RowSplitGeometry &g, Bytes &p, std::uint64_t row, std::uint
     p[at + 1] = static_cast<std::uint8_t>(s >> 8);
 }
 
+/// The stored words of nonzero codes whose base-plane bits are all zero (q5 -16; q6 -32, -16,
+/// 16): only the high plane tells them from code 0.
+std::vector<std::uint32_t> high_only_words(const GroupedFormat &f) {
+    std::vector<std::uint32_t> out;
+    if (!f.high_bytes) return out;
+    for (int q = f.qmin; q <= f.qmax; ++q) {
+        const std::uint32_t w = grouped_code_word(f, q);
+        if (q != 0 && (w & 0xFu) == 0) out.push_back(w);
+    }
+    return out;
+}
+
 // ---- suite grouped.codes --------------------------------------------------------------------
 
 /// The packing rule that a format's base plane follows (storage-layouts.md Section 3).
@@ -375,6 +387,33 @@ void illegal_word_cases(const GroupedFormat &f, std::vector<Case> &out) {
         const std::string slug = "row" + std::to_string(s.row) + ".group" + std::to_string(s.group) + ".lane" + std::to_string(s.lane);
         out.push_back(payload_case(rule, slug, Level::quick, "boundary", NINFER_OP_payload_validate, f, n, k, p));
         out.push_back(payload_case(rule, slug + ".layout_decode", Level::quick, "boundary", NINFER_OP_layout_decode, f, n, k, p));
+        // quant_decode refuses what payload_validate refuses (harness/README.md, the decode contract).
+        out.push_back(payload_case(rule, slug + ".quant_decode", Level::quick, "boundary", NINFER_OP_quant_decode, f, n, k, p));
+    }
+}
+
+/// Codes outside [qmin, qmax] offered to layout_encode: refused, never masked into the word
+/// (q8 -128 would store 0x80, t2 -2 the word 0b10, q4 8 the word of -8).
+void out_of_range_code_cases(const GroupedFormat &f, std::vector<Case> &out) {
+    const auto G = static_cast<std::uint64_t>(f.group);
+    std::vector<int> bad;
+    for (const int q : {f.qmin - 1, f.qmax + 1, f.qmin - (1 << f.code_bits), f.qmax + (1 << f.code_bits) - 1, -128, 127})
+        if (q >= -128 && q <= 127 && (q < f.qmin || q > f.qmax) && std::find(bad.begin(), bad.end(), q) == bad.end())
+            bad.push_back(q);
+    for (const int q : bad) {
+        auto m = uniform_matrix(f, 1, G, 0, 0x3C00);
+        m.codes[5] = static_cast<std::int8_t>(q);
+        const bool illegal_word = f.illegal_word >= 0 && ((q & ((1 << f.code_bits) - 1)) == f.illegal_word) && q == f.qmin - 1;
+        const std::string rule = illegal_word ? (f.code_bits == 8 ? "grouped.code.q8_0x80_illegal" : "grouped.code.t2_0b10_illegal")
+                                              : "grouped.code." + name_of(f);
+        Case c = call_case(rule, "code_" + std::string(q < 0 ? "m" : "") + std::to_string(q < 0 ? -q : q) + ".layout_encode",
+                           Level::quick, "boundary", NINFER_OP_layout_encode, f, 1, G);
+        c.format_in = f.id;
+        c.count = G;
+        c.in = codes_bytes(m.codes);
+        c.aux = le16(m.scales);
+        c.expect.status = NINFER_E_INVALID_ARGUMENT;
+        out.push_back(std::move(c));
     }
 }
 
@@ -410,8 +449,10 @@ void scale_class_cases(const GroupedFormat &f, std::vector<Case> &out) {
             out.push_back(payload_case(f.encoding == CodeEncoding::OFFSET ? "grouped.scale.q2" : "grouped.scale.validity",
                                        slug + ".validate", Level::quick, "scale class", NINFER_OP_payload_validate, f, 1, G, p));
         } else {
-            out.push_back(payload_case(f.encoding == CodeEncoding::OFFSET ? "grouped.scale.q2" : "grouped.scale.validity",
-                                       slug + ".validate", Level::quick, "scale class", NINFER_OP_payload_validate, f, 1, G, p));
+            const std::string rule = f.encoding == CodeEncoding::OFFSET ? "grouped.scale.q2" : "grouped.scale.validity";
+            out.push_back(payload_case(rule, slug + ".validate", Level::quick, "scale class", NINFER_OP_payload_validate, f, 1, G, p));
+            // An invalid scale never reaches the values (an Inf scale would give infinite ones).
+            out.push_back(payload_case(rule, slug + ".quant_decode", Level::quick, "scale class", NINFER_OP_quant_decode, f, 1, G, p));
         }
     }
     // Zero-scale groups: a nonzero code refuses the payload (Q2: any code stays valid).
@@ -433,6 +474,14 @@ void scale_class_cases(const GroupedFormat &f, std::vector<Case> &out) {
                                  ".lane" + std::to_string(spot.lane);
         const std::string rule = f.encoding == CodeEncoding::OFFSET ? "grouped.scale.q2" : "grouped.scale.zero_group_codes";
         out.push_back(payload_case(rule, slug + ".validate", Level::quick, "boundary", NINFER_OP_payload_validate, f, 2, k, p));
+        if (spot.lane == 0) out.push_back(payload_case(rule, slug + ".quant_decode", Level::quick, "boundary", NINFER_OP_quant_decode, f, 2, k, p));
+        // Codes whose base bits are all zero and whose high bits are not (q5 -16; q6 -32, -16, 16).
+        for (const std::uint32_t w : high_only_words(f)) {
+            Bytes h = row_split_encode(f, m);
+            set_lane_word(f, g, h, spot.row, spot.group, spot.lane, w);
+            out.push_back(payload_case(rule, slug + ".high_only_" + hex(w, 2) + ".validate", Level::quick, "boundary",
+                                       NINFER_OP_payload_validate, f, 2, k, h));
+        }
         // The converse: a nonzero scale over all-zero codes is valid and decodes to zeros.
         auto conv = m;
         for (std::uint64_t c = spot.group * G; c < std::min(k, (spot.group + 1) * G); ++c) conv.codes[spot.row * k + c] = 0;
@@ -508,6 +557,7 @@ std::vector<Case> codes_golden() {
     for (const auto &f : kGroupedFormats) {
         code_domain_cases(f, out);
         illegal_word_cases(f, out);
+        out_of_range_code_cases(f, out);
         scale_class_cases(f, out);
         reconstruction_cases(f, out, Level::exhaustive);
     }
@@ -897,6 +947,27 @@ std::vector<Case> search_golden() {
         for (std::uint64_t i = 0; i < G; ++i) exact[i] = f32w(f.qmin + static_cast<int>(i % static_cast<std::uint64_t>(f.qmax - f.qmin)) + 1, -4);
         exact[0] = f32w(f.qmax, -4);
         out.push_back(search_case("grouped.search.strict_improvement", nm + ".exact_grid_kept", Level::quick, f, 1, G, exact));
+        // Equal errors: amax / qmax = 1 + 2^-11 lies halfway between the binary16 words 0x3C00 (the
+        // 7.2 scale, even) and 0x3C01 (its next-up neighbour, a later candidate); both leave the
+        // same error, so the incumbent 0x3C00 stays. Replacing on equal error picks 0x3C01.
+        U32 tie(G, 0);
+        tie[0] = f32w(static_cast<std::int64_t>(f.qmax) * 2049, -11);
+        out.push_back(search_case("grouped.search.strict_improvement", nm + ".equal_error_kept", Level::quick, f, 1, G, tie));
+        tie[G / 2] = f32w(-static_cast<std::int64_t>(f.qmax) * 2049, -11);
+        out.push_back(search_case("grouped.search.strict_improvement", nm + ".equal_error_kept_two_lanes", Level::quick, f, 1, G, tie));
+        // +amax and -amax in one group: the extreme is the first such lane (R3). Lanes on the
+        // grid amax/|qmin| make the full-range candidate of the extreme's sign the best one.
+        for (const bool negative : {false, true})
+            for (const bool plus_first : {true, false}) {
+                U32 pm(G);
+                for (std::uint64_t i = 0; i < G; ++i)
+                    pm[i] = f32w(static_cast<std::int64_t>(i * 5 % static_cast<std::uint64_t>(2 * -f.qmin - 1)) + f.qmin + 1, -6);
+                pm[3] = f32w(plus_first ? -f.qmin : f.qmin, -6);
+                pm[G - 4] = f32w(plus_first ? f.qmin : -f.qmin, -6);
+                out.push_back(search_case(negative ? "grouped.search.negative_scales" : "grouped.search.candidates",
+                                          nm + ".amax_tie_" + (plus_first ? "plus_first" : "minus_first") + (negative ? ".negative" : ""),
+                                          Level::quick, f, 1, G, pm, {}, negative));
+            }
         // Seeded groups where the search moves away from 7.2; with and without importance.
         for (const std::uint64_t k : distinct({G, G + 7, 3 * G})) {
             const U32 x = seeded_source(2, k, kGoldenSeed ^ (f.id * 77 + k));
@@ -1040,6 +1111,20 @@ void padding_cases(const GroupedFormat &f, std::vector<Case> &out) {
         Bytes q = p;
         set_lane_word(f, g, q, 1, 1, 1, not_zero);
         out.push_back(payload_case("row_split.padding", nm + ".padding_lane.validate", Level::quick, "boundary", NINFER_OP_payload_validate, f, 2, k, q));
+        out.push_back(payload_case("row_split.padding", nm + ".padding_lane.quant_decode", Level::quick, "boundary", NINFER_OP_quant_decode, f, 2, k, q));
+    }
+    // Padding lanes and padding-group lanes holding a code whose base bits are zero (high plane only).
+    for (const std::uint32_t w : high_only_words(f)) {
+        Bytes q = p;
+        set_lane_word(f, g, q, 1, 1, 1, w);
+        out.push_back(payload_case("row_split.padding", nm + ".padding_lane_high_only_" + hex(w, 2) + ".validate", Level::quick,
+                                   "boundary", NINFER_OP_payload_validate, f, 2, k, q));
+        if (g.groups_per_row > g.logical_groups) {
+            Bytes r = p;
+            set_lane_word(f, g, r, 0, g.groups_per_row - 1, 2, w);
+            out.push_back(payload_case("row_split.padding", nm + ".padding_group_high_only_" + hex(w, 2) + ".validate",
+                                       Level::quick, "boundary", NINFER_OP_payload_validate, f, 2, k, r));
+        }
     }
     if (g.groups_per_row > g.logical_groups) {
         Bytes q = p;
@@ -1092,6 +1177,10 @@ void select_cases(const GroupedFormat &f, std::vector<Case> &out) {
     out.push_back(select_case("row_split.gather", nm + ".reversed", Level::quick, f, n, k, p, {4, 3, 2, 1, 0}, true));
     out.push_back(select_case("row_split.gather", nm + ".one_row_many_times", Level::quick, f, n, k, p, std::vector<std::uint64_t>(9, 2), true));
     out.push_back(select_case("row_split.gather", nm + ".index_past_end", Level::quick, f, n, k, p, {0, 5}, true));
+    // Empty selections are refused: an empty gather, a slice of zero rows (also at the end).
+    out.push_back(select_case("row_split.gather", nm + ".empty", Level::quick, f, n, k, p, {}, true));
+    out.push_back(select_case("row_split.slice", nm + ".zero_rows", Level::quick, f, n, k, p, {}, false, {2, 0}));
+    out.push_back(select_case("row_split.slice", nm + ".zero_rows_at_end", Level::quick, f, n, k, p, {}, false, {n, 0}));
     // A gather from a matrix with padding groups and a high plane across the 256-byte alignment.
     const auto m2 = seeded_matrix(f, 9, 65, kGoldenSeed ^ (f.id * 17));
     out.push_back(select_case("row_split.gather", nm + ".9x65_pick", Level::quick, f, 9, 65, row_split_encode(f, m2), {8, 1, 4}, true));

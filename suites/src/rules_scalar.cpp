@@ -8,6 +8,7 @@
 #include <string_view>
 
 #include "ninfer/oracle/formats.hpp"
+#include "ninfer/suites/nan_principle.hpp"
 #include "ninfer/suites/rules.hpp"
 
 namespace ninfer::suites {
@@ -173,36 +174,40 @@ constexpr Sentence kSentences[] = {
      false},
     {"convert.fp32_to_bf16_rtz", "lesson Example 5",
      "Truncate: throw the low 16 bits away. Truncation always moves values toward zero, which is a "
-     "systematic bias. Suite reading: a NaN stays NaN with its sign and top payload bits and the "
-     "quiet bit set, as under rounding (plain truncation could turn a NaN into an infinity).",
+     "systematic bias. Suite reading (the NaN principle, oracle/README.md): the lesson truncates "
+     "finite values only; a NaN becomes a quiet NaN of the input's sign (IEEE 754 6.2; plain "
+     "truncation could turn a NaN into an infinity). Keeping the top payload bits is the profile "
+     "rule convert.fp32_to_bf16_rtz.nan_payload.",
      true},
     {"convert.fp32_to_fp16_rne", "lesson Examples 3, 4",
      "It rounds to the nearest representable value, and when a value is exactly halfway between two "
      "candidates it picks the one whose last bit is 0 (this rule is called \"ties to even\"). A "
      "value below the midpoint, such as 65519, rounds down to 65504. A value at or above it, such as "
      "65520, rounds to infinity (0x7C00). 2.9e-8 is less than half of one step, so it rounds to "
-     "zero. Suite reading: a NaN becomes a NaN of the input's sign.",
+     "zero. Suite reading (the NaN principle, oracle/README.md): a NaN becomes a quiet NaN of the "
+     "input's sign (IEEE 754 6.2: a signalling NaN never stays signalling); keeping the payload's "
+     "leading bits is the profile rule convert.fp32_to_fp16_rne.nan_payload.",
      true},
     {"convert.fp32_to_e4m3fn_rne_satfinite", "lesson Example 8",
      "nearest finite value, ties to even, saturating. 500 is beyond the range. It saturates to 448, "
      "which means it is clamped to the largest value instead of becoming NaN. The OCP specification "
      "defines both a saturating conversion and one that produces NaN for out-of-range values. (OCP "
-     "FP8 saturating mode: infinities saturate too; NaN stays NaN.)",
+     "FP8 saturating mode: infinities saturate too; NaN stays NaN, of the input's sign.)",
      false},
     {"convert.fp32_to_e4m3fn_rne_nan", "lesson Example 8",
      "The OCP specification defines both a saturating conversion and one that produces NaN for "
      "out-of-range values. (Round to nearest, ties to even; a result beyond 448 after rounding, an "
-     "infinity or a NaN becomes NaN.)",
+     "infinity or a NaN becomes NaN; a NaN input keeps its sign.)",
      false},
     {"convert.fp32_to_e5m2_rne_satfinite", "lesson Example 9",
      "nearest finite value, ties to even, saturating. The maximum finite value is 1.75 * 2^15 = "
      "57344. (OCP FP8 saturating mode: values and infinities beyond the largest finite saturate; "
-     "NaN stays NaN.)",
+     "NaN stays NaN: quiet, of the input's sign.)",
      false},
     {"convert.fp32_to_e5m2_rne_inf", "lesson Example 9",
      "It follows IEEE rules, the same rules as FP16: exponent 31 means infinity (when the mantissa "
      "is 0) or NaN (otherwise). (OCP FP8 non-saturating mode for E5M2: round to nearest even, "
-     "overflow to infinity as binary16 does.)",
+     "overflow to infinity as binary16 does; a NaN becomes a quiet NaN of the input's sign.)",
      false},
     {"convert.fp32_to_e2m1_rne_satfinite", "lesson Example 13",
      "FP4 E2M1 is a 4-bit float with 1 sign bit, 2 exponent bits (bias 1), and 1 mantissa bit, as "
@@ -233,17 +238,20 @@ constexpr Sentence kSentences[] = {
      false},
     {"convert.fp16_to_fp32", "lesson Example 3, tensor-formats.txt 6.2",
      "Float.float16ToFloat(short) converts back. (Section 6.2: every binary16 value expands exactly "
-     "to binary32.) Suite reading: a NaN keeps its sign, quiet bit and payload bits (shifted to the top "
-     "of the binary32 fraction).",
+     "to binary32.) Suite reading (the NaN principle, oracle/README.md): a NaN stays a NaN of its "
+     "sign, quiet (IEEE 754 6.2) or with every bit kept; keeping every bit (a signalling NaN "
+     "signalling) is the profile rule convert.fp16_to_fp32.nan_payload.",
      true},
     {"convert.e4m3fn_to_fp32", "tensor-formats.txt 3.3, 3.4",
      "c32 = exact_e4m3fn_to_binary32(c[n,k]) with the E4M3FN meaning of Section 3.3. Suite "
-     "reading: the NaN words 0x7F and 0xFF give a binary32 NaN of the word's sign.",
+     "reading (the NaN principle): the NaN words 0x7F and 0xFF give a quiet binary32 NaN of the "
+     "word's sign.",
      true},
     {"convert.e5m2_to_fp32", "lesson Example 9",
      "The first 8 bits of an FP16 value, the sign, all 5 exponent bits, and the top 2 mantissa "
-     "bits, form an E5M2 byte, so E5M2 is the top byte of an FP16 value. Suite reading: a NaN keeps "
-     "its sign, quiet bit and payload bits.",
+     "bits, form an E5M2 byte, so E5M2 is the top byte of an FP16 value. Suite reading (the NaN "
+     "principle): a NaN stays a NaN of its sign, quiet or with every bit kept; keeping every bit "
+     "is the profile rule convert.e5m2_to_fp32.nan_payload.",
      true},
     {"convert.e2m1_to_fp32", "lesson Example 13",
      "With exponent 0, the value is subnormal: mantissa * 0.5. Otherwise it is (1 + mantissa / 2) * "
@@ -251,11 +259,29 @@ constexpr Sentence kSentences[] = {
      false},
     {"convert.e8m0_to_fp32", "lesson Example 14",
      "It is always a power of two, 2^(e - 127), so it is stored in one byte. Suite reading: 0xFF "
-     "gives a binary32 NaN (OCP Microscaling); 2^-127 is the binary32 subnormal 0x00400000.",
+     "gives a quiet binary32 NaN (OCP Microscaling); 2^-127 is the binary32 subnormal 0x00400000.",
      true},
     {"convert.ue4m3_to_fp32", "lesson Example 15",
      "each with an unsigned E4M3 scale byte. Suite reading: the E4M3FN value of the 7-bit word "
-     "(0x7F gives a binary32 NaN).",
+     "(0x7F gives a quiet binary32 NaN).",
+     true},
+
+    // ---- convert.<conversion>.nan_payload: the stricter NaN profile (oracle/README.md) ----
+    {"convert.fp32_to_bf16_rtz.nan_payload", "IEEE 754-2019 6.2.3 (profile)",
+     "Suite reading (NaN payload profile): a NaN keeps its sign and the top seven payload bits, "
+     "quiet bit set: (w >> 16) | 0x0040, as the lesson's rounding conversion does.",
+     true},
+    {"convert.fp32_to_fp16_rne.nan_payload", "IEEE 754-2019 6.2.3 (profile)",
+     "Suite reading (NaN payload profile): a NaN keeps its sign and the payload's leading bits, "
+     "quiet bit set: sign | 0x7E00 | (fraction >> 13).",
+     true},
+    {"convert.fp16_to_fp32.nan_payload", "tensor-formats.txt 3.1, IEEE 754-2019 6.2.3 (profile)",
+     "Suite reading (NaN payload profile): a NaN keeps every bit, sign, quiet/signalling bit and "
+     "payload moved to the top of the binary32 fraction; a signalling NaN stays signalling.",
+     true},
+    {"convert.e5m2_to_fp32.nan_payload", "lesson Example 9, IEEE 754-2019 6.2.3 (profile)",
+     "Suite reading (NaN payload profile): a NaN keeps every bit, sign, quiet/signalling bit and "
+     "payload moved to the top of the binary32 fraction; a signalling NaN stays signalling.",
      true},
 
     // ---- layouts ----
@@ -298,6 +324,8 @@ std::vector<Rule> scalar_rules() {
     for (const auto &f : kWordFormats) rules.push_back(make_rule("classify." + std::string(f.name), "classify"));
     for (const auto &r : kRoles) rules.push_back(make_rule("validity." + std::string(r.name), "validity"));
     for (const auto &c : kConversions) rules.push_back(make_rule("convert." + std::string(c.name), "convert"));
+    for (const auto &c : kConversions)
+        if (nan_principle(c).payload_profile) rules.push_back(make_rule(nan_payload_rule(c), "convert"));
     for (const char *aspect : {"words", "size", "overflow", "cross_type"})
         rules.push_back(make_rule(std::string("layout.contiguous_le_v1.") + aspect, "layout"));
     rules.push_back(make_rule("layout.registry.unregistered_pair", "layout"));

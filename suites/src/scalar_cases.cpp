@@ -15,6 +15,7 @@
 
 #include "ninfer/oracle/contiguous.hpp"
 #include "ninfer/oracle/scalar.hpp"
+#include "ninfer/suites/nan_principle.hpp"
 #include "ninfer/suites/rules.hpp"
 #include "ninfer/suites/suites.hpp"
 
@@ -181,6 +182,10 @@ bool format_word_is_reading(const WordFormat &f, std::uint64_t w) {
     return false;
 }
 
+/// The NaN payload profile of a conversion (nan_principle.hpp): its NaN source words, compared
+/// bit for bit with the oracle's word under rule convert.<name>.nan_payload.
+Case nan_payload_case(const Conversion &cv, const std::string &slug, Level level, const std::string &source, const Words &words);
+
 /// Whether a conversion's result for a source word rests on the reading its rule names (NaN,
 /// and for unsigned targets negative and infinite inputs; every E8M0 result).
 bool conversion_word_is_reading(const Conversion &c, std::uint64_t w, bool rule_reading) {
@@ -237,13 +242,8 @@ Case validate_case(const Role &r, const std::string &slug, Level level, const st
     return c;
 }
 
-NanPolicy nan_policy(const Conversion &c) {
-    switch (c.nan_rule) {
-    case NanRule::ANY_SIGNED: return NanPolicy::same_sign;
-    case NanRule::ANY: return NanPolicy::any;
-    default: return NanPolicy::exact;  // QUIET_TRUNC, EXACT, ZERO, UNDEFINED
-    }
-}
+/// The NaN policy of a conversion's rule: the NaN principle's (nan_principle.hpp).
+NanPolicy nan_policy(const Conversion &c) { return nan_principle(c).policy; }
 
 /// Whether a source word is inside the conversion's domain (UNDEFINED: NaN is not).
 bool in_domain(const Conversion &c, std::uint64_t w) {
@@ -270,6 +270,15 @@ Case convert_case(const Conversion &cv, const std::string &slug, Level level, co
     }
     c.count = words.size();
     c.nan = nan_policy(cv);
+    return c;
+}
+
+Case nan_payload_case(const Conversion &cv, const std::string &slug, Level level, const std::string &source, const Words &words) {
+    Case c = convert_case(cv, slug, level, source, words);
+    c.rule = nan_payload_rule(cv);
+    c.id = c.rule + "/" + slug;
+    c.nan = NanPolicy::exact;
+    c.suite_reading = true;
     return c;
 }
 
@@ -497,8 +506,8 @@ void add_format_cases(std::vector<Case> &out, const WordFormat &f, const std::st
     const Words outside = outside_words(f);
     if (!outside.empty()) out.push_back(make("outside_bits", Level::quick, "boundary", outside));
     add_lesson_cases(out, rule, make);
-    if (f.bits <= 8) add_domain_cases(out, f, Level::full, make);
-    else if (f.bits <= 16) add_domain_cases(out, f, Level::exhaustive, make);
+    // Every word of a format of 16 bits or less at level full (65 536 words are cheap).
+    if (f.bits <= 16) add_domain_cases(out, f, Level::full, make);
 }
 
 std::vector<Case> decode_golden() {
@@ -551,7 +560,20 @@ std::vector<Case> convert_golden() {
             add_split(out, cv, "overflow_threshold", "boundary", t.overflow);
             add_split(out, cv, "specials", "special values", t.specials);
             if (!t.nans.empty()) add_split(out, cv, "nan_payloads", "special values", t.nans);
+            if (nan_principle(cv).payload_profile) {
+                Words nans;
+                for (auto w : t.specials)
+                    if (is_nan_word(src, w)) nans.push_back(w);
+                for (auto w : t.nans) nans.push_back(w);
+                out.push_back(nan_payload_case(cv, "nan_words", Level::quick, "special values", unique(nans)));
+            }
             continue;
+        }
+        if (nan_principle(cv).payload_profile) {
+            Words nans;  // every NaN word of the source (at most 2046 for a 16-bit source)
+            for (auto w : domain_words(src))
+                if (is_nan_word(src, w)) nans.push_back(w);
+            out.push_back(nan_payload_case(cv, "nan_words", Level::quick, "domain", nans));
         }
         Words specials, binades;
         for (auto w : special_words(src))
@@ -560,8 +582,7 @@ std::vector<Case> convert_golden() {
             if (in_domain(cv, w)) binades.push_back(w);
         add_split(out, cv, "specials", "special values", specials);
         add_split(out, cv, "binade_boundaries", "boundary", binades);
-        if (src.bits <= 8) add_domain_cases(out, src, Level::full, make);
-        else if (src.bits <= 16) add_domain_cases(out, src, Level::exhaustive, make);
+        if (src.bits <= 16) add_domain_cases(out, src, Level::full, make);
     }
     return out;
 }

@@ -182,3 +182,92 @@ TEST_CASE("grouped cases: the boundaries they claim", "[grouped][suites]") {
         if (c.format == NINFER_FORMAT_q4_g64_fp16 && c.method == NINFER_ENCODER_grouped_absmax) CHECK_FALSE(c.suite_reading);
     }
 }
+
+// ---- Blind spots of issue 7: inputs the suite never offered ------------------------------------
+
+TEST_CASE("grouped suites: refusals offered at every decode boundary (issue 7)", "[grouped][cases]") {
+    const auto cases = all_golden(Level::full);
+    std::set<std::string> seen;
+    for (const auto &c : cases) {
+        const auto *f = find_id(kGroupedFormats, c.format);
+        if (!f) continue;
+        // quant_decode of an invalid payload (illegal word, invalid scale, padding) is refused.
+        if (c.op == NINFER_OP_quant_decode && c.expect.status == NINFER_E_INVALID_PAYLOAD) seen.insert("quant_decode_refused." + std::string(f->name));
+        // layout_encode of a code outside [qmin, qmax] is refused.
+        if (c.op == NINFER_OP_layout_encode && c.expect.status == NINFER_E_INVALID_ARGUMENT) {
+            bool outside = false;
+            for (const auto b : c.in) outside = outside || static_cast<std::int8_t>(b) < f->qmin || static_cast<std::int8_t>(b) > f->qmax;
+            if (outside) seen.insert("encode_out_of_range." + std::string(f->name));
+        }
+        // Empty selections are refused.
+        if (c.op == NINFER_OP_rows_select && c.expect.status == NINFER_E_INVALID_ARGUMENT) {
+            if ((c.flags & NINFER_FLAG_GATHER) && c.aux.empty()) seen.insert("empty_gather");
+            if (!(c.flags & NINFER_FLAG_GATHER) && c.aux.size() == 16 && get_word(c.aux, 1, 8) == 0) seen.insert("zero_row_slice");
+        }
+    }
+    for (const auto &f : kGroupedFormats) {
+        CHECK(seen.count("quant_decode_refused." + std::string(f.name)));
+        CHECK(seen.count("encode_out_of_range." + std::string(f.name)));
+    }
+    CHECK(seen.count("empty_gather"));
+    CHECK(seen.count("zero_row_slice"));
+    // The illegal words themselves reach layout_encode as codes: q8 -128 and t2 -2.
+    CHECK(find_case(cases, "grouped.code.q8_0x80_illegal/code_m128.layout_encode"));
+    CHECK(find_case(cases, "grouped.code.t2_0b10_illegal/code_m2.layout_encode"));
+}
+
+TEST_CASE("grouped suites: high-plane-only codes in padding and zero-scale groups are refused (issue 7)", "[grouped][cases]") {
+    const auto cases = all_golden(Level::quick);
+    for (const auto &f : kGroupedFormats) {
+        if (!f.high_bytes) continue;
+        std::vector<int> want = f.code_bits == 5 ? std::vector<int>{-16} : std::vector<int>{-32, -16, 16};
+        for (const int q : want) {
+            const std::uint32_t w = grouped_code_word(f, q);
+            INFO(f.name << " code " << q);
+            CHECK((w & 0xFu) == 0);  // the base nibble is zero: only the high plane carries the code
+            std::size_t padding = 0, zero_group = 0;
+            for (const auto &c : cases) {
+                if (c.format != f.id || c.op != NINFER_OP_payload_validate || c.expect.status != NINFER_E_INVALID_PAYLOAD) continue;
+                char hexw[3];
+                std::snprintf(hexw, sizeof hexw, "%02x", w);
+                if (c.id.find(std::string("high_only_") + hexw) == std::string::npos) continue;
+                if (c.rule == "row_split.padding" && c.expect.detail == NINFER_DETAIL_NONZERO_PADDING) ++padding;
+                if (c.rule == "grouped.scale.zero_group_codes" && c.expect.detail == NINFER_DETAIL_ZERO_SCALE_CODES) ++zero_group;
+            }
+            CHECK(padding >= 1);
+            CHECK(zero_group >= 1);
+        }
+    }
+}
+
+TEST_CASE("grouped suites: grouped_search ties of amax sign and of equal error (issue 7)", "[grouped][cases]") {
+    const auto cases = all_golden(Level::quick);
+    std::size_t amax_ties = 0, equal_error = 0;
+    for (const auto &c : cases) {
+        if (c.op != NINFER_OP_quant_encode || c.method != NINFER_ENCODER_grouped_search) continue;
+        const auto *f = find_id(kGroupedFormats, c.format);
+        const std::uint64_t k = c.shape[1], G = static_cast<std::uint64_t>(f->group);
+        for (std::uint64_t r = 0; r < c.shape[0]; ++r)
+            for (std::uint64_t g0 = 0; g0 < k; g0 += G) {
+                std::uint32_t amax = 0;
+                bool plus = false, minus = false;
+                for (std::uint64_t i = g0; i < std::min(k, g0 + G); ++i) amax = std::max(amax, static_cast<std::uint32_t>(get_word(c.in, r * k + i, 4)) & 0x7FFFFFFFu);
+                for (std::uint64_t i = g0; i < std::min(k, g0 + G); ++i) {
+                    const auto w = static_cast<std::uint32_t>(get_word(c.in, r * k + i, 4));
+                    if ((w & 0x7FFFFFFFu) == amax && amax) (w >> 31 ? minus : plus) = true;
+                }
+                if (plus && minus) ++amax_ties;
+            }
+        if (c.rule == "grouped.search.strict_improvement" && c.id.find("equal_error") != std::string::npos) {
+            // amax / qmax is the binary16 midpoint 1 + 2^-11: 0x3C00 (kept) and 0x3C01 leave equal errors.
+            const auto x0 = static_cast<std::uint32_t>(get_word(c.in, 0, 4));
+            const auto t = grouped_absmax_group(*f, std::vector<std::uint32_t>{x0});
+            CHECK(t.raw_scale32 == 0x3F801000u);  // 1 + 2^-11
+            CHECK(t.scale16 == 0x3C00);
+            CHECK(get_word(c.expect.out, row_split_geometry(*f, 1, k)->scale_offset / 2, 2) == 0x3C00);
+            ++equal_error;
+        }
+    }
+    CHECK(amax_ties >= 4 * 4);
+    CHECK(equal_error >= 8);
+}

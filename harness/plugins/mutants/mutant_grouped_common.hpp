@@ -150,4 +150,190 @@ void rewrite_values(const ninfer_call *c, ninfer_result *r, Value value) {
         }
 }
 
+/// The stored word of one lane of a payload (base and high planes; storage-layouts.md Section 3),
+/// `group` a physical group of the row.
+inline std::uint32_t lane_word(const GroupedFormat &f, const gn::Geometry &g, const std::uint8_t *p, std::uint64_t row,
+                               std::uint64_t group, std::uint64_t lane) {
+    const std::uint8_t *base = p + row * g.base_row + group * static_cast<std::uint64_t>(f.base_bytes);
+    std::uint32_t w = 0;
+    if (f.code_bits == 8) return base[lane];
+    if (f.code_bits == 2) return (base[lane / 4] >> (2 * (lane % 4))) & 3u;
+    w = (base[lane / 2] >> (4 * (lane % 2))) & 0xFu;
+    const int hb = f.high_bytes ? f.code_bits - 4 : 0;
+    const std::uint8_t *high = p + g.high_offset + row * g.high_row + group * static_cast<std::uint64_t>(f.high_bytes);
+    for (int j = 0; j < hb; ++j) {
+        const std::uint64_t t = lane * static_cast<std::uint64_t>(hb) + static_cast<std::uint64_t>(j);
+        w |= ((high[t / 8] >> (t % 8)) & 1u) << (4 + j);
+    }
+    return w;
+}
+
+/// Overwrite the stored word of one lane (the low code_bits of `w`: a masked word).
+inline void set_lane_word(const GroupedFormat &f, const gn::Geometry &g, std::uint8_t *p, std::uint64_t row,
+                          std::uint64_t group, std::uint64_t lane, std::uint32_t w) {
+    std::uint8_t *base = p + row * g.base_row + group * static_cast<std::uint64_t>(f.base_bytes);
+    if (f.code_bits == 8) {
+        base[lane] = static_cast<std::uint8_t>(w);
+        return;
+    }
+    const std::uint64_t per = f.code_bits == 2 ? 4 : 2;
+    const int width = f.code_bits == 2 ? 2 : 4, shift = width * static_cast<int>(lane % per);
+    const auto mask = static_cast<std::uint8_t>(((1u << width) - 1) << shift);
+    base[lane / per] = static_cast<std::uint8_t>((base[lane / per] & ~mask) | ((w << shift) & mask));
+    const int hb = f.high_bytes ? f.code_bits - 4 : 0;
+    std::uint8_t *high = p + g.high_offset + row * g.high_row + group * static_cast<std::uint64_t>(f.high_bytes);
+    for (int j = 0; j < hb; ++j) {
+        const std::uint64_t t = lane * static_cast<std::uint64_t>(hb) + static_cast<std::uint64_t>(j);
+        high[t / 8] = static_cast<std::uint8_t>((high[t / 8] & ~(1u << (t % 8))) | (((w >> (4 + j)) & 1u) << (t % 8)));
+    }
+}
+
+/// The signed code a masked two's-complement (or Q2 offset) word reads as, legal or not.
+inline int raw_code(const GroupedFormat &f, std::uint32_t w) {
+    if (f.encoding == oracle::CodeEncoding::OFFSET) return static_cast<int>(w) - 1;
+    const std::uint32_t top = 1u << (f.code_bits - 1);
+    return (w & top) ? static_cast<int>(w) - (1 << f.code_bits) : static_cast<int>(w);
+}
+
+/// grouped_search (oracle/GROUPED.md R3) as the reference takes it, with two steps a mutant may
+/// replace: which lane of largest magnitude is the extreme, and when a candidate replaces the
+/// incumbent.
+struct Search73 {
+    static bool extreme_is_last() { return false; }
+    template <class W>
+    static bool replaces(W error, W best) { return error < best; }
+};
+
+namespace search_detail {
+#if defined(__SIZEOF_FLOAT128__)
+using Wide = __float128;
+#else
+using Wide = long double;
+#endif
+inline float as_float(std::uint32_t w) { return std::bit_cast<float>(w); }
+/// round_f32(a / b) through a wide quotient, repaired where it fell on a binary32 midpoint
+/// (as native_grouped_search.cpp does).
+inline float quotient_f32(Wide a, Wide b) {
+    const Wide q = a / b;
+    const float f = static_cast<float>(q);
+    if (!std::isfinite(f) || static_cast<Wide>(f) == q) return f;
+    const float other = std::nextafter(f, static_cast<Wide>(f) < q ? INFINITY : -INFINITY);
+    if (!std::isfinite(other)) return f;
+    const Wide mid = (static_cast<Wide>(f) + static_cast<Wide>(other)) / 2;
+    if (mid != q) return f;
+    const Wide t = a - mid * b;
+    if (t == 0) return (std::bit_cast<std::uint32_t>(f) & 1u) ? other : f;
+    const bool above = (t > 0) == (b > 0);
+    return above ? std::max(f, other) : std::min(f, other);
+}
+inline std::optional<std::uint16_t> candidate_word(Wide num, Wide den) {
+    if (num == 0) return std::nullopt;
+    const float c32 = quotient_f32(num, den);
+    if (!std::isfinite(c32)) return std::nullopt;
+    auto s = gn::f32_to_f16_rne(std::bit_cast<std::uint32_t>(c32));
+    if ((s & 0x7FFFu) == 0x7C00u) return std::nullopt;
+    if ((s & 0x7FFFu) == 0) s = static_cast<std::uint16_t>((s & 0x8000u) | 0x0001u);
+    return s;
+}
+inline std::optional<std::uint16_t> neighbour(std::uint16_t w, bool up) {
+    const bool negative = (w & 0x8000u) != 0;
+    const auto n = static_cast<std::uint16_t>((up != negative) ? w + 1 : w - 1);
+    if ((n & 0x7FFFu) == 0 || (n & 0x7FFFu) >= 0x7C00u) return std::nullopt;
+    return n;
+}
+}  // namespace search_detail
+
+/// One group by the steps of S: `scale` and `codes` hold the 7.2 result on entry, the winner on exit.
+template <class S>
+void search_group(const GroupedFormat &f, const float *x, const float *imp, std::size_t n, bool negative,
+                  std::uint16_t &scale, std::int8_t *codes) {
+    using namespace search_detail;
+    if (scale == 0) return;
+    auto weight = [&](std::size_t i) { return imp ? static_cast<Wide>(imp[i]) : Wide(1); };
+    auto error = [&](std::uint16_t s16, const std::vector<std::int8_t> &q) {
+        const Wide s = as_float(gn::f16_to_f32(s16));
+        Wide sum = 0;
+        for (std::size_t i = 0; i < n; ++i) {
+            const Wide d = static_cast<Wide>(x[i]) - s * q[i];
+            sum += weight(i) * d * d;
+        }
+        return sum;
+    };
+    std::vector<std::int8_t> best(codes, codes + n), trial(n);
+    std::uint16_t best_scale = scale;
+    Wide best_error = error(scale, best);
+    auto offer = [&](std::uint16_t s16) {
+        if ((s16 & 0x8000u) && !negative) return;
+        gn::codes_for_scale(f, x, n, s16, trial.data());
+        const Wide e = error(s16, trial);
+        if (S::replaces(e, best_error)) {
+            best_error = e;
+            best_scale = s16;
+            best = trial;
+        }
+    };
+    auto offer_computed = [&](Wide num, Wide den) {
+        if (const auto w = candidate_word(num, den)) offer(*w);
+    };
+    auto offer_least_squares = [&](const std::vector<std::int8_t> q) {
+        Wide num = 0, den = 0;
+        for (std::size_t i = 0; i < n; ++i) {
+            num += weight(i) * static_cast<Wide>(x[i]) * q[i];
+            den += weight(i) * q[i] * q[i];
+        }
+        if (den == 0) return;
+        const auto w = candidate_word(num, den);
+        if (!w) return;
+        offer(*w);
+        if (const auto d = neighbour(*w, false)) offer(*d);
+        if (const auto u = neighbour(*w, true)) offer(*u);
+    };
+    const std::vector<std::int8_t> absmax_codes = best;
+    float amax = 0.0f, extreme = 0.0f;
+    for (std::size_t i = 0; i < n; ++i)
+        if (std::fabs(x[i]) > amax || (S::extreme_is_last() && std::fabs(x[i]) == amax && amax > 0.0f)) {
+            amax = std::fabs(x[i]);
+            extreme = x[i];
+        }
+    const Wide wa = amax, we = extreme;
+    for (int j = 35; j <= 59; ++j) offer_computed(wa * j, Wide(50 * f.qmax));
+    for (int j = 35; j <= 59; ++j) offer_computed(we * j, Wide(50 * f.qmin));
+    for (const int j : {-2, -1, 1, 2}) offer_computed(wa * (j < 0 ? Wide(1) / (1 << -j) : Wide(1 << j)), Wide(f.qmax));
+    if (const auto d = neighbour(scale, false)) offer(*d);
+    if (const auto u = neighbour(scale, true)) offer(*u);
+    offer_least_squares(absmax_codes);
+    offer_least_squares(best);
+    scale = best_scale;
+    std::copy(best.begin(), best.end(), codes);
+}
+
+/// Serve a grouped_search quant_encode call (fp32 source, no importance vector: the suite's
+/// search cases) with the steps of S; other calls: nullopt, the reference serves them.
+template <class S>
+std::optional<std::int32_t> search_call(const ninfer_call *c, ninfer_result *r) {
+    if (c->op != NINFER_OP_quant_encode || c->method != NINFER_ENCODER_grouped_search) return std::nullopt;
+    const GroupedFormat *f = gn::find_grouped(c->format);
+    if (!f || !f->canonical_encoders || c->layout != f->layout || c->rank != 2 || c->aux_bytes != 0) return std::nullopt;
+    const std::uint64_t n = c->shape[0], k = c->shape[1];
+    if (!gn::geometry(*f, n, k)) return std::nullopt;
+    std::vector<float> x;
+    const auto src = std::span<const std::uint8_t>(static_cast<const std::uint8_t *>(c->in), c->in_bytes);
+    if (gn::source_to_f32(c->format_in, src, n * k, x).status != NINFER_OK) return std::nullopt;
+    gn::Matrix m;
+    if (gn::absmax(*f, n, k, x, m).status != NINFER_OK) return std::nullopt;
+    const auto G = static_cast<std::uint64_t>(f->group);
+    const std::uint64_t gpr = k / G + (k % G != 0);
+    for (std::uint64_t row = 0; row < n; ++row)
+        for (std::uint64_t grp = 0; grp < gpr; ++grp) {
+            const std::uint64_t c0 = grp * G, len = std::min(k, c0 + G) - c0;
+            search_group<S>(*f, x.data() + row * k + c0, nullptr, len, (c->flags & NINFER_FLAG_NEGATIVE_SCALES) != 0,
+                            m.scales[row * gpr + grp], m.codes.data() + row * k + c0);
+        }
+    const auto p = gn::encode_payload(*f, m);
+    if (p.size() > c->out_bytes || !c->out) return reference::refuse_call(r, NINFER_E_BUFFER, "output buffer too small for the payload");
+    std::memcpy(c->out, p.data(), p.size());
+    r->out_written = p.size();
+    return NINFER_OK;
+}
+
 }  // namespace ninfer::mutants::grouped

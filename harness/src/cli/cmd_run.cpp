@@ -94,8 +94,8 @@ void add_run(CLI::App &app) {
         if (!a->junit.empty()) std::printf("junit: %s\n", a->junit.c_str());
         // a pass over zero applicable cases says nothing about conformance: say so
         if (rep.totals.cases > 0 && rep.totals.unsupported == rep.totals.cases)
-            std::fprintf(stderr, "warning: no case was applicable: the subject declares none of the capabilities "
-                                 "these suites test (%s)\n", id.version.c_str());
+            std::fprintf(stderr, "warning: nothing was tested: subject %s %s declares none of the capabilities these "
+                                 "suites test\n", id.name.c_str(), id.version.c_str());
         if (reports::run_failed(rep)) throw CLI::RuntimeError(kExitFail);
     });
 }

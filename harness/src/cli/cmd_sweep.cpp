@@ -19,6 +19,7 @@ struct SweepArgs {
     std::string plugin, exec, conversion, start, report, junit;
     std::uint64_t count = 0, batch = 1ull << 22, timeout_ms = 60000, memory_limit_mib = 8192;
     std::size_t max_mismatches = 8;
+    bool nan_payload = false;
 };
 
 }  // namespace
@@ -40,6 +41,8 @@ void add_sweep(CLI::App &app) {
                     "address-space limit of the subject's process in MiB, 0 for none (default 8192)")
         ->check(CLI::Range(std::uint64_t{0}, std::uint64_t{1} << 40));
     cmd->add_option("--max-mismatches", a->max_mismatches, "mismatches kept (default 8)");
+    cmd->add_flag("--nan-payload", a->nan_payload,
+                  "judge NaN words bit for bit under the profile rule convert.<name>.nan_payload");
     cmd->callback([a] {
         if (a->plugin.empty() == a->exec.empty())
             throw UsageError("sweep: give exactly one of --plugin PATH or --exec CMD");
@@ -59,14 +62,20 @@ void add_sweep(CLI::App &app) {
         o.batch = a->batch;
         o.max_mismatches = a->max_mismatches;
         o.progress = true;
+        o.nan_payload = a->nan_payload;
         source_domain(o);
         reports::SubjectIdentity id;
         auto subject = open_subject(a->plugin, a->exec, a->timeout_ms, a->memory_limit_mib, id);
         SweepResult res = run_sweep(*subject, o, id);
         write_reports(res.report, a->report, a->junit);
         std::fputs(reports::render_summary(res.report).c_str(), stdout);
-        std::printf("swept %llu words in %.3f s: %.4g words per second (one harness process, one worker)\n",
-                    static_cast<unsigned long long>(res.words), res.seconds, res.words_per_second);
+        // An undeclared conversion is not swept: no words and no speed to report (as `run` says).
+        if (res.report.totals.cases > 0 && res.report.totals.unsupported == res.report.totals.cases)
+            std::fprintf(stderr, "warning: nothing was tested: subject %s %s does not declare %s\n", id.name.c_str(),
+                         id.version.c_str(), conv.name.data());
+        else
+            std::printf("swept %llu words in %.3f s: %.4g words per second (one harness process, one worker)\n",
+                        static_cast<unsigned long long>(res.words), res.seconds, res.words_per_second);
         if (!a->report.empty()) std::printf("report: %s\n", a->report.c_str());
         if (reports::run_failed(res.report)) throw CLI::RuntimeError(kExitFail);
     });

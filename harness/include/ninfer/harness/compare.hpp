@@ -19,8 +19,11 @@ enum class MismatchClass : std::uint8_t {
     wrong_tie_side,          ///< input is a tie and the actual word is the other neighbour
     off_by_one_ulp,          ///< one step away in the format's order
     gross,                   ///< anything else
-    nan_class,               ///< NaN where a non-NaN is expected, or the reverse
-    nan_payload,             ///< both NaN, different words, under a policy that checks them
+    nan_vs_number,           ///< NaN where a non-NaN is expected, or the reverse
+    nan_sign,                ///< both NaN, the sign differs
+    nan_quieted,             ///< both NaN, a signalling NaN expected and a quiet one returned
+    nan_not_quieted,         ///< both NaN, a quiet NaN expected and a signalling one returned
+    nan_payload,             ///< both NaN, same sign and kind, other payload bits
     zero_sign,               ///< both zero, sign differs
     flushed_subnormal,       ///< expected subnormal (or the smallest normal), got zero
     saturation_vs_infinity,  ///< expected the largest finite, got infinity
@@ -48,13 +51,23 @@ std::uint64_t largest_finite_like(const oracle::WordFormat &f, std::uint64_t w);
 /// Steps between two non-NaN words in the format's total order (-0 and +0 one step apart).
 std::uint64_t ulp_distance(const oracle::WordFormat &f, std::uint64_t a, std::uint64_t b);
 
-/// Whether `actual` matches `expected` in format `f` under a NaN policy.
+/// Whether `actual` matches `expected` in format `f` under a NaN policy: the expected word
+/// always; exact: nothing else; same_sign: a quiet NaN of the expected NaN's sign; any: a quiet
+/// NaN of either sign (suites/case.hpp, the NaN principle of oracle/README.md).
 bool words_match(const oracle::WordFormat &f, suites::NanPolicy p, std::uint64_t expected, std::uint64_t actual);
 
 // ---- One function per class decision (each assumes expected != actual) --------------------
 bool is_nan_vs_saturation(const oracle::WordFormat &f, std::uint64_t expected, std::uint64_t actual);
-bool is_nan_class(const oracle::WordFormat &f, std::uint64_t expected, std::uint64_t actual);
-bool is_nan_payload(const oracle::WordFormat &f, std::uint64_t expected, std::uint64_t actual);
+bool is_nan_vs_number(const oracle::WordFormat &f, std::uint64_t expected, std::uint64_t actual);
+/// Both NaN and different: which of nan_sign, nan_quieted, nan_not_quieted, nan_payload (in this order).
+MismatchClass nan_difference(const oracle::WordFormat &f, std::uint64_t expected, std::uint64_t actual);
+/// Whether a NaN word is quiet: IEEE formats by the top fraction bit; formats without a quiet
+/// bit (E4M3FN, UE4M3, E8M0) count every NaN as quiet.
+bool word_is_quiet_nan(const oracle::WordFormat &f, std::uint64_t w);
+/// A NaN word as sign and kind: "-qnan", "+snan(0x1)", "+qnan(0x5)" (payload = the fraction
+/// bits below the quiet bit, shown when nonzero), "+nan" where the format has no quiet bit,
+/// "nan" for E8M0.
+std::string nan_text(const oracle::WordFormat &f, std::uint64_t w);
 bool is_zero_sign(const oracle::WordFormat &f, std::uint64_t expected, std::uint64_t actual);
 bool is_flushed_subnormal(const oracle::WordFormat &f, std::uint64_t expected, std::uint64_t actual);
 /// A subnormal input word (decode, widening conversions) whose nonzero result came back zero.
@@ -87,6 +100,19 @@ std::string class_byte_text(std::uint8_t c);
 /// "coordinate [1,2]", "base plane row 0 group 1 lane 6", or "byte 17".
 std::string locate(const suites::Case &c, int buffer, std::uint64_t offset);
 
+/// The rule a mismatching byte or element of a grouped payload case points at, by the plane and
+/// field it lands in (reports/README.md "Attribution"): a gap byte -> row_split.gaps, a padding
+/// lane or group -> row_split.padding, lanes swapped in pairs -> row_split.nibble_order, only high
+/// bits differing -> row_split.high_bit_order, a scale word of grouped_absmax -> the 7.2 scale
+/// step the oracle's trace names, a value whose code and scale agree -> the Section 6.2 rule it
+/// breaks; "" when the mismatch is a plain value difference of the case's own rule.
+std::string blame_grouped_mismatch(const suites::Case &c, const Reply &r, int buffer, std::uint64_t offset);
+
+/// The oracle's Section 7.2 steps for the group holding payload byte `offset` of a
+/// grouped_absmax quant_encode case (amax32, raw_scale32, scale16, inv32, the first code that
+/// differs and why); "" for another case.
+std::string explain_encoder_group(const suites::Case &c, const std::vector<std::uint8_t> &actual, std::uint64_t offset);
+
 /// The verdict on one case.
 struct Comparison {
     reports::Status status = reports::Status::pass;
@@ -94,6 +120,10 @@ struct Comparison {
     std::vector<reports::Mismatch> first;
     std::map<std::string, std::uint64_t> classes;
     std::string message;
+    /// NaN words accepted by the case's NaN policy though they differ from the expected word.
+    std::string trace;  ///< explain_encoder_group of the first mismatch, when it applies
+    std::uint64_t nan_accepted = 0;
+    std::vector<reports::NanAccepted> nan_accepted_first;
 };
 
 /// Compare a reply with the case's expectation. `declared`: the subject declared the

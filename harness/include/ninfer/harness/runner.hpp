@@ -79,6 +79,9 @@ struct SweepOptions {
     std::uint64_t batch = 1ull << 22;       ///< words per Iota call
     std::size_t max_mismatches = 8;
     bool progress = false;                  ///< progress lines on stderr
+    /// convert: judge NaN words bit for bit under the profile rule convert.<name>.nan_payload
+    /// instead of the conversion's NaN principle policy (oracle/README.md).
+    bool nan_payload = false;
 };
 
 struct SweepResult {
@@ -93,7 +96,8 @@ std::uint64_t source_domain(const SweepOptions &o);
 
 /// Sweep [start, start+count) of the source domain through the subject in Iota batches;
 /// expected words from the reference's native codecs (cross-checked against the oracle in the
-/// reference's tests), compared under the conversion's conversion_accepts semantics.
+/// reference's tests), compared under the conversion's NaN principle policy (or bit for bit
+/// with nan_payload).
 /// Throws UsageError for a bad conversion, format or range.
 SweepResult run_sweep(Subject &s, const SweepOptions &o, const reports::SubjectIdentity &id);
 

@@ -35,6 +35,15 @@ struct Mismatch {
     std::string expected_value, actual_value;  ///< decoded exact values, when words
     std::string cls;                  ///< mismatch class (reports/README.md)
     std::string location;             ///< "element 3", "coordinate [1,2]", "scale plane row 0 group 1"
+    std::string blame;                ///< the rule the plane/field points at, "" = the case's rule
+};
+
+/// A word the case's NaN policy accepted though it differs from the oracle's (nan_policy of
+/// the case): the report shows which NaN stood in for which.
+struct NanAccepted {
+    std::uint64_t index = 0;               ///< element index (word ops) or byte offset (buffer ops)
+    std::string expected, actual;          ///< hex
+    std::string expected_value, actual_value;  ///< "+qnan(0x1)", "-snan", ...
 };
 
 /// The result of one case.
@@ -49,6 +58,10 @@ struct CaseResult {
     std::string message;           ///< why, in one line (subject message, crash reason, ...)
     bool waived = false;           ///< a failure excused by a baseline waiver
     std::string waiver_reason;
+    std::string trace;             ///< the oracle's steps for the first failing encoder group, or ""
+    std::string nan_policy;        ///< the case's NaN policy (word cases), "" when not a word case
+    std::uint64_t nan_accepted = 0;            ///< NaN words accepted by the policy, not bit-equal
+    std::vector<NanAccepted> nan_accepted_first;  ///< the first of them, capped as `first`
 };
 
 /// Per rule: the worst status among its cases and the mismatch classes of its failures.
@@ -58,6 +71,9 @@ struct RuleSummary {
     std::map<std::string, std::uint64_t> counts;   ///< cases per status name (+ "waived")
     std::map<std::string, std::uint64_t> classes;  ///< mismatch class counts over unwaived failures
     std::string first_failure;                     ///< id of its first unwaived failing case
+    bool suite_reading = false;    ///< a failing case of the rule rests on a documented suite reading
+    std::uint64_t failing_cases = 0, cases = 0;    ///< unwaived failing cases, all cases of the rule
+    std::uint64_t blamed = 0;      ///< kept mismatches of any failing case whose plane/field points at this rule
 };
 
 struct Totals {
@@ -100,6 +116,10 @@ struct Report {
 
 /// Compute rules (sorted by id) and totals from the cases. Idempotent.
 void finalize(Report &r);
+
+/// The failing rules, most specific first: the rule the most kept mismatches point at (their
+/// blame, else their case's rule), then the larger share of the rule's cases failing, then id.
+std::vector<const RuleSummary *> failing_rules_by_specificity(const Report &r);
 
 /// True when a case failed and no waiver excuses it; the run's exit status is 1 when any does.
 bool failed_unwaived(const CaseResult &c);

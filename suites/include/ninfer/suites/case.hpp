@@ -12,17 +12,19 @@
 namespace ninfer::suites {
 
 /// Levels, cumulative: quick (boundaries, ties, specials, worked examples), full (+ seeded
-/// random and whole 4/8-bit domains), exhaustive (+ whole 16-bit domains).
+/// random and every word of every 4-, 8- and 16-bit domain), exhaustive (+ more seeded random;
+/// the 2^32 FP32 domains are `sweep`'s work).
 enum class Level : std::uint8_t { quick = 0, full = 1, exhaustive = 2 };
 
 const char *level_name(Level l);
 bool parse_level(const std::string &text, Level &out);
 
-/// How an expected NaN word matches an actual word (TestFloat's -checkNaNs, made explicit).
+/// How an expected NaN word matches an actual word (TestFloat's -checkNaNs, made explicit; the
+/// NaN principle of oracle/README.md). The expected word itself always matches.
 enum class NanPolicy : std::uint8_t {
     exact = 0,     ///< bit for bit
-    same_sign = 1, ///< any NaN word of the expected sign
-    any = 2        ///< any NaN word
+    same_sign = 1, ///< a quiet NaN of the expected sign (any NaN where the format has no quiet bit)
+    any = 2        ///< a quiet NaN of either sign (any NaN where the format has no quiet bit)
 };
 
 const char *nan_policy_name(NanPolicy p);

@@ -1,0 +1,47 @@
+// SPDX-License-Identifier: Apache-2.0
+// Seeded bug: quant_decode decodes without validating (q8 0x80 returned as -128, t2 0b10 as -2,
+// an infinite scale giving infinite values): the decode contract (harness/README.md) refuses
+// every payload payload_validate refuses (tensor-formats.txt Section 6: Inf and NaN scales are invalid).
+#include "mutant_grouped_common.hpp"
+
+namespace {
+namespace gn = ninfer::reference::grouped_native;
+struct M {
+    static constexpr const char *name = "mutant_grouped_decode_unchecked";
+    static constexpr const char *breaks = "grouped.scale.validity";
+    static std::optional<std::int32_t> before(const ninfer_call *c, ninfer_result *r) {
+        using namespace ninfer::mutants::grouped;
+        const auto *f = payload_format(c);
+        if (!f || c->op != NINFER_OP_quant_decode) return std::nullopt;
+        const std::uint64_t n = c->shape[0], k = c->shape[1];
+        const auto g = gn::geometry(*f, n, k);
+        if (!g || c->in_bytes != g->payload_bytes) return std::nullopt;
+        const auto G = static_cast<std::uint64_t>(f->group);
+        const auto *p = static_cast<const std::uint8_t *>(c->in);
+        if (c->out_bytes < n * k || c->out2_bytes < n * g->logical_groups * 2 || c->out3_bytes < n * k * 4) return std::nullopt;
+        auto *codes = static_cast<std::int8_t *>(c->out);
+        auto *scales = static_cast<std::uint8_t *>(c->out2);
+        for (std::uint64_t row = 0; row < n; ++row) {
+            for (std::uint64_t grp = 0; grp < g->logical_groups; ++grp) {
+                const std::uint64_t at = g->scale_offset + row * g->scale_row + 2 * grp;
+                scales[2 * (row * g->logical_groups + grp)] = p[at];
+                scales[2 * (row * g->logical_groups + grp) + 1] = p[at + 1];
+            }
+            for (std::uint64_t col = 0; col < k; ++col)
+                codes[row * k + col] = static_cast<std::int8_t>(raw_code(*f, lane_word(*f, *g, p, row, col / G, col % G)));
+        }
+        for (std::uint64_t row = 0; row < n; ++row)
+            for (std::uint64_t col = 0; col < k; ++col) {
+                const std::uint64_t at = 2 * (row * g->logical_groups + col / G);
+                const auto s = static_cast<std::uint16_t>(scales[at] | scales[at + 1] << 8);
+                ninfer::mutants::store_word(c->out3, row * k + col, 4, gn::reconstruct(s, codes[row * k + col]));
+            }
+        r->out_written = n * k;
+        r->out2_written = n * g->logical_groups * 2;
+        r->out3_written = n * k * 4;
+        return NINFER_OK;
+    }
+};
+}  // namespace
+
+NINFER_MUTANT(M)

@@ -13,7 +13,7 @@ namespace {
 constexpr std::uint64_t bf16_to_binary64_bits(std::uint16_t w) {
     const std::uint64_t sign = std::uint64_t{w} >> 15 << 63, frac = w & 0x7Fu;
     const int exp = (w >> 7) & 0xFF;
-    if (exp == 0xFF) return sign | 0x7FF0000000000000ull | frac << 45;
+    if (exp == 0xFF) return sign | 0x7FF0000000000000ull | (frac ? 0x0008000000000000ull : 0) | frac << 45;  // NaN: quiet
     if (exp != 0) return sign | std::uint64_t(exp - 127 + 1023) << 52 | frac << 45;
     if (frac == 0) return sign;
     int shift = 0;  // value = frac * 2^-133, normalised to 1.f * 2^(-133 + 6 - shift)

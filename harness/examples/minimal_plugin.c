@@ -13,12 +13,13 @@ static void store_le(uint8_t *p, uint64_t w, int bytes) {
 }
 
 /* The binary64 word of the value of a bf16 word: sign, 8-bit exponent (bias 127), 7-bit
- * fraction; subnormals are normalised, Inf and NaN keep their sign and fraction bits. */
+ * fraction; subnormals are normalised, Inf keeps its sign, and a NaN decodes to a quiet NaN
+ * of its sign that keeps its fraction bits (the NaN principle, oracle/README.md). */
 static uint64_t bf16_to_binary64_bits(uint16_t w) {
     uint64_t sign = (uint64_t)(w >> 15) << 63;
     int exp = (w >> 7) & 0xFF;
     uint64_t frac = w & 0x7F;
-    if (exp == 0xFF) return sign | 0x7FF0000000000000ull | frac << 45;
+    if (exp == 0xFF) return sign | 0x7FF0000000000000ull | (frac ? 0x0008000000000000ull : 0) | frac << 45;
     if (exp == 0) {
         if (frac == 0) return sign;
         int e = -133; /* value = frac * 2^-133 */

@@ -13,12 +13,13 @@ OK, E_UNSUPPORTED, E_SIZE, E_BUFFER = 0, -1, -3, -4
 
 
 def bf16_to_binary64_bits(w):
-    """The binary64 word of the value of a bf16 word (sign, 8-bit exponent, 7-bit fraction)."""
+    """The binary64 word of the value of a bf16 word (sign, 8-bit exponent, 7-bit fraction);
+    a NaN decodes to a quiet NaN of its sign that keeps its fraction (the NaN principle)."""
     sign = (w >> 15) << 63
     exp = (w >> 7) & 0xFF
     frac = w & 0x7F
     if exp == 0xFF:
-        return sign | (0x7FF << 52) | (frac << 45)
+        return sign | (0x7FF << 52) | ((1 << 51) if frac else 0) | (frac << 45)
     if exp == 0:
         if frac == 0:
             return sign

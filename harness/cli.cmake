@@ -11,12 +11,14 @@ add_executable(ninfer-conform
   ${CMAKE_CURRENT_LIST_DIR}/src/cli/cmd_run.cpp
   ${CMAKE_CURRENT_LIST_DIR}/src/cli/cmd_sweep.cpp
   ${CMAKE_CURRENT_LIST_DIR}/src/cli/cmd_worker.cpp
-  ${CMAKE_CURRENT_LIST_DIR}/src/cli/oracle_grouped.cpp)
+  ${CMAKE_CURRENT_LIST_DIR}/src/cli/oracle_grouped.cpp
+  ${NINFER_OWN_MANIFEST_CPP})
 target_link_libraries(ninfer-conform PRIVATE ninfer::harness ninfer::suites ninfer::vectors ninfer::oracle
   ninfer::reports CLI11::CLI11 fmt::fmt nlohmann_json::nlohmann_json ${CMAKE_DL_LIBS})
 target_compile_definitions(ninfer-conform PRIVATE
   NINFER_PLUGIN_BUILD_DIR="${NINFER_PLUGIN_BUILD_DIR}"
   NINFER_PLUGIN_INSTALL_DIR="${CMAKE_INSTALL_PREFIX}/${NINFER_PLUGIN_INSTALL_DIR}")
+add_dependencies(ninfer-conform ninfer_own_manifest)
 install(TARGETS ninfer-conform RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
 
 if(NINFER_BUILD_TESTS)

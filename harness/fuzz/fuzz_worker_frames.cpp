@@ -1,0 +1,50 @@
+// SPDX-License-Identifier: Apache-2.0
+// libFuzzer harness (scripts/fuzz.sh): the worker's call frames (harness/src/wire.hpp) through
+// the reference plugin, in this process: the input is what the harness would write to the
+// worker's stdin; the worker's replies go to /dev/null.
+#include <dirent.h>
+#include <fcntl.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include <cstdint>
+#include <cstdlib>
+#include <set>
+#include <string>
+
+#include "ninfer/harness/subject.hpp"
+
+namespace {
+
+std::set<int> open_fds() {
+    std::set<int> fds;
+    if (DIR *d = ::opendir("/proc/self/fd")) {
+        while (const dirent *e = ::readdir(d))
+            if (e->d_name[0] != '.') fds.insert(std::atoi(e->d_name));
+        ::closedir(d);
+    }
+    return fds;
+}
+
+}  // namespace
+
+extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t *data, std::size_t size) {
+    const int frames = ::memfd_create("frames", MFD_CLOEXEC);
+    if (frames < 0 || ::write(frames, data, size) != static_cast<ssize_t>(size)) std::abort();
+    ::lseek(frames, 0, SEEK_SET);
+    const int saved_in = ::fcntl(0, F_DUPFD_CLOEXEC, 3), saved_out = ::fcntl(1, F_DUPFD_CLOEXEC, 3);
+    const int null = ::open("/dev/null", O_WRONLY | O_CLOEXEC);
+    ::dup2(frames, 0);
+    ::dup2(null, 1);
+    ::close(frames);
+    ::close(null);
+    const auto before = open_fds();
+    (void)ninfer::harness::worker_main(NINFER_FUZZ_PLUGIN);
+    for (const int fd : open_fds())  // the worker's protocol descriptors
+        if (!before.count(fd)) ::close(fd);
+    ::dup2(saved_in, 0);
+    ::dup2(saved_out, 1);
+    ::close(saved_in);
+    ::close(saved_out);
+    return 0;
+}

@@ -11,7 +11,7 @@ cd "$(dirname "$0")/.."
 seconds=${FUZZ_SECONDS:-30}
 harnesses=(fuzz_vectors fuzz_baseline fuzz_oracle_requests fuzz_payload_decode fuzz_exec_replies fuzz_worker_frames)
 
-bash scripts/setup.sh --fuzz
+bash scripts/setup.sh --clang
 cmake --preset fuzz >/dev/null
 cmake --build --preset fuzz -j "${FUZZ_JOBS:-$(nproc)}"
 

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: Apache-2.0
-# Installs what ninfer-conform needs on Debian 12, as root (`--fuzz`: also clang). Idempotent: installs only what is
+# Installs what ninfer-conform needs on Debian 12, as root (`--clang`: also clang). Idempotent: installs only what is
 # missing, so a second run changes nothing and needs no network.
 set -euo pipefail
 
@@ -10,8 +10,8 @@ packages=(
   catch2 nlohmann-json3-dev libcli11-dev libfmt-dev libssl-dev
   python3 python3-jsonschema
 )
-# `setup.sh --fuzz` (scripts/fuzz.sh): also clang and its libFuzzer/sanitizer runtimes.
-if [[ ${1:-} == --fuzz ]]; then
+# `setup.sh --clang` (scripts/fuzz.sh, scripts/asan.sh): also clang and its libFuzzer and sanitizer runtimes.
+if [[ ${1:-} == --clang ]]; then
   packages+=(clang libclang-rt-dev)
 fi
 

@@ -42,7 +42,7 @@ inline CLI::Validator digits() {
                 return "'" + vectors::echo(v, 24) + "' is not a non-negative decimal integer";
             return {};
         },
-        "UINT");
+        "");
 }
 
 /// Refuse an output path that cannot be written: checked before a run, so that a long run

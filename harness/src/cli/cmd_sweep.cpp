@@ -38,7 +38,7 @@ void add_sweep(CLI::App &app) {
                 return "'" + echo(v) + "' is not a hex word (expected 1 to 16 hex digits, optional 0x)";
             return {};
         },
-        "HEX");
+        "");
     cmd->add_option("--start", a->start, "first source word, 1 to 16 hex digits (default 0)")->check(hex_word);
     cmd->add_option("--count", a->count, "number of source words, at least 1 (default: to the end of the domain)")
         ->check(digits())

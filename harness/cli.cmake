@@ -13,7 +13,8 @@ add_executable(ninfer-conform
   ${CMAKE_CURRENT_LIST_DIR}/src/cli/cmd_run.cpp
   ${CMAKE_CURRENT_LIST_DIR}/src/cli/cmd_sweep.cpp
   ${CMAKE_CURRENT_LIST_DIR}/src/cli/cmd_worker.cpp
-  ${CMAKE_CURRENT_LIST_DIR}/src/cli/oracle_grouped.cpp)
+  ${CMAKE_CURRENT_LIST_DIR}/src/cli/oracle_grouped.cpp
+  ${NINFER_OWN_MANIFEST_CPP})
 target_link_libraries(ninfer-conform PRIVATE ninfer::harness ninfer::suites ninfer::vectors ninfer::oracle
   ninfer::reports CLI11::CLI11 fmt::fmt nlohmann_json::nlohmann_json ${CMAKE_DL_LIBS})
 # Directories (src/cli/dirs.cpp): the build tree's for the executable in this build directory;
@@ -27,6 +28,7 @@ target_compile_definitions(ninfer-conform PRIVATE
   NINFER_VECTORS_BUILD_DIR="${PROJECT_SOURCE_DIR}/vectors/data"
   NINFER_PLUGIN_DIR_FROM_BIN="${ninfer_plugins_from_bin}"
   NINFER_VECTORS_DIR_FROM_BIN="${ninfer_vectors_from_bin}")
+add_dependencies(ninfer-conform ninfer_own_manifest)
 install(TARGETS ninfer-conform RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
 
 if(NINFER_BUILD_TESTS)

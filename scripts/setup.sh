@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: Apache-2.0
-# Installs what ninfer-conform needs on Debian 12, as root. Idempotent: installs only what is
+# Installs what ninfer-conform needs on Debian 12, as root (`--clang`: also clang). Idempotent: installs only what is
 # missing, so a second run changes nothing and needs no network.
 set -euo pipefail
 
@@ -12,6 +12,10 @@ packages=(
   python3-numpy  # the numpy codec of the README's quick start (harness/examples/numpy_codec.py)
   chromium       # the HTML report's check in a real browser (reports/tests/html_in_browser.sh)
 )
+# `setup.sh --clang` (scripts/fuzz.sh, scripts/asan.sh): also clang and its libFuzzer and sanitizer runtimes.
+if [[ ${1:-} == --clang ]]; then
+  packages+=(clang libclang-rt-dev)
+fi
 
 missing=()
 for p in "${packages[@]}"; do

@@ -4,11 +4,11 @@
 
 #include <fnmatch.h>
 
-#include <fstream>
-#include <sstream>
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
+
+#include "ninfer/vectors/bounded_input.hpp"
 
 namespace ninfer::harness {
 
@@ -24,16 +24,20 @@ std::string required_string(const nlohmann::json &w, const char *key, const std:
 
 Baseline parse_baseline(const std::string &text, const std::string &where) {
     nlohmann::json j;
-    try {
-        j = nlohmann::json::parse(text);
-    } catch (const nlohmann::json::parse_error &e) {
-        throw BaselineError(fmt::format("{}: not JSON: {}", where, e.what()));
+    std::string error;
+    if (!vectors::parse_json_bounded(text, j, error)) {
+        // error is "line L: what": name the file and the line, as a compiler would
+        const auto colon = error.find(": ");
+        const std::string line = error.substr(5, colon - 5), what = error.substr(colon + 2);
+        if (what.rfind("not JSON", 0) == 0) throw BaselineError(fmt::format("{}: {}", where, what));
+        throw BaselineError(fmt::format("{}:{}: {}", where, line, what));
     }
     if (!j.is_object()) throw BaselineError(fmt::format("{}: expected a JSON object with \"version\" and \"waivers\"", where));
     for (const auto &[k, v] : j.items())
         if (k != "version" && k != "waivers" && k != "comment")
-            throw BaselineError(fmt::format("{}: unknown field \"{}\" (expected version, waivers, comment)", where, k));
-    if (!j.contains("version") || !j.at("version").is_number_integer() || j.at("version").get<int>() != kBaselineVersion)
+            throw BaselineError(
+                fmt::format("{}: unknown field \"{}\" (expected version, waivers, comment)", where, vectors::echo(k)));
+    if (!j.contains("version") || vectors::checked_integer<int>(j.at("version")) != kBaselineVersion)
         throw BaselineError(fmt::format("{}: field \"version\" must be {}", where, kBaselineVersion));
     if (!j.contains("waivers") || !j.at("waivers").is_array())
         throw BaselineError(fmt::format("{}: field \"waivers\" must be an array", where));
@@ -44,8 +48,8 @@ Baseline parse_baseline(const std::string &text, const std::string &where) {
         if (!w.is_object()) throw BaselineError(fmt::format("{}: waivers[{}]: expected an object", where, i));
         for (const auto &[k, v] : w.items())
             if (k != "rule" && k != "case" && k != "reason")
-                throw BaselineError(
-                    fmt::format("{}: waivers[{}]: unknown field \"{}\" (expected rule, case, reason)", where, i, k));
+                throw BaselineError(fmt::format("{}: waivers[{}]: unknown field \"{}\" (expected rule, case, reason)", where,
+                                                i, vectors::echo(k)));
         b.waivers.push_back({required_string(w, "rule", where, i), required_string(w, "case", where, i),
                              required_string(w, "reason", where, i)});
         ++i;
@@ -54,11 +58,10 @@ Baseline parse_baseline(const std::string &text, const std::string &where) {
 }
 
 Baseline load_baseline(const std::filesystem::path &path) {
-    std::ifstream f(path, std::ios::binary);
-    if (!f) throw BaselineError(fmt::format("{}: cannot read the baseline file", path.string()));
-    std::stringstream ss;
-    ss << f.rdbuf();
-    return parse_baseline(ss.str(), path.string());
+    std::string text, error;
+    if (!vectors::read_file_capped(path.string(), kMaxBaselineBytes, text, error))
+        throw BaselineError(fmt::format("{}: cannot read the baseline file: {}", vectors::echo(path.string()), error));
+    return parse_baseline(text, vectors::echo(path.string()));
 }
 
 bool waiver_matches(const Waiver &w, const std::string &rule, const std::string &case_id) {

@@ -12,6 +12,7 @@
 #include "ninfer/oracle/formats.hpp"
 #include "ninfer/suites/rules.hpp"
 #include "ninfer/suites/suites.hpp"
+#include "ninfer/vectors/bounded_input.hpp"
 #include "ninfer/vectors/vectors.hpp"
 
 namespace ninfer::harness {
@@ -32,7 +33,7 @@ CaseSet collect_cases(const RunOptions &opts) {
     CaseSet set;
     for (const auto &name : opts.suites)
         if (!suites::find_suite(name))
-            throw UsageError(fmt::format("unknown suite '{}'; expected one of: {}", name, suite_names()));
+            throw UsageError(fmt::format("unknown suite '{}'; expected one of: {}", vectors::echo(name), suite_names()));
     for (const auto &s : suites::suite_catalog()) {
         bool wanted = opts.suites.empty();
         for (const auto &n : opts.suites) wanted = wanted || n == s.name;
@@ -40,10 +41,13 @@ CaseSet collect_cases(const RunOptions &opts) {
     }
     const auto dir = opts.vectors_dir.empty() ? vectors::default_vectors_dir() : opts.vectors_dir;
     set.vectors_dir = dir.string();
+    auto loaded = vectors::load(dir, set.suites, opts.level);
+    set.manifest_sha256 = loaded.manifest_sha256;
+    set.manifest = std::move(loaded.manifest);
+    std::size_t next = 0;
     for (const auto &name : set.suites) {
-        auto loaded = vectors::load(dir, {name}, opts.level);
-        set.manifest_sha256 = loaded.manifest_sha256;
-        for (auto &c : loaded.cases) set.cases.push_back({name, std::move(c)});
+        for (; next < loaded.cases.size() && loaded.suite_of[next] == name; ++next)
+            set.cases.push_back({name, std::move(loaded.cases[next])});
         const auto *s = suites::find_suite(name);
         if (opts.level != suites::Level::quick && s->random)
             for (auto &c : s->random(opts.seed, opts.level)) set.cases.push_back({name, std::move(c)});

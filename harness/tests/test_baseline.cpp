@@ -81,3 +81,27 @@ TEST_CASE("apply_baseline waives matching failures only and reports stale waiver
     CHECK_FALSE(reports::run_failed(r));
     CHECK(r.totals.waived == 2);
 }
+
+TEST_CASE("baseline integers are range-checked, numbers and nesting bounded, files capped") {
+    // 4294967297 = 2^32 + 1 would read as version 1 through a 32-bit int
+    CHECK_THROWS_WITH(parse_baseline(R"({"version":4294967297,"waivers":[]})", "w.json"),
+                      Catch::Contains("\"version\" must be 1"));
+    CHECK_THROWS_WITH(parse_baseline(R"({"version":1.0,"waivers":[]})", "w.json"), Catch::Contains("\"version\" must be 1"));
+    // a number no double holds: one line naming the file and the line, not a bare out_of_range
+    CHECK_THROWS_AS(parse_baseline("{\"version\":1,\n\"waivers\":[],\n\"comment\":1e400}", "w.json"), BaselineError);
+    CHECK_THROWS_WITH(parse_baseline("{\"version\":1,\n\"waivers\":[],\n\"comment\":1e400}", "w.json"),
+                      Catch::StartsWith("w.json:3: ") && Catch::Contains("1e400") && Catch::Contains("out of the range"));
+    // nested 100000 levels deep: refused before any recursion, with a bounded message
+    const std::string deep = "{\"version\":1,\"waivers\":[],\"comment\":" + std::string(100000, '[') +
+                             std::string(100000, ']') + "}";
+    try {
+        parse_baseline(deep, "w.json");
+        FAIL("a 100000-deep baseline was accepted");
+    } catch (const BaselineError &e) {
+        const std::string m = e.what();
+        CHECK(m.find("nesting deeper than") != std::string::npos);
+        CHECK(m.size() < 300);
+    }
+    // an unbounded input (a character device) is read up to the cap and refused
+    CHECK_THROWS_WITH(load_baseline("/dev/zero"), Catch::Contains("/dev/zero") && Catch::Contains("larger than the limit"));
+}

@@ -3,20 +3,25 @@
 // reports (schema-validated, deterministic apart from timestamps), baselines, sweeps.
 #include <catch2/catch.hpp>
 
+#include <sys/inotify.h>
 #include <sys/wait.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <regex>
 #include <sstream>
 
 #include <nlohmann/json.hpp>
 
+#include "ninfer/harness/runner.hpp"
 #include "ninfer/oracle/formats.hpp"
 #include "ninfer/suites/rules.hpp"
 #include "ninfer/suites/suites.hpp"
+#include "ninfer/vectors/vectors.hpp"
 
 namespace fs = std::filesystem;
 using nlohmann::json;
@@ -74,6 +79,38 @@ std::string first_mutant() {
         if (e.path().filename().string().rfind("mutant_", 0) == 0) names.push_back(e.path().string());
     std::sort(names.begin(), names.end());
     return names.empty() ? "" : names.front();
+}
+
+/// A fresh copy of the committed vectors/data under the scratch directory.
+fs::path vectors_copy(const std::string &name) {
+    const fs::path copy = tmp_dir() / name;
+    fs::remove_all(copy);
+    fs::copy(NINFER_SOURCE_DIR "/vectors/data", copy, fs::copy_options::recursive);
+    return copy;
+}
+
+/// Rewrite a copied set's manifest as `sha256sum` would: the edited set certifies itself.
+void reseal(const fs::path &dir) {
+    REQUIRE(shell("cd '" + dir.string() + "' && sha256sum *.jsonl > MANIFEST.sha256") == 0);
+}
+
+/// How many times each file of `dir` is opened while `f` runs (inotify).
+template <class F>
+std::map<std::string, int> opens_during(const fs::path &dir, F &&f) {
+    const int fd = inotify_init1(IN_NONBLOCK | IN_CLOEXEC);
+    REQUIRE(fd >= 0);
+    REQUIRE(inotify_add_watch(fd, dir.c_str(), IN_OPEN) >= 0);
+    f();
+    std::map<std::string, int> opens;
+    alignas(inotify_event) char buf[1 << 14];
+    for (ssize_t n; (n = ::read(fd, buf, sizeof buf)) > 0;)
+        for (char *p = buf; p < buf + n;) {
+            const auto *ev = reinterpret_cast<const inotify_event *>(p);
+            if (ev->len > 0) ++opens[ev->name];
+            p += sizeof(inotify_event) + ev->len;
+        }
+    ::close(fd);
+    return opens;
 }
 
 }  // namespace
@@ -437,4 +474,185 @@ TEST_CASE("the summary orders failing rules by specificity and marks suite readi
     // A rule resting on a suite reading is marked.
     o = cli("run --plugin '" + m + "' --suite grouped.search");
     CHECK(o.out.find("grouped.search.candidates (R) [fail]") != std::string::npos);
+}
+
+TEST_CASE("the CLI knows its own vectors: an edited, resealed set runs only as a named custom set") {
+    const fs::path same = vectors_copy("vectors-same"), edited = vectors_copy("vectors-edited");
+    const fs::path victim = edited / "scalar.convert.jsonl";
+    {
+        std::string text = slurp(victim);
+        const auto at = text.find("\"nan\":\"exact\"");
+        REQUIRE(at != std::string::npos);
+        text.replace(at, 13, "\"nan\":\"any\"");  // a weakened NaN policy
+        std::ofstream(victim, std::ios::binary | std::ios::trunc) << text;
+    }
+    reseal(edited);
+    const fs::path r0 = tmp_dir() / "own.json", r1 = tmp_dir() / "custom.json";
+    // an unmodified copy is this build's set
+    auto o = cli("run --plugin reference --suite scalar.convert --vectors '" + same.string() + "' --report '" + r0.string() + "'");
+    INFO(o.err);
+    CHECK(o.status == 0);
+    CHECK(json::parse(slurp(r0)).at("vectors").at("custom") == false);
+    // the edited set certifies itself, but not this build
+    o = cli("run --plugin reference --suite scalar.convert --vectors '" + edited.string() + "'");
+    CHECK(o.status == 2);
+    CHECK(lines(o.err) == 1);
+    CHECK(o.err.find("not the vector set this build generates") != std::string::npos);
+    CHECK(o.err.find("scalar.convert.jsonl") != std::string::npos);
+    CHECK(o.err.find("--custom-vectors") != std::string::npos);
+    // named as a custom set it runs, and the report and the terminal say so
+    o = cli("run --plugin reference --suite scalar.convert --custom-vectors '" + edited.string() + "' --report '" +
+            r1.string() + "'");
+    CHECK(o.status == 0);
+    CHECK(o.err.find("custom vector set") != std::string::npos);
+    const auto j = json::parse(slurp(r1));
+    CHECK(j.at("vectors").at("custom") == true);
+    CHECK(shell(std::string("'") + NINFER_PYTHON + "' '" + NINFER_REPORT_VALIDATOR + "' '" + NINFER_REPORT_SCHEMA +
+                "' '" + r1.string() + "'") == 0);
+    CHECK(cli("run --plugin reference --vectors '" + same.string() + "' --custom-vectors '" + same.string() + "'").status == 2);
+}
+
+TEST_CASE("collecting cases reads each vector file once and finds an id duplicated across two files") {
+    const fs::path clean = vectors_copy("vectors-once");
+    ninfer::harness::RunOptions opts;
+    opts.vectors_dir = clean;
+    const auto opens = opens_during(clean, [&] { CHECK(ninfer::harness::collect_cases(opts).cases.size() > 0); });
+    for (const auto &e : fs::directory_iterator(clean)) {
+        INFO(e.path().filename().string());
+        CHECK(opens.count(e.path().filename().string()) == 1);
+        CHECK(opens.at(e.path().filename().string()) == 1);
+    }
+
+    const fs::path dup = vectors_copy("vectors-dup");
+    const std::string decode = slurp(dup / "scalar.decode.jsonl");
+    const auto first_nl = decode.find('\n');
+    const std::string first_case = decode.substr(first_nl + 1, decode.find('\n', first_nl + 1) - first_nl);
+    std::string classify = slurp(dup / "scalar.classify.jsonl");
+    auto header = nlohmann::ordered_json::parse(classify.substr(0, classify.find('\n')));
+    header["cases"] = header["cases"].get<std::uint64_t>() + 1;
+    classify = header.dump() + classify.substr(classify.find('\n')) + first_case;
+    std::ofstream(dup / "scalar.classify.jsonl", std::ios::binary | std::ios::trunc) << classify;
+    reseal(dup);
+    opts.vectors_dir = dup;
+    CHECK_THROWS_WITH(ninfer::harness::collect_cases(opts), Catch::Contains("duplicate case id") &&
+                                                                Catch::Contains("scalar.classify.jsonl") &&
+                                                                Catch::Contains("scalar.decode.jsonl"));
+}
+
+TEST_CASE("option ranges are validated at parse time and say what is accepted") {
+    // each line also carries an error found only later (unknown suite or conversion), so that
+    // a range check that is missing cannot hide behind a long run
+    auto o = cli("run --plugin reference --suite nope --timeout-ms 9223372036854775807");
+    CHECK(o.status == 2);
+    CHECK(o.err.find("--timeout-ms") != std::string::npos);
+    CHECK(o.err.find("86400000") != std::string::npos);
+    o = cli("run --plugin reference --suite nope --timeout-ms 0");
+    CHECK(o.status == 2);
+    CHECK(o.err.find("--timeout-ms") != std::string::npos);
+    o = cli("run --plugin reference --suite nope --seed -1");
+    CHECK(o.status == 2);
+    CHECK(o.err.find("--seed") != std::string::npos);
+    o = cli("run --plugin reference --suite nope --max-mismatches -1");
+    CHECK(o.status == 2);
+    CHECK(o.err.find("--max-mismatches") != std::string::npos);
+    o = cli("sweep --plugin reference --conversion nope --count 0");
+    CHECK(o.status == 2);
+    CHECK(o.err.find("--count") != std::string::npos);
+    o = cli("sweep --plugin reference --conversion nope --start ''");
+    CHECK(o.status == 2);
+    CHECK(o.err.find("--start") != std::string::npos);
+    o = cli("sweep --plugin reference --conversion nope --batch 4294967296");
+    CHECK(o.status == 2);
+    CHECK(o.err.find("--batch") != std::string::npos);
+    CHECK(o.err.find("16777216") != std::string::npos);
+    o = cli("sweep --plugin reference --conversion nope --timeout-ms 9223372036854775807");
+    CHECK(o.status == 2);
+    CHECK(o.err.find("--timeout-ms") != std::string::npos);
+}
+
+TEST_CASE("report destinations are checked before the run starts") {
+    const fs::path ok = tmp_dir() / "dest-ok.json";
+    fs::remove(ok);
+    auto o = cli("run --plugin reference --suite scalar.convert --report /no/such/dir/r.json");
+    CHECK(o.status == 2);
+    CHECK(lines(o.err) == 1);
+    CHECK(o.err.find("--report") != std::string::npos);
+    CHECK(o.err.find("/no/such/dir") != std::string::npos);
+    CHECK(o.out.find("result:") == std::string::npos);
+    // a bad --junit refuses the run too: nothing is written, not even the good JSON report
+    o = cli("run --plugin reference --suite scalar.convert --report '" + ok.string() + "' --junit /no/such/dir/j.xml");
+    CHECK(o.status == 2);
+    CHECK(lines(o.err) == 1);
+    CHECK(o.err.find("--junit") != std::string::npos);
+    CHECK_FALSE(fs::exists(ok));
+    o = cli("run --plugin reference --suite scalar.convert --report '" + tmp_dir().string() + "'");
+    CHECK(o.status == 2);
+    CHECK(o.err.find("is a directory") != std::string::npos);
+    o = cli("sweep --plugin reference --conversion fp32_to_bf16_rne --count 1 --junit /no/such/dir/j.xml");
+    CHECK(o.status == 2);
+    CHECK(lines(o.err) == 1);
+    CHECK(o.out.find("swept") == std::string::npos);
+}
+
+TEST_CASE("generate keeps unrelated files and leaves no .tmp file when the disk fills") {
+    const fs::path dir = tmp_dir() / "gen-out";
+    fs::remove_all(dir);
+    fs::create_directories(dir);
+    std::ofstream(dir / "notes.jsonl") << "{\"mine\":true}\n";
+    auto o = cli("generate --out '" + dir.string() + "'");
+    CHECK(o.status == 0);
+    CHECK(fs::exists(dir / "notes.jsonl"));
+    CHECK(o.err.find("notes.jsonl") != std::string::npos);  // warned: a reader refuses unlisted files
+    fs::remove(dir / "notes.jsonl");
+    CHECK_NOTHROW(ninfer::vectors::load(dir, {}, ninfer::suites::Level::quick));
+    // a file size limit stands in for a full disk: writes fail with EFBIG
+    const int rc = shell("trap '' XFSZ; ulimit -f 1024; '" + std::string(NINFER_CONFORM_EXE) + "' generate --out '" +
+                         dir.string() + "' >'" + (tmp_dir() / "gen.out").string() + "' 2>'" +
+                         (tmp_dir() / "gen.err").string() + "'");
+    CHECK(rc == 2);
+    const std::string err = slurp(tmp_dir() / "gen.err");
+    INFO(err);
+    CHECK(lines(err) == 1);
+    for (const auto &e : fs::directory_iterator(dir)) CHECK(e.path().extension() != ".tmp");
+    CHECK_NOTHROW(ninfer::vectors::load(dir, {}, ninfer::suites::Level::quick));  // the old set is intact
+}
+
+TEST_CASE("unbounded inputs are read up to a cap") {
+    const fs::path err = tmp_dir() / "cap.err";
+#ifdef NINFER_SANITIZED  // ASan cannot start under an address-space limit: the cap alone bounds the read
+    const std::string limit = "'" + std::string(NINFER_CONFORM_EXE) + "' ";
+#else  // a safety net: without the cap, the read would stop at 4 GB of address space
+    const std::string limit = "ulimit -v 4000000; '" + std::string(NINFER_CONFORM_EXE) + "' ";
+#endif
+    CHECK(shell(limit + "run --plugin reference --baseline /dev/zero 2>'" + err.string() + "'") == 2);
+    CHECK(slurp(err).find("larger than the limit") != std::string::npos);
+    CHECK(lines(slurp(err)) == 1);
+    CHECK(shell(limit + "oracle </dev/zero >/dev/null 2>'" + err.string() + "'") == 2);
+    CHECK(slurp(err).find("larger than the limit") != std::string::npos);
+}
+
+TEST_CASE("an unknown command is named and no error line echoes unbounded input") {
+    auto o = cli("frobnicate");
+    CHECK(o.status == 2);
+    CHECK(o.err.find("frobnicate") != std::string::npos);
+    const std::string big(100000, 'x');
+    o = cli("run --plugin reference --level " + big);
+    CHECK(o.status == 2);
+    CHECK(o.err.size() < 1000);
+    o = cli("run --plugin reference --timeout-ms " + std::string(100000, '9'));
+    CHECK(o.status == 2);
+    CHECK(o.err.size() < 1000);
+    o = cli(big);
+    CHECK(o.status == 2);
+    CHECK(o.err.size() < 1000);
+    o = cli("oracle convert --conversion " + big + " --word 0");
+    CHECK(o.status == 2);
+    CHECK(o.err.size() < 1000);
+    o = cli("oracle", "{\"op\":\"" + big + "\"}\n");
+    CHECK(o.status == 2);
+    CHECK(o.err.size() < 1000);
+    o = cli("oracle", std::string(100000, '[') + std::string(100000, ']') + "\n");
+    CHECK(o.status == 2);
+    CHECK(lines(o.err) == 1);
+    CHECK(o.err.size() < 1000);
 }

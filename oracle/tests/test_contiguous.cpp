@@ -91,8 +91,9 @@ TEST_CASE("Overflowing sizes, wrong sizes and unregistered formats are refused",
                     std::invalid_argument);
     CHECK_THROWS_AS(contiguous_decode(NINFER_FORMAT_bf16, Shape{2}, Bytes{1, 2, 3}), std::invalid_argument);
     CHECK_THROWS_AS(contiguous_decode(NINFER_FORMAT_bf16, Shape{}, Bytes{}), std::invalid_argument);
-    for (const auto format : {NINFER_FORMAT_fp16, NINFER_FORMAT_e4m3fn, NINFER_FORMAT_q4_g64_fp16, NINFER_FORMAT_nvfp4,
-                              static_cast<ninfer_format>(999)}) {
+    // ids as the ABI carries them (uint32): 999 is no ninfer_format value, and an enum cannot hold it (UBSan)
+    for (const std::uint32_t format : std::initializer_list<std::uint32_t>{
+             NINFER_FORMAT_fp16, NINFER_FORMAT_e4m3fn, NINFER_FORMAT_q4_g64_fp16, NINFER_FORMAT_nvfp4, 999u}) {
         CAPTURE(format);
         CHECK_THROWS_AS(contiguous_payload_bytes(format, Shape{1}), std::invalid_argument);
         CHECK_THROWS_AS(contiguous_encode(format, Shape{1}, std::vector<std::uint64_t>{0}), std::invalid_argument);

@@ -3,7 +3,12 @@
 // written atomically and deterministically, read back only after every digest checks out.
 #include <nlohmann/json.hpp>
 
+#include <unistd.h>
+
 #include <algorithm>
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
 #include <fstream>
 #include <map>
 #include <set>
@@ -11,6 +16,7 @@
 #include <system_error>
 
 #include "ninfer/suites/suites.hpp"
+#include "ninfer/vectors/bounded_input.hpp"
 #include "ninfer/vectors/vectors.hpp"
 
 namespace ninfer::vectors {
@@ -38,19 +44,43 @@ std::string header_line(const suites::Suite &s, std::size_t cases) {
     return h.dump();
 }
 
-/// Write `text` to `path` through a temporary sibling and a rename: nothing half-written.
-void write_atomically(const fs::path &path, const std::string &text) {
-    const fs::path tmp = path.string() + ".tmp";
-    {
-        std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
-        if (!out) fail(tmp.string(), "cannot open for writing");
-        out.write(text.data(), static_cast<std::streamsize>(text.size()));
-        out.flush();
-        if (!out) fail(tmp.string(), "write failed");
+/// Write `text` to `path`, flushed to the disk; throws VectorError naming the file and errno.
+void write_file(const fs::path &path, const std::string &text) {
+    std::FILE *f = std::fopen(path.c_str(), "wb");
+    if (!f) fail(path.string(), std::string("cannot open for writing: ") + std::strerror(errno));
+    const bool wrote = std::fwrite(text.data(), 1, text.size(), f) == text.size() && std::fflush(f) == 0;
+    const int write_errno = errno;
+    const bool synced = wrote && ::fsync(::fileno(f)) == 0;
+    const bool closed = std::fclose(f) == 0;
+    if (!wrote || !synced || !closed)
+        fail(path.string(), std::string("write failed: ") + std::strerror(wrote ? errno : write_errno));
+}
+
+/// Temporary files written so far; removed unless commit() is called (no .tmp is left behind).
+class TempFiles {
+public:
+    TempFiles() = default;
+    TempFiles(const TempFiles &) = delete;
+    TempFiles &operator=(const TempFiles &) = delete;
+    ~TempFiles() {
+        std::error_code ec;
+        for (const auto &t : temps_) fs::remove(t, ec);
     }
-    std::error_code ec;
-    fs::rename(tmp, path, ec);
-    if (ec) fail(path.string(), "rename from " + tmp.filename().string() + " failed: " + ec.message());
+    fs::path add(const fs::path &final_path) {
+        temps_.push_back(final_path.string() + ".tmp");
+        return temps_.back();
+    }
+    void commit() { temps_.clear(); }
+
+private:
+    std::vector<fs::path> temps_;
+};
+
+/// The file of the manifest at `path` read within its cap (VectorError otherwise).
+std::string read_capped(const fs::path &path, std::size_t cap) {
+    std::string text, error;
+    if (!read_file_capped(path.string(), cap, text, error)) fail(path.string(), error);
+    return text;
 }
 
 bool is_hex64(const std::string &s) {
@@ -65,12 +95,7 @@ bool is_vector_file_name(const std::string &s) {
 }
 
 /// The manifest's entries, file name -> digest, after checking its syntax and order.
-std::map<std::string, std::string> read_manifest(const fs::path &dir) {
-    const fs::path mp = dir / kManifest;
-    if (!fs::is_regular_file(mp))
-        fail(mp.string(), "missing manifest (expected sha256sum lines \"<64 hex digits>  <suite>.jsonl\")");
-    std::ifstream in(mp, std::ios::binary);
-    std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+std::map<std::string, std::string> parse_manifest(const std::string &text, const fs::path &mp) {
     if (!text.empty() && text.back() != '\n') fail(mp.string(), "truncated: last line has no newline");
     std::map<std::string, std::string> entries;
     std::istringstream lines(text);
@@ -80,8 +105,8 @@ std::map<std::string, std::string> read_manifest(const fs::path &dir) {
         if (line.size() < 67 || line.compare(64, 2, "  ") != 0 || !is_hex64(line.substr(0, 64)))
             fail(where, "expected \"<64 lowercase hex digits>  <file>\"");
         const std::string name = line.substr(66);
-        if (!is_vector_file_name(name)) fail(where, "file \"" + name + "\": expected <suite>.jsonl in this directory");
-        if (!previous.empty() && name <= previous) fail(where, "file \"" + name + "\": expected names sorted and unique");
+        if (!is_vector_file_name(name)) fail(where, "file \"" + echo(name) + "\": expected <suite>.jsonl in this directory");
+        if (!previous.empty() && name <= previous) fail(where, "file \"" + echo(name) + "\": expected names sorted and unique");
         previous = name;
         entries[name] = line.substr(0, 64);
     }
@@ -89,14 +114,19 @@ std::map<std::string, std::string> read_manifest(const fs::path &dir) {
     return entries;
 }
 
-/// Check every file of the directory against the manifest; refuse missing, altered and extra files.
-void verify_manifest(const fs::path &dir, const std::map<std::string, std::string> &entries) {
+/// Read every file the manifest lists, once each, and check its digest on those very bytes;
+/// refuse missing, altered and extra files. Returns the texts of the `wanted` files.
+std::map<std::string, std::string> read_verified(const fs::path &dir, const std::map<std::string, std::string> &entries,
+                                                 const std::set<std::string> &wanted) {
+    std::map<std::string, std::string> texts;
     for (const auto &[name, digest] : entries) {
         const fs::path p = dir / name;
         if (!fs::is_regular_file(p)) fail(p.string(), std::string("missing file listed in ") + kManifest);
-        const auto actual = sha256_file(p);
+        std::string text = read_capped(p, kMaxVectorFileBytes);
+        const auto actual = sha256_bytes(text);
         if (actual != digest)
             fail(p.string(), "SHA-256 mismatch (" + std::string(kManifest) + " says " + digest + ", file has " + actual + ")");
+        if (wanted.count(name)) texts.emplace(name, std::move(text));
     }
     std::vector<std::string> extra;
     for (const auto &e : fs::directory_iterator(dir)) {
@@ -104,14 +134,14 @@ void verify_manifest(const fs::path &dir, const std::map<std::string, std::strin
         if (name != kManifest && !entries.count(name)) extra.push_back(name);
     }
     std::sort(extra.begin(), extra.end());
-    if (!extra.empty()) fail((dir / extra.front()).string(), std::string("not listed in ") + kManifest + " (expected only listed files)");
+    if (!extra.empty())
+        fail((dir / echo(extra.front())).string(), std::string("not listed in ") + kManifest + " (expected only listed files)");
+    return texts;
 }
 
 /// Read one suite file: header, then exactly `cases` case lines.
-void read_suite_file(const fs::path &p, const std::string &suite, suites::Level level, std::vector<suites::Case> &out,
-                     std::map<std::string, std::string> &seen) {
-    std::ifstream in(p, std::ios::binary);
-    std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+void read_suite_file(const fs::path &p, const std::string &text, const std::string &suite, suites::Level level,
+                     Loaded &out, std::map<std::string, std::string> &seen) {
     const std::string file = p.string();
     if (text.empty()) fail(file + ":1", "empty file (expected a header line)");
     std::size_t pos = 0, n = 0;
@@ -125,17 +155,15 @@ void read_suite_file(const fs::path &p, const std::string &suite, suites::Level 
         pos = nl + 1;
         if (n == 1) {
             nlohmann::json h;
-            try {
-                h = nlohmann::json::parse(line);
-            } catch (const nlohmann::json::parse_error &e) {
-                fail(where, std::string("truncated or malformed header: expected one JSON object (") + e.what() + ")");
-            }
+            std::string error;
+            if (!parse_json_bounded(line, h, error))
+                fail(where, "truncated or malformed header: expected one JSON object (" + error.substr(error.find(": ") + 2) + ")");
             if (!h.is_object() || !h.contains("format") || h["format"] != kFormatName)
                 fail(where, std::string("expected a header with \"format\":\"") + kFormatName + "\"");
             if (!h.contains("version") || !h["version"].is_number_integer())
                 fail(where, "header: expected an integer \"version\"");
-            if (h["version"].get<std::int64_t>() != kFormatVersion)
-                fail(where, "unknown version " + h["version"].dump() + " (this reader knows version " +
+            if (checked_integer<int>(h["version"]) != kFormatVersion)
+                fail(where, "unknown version " + echo_json(h["version"]) + " (this reader knows version " +
                                 std::to_string(kFormatVersion) + ")");
             for (const char *key : {"description", "generator"})
                 if (!h.contains(key) || !h[key].is_string()) fail(where, std::string("header: expected a string \"") + key + "\"");
@@ -153,18 +181,20 @@ void read_suite_file(const fs::path &p, const std::string &suite, suites::Level 
         suites::Case c = case_from_line(line, where);
         auto [it, fresh] = seen.emplace(c.id, where);
         if (!fresh) fail(where, "duplicate case id \"" + c.id + "\" (first at " + it->second + ")");
-        if (c.level <= level) out.push_back(std::move(c));
+        if (c.level <= level) {
+            out.cases.push_back(std::move(c));
+            out.suite_of.push_back(suite);
+        }
     }
     if (found != declared)
         fail(file + ":" + std::to_string(n), "truncated: header says " + std::to_string(declared) + " cases, file holds " +
                                                   std::to_string(found));
 }
 
-}  // namespace
 
-void write_golden(const fs::path &dir) {
-    fs::create_directories(dir);
-    std::set<std::string> written;
+/// Every suite's file name and text, as write_golden writes them.
+std::map<std::string, std::string> golden_files() {
+    std::map<std::string, std::string> files;
     for (const auto &suite : suites::suite_catalog()) {
         const auto cases = suite.golden(suites::Level::exhaustive);
         std::set<std::string> ids;
@@ -177,34 +207,111 @@ void write_golden(const fs::path &dir) {
         }
         const std::string name = suite.name + ".jsonl";
         if (!is_vector_file_name(name)) throw std::logic_error("suite name " + suite.name + " is not a file name");
-        write_atomically(dir / name, text);
-        written.insert(name);
+        files.emplace(name, std::move(text));
     }
-    // A suite that no longer exists leaves no stale file behind for load to refuse.
+    return files;
+}
+
+std::string manifest_of(const std::map<std::string, std::string> &files) {
+    std::string manifest;
+    for (const auto &[name, text] : files) manifest += sha256_bytes(text) + "  " + name + "\n";
+    return manifest;
+}
+
+}  // namespace
+
+std::string golden_manifest() { return manifest_of(golden_files()); }
+
+std::string manifest_difference(const std::string &expected, const std::string &actual) {
+    const auto lines_of = [](const std::string &text) {
+        std::map<std::string, std::string> m;
+        std::istringstream in(text);
+        for (std::string line; std::getline(in, line);)
+            if (line.size() > 66) m[line.substr(66)] = line.substr(0, 64);
+        return m;
+    };
+    const auto a = lines_of(expected), b = lines_of(actual);
+    std::set<std::string> names;
+    for (const auto &[n, d] : a) names.insert(n);
+    for (const auto &[n, d] : b) names.insert(n);
+    std::string out;
+    std::size_t listed = 0;
+    for (const auto &n : names) {
+        const auto ia = a.find(n), ib = b.find(n);
+        if (ia != a.end() && ib != b.end() && ia->second == ib->second) continue;
+        if (++listed > 12) {
+            out += ", ...";
+            break;
+        }
+        out += (out.empty() ? "" : ", ") + echo(n) + (ib == b.end() ? " (missing)" : ia == a.end() ? " (extra)" : "");
+    }
+    return out;
+}
+
+std::vector<std::string> write_golden(const fs::path &dir) {
+    fs::create_directories(dir);
+    const auto files = golden_files();
+    const std::string manifest = manifest_of(files);
+    // What this directory's previous manifest listed: only those files are ours to remove.
+    std::set<std::string> previous;
+    if (fs::is_regular_file(dir / kManifest)) {
+        std::string text, error;
+        if (read_file_capped((dir / kManifest).string(), kMaxManifestBytes, text, error)) {
+            std::istringstream in(text);
+            for (std::string line; std::getline(in, line);)
+                if (line.size() > 66 && is_vector_file_name(line.substr(66))) previous.insert(line.substr(66));
+        }
+    }
+    // 1. every file to a temporary name (a failure removes them all); 2. rename them; 3. the
+    // manifest last, so that an interrupted write leaves the old manifest refusing a mixed set.
+    TempFiles temps;
+    for (const auto &[name, text] : files) write_file(temps.add(dir / name), text);
+    write_file(temps.add(dir / kManifest), manifest);
+    for (const auto &[name, text] : files) {
+        std::error_code ec;
+        fs::rename(dir / (name + ".tmp"), dir / name, ec);
+        if (ec) fail((dir / name).string(), "rename from " + name + ".tmp failed: " + ec.message());
+    }
+    std::error_code ec;
+    fs::rename(dir / (std::string(kManifest) + ".tmp"), dir / kManifest, ec);
+    if (ec) fail((dir / kManifest).string(), "rename failed: " + ec.message());
+    temps.commit();
+    // A suite that no longer exists leaves no stale file of ours behind; anything else stays.
+    std::vector<std::string> unrelated;
     for (const auto &e : fs::directory_iterator(dir)) {
         const auto name = e.path().filename().string();
-        if (e.is_regular_file() && is_vector_file_name(name) && !written.count(name)) fs::remove(e.path());
+        if (name == kManifest || files.count(name)) continue;
+        if (e.is_regular_file() && previous.count(name)) fs::remove(e.path());
+        else unrelated.push_back(name);
     }
-    std::string manifest;
-    for (const auto &name : written) manifest += sha256_file(dir / name) + "  " + name + "\n";
-    write_atomically(dir / kManifest, manifest);
+    std::sort(unrelated.begin(), unrelated.end());
+    return unrelated;
 }
 
 Loaded load(const fs::path &dir, const std::vector<std::string> &names, suites::Level level) {
     if (!fs::is_directory(dir)) fail(dir.string(), "not a directory (expected a vectors directory with MANIFEST.sha256)");
-    const auto entries = read_manifest(dir);
-    verify_manifest(dir, entries);
+    const fs::path mp = dir / kManifest;
+    if (!fs::is_regular_file(mp))
+        fail(mp.string(), "missing manifest (expected sha256sum lines \"<64 hex digits>  <suite>.jsonl\")");
+    Loaded loaded;
+    loaded.manifest = read_capped(mp, kMaxManifestBytes);
+    const auto entries = parse_manifest(loaded.manifest, mp);
     std::vector<std::string> wanted = names;
     if (wanted.empty())
         for (const auto &[name, digest] : entries) wanted.push_back(name.substr(0, name.size() - 6));
-    Loaded loaded;
+    std::set<std::string> wanted_files;
+    for (const auto &suite : wanted) {
+        const std::string name = suite + ".jsonl";
+        if (!entries.count(name)) fail(mp.string(), "no vector file for suite \"" + echo(suite) + "\"");
+        wanted_files.insert(name);
+    }
+    const auto texts = read_verified(dir, entries, wanted_files);
     std::map<std::string, std::string> seen;
     for (const auto &suite : wanted) {
         const std::string name = suite + ".jsonl";
-        if (!entries.count(name)) fail((dir / kManifest).string(), "no vector file for suite \"" + suite + "\"");
-        read_suite_file(dir / name, suite, level, loaded.cases, seen);
+        read_suite_file(dir / name, texts.at(name), suite, level, loaded, seen);
     }
-    loaded.manifest_sha256 = sha256_file(dir / kManifest);
+    loaded.manifest_sha256 = sha256_bytes(loaded.manifest);
     return loaded;
 }
 

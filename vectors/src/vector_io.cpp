@@ -9,6 +9,7 @@
 
 #include "ninfer/oracle/formats.hpp"
 #include "ninfer/suites/rules.hpp"
+#include "ninfer/vectors/bounded_input.hpp"
 #include "ninfer/vectors/vectors.hpp"
 
 namespace ninfer::vectors {
@@ -108,7 +109,7 @@ const nlohmann::json &field(const nlohmann::json &j, const char *key, const std:
 
 std::string get_string(const nlohmann::json &j, const char *key, const std::string &where, const std::string &ctx = "") {
     const auto &v = field(j, key, where, ctx);
-    if (!v.is_string()) fail(where, "key \"" + ctx + key + "\": expected a string, found " + v.dump());
+    if (!v.is_string()) fail(where, "key \"" + ctx + key + "\": expected a string, found " + echo_json(v));
     return v.get<std::string>();
 }
 
@@ -116,7 +117,7 @@ std::uint64_t get_u64(const nlohmann::json &j, const char *key, const std::strin
                       const std::string &ctx = "") {
     const auto &v = field(j, key, where, ctx);
     if (!v.is_number_unsigned() && !(v.is_number_integer() && v.get<std::int64_t>() >= 0))
-        fail(where, "key \"" + ctx + key + "\": expected an unsigned integer, found " + v.dump());
+        fail(where, "key \"" + ctx + key + "\": expected an unsigned integer, found " + echo_json(v));
     const auto x = v.get<std::uint64_t>();
     if (x > max) fail(where, "key \"" + ctx + key + "\": " + std::to_string(x) + " exceeds " + std::to_string(max));
     return x;
@@ -130,7 +131,7 @@ int hex_digit(char ch) {
 }
 
 std::vector<std::uint8_t> parse_bytes_hex(const nlohmann::json &v, const std::string &where, const std::string &key) {
-    if (!v.is_string()) fail(where, "key \"" + key + "\": expected a hex string of bytes, found " + v.dump().substr(0, 40));
+    if (!v.is_string()) fail(where, "key \"" + key + "\": expected a hex string of bytes, found " + echo_json(v));
     const auto &s = v.get_ref<const std::string &>();
     if (s.size() % 2 != 0) fail(where, "key \"" + key + "\": bad hex: odd number of digits (" + std::to_string(s.size()) + ")");
     std::vector<std::uint8_t> out(s.size() / 2);
@@ -144,7 +145,7 @@ std::vector<std::uint8_t> parse_bytes_hex(const nlohmann::json &v, const std::st
 
 std::vector<std::uint8_t> parse_words_hex(const nlohmann::json &v, int bytes, std::uint64_t count, const std::string &where,
                                           const std::string &key) {
-    if (!v.is_array()) fail(where, "key \"" + key + "\": expected an array of hex words, found " + v.dump().substr(0, 40));
+    if (!v.is_array()) fail(where, "key \"" + key + "\": expected an array of hex words, found " + echo_json(v));
     if (v.size() != count)
         fail(where, "key \"" + key + "\": wrong word count: " + std::to_string(v.size()) + " words where count is " +
                         std::to_string(count));
@@ -155,11 +156,11 @@ std::vector<std::uint8_t> parse_words_hex(const nlohmann::json &v, int bytes, st
         const auto &e = v[i];
         if (!e.is_string() || e.get_ref<const std::string &>().size() != digits)
             fail(where, "key \"" + key + "\"[" + std::to_string(i) + "]: bad hex: expected a string of " +
-                            std::to_string(digits) + " hex digits, found " + e.dump().substr(0, 40));
+                            std::to_string(digits) + " hex digits, found " + echo_json(e));
         std::uint64_t w = 0;
         for (char ch : e.get_ref<const std::string &>()) {
             const int d = hex_digit(ch);
-            if (d < 0) fail(where, "key \"" + key + "\"[" + std::to_string(i) + "]: bad hex: non-hex digit in " + e.dump());
+            if (d < 0) fail(where, "key \"" + key + "\"[" + std::to_string(i) + "]: bad hex: non-hex digit in " + echo_json(e));
             w = w << 4 | static_cast<std::uint64_t>(d);
         }
         suites::put_word(out, w, bytes);
@@ -170,7 +171,7 @@ std::vector<std::uint8_t> parse_words_hex(const nlohmann::json &v, int bytes, st
 void require_exact_keys(const nlohmann::json &j, const std::set<std::string> &keys, const std::string &where,
                         const std::string &ctx) {
     for (const auto &[k, v] : j.items())
-        if (!keys.count(k)) fail(where, "unknown key \"" + ctx + k + "\"");
+        if (!keys.count(k)) fail(where, "unknown key \"" + ctx + echo(k) + "\"");
     for (const auto &k : keys)
         if (!j.contains(k)) fail(where, "missing key \"" + ctx + k + "\"");
 }
@@ -227,12 +228,14 @@ std::string case_to_line(const Case &c) {
 Case case_from_line(const std::string &line, const std::string &where) {
     using namespace ninfer::oracle;
     nlohmann::json j;
-    try {
-        j = nlohmann::json::parse(line);
-    } catch (const nlohmann::json::parse_error &e) {
-        fail(where, std::string("truncated or malformed line: expected one complete JSON object (") + e.what() + ")");
+    std::string error;
+    if (!parse_json_bounded(line, j, error)) {
+        const std::string why = error.substr(error.find(": ") + 2);
+        if (why.rfind("not JSON", 0) == 0)
+            fail(where, "truncated or malformed line: expected one complete JSON object (" + why + ")");
+        fail(where, why);
     }
-    if (!j.is_object()) fail(where, "expected a JSON object, found " + j.dump().substr(0, 40));
+    if (!j.is_object()) fail(where, "expected a JSON object, found " + echo_json(j));
     require_exact_keys(j,
                        {"id", "rule", "level", "source", "suite_reading", "op", "format", "format_in", "layout",
                         "method", "flags", "shape", "count", "in", "aux", "expect", "nan"},
@@ -240,25 +243,25 @@ Case case_from_line(const std::string &line, const std::string &where) {
     Case c;
     c.id = get_string(j, "id", where);
     c.rule = get_string(j, "rule", where);
-    if (!suites::find_rule(c.rule)) fail(where, "unknown rule \"" + c.rule + "\" (expected a rule id of the catalog)");
+    if (!suites::find_rule(c.rule)) fail(where, "unknown rule \"" + echo(c.rule) + "\" (expected a rule id of the catalog)");
     if (c.id.rfind(c.rule + "/", 0) != 0 || c.id.size() == c.rule.size() + 1)
-        fail(where, "id \"" + c.id + "\": expected \"" + c.rule + "/<slug>\"");
+        fail(where, "id \"" + echo(c.id) + "\": expected \"" + c.rule + "/<slug>\"");
     const auto level = get_string(j, "level", where);
-    if (!suites::parse_level(level, c.level)) fail(where, "unknown level \"" + level + "\" (expected quick, full or exhaustive)");
+    if (!suites::parse_level(level, c.level)) fail(where, "unknown level \"" + echo(level) + "\" (expected quick, full or exhaustive)");
     c.source = get_string(j, "source", where);
     if (!j["suite_reading"].is_boolean()) fail(where, "key \"suite_reading\": expected true or false");
     c.suite_reading = j["suite_reading"].get<bool>();
 
     const auto op = get_string(j, "op", where);
     const auto *o = find_name(kOps, op);
-    if (!o) fail(where, "unknown op \"" + op + "\" (expected an op of the registry)");
+    if (!o) fail(where, "unknown op \"" + echo(op) + "\" (expected an op of the registry)");
     c.op = o->id;
     const auto format_of = [&](const char *key) -> std::uint32_t {
         const auto &v = j[key];
         if (v.is_null()) return 0;
         if (!v.is_string()) fail(where, std::string("key \"") + key + "\": expected a format name or null");
         const auto id = format_id(v.get<std::string>());
-        if (!id) fail(where, std::string("unknown ") + key + " \"" + v.get<std::string>() + "\" (expected a format of the registry)");
+        if (!id) fail(where, std::string("unknown ") + key + " \"" + echo(v.get<std::string>()) + "\" (expected a format of the registry)");
         return *id;
     };
     c.format = format_of("format");
@@ -266,7 +269,7 @@ Case case_from_line(const std::string &line, const std::string &where) {
     if (!j["layout"].is_null()) {
         const auto name = get_string(j, "layout", where);
         const auto *l = find_name(kLayouts, name);
-        if (!l) fail(where, "unknown layout \"" + name + "\" (expected a layout of the registry)");
+        if (!l) fail(where, "unknown layout \"" + echo(name) + "\" (expected a layout of the registry)");
         c.layout = l->id;
     }
     if (!j["method"].is_null()) {
@@ -277,7 +280,7 @@ Case case_from_line(const std::string &line, const std::string &where) {
         if (cv) c.method = cv->id;
         else if (r) c.method = r->id;
         else if (en) c.method = en->id;
-        else fail(where, "unknown method \"" + name + "\" for op " + op + " (expected a conversion, role or encoder name)");
+        else fail(where, "unknown method \"" + echo(name) + "\" for op " + op + " (expected a conversion, role or encoder name)");
     }
     c.flags = static_cast<std::uint32_t>(get_u64(j, "flags", where, 0xFFFFFFFFu));
     const auto &shape = field(j, "shape", where);
@@ -285,7 +288,7 @@ Case case_from_line(const std::string &line, const std::string &where) {
         fail(where, "key \"shape\": expected an array of at most 16 unsigned integers");
     for (const auto &d : shape) {
         if (!d.is_number_unsigned() && !(d.is_number_integer() && d.get<std::int64_t>() >= 0))
-            fail(where, "key \"shape\": expected unsigned integers, found " + d.dump());
+            fail(where, "key \"shape\": expected unsigned integers, found " + echo_json(d));
         c.shape.push_back(d.get<std::uint64_t>());
     }
     c.count = get_u64(j, "count", where, ~0ull);
@@ -297,7 +300,7 @@ Case case_from_line(const std::string &line, const std::string &where) {
     bool known = false;
     for (const auto &s : kStatusNames)
         if (s.name == status) c.expect.status = s.code, known = true;
-    if (!known) fail(where, "unknown expect.status \"" + status + "\" (expected ok or an E_* name of plugin.h)");
+    if (!known) fail(where, "unknown expect.status \"" + echo(status) + "\" (expected ok or an E_* name of plugin.h)");
     c.expect.detail = static_cast<std::uint32_t>(get_u64(ex, "detail", where, 0xFFFFFFFFu, "expect."));
 
     if (suites::is_word_op(c.op)) {
@@ -328,7 +331,7 @@ Case case_from_line(const std::string &line, const std::string &where) {
     if (nan == "exact") c.nan = suites::NanPolicy::exact;
     else if (nan == "same_sign") c.nan = suites::NanPolicy::same_sign;
     else if (nan == "any") c.nan = suites::NanPolicy::any;
-    else fail(where, "unknown nan policy \"" + nan + "\" (expected exact, same_sign or any)");
+    else fail(where, "unknown nan policy \"" + echo(nan) + "\" (expected exact, same_sign or any)");
     return c;
 }
 

@@ -3,6 +3,9 @@
 // malformed input refused with one line naming file:line, and the committed vectors/data equal
 // byte for byte to a fresh regeneration.
 #include <catch2/catch.hpp>
+#include <sys/inotify.h>
+#include <unistd.h>
+
 #include <filesystem>
 #include <fstream>
 #include <map>
@@ -269,10 +272,43 @@ TEST_CASE("malformed vector sets are refused with one line naming file:line", "[
         const auto dir = small_set("key", replace_once(good, "\"nan\":\"exact\"", "\"nan\":\"exact\",\"extra\":1"));
         check_one_line(load_error(dir), file + ":3", "unknown key \"extra\"");
     }
+    SECTION("a number no double holds") {
+        const auto dir = small_set("range", replace_once(good, "\"flags\":0", "\"flags\":1e400"));
+        check_one_line(load_error(dir), file + ":3", "number 1e400 is out of the range of a double");
+    }
+    SECTION("a line nested 100000 levels deep") {
+        const auto dir = small_set("deep", std::string(100000, '[') + std::string(100000, ']'));
+        const auto msg = load_error(dir);
+        check_one_line(msg, file + ":3", "nesting deeper than 64 levels");
+        CHECK(msg.size() < 400);
+    }
+    SECTION("an integer past its field's range") {
+        const auto dir = small_set("int_range", replace_once(good, "\"flags\":0", "\"flags\":4294967296"));
+        check_one_line(load_error(dir), file + ":3", "key \"flags\": 4294967296 exceeds 4294967295");
+    }
     SECTION("duplicate ids") {
         const auto dir = small_set("duplicate", good);
         check_one_line(load_error(dir), file + ":3", "duplicate case id \"convert.fp32_to_bf16_rne/pinned\" (first at");
     }
+}
+
+TEST_CASE("each file is opened once: the bytes hashed are the bytes parsed", "[vectors][load]") {
+    const auto dir = small_set("read_once");
+    const int fd = inotify_init1(IN_NONBLOCK | IN_CLOEXEC);
+    REQUIRE(fd >= 0);
+    REQUIRE(inotify_add_watch(fd, dir.c_str(), IN_OPEN) >= 0);
+    CHECK(load(dir, {}, suites::Level::exhaustive).cases.size() == 2);
+    std::map<std::string, int> opens;
+    alignas(inotify_event) char buf[1 << 14];
+    for (ssize_t n; (n = ::read(fd, buf, sizeof buf)) > 0;)
+        for (char *p = buf; p < buf + n;) {
+            const auto *ev = reinterpret_cast<const inotify_event *>(p);
+            if (ev->len > 0) ++opens[ev->name];
+            p += sizeof(inotify_event) + ev->len;
+        }
+    ::close(fd);
+    CHECK(opens["MANIFEST.sha256"] == 1);
+    CHECK(opens["scalar.convert.jsonl"] == 1);
 }
 
 TEST_CASE("regenerated vectors equal the committed vectors/data byte for byte", "[vectors][regeneration]") {

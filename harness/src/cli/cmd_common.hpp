@@ -11,11 +11,43 @@
 #include <fmt/format.h>
 
 #include "ninfer/harness/runner.hpp"
+#include "ninfer/vectors/bounded_input.hpp"
 
 namespace ninfer::harness::cli {
 
 inline constexpr int kExitFail = 1;
 inline constexpr int kExitUsage = 2;
+
+/// Limits of the options (docs/cli.md, "Accepted values").
+inline constexpr std::uint64_t kMaxTimeoutMs = 86'400'000;      ///< 24 h per call
+inline constexpr std::uint64_t kMaxBatchWords = std::uint64_t{1} << 24;  ///< sweep words per call
+inline constexpr std::size_t kMaxMismatches = 1'000'000;       ///< kept per case
+inline constexpr std::size_t kMaxStdinBytes = std::size_t{64} << 20;  ///< oracle requests
+/// Default address-space limit of a subject (MiB). A sanitized build sets none: ASan reserves
+/// terabytes of address space, which no RLIMIT_AS admits (scripts/asan.sh).
+#ifdef NINFER_SANITIZED
+inline constexpr std::uint64_t kDefaultMemoryLimitMib = 0;
+#else
+inline constexpr std::uint64_t kDefaultMemoryLimitMib = 8192;
+#endif
+
+/// An untrusted value as an error line may show it: at most 80 characters, escaped.
+inline std::string echo(std::string_view text) { return vectors::echo(text); }
+
+/// CLI11 validator: a decimal integer without sign (so that -1 is not read as 2^64-1).
+inline CLI::Validator digits() {
+    return CLI::Validator(
+        [](std::string &v) -> std::string {
+            if (v.empty() || v.size() > 20 || v.find_first_not_of("0123456789") != std::string::npos)
+                return "'" + vectors::echo(v, 24) + "' is not a non-negative decimal integer";
+            return {};
+        },
+        "");
+}
+
+/// Refuse an output path that cannot be written: checked before a run, so that a long run
+/// cannot end without its results. `option` names the option in the message.
+void check_destination(const std::string &path, std::string_view option);
 
 void add_list(CLI::App &app);
 void add_rules(CLI::App &app);
@@ -50,7 +82,7 @@ template <class Table>
 const typename Table::value_type &require_name(const Table &table, const std::string &name, std::string_view what) {
     for (const auto &e : table)
         if (e.name == name) return e;
-    throw UsageError(fmt::format("unknown {} '{}'; expected one of: {}", what, name, table_names(table)));
+    throw UsageError(fmt::format("unknown {} '{}'; expected one of: {}", what, echo(name), table_names(table)));
 }
 
 }  // namespace ninfer::harness::cli

@@ -15,9 +15,16 @@ void add_generate(CLI::App &app) {
     cmd->add_option("--out", *out, "output directory (created when missing)")->required();
     cmd->callback([out] {
         std::filesystem::create_directories(*out);
-        vectors::write_golden(*out);
+        const auto unrelated = vectors::write_golden(*out);
         std::printf("wrote golden vectors to %s (manifest sha256 %s)\n", out->c_str(),
                     vectors::sha256_file(std::filesystem::path(*out) / "MANIFEST.sha256").c_str());
+        if (!unrelated.empty()) {
+            std::string names;
+            for (const auto &n : unrelated) names += (names.empty() ? "" : ", ") + echo(n);
+            std::fprintf(stderr, "warning: %s also holds files that are not this build's vectors, kept: %s "
+                                 "(a reader refuses a vectors directory with unlisted files)\n",
+                         echo(*out).c_str(), echo(names).c_str());
+        }
     });
 }
 

@@ -13,6 +13,7 @@
 #include "ninfer/harness/compare.hpp"
 #include "ninfer/oracle/scalar.hpp"
 #include "oracle_grouped.hpp"
+#include "oracle_requests.hpp"
 
 namespace ninfer::harness::cli {
 
@@ -25,7 +26,7 @@ std::uint64_t parse_word(const std::string &text, const oracle::WordFormat &f) {
     std::string t = text;
     if (t.size() > 2 && t[0] == '0' && (t[1] == 'x' || t[1] == 'X')) t = t.substr(2);
     if (t.empty() || t.size() > 16 || t.find_first_not_of("0123456789abcdefABCDEF") != std::string::npos)
-        throw UsageError(fmt::format("word '{}' is not a hex word (expected up to {} hex digits, e.g. {})", text,
+        throw UsageError(fmt::format("word '{}' is not a hex word (expected up to {} hex digits, e.g. {})", echo(text),
                                      2 * f.bytes(), oracle::word_hex(f, 0)));
     const std::uint64_t w = std::stoull(t, nullptr, 16);
     const std::uint64_t limit = f.bytes() >= 8 ? ~0ull : (1ull << (8 * f.bytes())) - 1;
@@ -154,34 +155,52 @@ json answer_request(const json &req) {
     if (op == "convert") return answer_convert(string_field(req, "conversion"), words_of(req));
     if (op == "classify") return flatten_single(answer_classify(string_field(req, "format"), words_of(req)));
     if (op == "validate") return flatten_single(answer_validate(string_field(req, "role"), words_of(req)));
-    throw UsageError(fmt::format("request: unknown op '{}'; expected one of: convert, classify, validate", op));
+    throw UsageError(fmt::format("request: unknown op '{}'; expected one of: convert, classify, validate", echo(op)));
 }
 
 void print(const json &j) { std::printf("%s\n", j.dump().c_str()); }
 
-/// Requests on stdin: one JSON document, or JSON lines; one answer line each.
+/// A request document within the nesting and number limits; UsageError naming `where`.
+bool parse_request(std::string_view text, json &out, std::string &error) {
+    return vectors::parse_json_bounded(text, out, error);
+}
+
+/// Requests on stdin, at most kMaxStdinBytes of them.
 void serve_stdin() {
-    const std::string text{std::istreambuf_iterator<char>(std::cin), std::istreambuf_iterator<char>()};
-    json whole = json::parse(text, nullptr, false);
-    if (!whole.is_discarded()) {
-        if (whole.is_array())
-            for (const auto &r : whole) print(answer_request(r));
-        else print(answer_request(whole));
-        return;
+    std::string text;
+    char buf[1 << 16];
+    for (std::size_t got; (got = std::fread(buf, 1, sizeof buf, stdin)) > 0;) {
+        if (text.size() + got > kMaxStdinBytes)
+            throw UsageError(fmt::format("stdin: larger than the limit of {} bytes of requests", kMaxStdinBytes));
+        text.append(buf, got);
     }
-    std::istringstream lines(text);
-    std::string line;
-    std::size_t n = 0;
-    while (std::getline(lines, line)) {
-        ++n;
-        if (line.find_first_not_of(" \t\r") == std::string::npos) continue;
-        json req = json::parse(line, nullptr, false);
-        if (req.is_discarded()) throw UsageError(fmt::format("stdin line {}: not JSON", n));
-        print(answer_request(req));
-    }
+    answer_requests(text, [](const std::string &line) { std::printf("%s\n", line.c_str()); });
 }
 
 }  // namespace
+
+void answer_requests(std::string_view text, const std::function<void(const std::string &)> &emit) {
+    json whole;
+    std::string error;
+    if (parse_request(text, whole, error)) {
+        if (whole.is_array())
+            for (const auto &r : whole) emit(answer_request(r).dump());
+        else emit(answer_request(whole).dump());
+        return;
+    }
+    std::size_t n = 0;
+    for (std::size_t pos = 0; pos < text.size();) {
+        const auto nl = text.find('\n', pos);
+        const std::string_view line = text.substr(pos, nl == std::string_view::npos ? std::string_view::npos : nl - pos);
+        pos = nl == std::string_view::npos ? text.size() : nl + 1;
+        ++n;
+        if (line.find_first_not_of(" \t\r") == std::string_view::npos) continue;
+        json req;
+        if (!parse_request(line, req, error))
+            throw UsageError(fmt::format("stdin line {}: {}", n, error.substr(error.find(": ") + 2)));
+        emit(answer_request(req).dump());
+    }
+}
 
 void add_oracle(CLI::App &app) {
     auto *cmd = app.add_subcommand("oracle", "Ask the oracle (JSON out; without a subcommand, JSON requests on stdin)");

@@ -8,19 +8,31 @@
 #include "dirs.hpp"
 #include "ninfer/harness/baseline.hpp"
 #include "ninfer/suites/suites.hpp"
+#include "ninfer/vectors/vectors.hpp"
 
 namespace ninfer::harness::cli {
+
+extern const char *const kOwnManifest;  // generated at build time (vectors/tools/golden_manifest.cpp)
 
 namespace {
 
 struct RunArgs {
-    std::string plugin, exec, level = "quick", report, junit, baseline, vectors;
+    std::string plugin, exec, level = "quick", report, junit, baseline, vectors, custom_vectors;
     std::vector<std::string> suites;
     std::uint64_t seed = suites::kDefaultSeed;
     std::uint64_t timeout_ms = 10000;
-    std::uint64_t memory_limit_mib = 8192;
+    std::uint64_t memory_limit_mib = kDefaultMemoryLimitMib;
     std::size_t max_mismatches = 8;
 };
+
+/// Refuse a vector set that is not the one this build generates, unless named as custom.
+void require_own_vectors(const CaseSet &set) {
+    if (set.manifest == kOwnManifest) return;
+    throw vectors::VectorError(fmt::format(
+        "{}: not the vector set this build generates (MANIFEST.sha256 {}; differing files: {}); regenerate it with "
+        "`ninfer-conform generate --out DIR`, or name it with --custom-vectors DIR to run it as a custom set",
+        echo(set.vectors_dir), set.manifest_sha256, vectors::manifest_difference(kOwnManifest, set.manifest)));
+}
 
 }  // namespace
 
@@ -44,8 +56,18 @@ std::unique_ptr<Subject> open_subject(const std::string &plugin, const std::stri
 }
 
 void write_reports(const reports::Report &rep, const std::string &json_path, const std::string &junit_path) {
-    if (!json_path.empty()) reports::write_atomic(json_path, reports::render_json(rep));
-    if (!junit_path.empty()) reports::write_atomic(junit_path, reports::render_junit(rep));
+    // Both destinations were checked before the run. Should one fail now all the same (its
+    // directory removed meanwhile), the other is still written, and the run exits 2.
+    std::string failed;
+    for (const auto &[path, render] : {std::pair{json_path, &reports::render_json}, std::pair{junit_path, &reports::render_junit}}) {
+        if (path.empty()) continue;
+        try {
+            reports::write_atomic(path, render(rep));
+        } catch (const std::exception &e) {
+            failed += (failed.empty() ? "" : "; ") + std::string(e.what());
+        }
+    }
+    if (!failed.empty()) throw UsageError(failed);
 }
 
 void add_run(CLI::App &app) {
@@ -56,34 +78,56 @@ void add_run(CLI::App &app) {
     plugin->excludes(exec);
     cmd->add_option("--suite", a->suites, "suite name (repeatable; default: every suite)");
     cmd->add_option("--level", a->level, "quick | full | exhaustive (default quick)");
-    cmd->add_option("--seed", a->seed, "seed of the random cases (default 20261129)");
+    cmd->add_option("--seed", a->seed, "seed of the random cases, 0..2^64-1 (default 20261129)")->check(digits());
     cmd->add_option("--report", a->report, "write the JSON report here (atomically)");
     cmd->add_option("--junit", a->junit, "write JUnit XML here (atomically)");
     cmd->add_option("--baseline", a->baseline, "waiver file of accepted failures");
-    cmd->add_option("--vectors", a->vectors, "golden vectors directory (default: the one `--version` names)");
-    cmd->add_option("--timeout-ms", a->timeout_ms, "time limit of one call (default 10000)");
+    auto *vectors = cmd->add_option("--vectors", a->vectors,
+                                    "this build's golden vectors in another directory (default: the one `--version` "
+                                    "names); a set the build did not generate is refused");
+    auto *custom = cmd->add_option("--custom-vectors", a->custom_vectors,
+                                   "run a vector set this build did not generate; the report says vectors.custom");
+    vectors->excludes(custom);
+    cmd->add_option("--timeout-ms", a->timeout_ms, "time limit of one call, 1..86400000 (default 10000)")
+        ->check(digits())
+        ->check(CLI::Range(std::uint64_t{1}, kMaxTimeoutMs));
     cmd->add_option("--memory-limit-mib", a->memory_limit_mib,
-                    "address-space limit of the subject's process in MiB, 0 for none (default 8192)")
+                    "address-space limit of the subject's process in MiB, 0 for none, up to 2^40 (default " +
+                        std::to_string(kDefaultMemoryLimitMib) + ")")
+        ->check(digits())
         ->check(CLI::Range(std::uint64_t{0}, std::uint64_t{1} << 40));
-    cmd->add_option("--max-mismatches", a->max_mismatches, "mismatches kept per case (default 8)");
+    cmd->add_option("--max-mismatches", a->max_mismatches, "mismatches kept per case, 0..1000000 (default 8)")
+        ->check(digits())
+        ->check(CLI::Range(std::size_t{0}, kMaxMismatches));
     cmd->callback([a] {
         if (a->plugin.empty() == a->exec.empty()) throw UsageError("run: give exactly one of --plugin PATH or --exec CMD");
         RunOptions opts;
         if (!suites::parse_level(a->level, opts.level))
-            throw UsageError(fmt::format("unknown level '{}'; expected one of: quick, full, exhaustive", a->level));
+            throw UsageError(fmt::format("unknown level '{}'; expected one of: quick, full, exhaustive", echo(a->level)));
         opts.suites = a->suites;
         opts.seed = a->seed;
-        opts.vectors_dir = a->vectors.empty() ? directories().vectors : std::filesystem::path(a->vectors);
+        const bool custom = !a->custom_vectors.empty();
+        opts.vectors_dir = custom ? std::filesystem::path(a->custom_vectors)
+                                  : (a->vectors.empty() ? directories().vectors : std::filesystem::path(a->vectors));
         opts.max_mismatches = a->max_mismatches;
         opts.progress = true;
-        // Inputs first: a bad baseline or vector set must not cost a run.
+        // Inputs and outputs first: a bad baseline, vector set or report path must not cost a run.
+        check_destination(a->report, "--report");
+        check_destination(a->junit, "--junit");
         std::optional<Baseline> baseline;
         if (!a->baseline.empty()) baseline = load_baseline(a->baseline);
         const CaseSet set = collect_cases(opts);
+        if (custom)
+            std::fprintf(stderr, "warning: custom vector set %s (manifest %s): not the set this build generates; "
+                                 "the report says so (vectors.custom)\n",
+                         echo(set.vectors_dir).c_str(), set.manifest_sha256.c_str());
+        else
+            require_own_vectors(set);
         std::fprintf(stderr, "seed %llu (include this in bug reports)\n", static_cast<unsigned long long>(opts.seed));
         reports::SubjectIdentity id;
         auto subject = open_subject(a->plugin, a->exec, a->timeout_ms, a->memory_limit_mib, id);
         reports::Report rep = run_cases(*subject, set, opts, id);
+        rep.vectors_custom = custom;
         if (baseline) {
             apply_baseline(*baseline, rep);
             reports::finalize(rep);

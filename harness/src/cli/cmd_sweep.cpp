@@ -17,7 +17,7 @@ namespace {
 
 struct SweepArgs {
     std::string plugin, exec, conversion, start, report, junit;
-    std::uint64_t count = 0, batch = 1ull << 22, timeout_ms = 60000, memory_limit_mib = 8192;
+    std::uint64_t count = 0, batch = 1ull << 22, timeout_ms = 60000, memory_limit_mib = kDefaultMemoryLimitMib;
     std::size_t max_mismatches = 8;
     bool nan_payload = false;
 };
@@ -31,16 +31,35 @@ void add_sweep(CLI::App &app) {
     auto *exec = cmd->add_option("--exec", a->exec, "command speaking the JSON-lines exec protocol");
     plugin->excludes(exec);
     cmd->add_option("--conversion", a->conversion, "conversion name (see `list`)")->required();
-    cmd->add_option("--start", a->start, "first source word, hex (default 0)");
-    cmd->add_option("--count", a->count, "number of source words (default: to the end of the domain)");
-    cmd->add_option("--batch", a->batch, "words per call (default 4194304)");
+    const CLI::Validator hex_word(
+        [](std::string &v) -> std::string {
+            std::string t = v;
+            if (t.size() > 2 && t[0] == '0' && (t[1] == 'x' || t[1] == 'X')) t = t.substr(2);
+            if (t.empty() || t.size() > 16 || t.find_first_not_of("0123456789abcdefABCDEF") != std::string::npos)
+                return "'" + echo(v) + "' is not a hex word (expected 1 to 16 hex digits, optional 0x)";
+            return {};
+        },
+        "");
+    cmd->add_option("--start", a->start, "first source word, 1 to 16 hex digits (default 0)")->check(hex_word);
+    cmd->add_option("--count", a->count, "number of source words, at least 1 (default: to the end of the domain)")
+        ->check(digits())
+        ->check(CLI::Range(std::uint64_t{1}, ~std::uint64_t{0}));
+    cmd->add_option("--batch", a->batch, "words per call, 1..16777216 (default 4194304)")
+        ->check(digits())
+        ->check(CLI::Range(std::uint64_t{1}, kMaxBatchWords));
     cmd->add_option("--report", a->report, "write the JSON report here (atomically)");
     cmd->add_option("--junit", a->junit, "write JUnit XML here (atomically)");
-    cmd->add_option("--timeout-ms", a->timeout_ms, "time limit of one batch call (default 60000)");
+    cmd->add_option("--timeout-ms", a->timeout_ms, "time limit of one batch call, 1..86400000 (default 60000)")
+        ->check(digits())
+        ->check(CLI::Range(std::uint64_t{1}, kMaxTimeoutMs));
     cmd->add_option("--memory-limit-mib", a->memory_limit_mib,
-                    "address-space limit of the subject's process in MiB, 0 for none (default 8192)")
+                    "address-space limit of the subject's process in MiB, 0 for none, up to 2^40 (default " +
+                        std::to_string(kDefaultMemoryLimitMib) + ")")
+        ->check(digits())
         ->check(CLI::Range(std::uint64_t{0}, std::uint64_t{1} << 40));
-    cmd->add_option("--max-mismatches", a->max_mismatches, "mismatches kept (default 8)");
+    cmd->add_option("--max-mismatches", a->max_mismatches, "mismatches kept, 0..1000000 (default 8)")
+        ->check(digits())
+        ->check(CLI::Range(std::size_t{0}, kMaxMismatches));
     cmd->add_flag("--nan-payload", a->nan_payload,
                   "judge NaN words bit for bit under the profile rule convert.<name>.nan_payload");
     cmd->callback([a] {
@@ -53,17 +72,16 @@ void add_sweep(CLI::App &app) {
         if (!a->start.empty()) {
             std::string t = a->start;
             if (t.size() > 2 && t[0] == '0' && (t[1] == 'x' || t[1] == 'X')) t = t.substr(2);
-            if (t.empty() || t.size() > 16 || t.find_first_not_of("0123456789abcdefABCDEF") != std::string::npos)
-                throw UsageError(fmt::format("--start '{}' is not a hex word", a->start));
             o.start = std::stoull(t, nullptr, 16);
         }
         if (a->count) o.count = a->count;
-        if (a->batch == 0) throw UsageError("--batch must be at least 1");
         o.batch = a->batch;
         o.max_mismatches = a->max_mismatches;
         o.progress = true;
         o.nan_payload = a->nan_payload;
         source_domain(o);
+        check_destination(a->report, "--report");
+        check_destination(a->junit, "--junit");
         reports::SubjectIdentity id;
         auto subject = open_subject(a->plugin, a->exec, a->timeout_ms, a->memory_limit_mib, id);
         SweepResult res = run_sweep(*subject, o, id);
@@ -77,6 +95,7 @@ void add_sweep(CLI::App &app) {
             std::printf("swept %llu words in %.3f s: %.4g words per second (one harness process, one worker)\n",
                         static_cast<unsigned long long>(res.words), res.seconds, res.words_per_second);
         if (!a->report.empty()) std::printf("report: %s\n", a->report.c_str());
+        if (!a->junit.empty()) std::printf("junit: %s\n", a->junit.c_str());
         if (reports::run_failed(res.report)) throw CLI::RuntimeError(kExitFail);
     });
 }

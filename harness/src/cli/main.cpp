@@ -1,8 +1,12 @@
 // SPDX-License-Identifier: Apache-2.0
 // `ninfer-conform`: the command line of the conformance suite (docs/cli.md). Exit status 0 when
 // every applicable case passed, 1 when a case failed, 2 for usage or input errors.
-#include <cstdio>
+#include <fcntl.h>
 #include <unistd.h>
+
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
 
 #include "cmd_common.hpp"
 #include "dirs.hpp"
@@ -25,7 +29,28 @@ std::string resolve_plugin(const std::string &arg) {
         for (const auto &e : std::filesystem::directory_iterator(bundled_plugin_dir(), ec))
             if (e.path().extension() == ".so") names += (names.empty() ? "" : ", ") + e.path().stem().string();
     throw UsageError(fmt::format("plugin '{}' not found: no such file and no bundled plugin of that name (bundled: {})",
-                                 arg, names.empty() ? "none" : names));
+                                 echo(arg), names.empty() ? "none" : names));
+}
+
+void check_destination(const std::string &path, std::string_view option) {
+    if (path.empty()) return;
+    namespace fs = std::filesystem;
+    std::error_code ec;
+    if (fs::is_directory(path, ec))
+        throw UsageError(fmt::format("{} '{}' is a directory (expected the path of a file to write)", option, echo(path)));
+    const fs::path p(path);
+    const fs::path dir = p.has_parent_path() ? p.parent_path() : fs::path(".");
+    if (!fs::is_directory(dir, ec))
+        throw UsageError(fmt::format("{} '{}': directory '{}' does not exist (expected a writable directory)", option,
+                                     echo(path), echo(dir.string())));
+    // The report is written through a temporary file beside it: probe that very thing.
+    std::string probe = (dir / ".ninfer-conform-probe.XXXXXX").string();
+    const int fd = ::mkstemp(probe.data());
+    if (fd < 0)
+        throw UsageError(fmt::format("{} '{}': cannot write in directory '{}': {}", option, echo(path),
+                                     echo(dir.string()), std::strerror(errno)));
+    ::close(fd);
+    ::unlink(probe.c_str());
 }
 
 std::string self_executable() {
@@ -52,6 +77,21 @@ int main(int argc, char **argv) {
     cli::add_run(app);
     cli::add_sweep(app);
     cli::add_worker(app);
+    // A first word that is no option and no command: name it (CLI11 would only say that a
+    // subcommand is required).
+    if (argc > 1 && argv[1][0] != '-') {
+        bool known = false;
+        std::string names;
+        for (const auto *sub : app.get_subcommands([](CLI::App *) { return true; })) {
+            known = known || sub->get_name() == argv[1];
+            if (!sub->get_group().empty()) names += (names.empty() ? "" : ", ") + sub->get_name();
+        }
+        if (!known) {
+            std::fprintf(stderr, "ninfer-conform: unknown command '%s'; expected one of: %s\n", cli::echo(argv[1]).c_str(),
+                         names.c_str());
+            return cli::kExitUsage;
+        }
+    }
     try {
         app.parse(argc, argv);
     } catch (const CLI::RuntimeError &e) {
@@ -63,19 +103,20 @@ int main(int argc, char **argv) {
     } catch (const CLI::CallForVersion &e) {
         return app.exit(e);
     } catch (const CLI::ParseError &e) {
-        app.exit(e);
+        // CLI11 repeats the offending value: show at most a bounded, escaped excerpt of it.
+        std::fprintf(stderr, "%s\nRun with --help for more information.\n", ninfer::vectors::echo(e.what(), 400).c_str());
         return cli::kExitUsage;
     } catch (const UsageError &e) {
-        std::fprintf(stderr, "ninfer-conform: %s\n", e.what());
+        std::fprintf(stderr, "ninfer-conform: %s\n", ninfer::vectors::echo(e.what(), 2000).c_str());
         return cli::kExitUsage;
     } catch (const ninfer::vectors::VectorError &e) {
-        std::fprintf(stderr, "ninfer-conform: %s\n", e.what());
+        std::fprintf(stderr, "ninfer-conform: %s\n", ninfer::vectors::echo(e.what(), 2000).c_str());
         return cli::kExitUsage;
     } catch (const BaselineError &e) {
-        std::fprintf(stderr, "ninfer-conform: %s\n", e.what());
+        std::fprintf(stderr, "ninfer-conform: %s\n", ninfer::vectors::echo(e.what(), 2000).c_str());
         return cli::kExitUsage;
     } catch (const std::exception &e) {
-        std::fprintf(stderr, "ninfer-conform: %s\n", e.what());
+        std::fprintf(stderr, "ninfer-conform: %s\n", ninfer::vectors::echo(e.what(), 2000).c_str());
         return cli::kExitUsage;
     }
     return 0;

@@ -19,6 +19,7 @@
 #include "ninfer/oracle/grouped.hpp"
 #include "ninfer/oracle/row_split.hpp"
 #include "ninfer/oracle/scalar.hpp"
+#include "ninfer/vectors/bounded_input.hpp"
 
 namespace ninfer::harness::cli {
 
@@ -28,6 +29,8 @@ namespace orc = ninfer::oracle;
 
 constexpr int kRefused = 1;
 constexpr int kUsage = 2;
+/// Largest input or payload file read (a 4096x4096 FP32 matrix is 64 MiB).
+constexpr std::size_t kMaxInputBytes = std::size_t{1} << 30;
 
 [[noreturn]] void fail(int status, const std::string &line) {
     std::fprintf(stderr, "%s\n", line.c_str());
@@ -39,7 +42,7 @@ const orc::GroupedFormat &grouped_by_name(const std::string &name) {
     if (const auto *f = orc::find_name(orc::kGroupedFormats, name)) return *f;
     std::string names;
     for (const auto &f : orc::kGroupedFormats) names += (names.empty() ? "" : ", ") + std::string(f.name);
-    fail(kUsage, "error: unknown grouped format '" + name + "'; expected one of: " + names);
+    fail(kUsage, "error: unknown grouped format '" + vectors::echo(name) + "'; expected one of: " + names);
 }
 
 /// "N,K" with two positive decimal integers.
@@ -47,19 +50,20 @@ std::pair<std::uint64_t, std::uint64_t> parse_shape(const std::string &text) {
     const auto comma = text.find(',');
     auto number = [&](const std::string &t) -> std::uint64_t {
         if (t.empty() || t.size() > 19 || t.find_first_not_of("0123456789") != std::string::npos)
-            fail(kUsage, "error: --shape '" + text + "' is not N,K with two positive integers");
+            fail(kUsage, "error: --shape '" + vectors::echo(text) + "' is not N,K with two positive integers");
         const std::uint64_t v = std::stoull(t);
-        if (v == 0) fail(kUsage, "error: --shape '" + text + "': N and K must be positive");
+        if (v == 0) fail(kUsage, "error: --shape '" + vectors::echo(text) + "': N and K must be positive");
         return v;
     };
-    if (comma == std::string::npos) fail(kUsage, "error: --shape '" + text + "' is not N,K with two positive integers");
+    if (comma == std::string::npos) fail(kUsage, "error: --shape '" + vectors::echo(text) + "' is not N,K with two positive integers");
     return {number(text.substr(0, comma)), number(text.substr(comma + 1))};
 }
 
 std::vector<std::uint8_t> read_file(const std::string &path, const char *what) {
-    std::ifstream in(path, std::ios::binary);
-    if (!in) fail(kUsage, std::string("error: cannot read ") + what + " file '" + path + "'");
-    return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+    std::string text, error;
+    if (!vectors::read_file_capped(path, kMaxInputBytes, text, error))
+        fail(kUsage, std::string("error: cannot read ") + what + " file '" + vectors::echo(path) + "': " + error);
+    return {text.begin(), text.end()};
 }
 
 /// Write to a temporary beside the target, then rename: readers never see a partial file.

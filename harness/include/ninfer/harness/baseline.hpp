@@ -14,6 +14,8 @@ namespace ninfer::harness {
 
 /// Version of the waiver file format.
 inline constexpr int kBaselineVersion = 1;
+/// Largest waiver file read (a character device such as /dev/zero is read up to this).
+inline constexpr std::size_t kMaxBaselineBytes = std::size_t{16} << 20;
 
 struct Waiver {
     std::string rule;     ///< a rule id of the catalog
@@ -32,7 +34,9 @@ public:
     using std::runtime_error::runtime_error;
 };
 
-/// Parse a waiver file's text; `where` names it in errors. Throws BaselineError.
+/// Parse a waiver file's text; `where` names it in errors (with the line where one is known:
+/// nesting past 64 levels, a number no double holds). Integers are range-checked: "version"
+/// 4294967297 is not 1. Throws BaselineError.
 Baseline parse_baseline(const std::string &text, const std::string &where);
 /// Read and parse a waiver file. Throws BaselineError.
 Baseline load_baseline(const std::filesystem::path &path);

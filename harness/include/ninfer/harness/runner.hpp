@@ -46,10 +46,12 @@ struct CaseSet {
     std::vector<std::string> suites;  ///< names, in catalog order
     std::vector<SuiteCase> cases;
     std::string vectors_dir, manifest_sha256;
+    std::string manifest;  ///< the text of MANIFEST.sha256 whose digest is manifest_sha256
 };
 
-/// Golden cases from the vectors (digests verified) plus, at full and exhaustive, the suites'
-/// seeded random cases. Throws UsageError (unknown suite) or vectors::VectorError.
+/// Golden cases from the vectors (digests verified, all suites in one load: each file read
+/// once, ids unique across files) plus, at full and exhaustive, the suites' seeded random
+/// cases. Throws UsageError (unknown suite) or vectors::VectorError.
 CaseSet collect_cases(const RunOptions &opts);
 
 /// The call of a case: its inputs, and output capacities (the expected sizes; a generous

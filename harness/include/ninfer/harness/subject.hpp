@@ -65,7 +65,11 @@ struct Reply {
 
 struct SubjectOptions {
     std::chrono::milliseconds call_timeout{10000};  ///< per call
+#ifdef NINFER_SANITIZED
+    std::uint64_t memory_limit_bytes = 0;  ///< none: ASan's shadow memory exceeds any RLIMIT_AS (preset asan)
+#else
     std::uint64_t memory_limit_bytes = 8ull << 30;   ///< RLIMIT_AS of the worker
+#endif
     std::string worker_executable;                   ///< the ninfer-conform binary (self)
 };
 

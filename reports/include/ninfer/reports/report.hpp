@@ -100,6 +100,7 @@ struct Report {
     SubjectIdentity subject;
     std::string open_error;          ///< set when the subject could not be started
     std::string vectors_dir, vectors_manifest_sha256;
+    bool vectors_custom = false;     ///< run --custom-vectors: a set this build did not generate
     std::string level;
     std::uint64_t seed = 0;
     std::vector<std::string> suites;

@@ -6,6 +6,7 @@
 #include <filesystem>
 #include <stdexcept>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "ninfer/suites/case.hpp"
@@ -23,16 +24,23 @@ public:
 };
 
 /// Write the golden cases of every suite (all levels) under `dir`, one file per suite, and the
-/// manifest. Files are written to a temporary name and renamed; same oracle, same bytes.
-void write_golden(const std::filesystem::path &dir);
+/// manifest. Every file is written to a temporary name first; only when all are written are
+/// they renamed, the manifest last; on failure no temporary file is left. A stale suite file
+/// is removed only when the directory's previous manifest lists it; other files are kept and
+/// returned, by name, so that the caller can warn (a reader refuses unlisted files).
+std::vector<std::string> write_golden(const std::filesystem::path &dir);
 
 struct Loaded {
     std::vector<suites::Case> cases;
     std::string manifest_sha256;  ///< digest of MANIFEST.sha256, recorded in reports
+    std::string manifest;         ///< the text of MANIFEST.sha256 (the bytes of that digest)
+    std::vector<std::string> suite_of;  ///< the suite of each case, parallel to `cases`
 };
 
 /// Read the cases of the named suites (all suites when empty) whose level is <= `level`,
-/// after verifying every digest of the manifest. Throws VectorError.
+/// after verifying every digest of the manifest. Each file is read once, capped in size, and
+/// the bytes hashed are the bytes parsed; a case id may appear once across all files loaded.
+/// Cases come in the order of `suites`. Throws VectorError.
 Loaded load(const std::filesystem::path &dir, const std::vector<std::string> &suites, suites::Level level);
 
 /// Serialize / parse one case as one line of the vector file format.
@@ -44,5 +52,19 @@ std::filesystem::path default_vectors_dir();
 
 /// SHA-256 of a file's bytes as lowercase hex (OpenSSL EVP).
 std::string sha256_file(const std::filesystem::path &p);
+/// SHA-256 of bytes in memory as lowercase hex.
+std::string sha256_bytes(std::string_view bytes);
+
+/// Largest vector file the reader accepts (the biggest committed file is about 5 MB).
+inline constexpr std::size_t kMaxVectorFileBytes = std::size_t{256} << 20;
+/// Largest MANIFEST.sha256 the reader accepts.
+inline constexpr std::size_t kMaxManifestBytes = std::size_t{1} << 20;
+
+/// The MANIFEST.sha256 text of the set that write_golden writes, computed in memory: the
+/// build compiles it into the CLI, which thereby knows its own vectors (docs/cli.md).
+std::string golden_manifest();
+
+/// The files whose lines differ between two manifest texts ("a.jsonl, b.jsonl"), for messages.
+std::string manifest_difference(const std::string &expected, const std::string &actual);
 
 }  // namespace ninfer::vectors

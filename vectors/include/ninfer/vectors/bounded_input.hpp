@@ -1,0 +1,174 @@
+// SPDX-License-Identifier: Apache-2.0
+// Untrusted input, read within bounds (README.md, "Bad input fails loudly"): files read once and
+// never past a size cap, JSON parsed with a nesting limit and numbers that must fit, integers
+// taken only when they fit the target type, and echoed text cut short. Header-only: the vectors
+// reader, the baseline reader and the CLI share it; the includer links nlohmann_json.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <cstdlib>
+#include <fstream>
+#include <limits>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <type_traits>
+
+#include <nlohmann/json.hpp>
+
+namespace ninfer::vectors {
+
+/// Deepest JSON nesting any file or request of this project needs (vector lines nest 3 deep).
+inline constexpr std::size_t kMaxJsonDepth = 64;
+/// Most characters of an untrusted value that an error line repeats.
+inline constexpr std::size_t kMaxEcho = 80;
+
+/// `text` cut to at most `max` characters for an error line: control and non-ASCII bytes as
+/// \xNN, and "... (N bytes)" when cut.
+inline std::string echo(std::string_view text, std::size_t max = kMaxEcho) {
+    static constexpr char kHex[] = "0123456789abcdef";
+    std::string out;
+    for (std::size_t i = 0; i < text.size(); ++i) {
+        const auto c = static_cast<unsigned char>(text[i]);
+        if (out.size() >= max) {
+            out += "... (" + std::to_string(text.size()) + " bytes)";
+            break;
+        }
+        if (c >= 0x20 && c < 0x7F) {
+            out.push_back(static_cast<char>(c));
+        } else {
+            out += "\\x";
+            out.push_back(kHex[c >> 4]);
+            out.push_back(kHex[c & 0xF]);
+        }
+    }
+    return out;
+}
+
+/// A JSON value shown in an error line: its dump, cut by echo(). The value must come from
+/// parse_json_bounded (bounded nesting), so that dumping it cannot exhaust the stack.
+template <class Json>
+std::string echo_json(const Json &v) {
+    return echo(v.dump(-1, ' ', true, nlohmann::json::error_handler_t::replace));
+}
+
+/// 1-based line of byte `offset` of `text`.
+inline std::size_t line_of(std::string_view text, std::size_t offset) {
+    std::size_t line = 1;
+    for (std::size_t i = 0; i < offset && i < text.size(); ++i)
+        if (text[i] == '\n') ++line;
+    return line;
+}
+
+/// Why JSON `text` cannot be parsed safely, or "": nesting deeper than `max_depth`, or a number
+/// whose magnitude no double holds (such as 1e400). `offset` receives the byte of the problem.
+/// Strings are skipped; the JSON syntax itself is left to the parser.
+inline std::string json_hazard(std::string_view text, std::size_t &offset, std::size_t max_depth = kMaxJsonDepth) {
+    std::size_t depth = 0;
+    for (std::size_t i = 0; i < text.size(); ++i) {
+        const char c = text[i];
+        if (c == '"') {
+            for (++i; i < text.size() && text[i] != '"'; ++i)
+                if (text[i] == '\\') ++i;
+        } else if (c == '[' || c == '{') {
+            if (++depth > max_depth) {
+                offset = i;
+                return "nesting deeper than " + std::to_string(max_depth) + " levels";
+            }
+        } else if (c == ']' || c == '}') {
+            if (depth > 0) --depth;
+        } else if (c == '-' || (c >= '0' && c <= '9')) {
+            std::size_t j = i;
+            while (j < text.size() && (std::string_view("+-.eE0123456789").find(text[j]) != std::string_view::npos)) ++j;
+            const std::string_view token = text.substr(i, j - i);
+            if (token.find_first_of(".eE") != std::string_view::npos) {
+                const std::string t(token);
+                const double d = std::strtod(t.c_str(), nullptr);
+                if (d == std::numeric_limits<double>::infinity() || d == -std::numeric_limits<double>::infinity()) {
+                    offset = i;
+                    return "number " + echo(token, 40) + " is out of the range of a double";
+                }
+            }
+            i = j - 1;
+        }
+    }
+    return {};
+}
+
+/// Parse JSON `text` within the limits of json_hazard. On failure returns false and sets
+/// `error` to one bounded line ("line L: what") without any prefix.
+template <class Json>
+bool parse_json_bounded(std::string_view text, Json &out, std::string &error, std::size_t max_depth = kMaxJsonDepth) {
+    std::size_t offset = 0;
+    if (auto why = json_hazard(text, offset, max_depth); !why.empty()) {
+        error = "line " + std::to_string(line_of(text, offset)) + ": " + why;
+        return false;
+    }
+    try {
+        out = Json::parse(text.begin(), text.end());
+    } catch (const nlohmann::json::parse_error &e) {
+        const std::size_t at = e.byte > 0 ? e.byte - 1 : 0;
+        error = "line " + std::to_string(line_of(text, at)) + ": not JSON: " + echo(e.what(), 160);
+        return false;
+    } catch (const nlohmann::json::exception &e) {
+        error = "line 1: not JSON: " + echo(e.what(), 160);
+        return false;
+    }
+    return true;
+}
+
+/// The value of a JSON integer when it fits `Int` exactly: no truncation, no sign change, no
+/// floating-point number. std::nullopt otherwise (also for 4294967297 read as a 32-bit int).
+template <class Int, class Json>
+std::optional<Int> checked_integer(const Json &v) {
+    static_assert(std::is_integral_v<Int> && !std::is_same_v<Int, bool>);
+    if (v.is_number_unsigned()) {
+        const auto x = v.template get<std::uint64_t>();
+        if (x > static_cast<std::uint64_t>(std::numeric_limits<Int>::max())) return std::nullopt;
+        return static_cast<Int>(x);
+    }
+    if (v.is_number_integer()) {
+        const auto x = v.template get<std::int64_t>();
+        if constexpr (std::is_unsigned_v<Int>) {
+            if (x < 0 || static_cast<std::uint64_t>(x) > static_cast<std::uint64_t>(std::numeric_limits<Int>::max()))
+                return std::nullopt;
+        } else {
+            if (x < static_cast<std::int64_t>(std::numeric_limits<Int>::min()) ||
+                x > static_cast<std::int64_t>(std::numeric_limits<Int>::max()))
+                return std::nullopt;
+        }
+        return static_cast<Int>(x);
+    }
+    return std::nullopt;
+}
+
+/// The bytes of the file at `path`, read once, at most `cap` of them. On failure returns false
+/// and sets `error` to what went wrong ("cannot open", "larger than the limit of N bytes").
+/// Reads a character device such as /dev/zero or a pipe up to the cap, never further.
+inline bool read_file_capped(const std::string &path, std::size_t cap, std::string &out, std::string &error) {
+    std::ifstream in(path, std::ios::binary);
+    if (!in) {
+        error = "cannot open for reading";
+        return false;
+    }
+    out.clear();
+    char buf[1 << 16];
+    while (in) {
+        in.read(buf, sizeof buf);
+        const auto got = static_cast<std::size_t>(in.gcount());
+        if (out.size() + got > cap) {
+            error = "larger than the limit of " + std::to_string(cap) + " bytes (is it the right file?)";
+            out.clear();
+            return false;
+        }
+        out.append(buf, got);
+    }
+    if (in.bad()) {
+        error = "read error";
+        return false;
+    }
+    return true;
+}
+
+}  // namespace ninfer::vectors

@@ -78,7 +78,8 @@ enum ninfer_encoder {
 
 /* ---- Status codes, classes, verdicts and payload details as X-macros ----------------------
  * X(value, NAME, name, summary): NAME builds the C enumerator, name is the spelling the
- * vectors, reports and wire use (ninfer/abi/registry.hpp: status_name, detail_name, ...). */
+ * vectors, reports and wire use (ninfer/abi/registry.hpp: status_name, detail_name, ...).
+ * Use NAME only with ## (NAN is also a <math.h> macro); name and summary are safe with #. */
 
 /* Status codes. Negative: the call refused or failed. */
 #define NINFER_STATUSES(X)                                                                          \

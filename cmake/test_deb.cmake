@@ -38,7 +38,8 @@ endif()
 must("dpkg-deb -c" COMMAND dpkg-deb -c ${deb})
 set(listing "${out}")
 foreach(path ./usr/bin/ninfer-conform ./usr/lib/ninfer-conform/plugins/reference.so
-        ./usr/share/ninfer-conform/vectors/MANIFEST.sha256 ./usr/include/ninfer/harness/plugin.h
+        ./usr/share/ninfer-conform/vectors/MANIFEST.sha256 ./usr/include/ninfer/abi/plugin.h
+        ./usr/include/ninfer/abi/registry.hpp ./usr/include/ninfer/harness/plugin.h
         ./usr/lib/cmake/ninfer_conform/ninfer_conform-config.cmake
         ./usr/lib/cmake/ninfer-conform/ninfer-conform-config.cmake)
   expect_contains("dpkg-deb -c" "${listing}" "${path}")

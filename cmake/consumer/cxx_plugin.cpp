@@ -5,7 +5,7 @@
 #include <cstdint>
 #include <cstdio>
 
-#include "ninfer/harness/plugin.h"
+#include "ninfer/abi/plugin.h"
 
 namespace {
 

@@ -7,8 +7,8 @@
 #include <cstdint>
 #include <vector>
 
-#include "ninfer/harness/plugin.h"
-#include "ninfer/oracle/formats.hpp"
+#include "ninfer/abi/plugin.h"
+#include "ninfer/abi/registry.hpp"
 
 namespace ninfer::gpu {
 
@@ -17,9 +17,9 @@ namespace ninfer::gpu {
 template <class HasDecode, class HasConversion>
 std::vector<ninfer_capability> word_capabilities(HasDecode has_decode, HasConversion has_conversion) {
     std::vector<ninfer_capability> caps;
-    for (const auto &f : oracle::kWordFormats)
+    for (const auto &f : abi::kWordFormats)
         if (has_decode(f.id)) caps.push_back({NINFER_OP_decode, f.id, 0, 0, 0});
-    for (const auto &c : oracle::kConversions)
+    for (const auto &c : abi::kConversions)
         if (has_conversion(c.id)) caps.push_back({NINFER_OP_convert, c.dst, c.src, 0, c.id});
     return caps;
 }

@@ -10,7 +10,7 @@
 #include <algorithm>
 
 #include "kernels.cuh"
-#include "ninfer/harness/plugin.h"
+#include "ninfer/abi/plugin.h"
 
 namespace ninfer::gpu {
 namespace {

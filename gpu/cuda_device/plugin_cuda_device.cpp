@@ -10,7 +10,7 @@
 #include <vector>
 
 #include "kernels.cuh"
-#include "ninfer/oracle/formats.hpp"
+#include "ninfer/abi/registry.hpp"
 #include "word_plugin.hpp"
 
 using ninfer::gpu::word_capabilities;
@@ -139,13 +139,13 @@ std::int32_t run_on_device(const ninfer_call *c, ninfer_result *r, std::uint64_t
 std::int32_t op_convert(void *, const ninfer_call *c, ninfer_result *r) {
     if (!c || !r || c->struct_size < sizeof(ninfer_call)) return NINFER_E_INVALID_ARGUMENT;
     if (!probe().usable) return refuse(r, NINFER_E_UNSUPPORTED, "cuda_device " + probe().version);
-    const auto *conv = oracle::find_id(oracle::kConversions, c->method);
+    const auto *conv = abi::find_id(abi::kConversions, c->method);
     if (!conv || !gpu::cuda_device_has_conversion(c->method))
         return refuse(r, NINFER_E_UNSUPPORTED, "no device kernel for conversion " + std::to_string(c->method));
     if (c->format != conv->dst || c->format_in != conv->src)
         return refuse(r, NINFER_E_INVALID_ARGUMENT, "formats do not match the conversion");
-    const int ib = oracle::find_id(oracle::kWordFormats, conv->src)->bytes();
-    const int ob = oracle::find_id(oracle::kWordFormats, conv->dst)->bytes();
+    const int ib = abi::find_id(abi::kWordFormats, conv->src)->bytes();
+    const int ob = abi::find_id(abi::kWordFormats, conv->dst)->bytes();
     if (const std::int32_t s = check_words(c, r, ib, ob); s != NINFER_OK) return s;
     return run_on_device(c, r, c->count * ib, c->count * ob, [&](const std::uint8_t *d_in, std::uint8_t *d_out) {
         return gpu::cuda_device_launch_convert(c->method, d_in, ib, d_out, ob, c->count);
@@ -155,7 +155,7 @@ std::int32_t op_convert(void *, const ninfer_call *c, ninfer_result *r) {
 std::int32_t op_decode(void *, const ninfer_call *c, ninfer_result *r) {
     if (!c || !r || c->struct_size < sizeof(ninfer_call)) return NINFER_E_INVALID_ARGUMENT;
     if (!probe().usable) return refuse(r, NINFER_E_UNSUPPORTED, "cuda_device " + probe().version);
-    const auto *f = oracle::find_id(oracle::kWordFormats, c->format);
+    const auto *f = abi::find_id(abi::kWordFormats, c->format);
     if (!f || !gpu::cuda_device_has_decode(c->format))
         return refuse(r, NINFER_E_UNSUPPORTED, "no device kernel decodes format " + std::to_string(c->format));
     const int ib = f->bytes();

@@ -10,7 +10,7 @@
 
 #include <bit>
 
-#include "ninfer/harness/plugin.h"
+#include "ninfer/abi/plugin.h"
 
 namespace ninfer::gpu {
 namespace {

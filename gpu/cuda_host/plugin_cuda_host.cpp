@@ -6,7 +6,7 @@
 #include <vector>
 
 #include "cuda_host_codecs.hpp"
-#include "ninfer/oracle/formats.hpp"
+#include "ninfer/abi/registry.hpp"
 #include "word_plugin.hpp"
 
 using ninfer::gpu::word_capabilities;
@@ -47,13 +47,13 @@ std::int32_t check_words(const ninfer_call *c, ninfer_result *r, int in_width, i
 
 std::int32_t op_convert(void *, const ninfer_call *c, ninfer_result *r) {
     if (!c || !r || c->struct_size < sizeof(ninfer_call)) return NINFER_E_INVALID_ARGUMENT;
-    const auto *conv = oracle::find_id(oracle::kConversions, c->method);
+    const auto *conv = abi::find_id(abi::kConversions, c->method);
     if (!conv || !gpu::cuda_host_has_conversion(c->method))
         return refuse(r, NINFER_E_UNSUPPORTED, "NVIDIA's headers offer no such conversion");
     if (c->format != conv->dst || c->format_in != conv->src)
         return refuse(r, NINFER_E_INVALID_ARGUMENT, "formats do not match the conversion");
-    const int ib = oracle::find_id(oracle::kWordFormats, conv->src)->bytes();
-    const int ob = oracle::find_id(oracle::kWordFormats, conv->dst)->bytes();
+    const int ib = abi::find_id(abi::kWordFormats, conv->src)->bytes();
+    const int ob = abi::find_id(abi::kWordFormats, conv->dst)->bytes();
     if (const std::int32_t s = check_words(c, r, ib, ob); s != NINFER_OK) return s;
     for (std::uint64_t i = 0; i < c->count; ++i) store(c->out, i, ob, gpu::cuda_host_convert(c->method, load(c->in, i, ib)));
     r->out_written = c->count * static_cast<std::uint64_t>(ob);
@@ -62,7 +62,7 @@ std::int32_t op_convert(void *, const ninfer_call *c, ninfer_result *r) {
 
 std::int32_t op_decode(void *, const ninfer_call *c, ninfer_result *r) {
     if (!c || !r || c->struct_size < sizeof(ninfer_call)) return NINFER_E_INVALID_ARGUMENT;
-    const auto *f = oracle::find_id(oracle::kWordFormats, c->format);
+    const auto *f = abi::find_id(abi::kWordFormats, c->format);
     if (!f || !gpu::cuda_host_has_decode(c->format))
         return refuse(r, NINFER_E_UNSUPPORTED, "NVIDIA's headers offer no widening of this format");
     if (const std::int32_t s = check_words(c, r, f->bytes(), 8); s != NINFER_OK) return s;

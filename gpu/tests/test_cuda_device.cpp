@@ -18,7 +18,7 @@
 #include <vector>
 
 #include "fp32_inputs.hpp"
-#include "ninfer/harness/plugin.h"
+#include "ninfer/abi/plugin.h"
 #include "departure_survey.hpp"
 #include "ninfer/oracle/scalar.hpp"
 

@@ -4,7 +4,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "ninfer/harness/plugin.h"
+#include "ninfer/abi/plugin.h"
 
 static uint16_t load_le16(const uint8_t *p) { return (uint16_t)(p[0] | p[1] << 8); }
 

@@ -26,29 +26,13 @@
 
 extern char **environ;
 
-#include "ninfer/oracle/formats.hpp"
+#include "ninfer/abi/registry.hpp"
 
 namespace ninfer::harness::wire {
 
 static_assert(std::endian::native == std::endian::little, "the frames and iota assume a little-endian host");
 
-bool known_status(std::int32_t status) {
-    switch (status) {
-    case NINFER_OK:
-    case NINFER_E_UNSUPPORTED:
-    case NINFER_E_INVALID_ARGUMENT:
-    case NINFER_E_SIZE:
-    case NINFER_E_BUFFER:
-    case NINFER_E_LAYOUT:
-    case NINFER_E_CONVERSION:
-    case NINFER_E_NONFINITE:
-    case NINFER_E_SCALE_OVERFLOW:
-    case NINFER_E_INVALID_PAYLOAD:
-    case NINFER_E_METHOD:
-    case NINFER_E_INTERNAL: return true;
-    }
-    return false;
-}
+bool known_status(std::int32_t status) { return !abi::status_name(status).empty(); }
 
 template <class Word>
 static void fill_iota_as(std::uint8_t *dst, std::uint64_t start, std::uint64_t count) {
@@ -84,33 +68,24 @@ std::string check_iota(std::uint64_t start, int width, std::uint64_t count) {
 
 template <class Table>
 static std::string_view name_in(const Table &table, std::uint32_t id) {
-    const auto *e = oracle::find_id(table, id);
+    const auto *e = abi::find_id(table, id);
     return e ? e->name : std::string_view{};
 }
 
 template <class Table>
 static std::optional<std::uint32_t> id_in(const Table &table, std::string_view name) {
-    const auto *e = oracle::find_name(table, name);
+    const auto *e = abi::find_name(table, name);
     if (!e) return std::nullopt;
     return e->id;
 }
 
-std::string_view op_name(std::uint32_t id) { return name_in(oracle::kOps, id); }
-std::optional<std::uint32_t> op_id(std::string_view name) { return id_in(oracle::kOps, name); }
-std::string_view layout_name(std::uint32_t id) { return name_in(oracle::kLayouts, id); }
-std::optional<std::uint32_t> layout_id(std::string_view name) { return id_in(oracle::kLayouts, name); }
+std::string_view op_name(std::uint32_t id) { return name_in(abi::kOps, id); }
+std::optional<std::uint32_t> op_id(std::string_view name) { return id_in(abi::kOps, name); }
+std::string_view layout_name(std::uint32_t id) { return name_in(abi::kLayouts, id); }
+std::optional<std::uint32_t> layout_id(std::string_view name) { return id_in(abi::kLayouts, name); }
 
-std::string_view format_name(std::uint32_t id) {
-    if (auto n = name_in(oracle::kWordFormats, id); !n.empty()) return n;
-    if (auto n = name_in(oracle::kGroupedFormats, id); !n.empty()) return n;
-    return name_in(oracle::kOtherFormats, id);
-}
-
-std::optional<std::uint32_t> format_id(std::string_view name) {
-    if (auto id = id_in(oracle::kWordFormats, name)) return id;
-    if (auto id = id_in(oracle::kGroupedFormats, name)) return id;
-    return id_in(oracle::kOtherFormats, name);
-}
+std::string_view format_name(std::uint32_t id) { return name_in(abi::kAllFormats, id); }
+std::optional<std::uint32_t> format_id(std::string_view name) { return id_in(abi::kAllFormats, name); }
 
 std::string_view method_kind(std::uint32_t op) {
     switch (op) {
@@ -123,18 +98,18 @@ std::string_view method_kind(std::uint32_t op) {
 
 std::string_view method_name(std::uint32_t op, std::uint32_t id) {
     switch (op) {
-    case NINFER_OP_convert: return name_in(oracle::kConversions, id);
-    case NINFER_OP_validate: return name_in(oracle::kRoles, id);
-    case NINFER_OP_quant_encode: return name_in(oracle::kEncoders, id);
+    case NINFER_OP_convert: return name_in(abi::kConversions, id);
+    case NINFER_OP_validate: return name_in(abi::kRoles, id);
+    case NINFER_OP_quant_encode: return name_in(abi::kEncoders, id);
     default: return "";
     }
 }
 
 std::optional<std::uint32_t> method_id(std::uint32_t op, std::string_view name) {
     switch (op) {
-    case NINFER_OP_convert: return id_in(oracle::kConversions, name);
-    case NINFER_OP_validate: return id_in(oracle::kRoles, name);
-    case NINFER_OP_quant_encode: return id_in(oracle::kEncoders, name);
+    case NINFER_OP_convert: return id_in(abi::kConversions, name);
+    case NINFER_OP_validate: return id_in(abi::kRoles, name);
+    case NINFER_OP_quant_encode: return id_in(abi::kEncoders, name);
     default: return std::nullopt;
     }
 }

@@ -14,7 +14,7 @@
 #include <string_view>
 #include <vector>
 
-#include "ninfer/harness/plugin.h"
+#include "ninfer/abi/plugin.h"
 
 namespace ninfer::harness::wire {
 

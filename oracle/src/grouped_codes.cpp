@@ -34,9 +34,9 @@ std::uint32_t grouped_code_word(const GroupedFormat &f, int q) {
 }
 
 std::uint8_t grouped_scale_verdict(const GroupedFormat &f, std::uint16_t scale_word) {
-    // Q2 has its own scale rule (every finite word); the other five share Section 6's.
-    const auto id = f.id == NINFER_FORMAT_q2_g64_fp16 ? NINFER_ROLE_q2_fp16_scale : NINFER_ROLE_grouped_fp16_scale;
-    return role_verdict(role(id), scale_word);
+    // The scale's role is a registry column: Q2 has its own (every finite word), the other five
+    // share Section 6's.
+    return role_verdict(role(f.scale_role), scale_word);
 }
 
 std::uint32_t grouped_reconstruct(std::uint16_t scale_word, int q) {

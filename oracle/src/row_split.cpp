@@ -19,16 +19,13 @@ bool align_up(std::uint64_t x, std::uint64_t a, std::uint64_t &out) {
     return true;
 }
 
-/// Bits above the low nibble stored in the high plane (q5: 1, q6: 2, others 0).
-int high_bits(const GroupedFormat &f) { return f.code_bits == 5 || f.code_bits == 6 ? f.code_bits - 4 : 0; }
-
 /// Pack one physical group of stored words u[0..G) into its base and high bytes.
 void pack_group(const GroupedFormat &f, const std::vector<std::uint32_t> &u, std::uint8_t *base, std::uint8_t *high) {
-    const int b = f.code_bits, hb = high_bits(f);
+    const int hb = f.high_bits();
     for (int i = 0; i < f.group; ++i) {
-        if (b == 8) {
+        if (f.packing == Packing::BYTE) {
             base[i] = static_cast<std::uint8_t>(u[i]);
-        } else if (b == 2) {
+        } else if (f.packing == Packing::TWO_BIT_LSB) {
             // Suite reading: lane i in bits 2*(i%4)..2*(i%4)+1 of byte i/4.
             base[i / 4] = static_cast<std::uint8_t>(base[i / 4] | (u[i] & 0x3u) << (2 * (i % 4)));
         } else {
@@ -45,9 +42,9 @@ void pack_group(const GroupedFormat &f, const std::vector<std::uint32_t> &u, std
 
 /// The stored word of lane i of a physical group (the inverse of pack_group).
 std::uint32_t lane_word(const GroupedFormat &f, const std::uint8_t *base, const std::uint8_t *high, int i) {
-    const int b = f.code_bits, hb = high_bits(f);
-    if (b == 8) return base[i];
-    if (b == 2) return (base[i / 4] >> (2 * (i % 4))) & 0x3u;
+    const int hb = f.high_bits();
+    if (f.packing == Packing::BYTE) return base[i];
+    if (f.packing == Packing::TWO_BIT_LSB) return (base[i / 4] >> (2 * (i % 4))) & 0x3u;
     std::uint32_t u = (base[i / 2] >> (4 * (i % 2))) & 0xFu;
     for (int j = 0; j < hb; ++j) {
         const int t = i * hb + j;
@@ -148,7 +145,8 @@ RowSplitDecoded row_split_decode(const GroupedFormat &f, std::uint64_t n, std::u
     // R2 step 3: physical groups in (row, group) order.
     const std::uint64_t G = static_cast<std::uint64_t>(f.group);
     const std::uint32_t zero_word = grouped_code_word(f, 0);
-    const bool is_q2 = f.id == NINFER_FORMAT_q2_g64_fp16;
+    // Q2's scale role accepts every finite word and exempts +0 scales from the zero-scale rule.
+    const bool is_q2 = f.scale_role == NINFER_ROLE_q2_fp16_scale;
     d.m.rows = n;
     d.m.cols = k;
     d.m.codes.assign(n * k, 0);
@@ -227,11 +225,13 @@ RowSplitLocation row_split_locate(const GroupedFormat &f, std::uint64_t n, std::
         loc.group = (rel % row_bytes) / group_bytes;
         loc.lane = (rel % group_bytes) * lanes_per_byte;
     };
-    const std::uint64_t b = static_cast<std::uint64_t>(f.code_bits);
+    const std::uint64_t lanes_per_base_byte =
+        f.packing == Packing::BYTE ? 1 : f.packing == Packing::TWO_BIT_LSB ? 4 : 2;
     if (byte_offset < g->base_bytes) {
-        place("base", byte_offset, g->base_row_bytes, f.base_bytes, b == 8 ? 1 : b == 2 ? 4 : 2);
+        place("base", byte_offset, g->base_row_bytes, f.base_bytes, lanes_per_base_byte);
     } else if (byte_offset >= g->high_offset && byte_offset < g->high_offset + g->high_bytes) {
-        place("high", byte_offset - g->high_offset, g->high_row_bytes, f.high_bytes, 8 / high_bits(f));
+        place("high", byte_offset - g->high_offset, g->high_row_bytes, f.high_bytes,
+              static_cast<std::uint64_t>(8 / f.high_bits()));
     } else if (byte_offset >= g->scale_offset) {
         place("scale", byte_offset - g->scale_offset, g->scale_row_bytes, 2, 0);
     } else {

@@ -163,29 +163,16 @@ std::uint64_t decode_to_binary64(const WordFormat &f, std::uint64_t word) {
 }
 
 std::uint8_t role_verdict(const Role &r, std::uint64_t word) {
-    struct Accepts {
-        bool negative_zero, positive_zero, negative;
-    };
-    Accepts a{};
-    switch (r.id) {
-    case NINFER_ROLE_grouped_fp16_scale: a = {false, true, true}; break;
-    case NINFER_ROLE_q2_fp16_scale: a = {true, true, true}; break;
-    case NINFER_ROLE_nvfp4_e4m3_scale: a = {false, true, false}; break;
-    case NINFER_ROLE_fp8_weight_code: a = {true, true, true}; break;
-    case NINFER_ROLE_bf16_row_multiplier:
-    case NINFER_ROLE_fp16_row_multiplier: a = {false, true, false}; break;
-    case NINFER_ROLE_fp32_weight_divisor: a = {false, false, false}; break;
-    default: throw std::invalid_argument("unknown role id " + std::to_string(r.id));
-    }
+    // What the role accepts is a registry column (registry.h NINFER_ROLES).
     const auto info = word_info(word_format(r.format), word);
     // Precedence: outside, NaN, infinity, -0, +0, negative.
     if (info.cls == NINFER_CLASS_OUTSIDE) return NINFER_VERDICT_OUTSIDE;
     if (is_nan_class(info.cls)) return NINFER_VERDICT_NAN;
     if (info.cls == NINFER_CLASS_INFINITE) return NINFER_VERDICT_INFINITE;
     if (info.cls == NINFER_CLASS_ZERO && info.negative)
-        return a.negative_zero ? NINFER_VERDICT_VALID : NINFER_VERDICT_NEGATIVE_ZERO;
-    if (info.cls == NINFER_CLASS_ZERO) return a.positive_zero ? NINFER_VERDICT_VALID : NINFER_VERDICT_ZERO;
-    if (info.negative && !a.negative) return NINFER_VERDICT_NEGATIVE;
+        return r.accepts_negative_zero ? NINFER_VERDICT_VALID : NINFER_VERDICT_NEGATIVE_ZERO;
+    if (info.cls == NINFER_CLASS_ZERO) return r.accepts_positive_zero ? NINFER_VERDICT_VALID : NINFER_VERDICT_ZERO;
+    if (info.negative && !r.accepts_negative) return NINFER_VERDICT_NEGATIVE;
     return NINFER_VERDICT_VALID;
 }
 

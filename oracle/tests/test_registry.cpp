@@ -41,6 +41,31 @@ TEST_CASE("grouped formats compose a binary16 scale and the row-split layout", "
     }
 }
 
+TEST_CASE("grouped packing and scale role columns agree with the geometry and the spec", "[registry]") {
+    for (const auto &g : kGroupedFormats) {
+        CAPTURE(g.name);
+        // storage-layouts.md Section 3: base bytes hold 8, 4 or 2 bits of each lane.
+        switch (g.packing) {
+        case Packing::BYTE: CHECK(g.base_bytes == g.group); CHECK(g.code_bits == 8); break;
+        case Packing::NIBBLE_HIGH: CHECK(2 * g.base_bytes == g.group); break;
+        case Packing::TWO_BIT_LSB: CHECK(4 * g.base_bytes == g.group); CHECK(g.code_bits == 2); break;
+        }
+        CHECK(8 * g.high_bytes == g.high_bits() * g.group);
+        // The scale role validates words of the scale format.
+        const auto *r = find_id(kRoles, g.scale_role);
+        REQUIRE(r != nullptr);
+        CHECK(r->format == g.scale_format);
+    }
+    // Typed from the spec, not read off the registry: the high stream holds q5's bit 4 and
+    // q6's bits 4..5; Q2 alone has its own scale rule (tensor-formats.txt Section 3.2).
+    CHECK(grouped_format(NINFER_FORMAT_q4_g64_fp16).high_bits() == 0);
+    CHECK(grouped_format(NINFER_FORMAT_q5_g64_fp16).high_bits() == 1);
+    CHECK(grouped_format(NINFER_FORMAT_q6_g64_fp16).high_bits() == 2);
+    CHECK(grouped_format(NINFER_FORMAT_q2_g64_fp16).scale_role == NINFER_ROLE_q2_fp16_scale);
+    for (const auto &g : kGroupedFormats)
+        if (g.id != NINFER_FORMAT_q2_g64_fp16) CHECK(g.scale_role == NINFER_ROLE_grouped_fp16_scale);
+}
+
 TEST_CASE("direct formats are exactly bf16, fp32 and int32 (Section 3.1)", "[registry]") {
     std::set<std::string> direct;
     for (const auto &f : kWordFormats)

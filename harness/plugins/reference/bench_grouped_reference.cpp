@@ -15,7 +15,7 @@ int main() {
     std::normal_distribution<float> dist(0.0f, 0.02f);
     std::vector<float> x(n * k);
     for (auto &v : x) v = dist(rng);
-    for (const auto &f : ninfer::oracle::kGroupedFormats) {
+    for (const auto &f : ninfer::abi::kGroupedFormats) {
         if (!f.canonical_encoders) continue;
         gn::Matrix m;
         const auto t0 = std::chrono::steady_clock::now();

@@ -18,7 +18,7 @@ namespace ninfer::reference {
 namespace {
 
 namespace gn = grouped_native;
-using ninfer::oracle::GroupedFormat;
+using ninfer::abi::GroupedFormat;
 
 constexpr std::uint32_t kSources[] = {NINFER_FORMAT_fp32, NINFER_FORMAT_bf16, NINFER_FORMAT_fp16};
 
@@ -28,10 +28,10 @@ std::vector<ninfer_capability> build_capabilities() {
     std::vector<ninfer_capability> caps;
     constexpr std::uint32_t kLayoutOps[] = {NINFER_OP_layout_encode, NINFER_OP_layout_decode, NINFER_OP_quant_decode,
                                             NINFER_OP_payload_validate, NINFER_OP_rows_select};
-    for (const auto &f : ninfer::oracle::kGroupedFormats) {
+    for (const auto &f : ninfer::abi::kGroupedFormats) {
         for (auto op : kLayoutOps) caps.push_back({op, f.id, 0, 0, 0});
         for (auto src : kSources)
-            for (const auto &e : ninfer::oracle::kEncoders) caps.push_back({NINFER_OP_quant_encode, f.id, src, 0, e.id});
+            for (const auto &e : ninfer::abi::kEncoders) caps.push_back({NINFER_OP_quant_encode, f.id, src, 0, e.id});
     }
     // Any format offered with row_split_k128_v1 reaches this half and is refused by name.
     for (auto op : kLayoutOps) caps.push_back({op, 0, 0, NINFER_LAYOUT_row_split_k128_v1, 0});
@@ -49,15 +49,12 @@ std::int32_t fail(ninfer_result *res, std::int32_t status, const std::string &me
 
 /// The registry name of any format id (word, grouped, other), or its number.
 std::string format_label(std::uint32_t id) {
-    using namespace ninfer::oracle;
-    if (const auto *w = find_id(kWordFormats, id)) return std::string(w->name);
-    if (const auto *g = find_id(kGroupedFormats, id)) return std::string(g->name);
-    if (const auto *o = find_id(kOtherFormats, id)) return std::string(o->name);
+    if (const auto *f = ninfer::abi::find_format(id)) return std::string(f->name);
     return "format#" + std::to_string(id);
 }
 
 std::string pair_name(std::uint32_t format, std::uint32_t layout) {
-    const auto *l = ninfer::oracle::find_id(ninfer::oracle::kLayouts, layout);
+    const auto *l = ninfer::abi::find_id(ninfer::abi::kLayouts, layout);
     return format_label(format) + "/" + (l ? std::string(l->name) : "layout#" + std::to_string(layout));
 }
 
@@ -140,7 +137,7 @@ std::int32_t do_quant_encode(const GroupedFormat &f, const ninfer_call *c, ninfe
     if (c->method != NINFER_ENCODER_grouped_absmax && c->method != NINFER_ENCODER_grouped_search)
         return fail(res, NINFER_E_UNSUPPORTED, "unknown encoder method " + std::to_string(c->method));
     if (!f.canonical_encoders)
-        return fail(res, NINFER_E_METHOD, std::string(ninfer::oracle::kEncoders[c->method - 1].name) + " refuses target " + std::string(f.name));
+        return fail(res, NINFER_E_METHOD, std::string(ninfer::abi::kEncoders[c->method - 1].name) + " refuses target " + std::string(f.name));
     const std::uint64_t n = c->shape[0], k = c->shape[1];
     if (!gn::geometry(f, n, k)) return fail(res, NINFER_E_INVALID_ARGUMENT, "encoder needs a positive rank-two [N,K]");
     // Every size from the shape is checked before it is trusted: N*K and K*4 must not wrap.

@@ -7,7 +7,7 @@
 #include <cstdint>
 #include <span>
 
-#include "ninfer/harness/plugin.h"
+#include "ninfer/abi/plugin.h"
 
 namespace ninfer::reference {
 

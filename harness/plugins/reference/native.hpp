@@ -10,7 +10,7 @@
 #include <span>
 #include <string>
 
-#include "ninfer/harness/plugin.h"
+#include "ninfer/abi/plugin.h"
 
 namespace ninfer::reference {
 

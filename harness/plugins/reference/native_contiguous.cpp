@@ -8,16 +8,14 @@
 #include <string>
 
 #include "native.hpp"
-#include "ninfer/oracle/formats.hpp"
+#include "ninfer/abi/registry.hpp"
 
 namespace ninfer::reference {
 namespace {
 
 /// The registry name of any format id, or "#<id>" (header tables only: no oracle code linked).
 std::string format_text(std::uint32_t id) {
-    if (const auto *w = oracle::find_id(oracle::kWordFormats, id)) return std::string(w->name);
-    if (const auto *g = oracle::find_id(oracle::kGroupedFormats, id)) return std::string(g->name);
-    if (const auto *o = oracle::find_id(oracle::kOtherFormats, id)) return std::string(o->name);
+    if (const auto *f = abi::find_format(id)) return std::string(f->name);
     return id == 0 ? std::string("none") : fmt::format("#{}", id);
 }
 
@@ -40,11 +38,11 @@ LayoutOutcome copy_words(const LayoutOutcome &size, const char *what, const std:
 
 LayoutOutcome contiguous_payload_bytes(std::uint32_t format, std::span<const std::uint64_t> shape) {
     // Step 1: the pair must be registered, refused by name before any byte is read.
-    const auto *f = oracle::find_id(oracle::kWordFormats, format);
+    const auto *f = abi::find_id(abi::kWordFormats, format);
     if (!f || !f->direct)
         return refuse(NINFER_E_LAYOUT,
                       fmt::format("format {} is not registered for layout contiguous_le_v1", format_text(format)));
-    const auto *lo = oracle::find_id(oracle::kLayouts, NINFER_LAYOUT_contiguous_le_v1);
+    const auto *lo = abi::find_id(abi::kLayouts, NINFER_LAYOUT_contiguous_le_v1);
     if (shape.size() > static_cast<std::size_t>(lo->max_rank))
         return refuse(NINFER_E_INVALID_ARGUMENT,
                       fmt::format("rank {} above contiguous_le_v1's {}", shape.size(), lo->max_rank));

@@ -33,13 +33,13 @@ std::string where(std::uint64_t row, std::uint64_t group, std::uint64_t lane) {
 
 /// Stored word of lane `lane` of a group whose base bytes start at `base` and high bytes at `high`.
 std::uint32_t read_lane(const GroupedFormat &f, const std::uint8_t *base, const std::uint8_t *high, int lane) {
-    switch (f.code_bits) {
-    case 8: return base[lane];
-    case 2: return (base[lane / 4] >> (2 * (lane % 4))) & 0x3u;
-    default: break;
+    switch (f.packing) {
+    case ninfer::abi::Packing::BYTE: return base[lane];
+    case ninfer::abi::Packing::TWO_BIT_LSB: return (base[lane / 4] >> (2 * (lane % 4))) & 0x3u;
+    case ninfer::abi::Packing::NIBBLE_HIGH: break;
     }
     std::uint32_t u = (base[lane / 2] >> (4 * (lane % 2))) & 0xFu;
-    const int hb = f.code_bits - 4;
+    const int hb = f.high_bits();
     for (int j = 0; j < hb; ++j) {
         const int t = lane * hb + j;  // lane-major stream, bit 4 first
         u |= static_cast<std::uint32_t>((high[t / 8] >> (t % 8)) & 1u) << (4 + j);
@@ -48,13 +48,13 @@ std::uint32_t read_lane(const GroupedFormat &f, const std::uint8_t *base, const 
 }
 
 void write_lane(const GroupedFormat &f, std::uint8_t *base, std::uint8_t *high, int lane, std::uint32_t u) {
-    switch (f.code_bits) {
-    case 8: base[lane] = static_cast<std::uint8_t>(u); return;
-    case 2: base[lane / 4] |= static_cast<std::uint8_t>((u & 0x3u) << (2 * (lane % 4))); return;
-    default: break;
+    switch (f.packing) {
+    case ninfer::abi::Packing::BYTE: base[lane] = static_cast<std::uint8_t>(u); return;
+    case ninfer::abi::Packing::TWO_BIT_LSB: base[lane / 4] |= static_cast<std::uint8_t>((u & 0x3u) << (2 * (lane % 4))); return;
+    case ninfer::abi::Packing::NIBBLE_HIGH: break;
     }
     base[lane / 2] |= static_cast<std::uint8_t>((u & 0xFu) << (4 * (lane % 2)));
-    const int hb = f.code_bits - 4;
+    const int hb = f.high_bits();
     for (int j = 0; j < hb; ++j) {
         const int t = lane * hb + j;
         high[t / 8] |= static_cast<std::uint8_t>(((u >> (4 + j)) & 1u) << (t % 8));
@@ -89,7 +89,7 @@ bool absmax_group(const GroupedFormat &f, const float *x, std::size_t count, std
 }  // namespace
 
 const GroupedFormat *find_grouped(std::uint32_t format_id) {
-    return ninfer::oracle::find_id(ninfer::oracle::kGroupedFormats, format_id);
+    return ninfer::abi::find_id(ninfer::abi::kGroupedFormats, format_id);
 }
 
 std::optional<Geometry> geometry(const GroupedFormat &f, std::uint64_t n, std::uint64_t k) {
@@ -114,19 +114,23 @@ std::optional<int> code_value(const GroupedFormat &f, std::uint32_t word) {
     const std::uint32_t width = 1u << f.code_bits;
     if (word >= width) return std::nullopt;
     if (f.illegal_word >= 0 && word == static_cast<std::uint32_t>(f.illegal_word)) return std::nullopt;
-    if (f.encoding == ninfer::oracle::CodeEncoding::OFFSET) return static_cast<int>(word) - 1;
+    if (f.encoding == ninfer::abi::CodeEncoding::OFFSET) return static_cast<int>(word) - 1;
     return word < width / 2 ? static_cast<int>(word) : static_cast<int>(word) - static_cast<int>(width);
 }
 
 std::uint32_t code_word(const GroupedFormat &f, int q) {
-    if (f.encoding == ninfer::oracle::CodeEncoding::OFFSET) return static_cast<std::uint32_t>(q + 1);
+    if (f.encoding == ninfer::abi::CodeEncoding::OFFSET) return static_cast<std::uint32_t>(q + 1);
     return static_cast<std::uint32_t>(q) & ((1u << f.code_bits) - 1);
 }
 
 bool scale_valid(const GroupedFormat &f, std::uint16_t scale) {
     if ((scale & 0x7C00u) == 0x7C00u) return false;  // Inf, NaN
-    if (f.encoding == ninfer::oracle::CodeEncoding::OFFSET) return true;
-    return scale != 0x8000u;
+    // What the scale's role accepts is a registry column (registry.h NINFER_ROLES).
+    const auto *role = ninfer::abi::find_id(ninfer::abi::kRoles, f.scale_role);
+    if (!role) return false;
+    if (scale == 0x8000u) return role->accepts_negative_zero;
+    if (scale == 0x0000u) return role->accepts_positive_zero;
+    return (scale & 0x8000u) == 0 || role->accepts_negative;
 }
 
 std::uint32_t f16_to_f32(std::uint16_t h) {
@@ -231,7 +235,7 @@ Outcome decode_payload(const GroupedFormat &f, std::uint64_t n, std::uint64_t k,
     m.codes.assign(n * k, 0);
     m.scales.assign(n * g->logical_groups, 0);
     const std::uint64_t G = static_cast<std::uint64_t>(f.group);
-    const bool offset = f.encoding == ninfer::oracle::CodeEncoding::OFFSET;
+    const bool offset = f.encoding == ninfer::abi::CodeEncoding::OFFSET;
     for (std::uint64_t r = 0; r < n; ++r) {
         for (std::uint64_t gi = 0; gi < g->groups_per_row; ++gi) {
             const std::uint8_t *base = payload.data() + r * g->base_row + gi * f.base_bytes;

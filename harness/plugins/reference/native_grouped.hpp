@@ -11,12 +11,12 @@
 #include <string>
 #include <vector>
 
-#include "ninfer/harness/plugin.h"
-#include "ninfer/oracle/formats.hpp"
+#include "ninfer/abi/plugin.h"
+#include "ninfer/abi/registry.hpp"
 
 namespace ninfer::reference::grouped_native {
 
-using ninfer::oracle::GroupedFormat;
+using ninfer::abi::GroupedFormat;
 
 /// The registered grouped format of an id, or nullptr.
 const GroupedFormat *find_grouped(std::uint32_t format_id);

@@ -10,13 +10,13 @@
 #include <utility>
 
 #include "native.hpp"
-#include "ninfer/oracle/formats.hpp"
+#include "ninfer/abi/registry.hpp"
 
 namespace ninfer::reference {
 namespace {
 
-using oracle::NanRule;
-using oracle::Special;
+using abi::NanRule;
+using abi::Special;
 
 /// Bit geometry of a word format as a structural value (usable as a template argument).
 struct Geom {
@@ -45,11 +45,11 @@ struct Geom {
     constexpr int emin() const { return 1 - bias; }
 };
 
-constexpr Geom geom_of(const oracle::WordFormat &f) {
+constexpr Geom geom_of(const abi::WordFormat &f) {
     return Geom{f.bits, f.exp_bits, f.man_bits, f.bias, f.has_sign, f.special};
 }
 
-constexpr Geom geom(std::uint32_t format_id) { return geom_of(*oracle::find_id(oracle::kWordFormats, format_id)); }
+constexpr Geom geom(std::uint32_t format_id) { return geom_of(*abi::find_id(abi::kWordFormats, format_id)); }
 
 /// A finite word as (-1)^neg * sig * 2^exp with an integer significand.
 struct Finite {
@@ -129,8 +129,8 @@ constexpr std::uint32_t kNan32 = 0x7FC00000u;
 
 /// Whether a rounding attribute is one of the nearest roundings (IEEE overflow goes to Inf).
 constexpr bool nearest(std::uint32_t rounding) {
-    return rounding == oracle::detail::rounding_rne || rounding == oracle::detail::rounding_rna ||
-           rounding == oracle::detail::rounding_rnu;
+    return rounding == abi::detail::rounding_rne || rounding == abi::detail::rounding_rna ||
+           rounding == abi::detail::rounding_rnu;
 }
 
 /// Step 1 of every narrowing: the magnitude word of a nonzero finite binary32 magnitude `a`
@@ -163,10 +163,10 @@ constexpr std::uint32_t round_fp32_mag(std::uint32_t a, bool neg) {
             cmp = rem < half ? -1 : (rem == half ? 0 : 1);
         }
         if (rem != 0) {
-            if constexpr (R == oracle::detail::rounding_rne) inc = cmp > 0 || (cmp == 0 && (m & 1u));
-            else if constexpr (R == oracle::detail::rounding_rna) inc = cmp >= 0;
-            else if constexpr (R == oracle::detail::rounding_rnu) inc = neg ? cmp > 0 : cmp >= 0;
-            else if constexpr (R == oracle::detail::rounding_rup) inc = !neg;
+            if constexpr (R == abi::detail::rounding_rne) inc = cmp > 0 || (cmp == 0 && (m & 1u));
+            else if constexpr (R == abi::detail::rounding_rna) inc = cmp >= 0;
+            else if constexpr (R == abi::detail::rounding_rnu) inc = neg ? cmp > 0 : cmp >= 0;
+            else if constexpr (R == abi::detail::rounding_rup) inc = !neg;
             else inc = false;  // rtz
         }
     }
@@ -178,11 +178,11 @@ constexpr std::uint32_t round_fp32_mag(std::uint32_t a, bool neg) {
 /// Step 2: the magnitude word of a result beyond the largest finite (overflow attribute).
 template <Geom G, std::uint32_t R, std::uint32_t O>
 constexpr std::uint32_t overflow_mag(bool neg) {
-    if constexpr (O == oracle::detail::overflow_inf) {
+    if constexpr (O == abi::detail::overflow_inf) {
         if constexpr (nearest(R)) return G.inf_mag();
-        else if constexpr (R == oracle::detail::rounding_rup) return neg ? G.max_finite_mag() : G.inf_mag();
+        else if constexpr (R == abi::detail::rounding_rup) return neg ? G.max_finite_mag() : G.inf_mag();
         else return G.max_finite_mag();
-    } else if constexpr (O == oracle::detail::overflow_nan) {
+    } else if constexpr (O == abi::detail::overflow_nan) {
         return G.nan_mag();
     } else {
         return G.max_finite_mag();
@@ -215,7 +215,7 @@ constexpr std::uint32_t fp32_to_e8m0(std::uint32_t w) {
     const std::uint32_t sig = e32 ? (f32 | 0x800000u) : f32;
     const int exp = e32 ? static_cast<int>(e32) - 150 : -149;
     int k = exp + std::bit_width(sig) - 1;
-    if (R == oracle::detail::rounding_rup && !std::has_single_bit(sig)) ++k;
+    if (R == abi::detail::rounding_rup && !std::has_single_bit(sig)) ++k;
     return static_cast<std::uint32_t>(std::clamp(k, -127, 127) + 127);
 }
 
@@ -232,8 +232,8 @@ constexpr std::uint32_t narrow_fp32(std::uint32_t w) {
         if (!G.has_sign && neg) return 0;  // UE4M3: x <= 0 (and -0, -Inf) -> 0x00
         const std::uint32_t sign = neg ? G.sign_bit() : 0u;
         if (a == 0x7F800000u) {
-            if constexpr (O == oracle::detail::overflow_inf) return sign | G.inf_mag();
-            else if constexpr (O == oracle::detail::overflow_nan) return sign | G.nan_mag();
+            if constexpr (O == abi::detail::overflow_inf) return sign | G.inf_mag();
+            else if constexpr (O == abi::detail::overflow_nan) return sign | G.nan_mag();
             else return sign | G.max_finite_mag();
         }
         if (a == 0) return sign;
@@ -263,7 +263,7 @@ constexpr std::uint32_t widen_to_fp32(std::uint32_t w) {
 /// One conversion of the registry, resolved at compile time.
 template <std::uint32_t Id>
 struct Conv {
-    static constexpr oracle::Conversion c = *oracle::find_id(oracle::kConversions, Id);
+    static constexpr abi::Conversion c = *abi::find_id(abi::kConversions, Id);
     static constexpr Geom src = geom(c.src), dst = geom(c.dst);
     static constexpr int in_bytes = (src.bits + 7) / 8, out_bytes = (dst.bits + 7) / 8;
 
@@ -355,10 +355,10 @@ struct Entry {
 template <std::size_t... I>
 constexpr auto make_entries(std::index_sequence<I...>) {
     return std::array<Entry, sizeof...(I)>{
-        Entry{oracle::kConversions[I].id, &one<oracle::kConversions[I].id>, &batch<oracle::kConversions[I].id>}...};
+        Entry{abi::kConversions[I].id, &one<abi::kConversions[I].id>, &batch<abi::kConversions[I].id>}...};
 }
 
-constexpr auto kEntries = make_entries(std::make_index_sequence<oracle::kConversions.size()>{});
+constexpr auto kEntries = make_entries(std::make_index_sequence<abi::kConversions.size()>{});
 
 const Entry *entry(std::uint32_t id) {
     for (const auto &e : kEntries)
@@ -366,26 +366,7 @@ const Entry *entry(std::uint32_t id) {
     return nullptr;
 }
 
-const oracle::WordFormat *word_format_or_null(std::uint32_t id) { return oracle::find_id(oracle::kWordFormats, id); }
-
-/// What each role refuses beyond NaN and infinity (registry.h NINFER_ROLES; tensor-formats.txt
-/// Sections 3.3, 3.4, 6).
-struct RoleRule {
-    bool refuses_negative_zero, refuses_positive_zero, refuses_negative;
-};
-
-constexpr RoleRule role_rule(std::uint32_t role) {
-    switch (role) {
-    case NINFER_ROLE_grouped_fp16_scale: return {true, false, false};
-    case NINFER_ROLE_q2_fp16_scale: return {false, false, false};
-    case NINFER_ROLE_nvfp4_e4m3_scale: return {true, false, true};
-    case NINFER_ROLE_fp8_weight_code: return {false, false, false};
-    case NINFER_ROLE_bf16_row_multiplier: return {true, false, true};
-    case NINFER_ROLE_fp16_row_multiplier: return {true, false, true};
-    case NINFER_ROLE_fp32_weight_divisor: return {true, true, true};
-    default: return {true, true, true};
-    }
-}
+const abi::WordFormat *word_format_or_null(std::uint32_t id) { return abi::find_id(abi::kWordFormats, id); }
 
 }  // namespace
 
@@ -433,7 +414,7 @@ std::uint64_t native_decode(std::uint32_t format_id, std::uint64_t word) {
 }
 
 std::uint8_t native_verdict(std::uint32_t role_id, std::uint64_t word) {
-    const auto *r = oracle::find_id(oracle::kRoles, role_id);
+    const auto *r = abi::find_id(abi::kRoles, role_id);
     if (!r) return NINFER_VERDICT_OUTSIDE;
     const auto *f = word_format_or_null(r->format);
     if (!f || word > f->mask()) return NINFER_VERDICT_OUTSIDE;
@@ -441,12 +422,12 @@ std::uint8_t native_verdict(std::uint32_t role_id, std::uint64_t word) {
     const auto w = static_cast<std::uint32_t>(word);
     const std::uint8_t cls = class_of(g, w);
     const bool neg = negative(g, w);
-    const RoleRule rule = role_rule(role_id);
     if (is_nan_class(cls)) return NINFER_VERDICT_NAN;
     if (cls == NINFER_CLASS_INFINITE) return NINFER_VERDICT_INFINITE;
-    if (cls == NINFER_CLASS_ZERO && neg && rule.refuses_negative_zero) return NINFER_VERDICT_NEGATIVE_ZERO;
-    if (cls == NINFER_CLASS_ZERO && !neg && rule.refuses_positive_zero) return NINFER_VERDICT_ZERO;
-    if (neg && cls != NINFER_CLASS_ZERO && rule.refuses_negative) return NINFER_VERDICT_NEGATIVE;
+    // What the role accepts beyond NaN and infinity is a registry column (registry.h NINFER_ROLES).
+    if (cls == NINFER_CLASS_ZERO && neg && !r->accepts_negative_zero) return NINFER_VERDICT_NEGATIVE_ZERO;
+    if (cls == NINFER_CLASS_ZERO && !neg && !r->accepts_positive_zero) return NINFER_VERDICT_ZERO;
+    if (neg && cls != NINFER_CLASS_ZERO && !r->accepts_negative) return NINFER_VERDICT_NEGATIVE;
     return NINFER_VERDICT_VALID;
 }
 

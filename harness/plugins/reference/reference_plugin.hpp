@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-// The reference plugin's table (harness/include/ninfer/harness/plugin.h): scalar words and
+// The reference plugin's table (abi/include/ninfer/abi/plugin.h): scalar words and
 // contiguous_le_v1 served by the native codecs (native.hpp), grouped calls by grouped.hpp.
 // Mutants (harness/plugins/mutants/) copy this table and patch one behaviour.
 #pragma once
@@ -7,7 +7,7 @@
 #include <cstdint>
 #include <span>
 
-#include "ninfer/harness/plugin.h"
+#include "ninfer/abi/plugin.h"
 
 namespace ninfer::reference {
 

@@ -14,32 +14,24 @@
 
 #include "grouped.hpp"
 #include "native.hpp"
-#include "ninfer/oracle/formats.hpp"
+#include "ninfer/abi/registry.hpp"
 #include "reference_plugin.hpp"
 
 namespace ninfer::reference {
 namespace {
 
 std::string format_text(std::uint32_t id) {
-    if (const auto *w = oracle::find_id(oracle::kWordFormats, id)) return std::string(w->name);
-    if (const auto *g = oracle::find_id(oracle::kGroupedFormats, id)) return std::string(g->name);
-    if (const auto *o = oracle::find_id(oracle::kOtherFormats, id)) return std::string(o->name);
+    if (const auto *f = abi::find_format(id)) return std::string(f->name);
     return id == 0 ? std::string("none") : fmt::format("#{}", id);
 }
 
 std::string layout_text(std::uint32_t id) {
-    if (const auto *l = oracle::find_id(oracle::kLayouts, id)) return std::string(l->name);
+    if (const auto *l = abi::find_id(abi::kLayouts, id)) return std::string(l->name);
     return id == 0 ? std::string("none") : fmt::format("#{}", id);
 }
 
 /// Whether a format/layout pair is in the registry (storage-layouts.md Section 1).
-bool pair_registered(std::uint32_t layout, std::uint32_t format) {
-    if (const auto *w = oracle::find_id(oracle::kWordFormats, format))
-        return w->direct && layout == NINFER_LAYOUT_contiguous_le_v1;
-    if (const auto *g = oracle::find_id(oracle::kGroupedFormats, format)) return g->layout == layout;
-    if (const auto *o = oracle::find_id(oracle::kOtherFormats, format)) return o->layout == layout;
-    return false;
-}
+bool pair_registered(std::uint32_t layout, std::uint32_t format) { return abi::layout_accepts(layout, format); }
 
 std::int32_t refuse(ninfer_result *r, std::int32_t status, const std::string &message) {
     return refuse_call(r, status, message.c_str());
@@ -71,11 +63,11 @@ std::int32_t check_words(const ninfer_call *c, ninfer_result *r, int in_width, i
     return NINFER_OK;
 }
 
-const oracle::WordFormat *word_format(std::uint32_t id) { return oracle::find_id(oracle::kWordFormats, id); }
+const abi::WordFormat *word_format(std::uint32_t id) { return abi::find_id(abi::kWordFormats, id); }
 
 /// decode, classify: one word format, every word mapped by `map` to `out_width` bytes.
 template <class Map>
-std::int32_t map_words(const ninfer_call *c, ninfer_result *r, const oracle::WordFormat &f, int out_width, Map map) {
+std::int32_t map_words(const ninfer_call *c, ninfer_result *r, const abi::WordFormat &f, int out_width, Map map) {
     if (const std::int32_t s = check_words(c, r, f.bytes(), out_width); s != NINFER_OK) return s;
     const auto *in = static_cast<const std::uint8_t *>(c->in);
     auto *out = static_cast<std::uint8_t *>(c->out);
@@ -101,7 +93,7 @@ std::int32_t op_classify(const ninfer_call *c, ninfer_result *r) {
 }
 
 std::int32_t op_validate(const ninfer_call *c, ninfer_result *r) {
-    const auto *role = oracle::find_id(oracle::kRoles, c->method);
+    const auto *role = abi::find_id(abi::kRoles, c->method);
     if (!role) return refuse(r, NINFER_E_UNSUPPORTED, fmt::format("validate: unknown role id {}", c->method));
     if (c->format != role->format)
         return refuse(r, NINFER_E_INVALID_ARGUMENT,
@@ -111,7 +103,7 @@ std::int32_t op_validate(const ninfer_call *c, ninfer_result *r) {
 }
 
 std::int32_t op_convert(const ninfer_call *c, ninfer_result *r) {
-    const auto *conv = oracle::find_id(oracle::kConversions, c->method);
+    const auto *conv = abi::find_id(abi::kConversions, c->method);
     if (!conv || !native_knows_conversion(c->method))
         return refuse(r, NINFER_E_UNSUPPORTED, fmt::format("convert: unknown conversion id {}", c->method));
     if (c->format != conv->dst || c->format_in != conv->src)
@@ -179,7 +171,7 @@ std::int32_t serve_checked(const ninfer_call *c, ninfer_result *r) {
     case NINFER_OP_layout_encode:
     case NINFER_OP_layout_decode: return op_layout(c, r);
     default: {
-        const auto *op = oracle::find_id(oracle::kOps, c->op);
+        const auto *op = abi::find_id(abi::kOps, c->op);
         return refuse(r, NINFER_E_UNSUPPORTED,
                       fmt::format("op {} is not served for {}", op ? std::string(op->name) : fmt::format("#{}", c->op),
                                   format_text(c->format)));
@@ -189,12 +181,12 @@ std::int32_t serve_checked(const ninfer_call *c, ninfer_result *r) {
 
 std::vector<ninfer_capability> build_capabilities() {
     std::vector<ninfer_capability> caps;
-    for (const auto &f : oracle::kWordFormats) {
+    for (const auto &f : abi::kWordFormats) {
         caps.push_back({NINFER_OP_decode, f.id, 0, 0, 0});
         caps.push_back({NINFER_OP_classify, f.id, 0, 0, 0});
     }
-    for (const auto &role : oracle::kRoles) caps.push_back({NINFER_OP_validate, role.format, 0, 0, role.id});
-    for (const auto &conv : oracle::kConversions) caps.push_back({NINFER_OP_convert, conv.dst, conv.src, 0, conv.id});
+    for (const auto &role : abi::kRoles) caps.push_back({NINFER_OP_validate, role.format, 0, 0, role.id});
+    for (const auto &conv : abi::kConversions) caps.push_back({NINFER_OP_convert, conv.dst, conv.src, 0, conv.id});
     // Layout ops for any format/layout: contiguous_le_v1 x {bf16, fp32, int32} served, every
     // unregistered pair refused by name (E_LAYOUT) and cross-type words refused (E_CONVERSION),
     // which the registry and cross_type rules test; a registered pair the reference does not
@@ -228,7 +220,7 @@ const ninfer_plugin &reference_table() {
         t.capabilities = caps.data();
         t.capability_count = static_cast<std::uint32_t>(caps.size());
         t.self = nullptr;
-        for (const auto &op : oracle::kOps) t.ops[op.id - 1] = &serve;
+        for (const auto &op : abi::kOps) t.ops[op.id - 1] = &serve;
         return t;
     }();
     return table;

@@ -10,7 +10,7 @@
 #include <utility>
 #include <vector>
 
-#include "ninfer/harness/plugin.h"
+#include "ninfer/abi/plugin.h"
 #include "ninfer/oracle/formats.hpp"
 
 namespace ninfer::oracle {

@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-#include "ninfer/harness/plugin.h"
+#include "ninfer/abi/plugin.h"
 #include "ninfer/oracle/formats.hpp"
 #include "ninfer/oracle/grouped.hpp"
 

@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "ninfer/harness/plugin.h"
+#include "ninfer/abi/plugin.h"
 
 namespace ninfer::suites {
 

@@ -1,0 +1,147 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* The closed registry of ninfer-conform (tensor-formats.txt Section 1, storage-layouts.md
+ * Section 1, number-formats-lesson.txt for the word formats the lesson adds).
+ *
+ * This header is the ONE list. Everything else is generated from these X-macros: the plugin
+ * ABI's ids (ninfer/abi/plugin.h), the C++ registry (ninfer/abi/registry.hpp), the CLI's
+ * `list`, the rule catalog and the report keys. Ids are ABI: never renumber, only append.
+ * Plain C, so that a plugin written in C sees the same numbers. */
+#ifndef NINFER_ABI_REGISTRY_H
+#define NINFER_ABI_REGISTRY_H
+
+/* ---- Scalar word formats ------------------------------------------------------------------
+ * X(id, name, bits, exp_bits, man_bits, bias, has_sign, special, direct)
+ *   special: IEEE  - all-ones exponent is Inf (fraction 0) or NaN, top fraction bit = quiet
+ *            FN    - no Inf; only exponent and fraction all ones is NaN (OCP E4M3FN)
+ *            NONE  - no Inf, no NaN (E2M1)
+ *            E8M0  - value 2^(e-bias); 0xFF is NaN; no zero, no sign, no subnormals
+ *            INT   - two's-complement integer (tensor-formats.txt Section 3.1, int32)
+ *   direct:  1 when the word is also a direct tensor format stored by contiguous_le_v1. */
+#define NINFER_WORD_FORMATS(X)                                   \
+    X(1, fp32, 32, 8, 23, 127, 1, IEEE, 1)                       \
+    X(2, bf16, 16, 8, 7, 127, 1, IEEE, 1)                        \
+    X(3, fp16, 16, 5, 10, 15, 1, IEEE, 0)                        \
+    X(4, int32, 32, 0, 0, 0, 1, INT, 1)                          \
+    X(5, e4m3fn, 8, 4, 3, 7, 1, FN, 0)                           \
+    X(6, e5m2, 8, 5, 2, 15, 1, IEEE, 0)                          \
+    X(7, e2m1, 4, 2, 1, 1, 1, NONE, 0)                           \
+    X(8, e8m0, 8, 8, 0, 127, 0, E8M0, 0)                         \
+    X(9, ue4m3, 7, 4, 3, 7, 0, FN, 0)
+
+/* ---- Grouped signed-integer formats (tensor-formats.txt Sections 3.2, 5, 6) ----------------
+ * A composition: code word + binary16 scale + group size + layout.
+ * X(id, name, code_bits, group, qmin, qmax, code_encoding, illegal_word, scale_format,
+ *   canonical_encoders, layout, base_bytes_per_group, high_bytes_per_group, packing, scale_role)
+ *   code_encoding: TWOS (two's complement) or OFFSET (stored u = q + 1, Q2)
+ *   illegal_word:  the stored word outside the artifact language, or -1
+ *   canonical_encoders: 1 when grouped_absmax / grouped_search accept the target
+ *   base/high bytes per group: row_split_k128_v1 geometry (storage-layouts.md Section 3)
+ *   packing: how a group's stored words lie in its base and high bytes (storage-layouts.md 3):
+ *            BYTE        - one byte per lane
+ *            NIBBLE_HIGH - lane pair (2j, 2j+1) in byte j, even lane in the low nibble; the
+ *                          code_bits - 4 bits above the nibble in a lane-major high stream,
+ *                          bit 4 first, stream bit t in bit t%8 of high byte t/8
+ *            TWO_BIT_LSB - four lanes per byte, lane i in bits 2*(i%4)..2*(i%4)+1 of byte i/4
+ *   scale_role: the validity role (NINFER_ROLES) of the group's scale word. */
+#define NINFER_GROUPED_FORMATS(X)                                                                              \
+    X(16, q2_g64_fp16, 2, 64, -1, 2, OFFSET, -1, fp16, 0, row_split_k128_v1, 16, 0, TWO_BIT_LSB, q2_fp16_scale)      \
+    X(17, q4_g64_fp16, 4, 64, -8, 7, TWOS, -1, fp16, 1, row_split_k128_v1, 32, 0, NIBBLE_HIGH, grouped_fp16_scale)   \
+    X(18, q5_g64_fp16, 5, 64, -16, 15, TWOS, -1, fp16, 1, row_split_k128_v1, 32, 8, NIBBLE_HIGH, grouped_fp16_scale) \
+    X(19, q6_g64_fp16, 6, 64, -32, 31, TWOS, -1, fp16, 1, row_split_k128_v1, 32, 16, NIBBLE_HIGH, grouped_fp16_scale) \
+    X(20, q8_g32_fp16, 8, 32, -127, 127, TWOS, 0x80, fp16, 1, row_split_k128_v1, 32, 0, BYTE, grouped_fp16_scale)   \
+    X(21, t2_g128_fp16, 2, 128, -1, 1, TWOS, 0x2, fp16, 0, row_split_k128_v1, 32, 0, TWO_BIT_LSB, grouped_fp16_scale)
+
+/* ---- Other registered tensor formats, named so that they are refused by name --------------
+ * The suite does not cover them yet. X(id, name, layout) */
+#define NINFER_OTHER_FORMATS(X)                                  \
+    X(40, nvfp4, block_scale_k16_m128x4_v1)                      \
+    X(41, fp8_e4m3fn_row_bf16, row_scale_v1)                     \
+    X(42, fp8_e4m3fn_row_fp16, row_interleaved_v1)
+
+/* ---- Layouts (storage-layouts.md Section 1) ------------------------------------------------
+ * X(id, name, min_rank, max_rank, object_alignment) */
+#define NINFER_LAYOUTS(X)                                        \
+    X(1, contiguous_le_v1, 0, 16, 256)                           \
+    X(2, row_split_k128_v1, 2, 2, 256)                           \
+    X(3, block_scale_k16_m128x4_v1, 2, 2, 256)                   \
+    X(4, row_scale_v1, 2, 2, 256)                                \
+    X(5, row_interleaved_v1, 2, 2, 256)                          \
+    X(6, ggml_blocks_v1, 1, 16, 256)
+
+/* ---- Operations of the plugin ABI -----------------------------------------------------------
+ * X(id, name, summary) */
+#define NINFER_OPS(X)                                                                          \
+    X(1, decode, "words of `format` to exact values (binary64 words)")                         \
+    X(2, classify, "words of `format` to a class byte (NINFER_CLASS_*, sign in bit 7)")       \
+    X(3, validate, "words to a verdict byte (NINFER_VERDICT_*) under role `method`")          \
+    X(4, convert, "words of `format_in` to words of `format` by conversion `method`")         \
+    X(5, layout_encode, "logical words to a payload of `layout`")                             \
+    X(6, layout_decode, "a payload of `layout` to logical words")                             \
+    X(7, quant_encode, "source words to a canonical payload by encoder `method`")             \
+    X(8, quant_decode, "payload to codes (out), scales (out2) and binary32 values (out3)")    \
+    X(9, payload_validate, "accept or refuse a payload, naming the broken rule in `detail`")  \
+    X(10, rows_select, "row slice or gather of a payload (row indices in `aux`)")
+
+/* ---- Rounding attributes and overflow behaviours ------------------------------------------- */
+#define NINFER_ROUNDINGS(X)                                                        \
+    X(1, rne, "round to nearest, ties to even")                                    \
+    X(2, rtz, "round toward zero (truncation)")                                    \
+    X(3, rna, "round to nearest, ties away from zero (C roundf)")                  \
+    X(4, rnu, "round to nearest, ties toward +infinity (ggml UE4M3 half-up)")      \
+    X(5, rup, "round toward +infinity")                                            \
+    X(6, exact, "exact widening: every source value is representable")
+
+#define NINFER_OVERFLOWS(X)                                                               \
+    X(1, inf, "IEEE: infinity under nearest rounding, largest finite toward zero")        \
+    X(2, satfinite, "saturate to the largest finite of the sign; infinity saturates too") \
+    X(3, nan, "out-of-range finite values and infinities become NaN (OCP non-saturating)") \
+    X(4, none, "cannot overflow")
+
+/* ---- Named conversions ----------------------------------------------------------------------
+ * X(id, name, src, dst, rounding, overflow, nan_rule)
+ *   nan_rule: QUIET_TRUNC - sign and top payload bits kept, quiet bit set (lesson Example 5)
+ *             ANY_SIGNED  - any NaN word of the input's sign
+ *             ANY         - any NaN word
+ *             ZERO        - NaN and non-positive inputs map to word 0 (ggml UE4M3 encoder)
+ *             UNDEFINED   - NaN input outside the conversion's domain (no case tests it)
+ *             EXACT       - widening: NaN maps to the NaN of the same sign and payload bits */
+#define NINFER_CONVERSIONS(X)                                                      \
+    X(1, fp32_to_bf16_rne, fp32, bf16, rne, inf, QUIET_TRUNC)                      \
+    X(2, fp32_to_bf16_rtz, fp32, bf16, rtz, inf, QUIET_TRUNC)                      \
+    X(3, fp32_to_fp16_rne, fp32, fp16, rne, inf, ANY_SIGNED)                       \
+    X(4, fp32_to_e4m3fn_rne_satfinite, fp32, e4m3fn, rne, satfinite, ANY)          \
+    X(5, fp32_to_e4m3fn_rne_nan, fp32, e4m3fn, rne, nan, ANY)                      \
+    X(6, fp32_to_e5m2_rne_satfinite, fp32, e5m2, rne, satfinite, ANY)              \
+    X(7, fp32_to_e5m2_rne_inf, fp32, e5m2, rne, inf, ANY)                          \
+    X(8, fp32_to_e2m1_rne_satfinite, fp32, e2m1, rne, satfinite, UNDEFINED)        \
+    X(9, fp32_to_ue4m3_rnu_satfinite, fp32, ue4m3, rnu, satfinite, ZERO)           \
+    X(10, fp32_to_e8m0_rtz_satfinite, fp32, e8m0, rtz, satfinite, ANY)             \
+    X(11, fp32_to_e8m0_rup_satfinite, fp32, e8m0, rup, satfinite, ANY)             \
+    X(12, bf16_to_fp32, bf16, fp32, exact, none, EXACT)                            \
+    X(13, fp16_to_fp32, fp16, fp32, exact, none, EXACT)                            \
+    X(14, e4m3fn_to_fp32, e4m3fn, fp32, exact, none, ANY_SIGNED)                   \
+    X(15, e5m2_to_fp32, e5m2, fp32, exact, none, EXACT)                            \
+    X(16, e2m1_to_fp32, e2m1, fp32, exact, none, UNDEFINED)                        \
+    X(17, e8m0_to_fp32, e8m0, fp32, exact, none, ANY)                              \
+    X(18, ue4m3_to_fp32, ue4m3, fp32, exact, none, ANY)
+
+/* ---- Validity roles (tensor-formats.txt Sections 3.3, 3.4, 6) ------------------------------
+ * X(id, name, word_format, accepts_negative_zero, accepts_positive_zero, accepts_negative, summary)
+ *   accepts_*: 1 when the role accepts -0, +0, a negative nonzero value. NaN and infinity are
+ *   refused by every role; subnormals are accepted by every role (no role refuses one). The
+ *   oracle's role_verdict and the reference plugin's native_verdict read these columns. */
+#define NINFER_ROLES(X)                                                                                         \
+    X(1, grouped_fp16_scale, fp16, 0, 1, 1, "+0 or finite nonzero of either sign; -0, Inf, NaN invalid")        \
+    X(2, q2_fp16_scale, fp16, 1, 1, 1, "every finite binary16 word, both zeros included; Inf, NaN invalid")     \
+    X(3, nvfp4_e4m3_scale, e4m3fn, 0, 1, 0, "sign-zero finite words, +0 included; negatives, -0, NaN invalid")  \
+    X(4, fp8_weight_code, e4m3fn, 1, 1, 1, "every finite E4M3FN word, both zeros; 0x7F and 0xFF invalid")       \
+    X(5, bf16_row_multiplier, bf16, 0, 1, 0, "sign zero and finite, +0 and subnormals included")               \
+    X(6, fp16_row_multiplier, fp16, 0, 1, 0, "sign zero and finite, +0 and subnormals included")               \
+    X(7, fp32_weight_divisor, fp32, 0, 0, 0, "finite and strictly positive")
+
+/* ---- Canonical encoder methods (tensor-formats.txt Section 7) ------------------------------ */
+#define NINFER_ENCODERS(X)         \
+    X(1, grouped_absmax)           \
+    X(2, grouped_search)
+
+#endif /* NINFER_ABI_REGISTRY_H */

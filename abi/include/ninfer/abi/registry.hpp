@@ -1,0 +1,302 @@
+// SPDX-License-Identifier: Apache-2.0
+// The constexpr C++ view of the closed registry (registry.h; tensor-formats.txt Section 1,
+// storage-layouts.md Section 1): tables generated from the X-macros, one `kAllFormats` view that
+// every consumer iterates, and constexpr lookups by id and by name. Header-only, depends on
+// nothing but the two C headers beside it. Nothing here is a second list.
+#pragma once
+
+#include <array>
+#include <cstddef>
+#include <cstdint>
+#include <optional>
+#include <string_view>
+
+#include "ninfer/abi/plugin.h"
+
+namespace ninfer::abi {
+
+enum class Special : std::uint8_t { IEEE, FN, NONE, E8M0, INT };
+enum class CodeEncoding : std::uint8_t { TWOS, OFFSET };
+/// How a group's stored words lie in its base and high bytes (registry.h NINFER_GROUPED_FORMATS).
+enum class Packing : std::uint8_t { BYTE, NIBBLE_HIGH, TWO_BIT_LSB };
+enum class NanRule : std::uint8_t { QUIET_TRUNC, ANY_SIGNED, ANY, ZERO, UNDEFINED, EXACT };
+
+/// A scalar word format: bit geometry and special-value encoding.
+struct WordFormat {
+    std::uint32_t id;
+    std::string_view name;
+    int bits, exp_bits, man_bits, bias;
+    bool has_sign;
+    Special special;
+    bool direct;  ///< also a direct tensor format stored by contiguous_le_v1
+    constexpr int bytes() const { return (bits + 7) / 8; }
+    constexpr std::uint64_t mask() const { return bits == 64 ? ~0ull : ((1ull << bits) - 1); }
+};
+
+/// A grouped signed-integer format: code + binary16 scale + group + layout.
+struct GroupedFormat {
+    std::uint32_t id;
+    std::string_view name;
+    int code_bits, group, qmin, qmax;
+    CodeEncoding encoding;
+    int illegal_word;  ///< stored word outside the artifact language, or -1
+    std::uint32_t scale_format;
+    bool canonical_encoders;
+    std::uint32_t layout;
+    int base_bytes, high_bytes;  ///< row_split_k128_v1 bytes per group
+    Packing packing;
+    std::uint32_t scale_role;  ///< the validity role of the scale word
+    /// Bits of a stored word above the low nibble, kept in the high stream (NIBBLE_HIGH only).
+    constexpr int high_bits() const { return packing == Packing::NIBBLE_HIGH ? code_bits - 4 : 0; }
+};
+
+struct OtherFormat {
+    std::uint32_t id;
+    std::string_view name;
+    std::uint32_t layout;
+};
+
+struct Layout {
+    std::uint32_t id;
+    std::string_view name;
+    int min_rank, max_rank, alignment;
+};
+
+struct Op {
+    std::uint32_t id;
+    std::string_view name, summary;
+};
+
+struct Rounding {
+    std::uint32_t id;
+    std::string_view name, summary;
+};
+
+struct Overflow {
+    std::uint32_t id;
+    std::string_view name, summary;
+};
+
+struct Conversion {
+    std::uint32_t id;
+    std::string_view name;
+    std::uint32_t src, dst, rounding, overflow;
+    NanRule nan_rule;
+};
+
+struct Role {
+    std::uint32_t id;
+    std::string_view name;
+    std::uint32_t format;
+    bool accepts_negative_zero;  ///< -0 is valid under the role
+    bool accepts_positive_zero;  ///< +0 is valid under the role
+    bool accepts_negative;       ///< a negative nonzero value is valid under the role
+    std::string_view summary;
+};
+
+struct Encoder {
+    std::uint32_t id;
+    std::string_view name;
+};
+
+namespace detail {
+enum RoundingId : std::uint32_t {
+#define NINFER_X_(id, name, ...) rounding_##name = id,
+    NINFER_ROUNDINGS(NINFER_X_)
+#undef NINFER_X_
+};
+enum OverflowId : std::uint32_t {
+#define NINFER_X_(id, name, ...) overflow_##name = id,
+    NINFER_OVERFLOWS(NINFER_X_)
+#undef NINFER_X_
+};
+}  // namespace detail
+
+inline constexpr std::array kWordFormats = {
+#define NINFER_X_(id, name, bits, e, m, bias, sign, special, direct) \
+    WordFormat{id, #name, bits, e, m, bias, sign != 0, Special::special, direct != 0},
+    NINFER_WORD_FORMATS(NINFER_X_)
+#undef NINFER_X_
+};
+
+inline constexpr std::array kGroupedFormats = {
+#define NINFER_X_(id, name, b, g, qmin, qmax, enc, illegal, scale, canon, layout, B, H, packing, scale_role) \
+    GroupedFormat{id,  #name, b, g, qmin, qmax, CodeEncoding::enc, illegal, NINFER_FORMAT_##scale,              \
+                  canon != 0, NINFER_LAYOUT_##layout, B, H, Packing::packing, NINFER_ROLE_##scale_role},
+    NINFER_GROUPED_FORMATS(NINFER_X_)
+#undef NINFER_X_
+};
+
+inline constexpr std::array kOtherFormats = {
+#define NINFER_X_(id, name, layout) OtherFormat{id, #name, NINFER_LAYOUT_##layout},
+    NINFER_OTHER_FORMATS(NINFER_X_)
+#undef NINFER_X_
+};
+
+inline constexpr std::array kLayouts = {
+#define NINFER_X_(id, name, lo, hi, align) Layout{id, #name, lo, hi, align},
+    NINFER_LAYOUTS(NINFER_X_)
+#undef NINFER_X_
+};
+
+inline constexpr std::array kOps = {
+#define NINFER_X_(id, name, summary) Op{id, #name, summary},
+    NINFER_OPS(NINFER_X_)
+#undef NINFER_X_
+};
+
+inline constexpr std::array kRoundings = {
+#define NINFER_X_(id, name, summary) Rounding{id, #name, summary},
+    NINFER_ROUNDINGS(NINFER_X_)
+#undef NINFER_X_
+};
+
+inline constexpr std::array kOverflows = {
+#define NINFER_X_(id, name, summary) Overflow{id, #name, summary},
+    NINFER_OVERFLOWS(NINFER_X_)
+#undef NINFER_X_
+};
+
+inline constexpr std::array kConversions = {
+#define NINFER_X_(id, name, src, dst, rnd, ovf, nan)                                                 \
+    Conversion{id, #name, NINFER_FORMAT_##src, NINFER_FORMAT_##dst, detail::rounding_##rnd, \
+               detail::overflow_##ovf, NanRule::nan},
+    NINFER_CONVERSIONS(NINFER_X_)
+#undef NINFER_X_
+};
+
+inline constexpr std::array kRoles = {
+#define NINFER_X_(id, name, fmt, neg_zero, pos_zero, neg, summary) \
+    Role{id, #name, NINFER_FORMAT_##fmt, neg_zero != 0, pos_zero != 0, neg != 0, summary},
+    NINFER_ROLES(NINFER_X_)
+#undef NINFER_X_
+};
+
+inline constexpr std::array kEncoders = {
+#define NINFER_X_(id, name) Encoder{id, #name},
+    NINFER_ENCODERS(NINFER_X_)
+#undef NINFER_X_
+};
+
+/// Lookup by id in any of the tables above; nullptr when absent.
+template <class Table>
+constexpr auto find_id(const Table &table, std::uint32_t id) -> const typename Table::value_type * {
+    for (const auto &e : table)
+        if (e.id == id) return &e;
+    return nullptr;
+}
+
+/// Lookup by canonical name; nullptr when absent (names are case-sensitive, as artifacts store them).
+template <class Table>
+constexpr auto find_name(const Table &table, std::string_view name) -> const typename Table::value_type * {
+    for (const auto &e : table)
+        if (e.name == name) return &e;
+    return nullptr;
+}
+
+/// The family of a registered tensor format (which registry table holds its row).
+enum class Family : std::uint8_t { word, grouped, other };
+
+constexpr std::string_view family_name(Family f) {
+    switch (f) {
+    case Family::word: return "word";
+    case Family::grouped: return "grouped";
+    case Family::other: return "other";
+    }
+    return {};
+}
+
+/// One registered format of any family: what every consumer that iterates formats needs.
+/// `layout` is the layout that stores it (a word format that is not a direct tensor format: 0).
+struct FormatView {
+    std::uint32_t id;
+    std::string_view name;
+    Family family;
+    std::uint32_t layout;
+};
+
+/// Every registered format, word formats first, then grouped, then other, each in registry order.
+inline constexpr std::array kAllFormats = {
+#define NINFER_X_(id, name, bits, e, m, bias, sign, special, direct) \
+    FormatView{id, #name, Family::word, (direct) ? std::uint32_t{NINFER_LAYOUT_contiguous_le_v1} : std::uint32_t{0}},
+    NINFER_WORD_FORMATS(NINFER_X_)
+#undef NINFER_X_
+#define NINFER_X_(id, name, b, g, qmin, qmax, enc, illegal, scale, canon, layout, B, H, packing, scale_role) \
+    FormatView{id, #name, Family::grouped, NINFER_LAYOUT_##layout},
+    NINFER_GROUPED_FORMATS(NINFER_X_)
+#undef NINFER_X_
+#define NINFER_X_(id, name, layout) FormatView{id, #name, Family::other, NINFER_LAYOUT_##layout},
+    NINFER_OTHER_FORMATS(NINFER_X_)
+#undef NINFER_X_
+};
+
+/// A named code of the ABI (status, class, verdict, payload detail).
+struct NamedCode {
+    std::int32_t value;
+    std::string_view name, summary;
+};
+
+inline constexpr std::array kStatuses = {
+#define NINFER_X_(value, NAME, name, summary) NamedCode{value, #name, summary},
+    NINFER_STATUSES(NINFER_X_)
+#undef NINFER_X_
+};
+inline constexpr std::array kClasses = {
+#define NINFER_X_(value, NAME, name, summary) NamedCode{value, #name, summary},
+    NINFER_CLASSES(NINFER_X_)
+#undef NINFER_X_
+};
+inline constexpr std::array kVerdicts = {
+#define NINFER_X_(value, NAME, name, summary) NamedCode{value, #name, summary},
+    NINFER_VERDICTS(NINFER_X_)
+#undef NINFER_X_
+};
+inline constexpr std::array kPayloadDetails = {
+#define NINFER_X_(value, NAME, name, summary) NamedCode{value, #name, summary},
+    NINFER_PAYLOAD_DETAILS(NINFER_X_)
+#undef NINFER_X_
+};
+
+/// The name of a code in one of the tables above, or "" when unknown.
+template <class Table>
+constexpr std::string_view code_name(const Table &table, std::int32_t value) {
+    for (const auto &e : table)
+        if (e.value == value) return e.name;
+    return {};
+}
+constexpr std::string_view status_name(std::int32_t status) { return code_name(kStatuses, status); }
+constexpr std::string_view detail_name(std::uint32_t detail) {
+    return code_name(kPayloadDetails, static_cast<std::int32_t>(detail));
+}
+
+/// The registered format of an id, or nullptr.
+constexpr const FormatView *find_format(std::uint32_t id) { return find_id(kAllFormats, id); }
+/// The registered format of a name, or nullptr (names are case-sensitive, as artifacts store them).
+constexpr const FormatView *find_format(std::string_view name) { return find_name(kAllFormats, name); }
+
+/// The name of any format id (word, grouped or other), or "" when unknown.
+constexpr std::string_view format_name(std::uint32_t id) {
+    const auto *f = find_format(id);
+    return f ? f->name : std::string_view{};
+}
+/// The id of any format name, or nullopt.
+constexpr std::optional<std::uint32_t> format_id(std::string_view name) {
+    const auto *f = find_format(name);
+    return f ? std::optional<std::uint32_t>{f->id} : std::nullopt;
+}
+/// The name of an op / layout id, or "".
+constexpr std::string_view op_name(std::uint32_t id) {
+    const auto *o = find_id(kOps, id);
+    return o ? o->name : std::string_view{};
+}
+constexpr std::string_view layout_name(std::uint32_t id) {
+    const auto *l = find_id(kLayouts, id);
+    return l ? l->name : std::string_view{};
+}
+/// Whether the format/layout pair is registered (storage-layouts.md Section 1).
+constexpr bool layout_accepts(std::uint32_t layout, std::uint32_t format) {
+    const auto *f = find_format(format);
+    return f && layout != 0 && f->layout == layout;
+}
+
+}  // namespace ninfer::abi

@@ -191,6 +191,14 @@ static void become_subreaper() {
     (void)done;
 }
 
+/// The subjects' processes this process started and has not reaped. Any other child of ours is
+/// a subject's descendant adopted as the subreaper (its parent died): one that cleared its
+/// environment has no token, and this is how it is still found.
+static std::set<pid_t> &live_subjects() {
+    static std::set<pid_t> pids;
+    return pids;
+}
+
 bool Child::spawn(const std::vector<std::string> &argv, std::uint64_t memory_limit, std::string &why) {
     kill();
     tail_.clear();
@@ -256,6 +264,7 @@ bool Child::spawn(const std::vector<std::string> &argv, std::uint64_t memory_lim
         return false;
     }
     pid_ = pid;
+    live_subjects().insert(pid);
 #ifdef SYS_pidfd_open
     pidfd_ = static_cast<int>(::syscall(SYS_pidfd_open, pid, 0));
 #endif
@@ -421,6 +430,7 @@ int Child::kill_and_reap() {
     ::killpg(pid_, SIGKILL);
     int st = 0;
     while (::waitpid(pid_, &st, 0) < 0 && errno == EINTR) {}
+    live_subjects().erase(pid_);
     pid_ = -1;
     close_fd(pidfd_);
     reap_killed(killed);
@@ -482,6 +492,10 @@ std::vector<pid_t> Child::kill_descendants() const {
         // The child's tree, and every process with the token and its tree (a zombie has no
         // environment left, so a killed process is not found again).
         std::set<pid_t> found(scan.tokened.begin(), scan.tokened.end());
+        // Orphans adopted by this process (the subreaper) that are no live subject of ours:
+        // descendants whose parent died, token or not.
+        for (const auto &[p, parent] : scan.parent)
+            if (parent == ::getpid() && p != pid_ && !live_subjects().count(p)) found.insert(p);
         std::vector<pid_t> todo(found.begin(), found.end());
         todo.push_back(pid_);
         while (!todo.empty()) {

@@ -393,6 +393,24 @@ TEST_CASE("a worker that exits while its child holds the reply pipe is a prompt 
     check_serves(*s);
 }
 
+TEST_CASE("a grandchild that calls setsid and empties its environment does not outlive the subject", "[subject][plugin][isolation][hostile]") {
+    // Its parent exits, so the harness (the subreaper) adopts it; it carries no token: found as
+    // an adopted child that is no live subject.
+    pid_t orphan = -1;
+    {
+        auto s = open_plugin(plugin("fixture_fork"), options(1000ms));
+        REQUIRE(s->open_error().empty());
+        Reply r = s->call(decode_bf16({0xF00E}));
+        REQUIRE(r.outcome == Outcome::returned);
+        orphan = pid_in(r.message);
+        REQUIRE(orphan > 0);
+        CHECK(::kill(orphan, 0) == 0);
+        check_serves(*s);
+    }
+    CHECK(process_gone(orphan));
+    CHECK(no_children_left());
+}
+
 TEST_CASE("a plugin's grandchild that calls setsid does not outlive the call or the subject", "[subject][plugin][isolation][hostile]") {
     pid_t after_run = -1, after_timeout = -1;
     {

@@ -17,6 +17,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "cli_support.hpp"
 #include "ninfer/harness/runner.hpp"
 #include "ninfer/oracle/formats.hpp"
 #include "ninfer/suites/rules.hpp"
@@ -28,41 +29,18 @@ using nlohmann::json;
 
 namespace {
 
-struct Out {
-    int status = -1;
-    std::string out, err;
-};
-
-std::string slurp(const fs::path &p) {
-    std::ifstream f(p, std::ios::binary);
-    std::stringstream ss;
-    ss << f.rdbuf();
-    return ss.str();
-}
+using ninfer::harness::test::Out;
+using ninfer::harness::test::slurp;
 
 fs::path tmp_dir() {
     static const fs::path d = [] {
-        fs::path p = NINFER_CLI_TEST_TMP;
-        fs::remove_all(p);
-        fs::create_directories(p);
-        return p;
+        return ninfer::harness::test::fresh_dir(NINFER_CLI_TEST_TMP);
     }();
     return d;
 }
 
 /// Run `ninfer-conform ARGS` (shell words) with optional stdin text.
-Out cli(const std::string &args, const std::string &input = "") {
-    const fs::path in = tmp_dir() / "stdin", out = tmp_dir() / "stdout", err = tmp_dir() / "stderr";
-    std::ofstream(in, std::ios::binary) << input;
-    const std::string cmd = std::string("'") + NINFER_CONFORM_EXE + "' " + args + " <'" + in.string() + "' >'" +
-                            out.string() + "' 2>'" + err.string() + "'";
-    const int rc = std::system(cmd.c_str());
-    Out o;
-    o.status = WIFEXITED(rc) ? WEXITSTATUS(rc) : -1;
-    o.out = slurp(out);
-    o.err = slurp(err);
-    return o;
-}
+Out cli(const std::string &args, const std::string &input = "") { return ninfer::harness::test::run_cli(tmp_dir(), args, input); }
 
 int shell(const std::string &cmd) {
     const int rc = std::system(cmd.c_str());

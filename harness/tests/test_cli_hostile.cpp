@@ -13,45 +13,23 @@
 
 #include <nlohmann/json.hpp>
 
+#include "cli_support.hpp"
+
 namespace fs = std::filesystem;
 using nlohmann::json;
 
 namespace {
 
-struct Out {
-    int status = -1;
-    std::string out, err;
-};
-
-std::string slurp(const fs::path &p) {
-    std::ifstream f(p, std::ios::binary);
-    std::stringstream ss;
-    ss << f.rdbuf();
-    return ss.str();
-}
+using ninfer::harness::test::Out;
+using ninfer::harness::test::slurp;
 
 fs::path tmp_dir() {
-    static const fs::path d = [] {
-        fs::path p = fs::path(NINFER_CLI_TEST_TMP) / "hostile";
-        fs::remove_all(p);
-        fs::create_directories(p);
-        return p;
-    }();
+    static const fs::path d = ninfer::harness::test::fresh_dir(fs::path(NINFER_CLI_TEST_TMP) / "hostile");
     return d;
 }
 
 /// Run `ninfer-conform ARGS` (shell words); status -1 when it did not exit normally.
-Out cli(const std::string &args) {
-    const fs::path out = tmp_dir() / "stdout", err = tmp_dir() / "stderr";
-    const std::string cmd = std::string("'") + NINFER_CONFORM_EXE + "' " + args + " </dev/null >'" + out.string() +
-                            "' 2>'" + err.string() + "'";
-    const int rc = std::system(cmd.c_str());
-    Out o;
-    o.status = WIFEXITED(rc) ? WEXITSTATUS(rc) : -1;
-    o.out = slurp(out);
-    o.err = slurp(err);
-    return o;
-}
+Out cli(const std::string &args) { return ninfer::harness::test::run_cli(tmp_dir(), args); }
 
 /// Valid UTF-8 without C0 controls other than newline, without C1 controls or DEL.
 bool printable(const std::string &s) {

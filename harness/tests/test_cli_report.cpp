@@ -14,40 +14,25 @@
 
 #include <nlohmann/json.hpp>
 
+#include "cli_support.hpp"
+
 namespace fs = std::filesystem;
 using nlohmann::json;
 
 namespace {
 
-struct Run {
-    int status = -1;
-    std::string out, err;
-};
+using Run = ninfer::harness::test::Out;
+using ninfer::harness::test::slurp;
 
-std::string read_all(const fs::path &p) {
-    std::ifstream f(p, std::ios::binary);
-    std::stringstream ss;
-    ss << f.rdbuf();
-    return ss.str();
-}
+/// The whole file as bytes.
+std::string read_all(const fs::path &p) { return slurp(p); }
 
 fs::path scratch() {
-    static const fs::path d = [] {
-        fs::path p = fs::path(NINFER_CLI_TEST_TMP).string() + "-report";
-        fs::remove_all(p);
-        fs::create_directories(p);
-        return p;
-    }();
+    static const fs::path d = ninfer::harness::test::fresh_dir(fs::path(NINFER_CLI_TEST_TMP).string() + "-report");
     return d;
 }
 
-Run conform(const std::string &args) {
-    const fs::path out = scratch() / "stdout", err = scratch() / "stderr";
-    const std::string cmd = std::string("'") + NINFER_CONFORM_EXE + "' " + args + " </dev/null >'" + out.string() +
-                            "' 2>'" + err.string() + "'";
-    const int rc = std::system(cmd.c_str());
-    return {WIFEXITED(rc) ? WEXITSTATUS(rc) : -1, read_all(out), read_all(err)};
-}
+Run conform(const std::string &args) { return ninfer::harness::test::run_cli(scratch(), args); }
 
 /// "+112:1 -113:2" -> {("+",112): 1, ("-",113): 2}
 std::map<std::pair<char, int>, std::uint64_t> bins_of(const std::string &text) {

@@ -1,0 +1,46 @@
+// SPDX-License-Identifier: Apache-2.0
+// Shared by the CLI tests: run `ninfer-conform` as a process and read what it wrote.
+#pragma once
+
+#include <sys/wait.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <string>
+
+namespace ninfer::harness::test {
+
+/// What a run of the CLI left: exit status (-1 when it did not exit normally), stdout, stderr.
+struct Out {
+    int status = -1;
+    std::string out, err;
+};
+
+/// The whole file as bytes ("" when it cannot be read).
+inline std::string slurp(const std::filesystem::path &p) {
+    std::ifstream f(p, std::ios::binary);
+    std::stringstream ss;
+    ss << f.rdbuf();
+    return ss.str();
+}
+
+/// A fresh scratch directory (removed and created again).
+inline std::filesystem::path fresh_dir(const std::filesystem::path &p) {
+    std::filesystem::remove_all(p);
+    std::filesystem::create_directories(p);
+    return p;
+}
+
+/// Runs `ninfer-conform ARGS` (shell words) with `input` on stdin, its outputs kept in `dir`.
+inline Out run_cli(const std::filesystem::path &dir, const std::string &args, const std::string &input = "") {
+    const auto in = dir / "stdin", out = dir / "stdout", err = dir / "stderr";
+    std::ofstream(in, std::ios::binary) << input;
+    const std::string cmd = std::string("'") + NINFER_CONFORM_EXE + "' " + args + " <'" + in.string() + "' >'" +
+                            out.string() + "' 2>'" + err.string() + "'";
+    const int rc = std::system(cmd.c_str());
+    return {WIFEXITED(rc) ? WEXITSTATUS(rc) : -1, slurp(out), slurp(err)};
+}
+
+}  // namespace ninfer::harness::test

@@ -5,29 +5,9 @@
 # into a scratch root (`dpkg --root`, dependencies are those of the host), and the installed CLI
 # runs from there.
 # Arguments: BUILD_DIR.
-if(DEFINED ENV{TMPDIR} AND IS_DIRECTORY "$ENV{TMPDIR}")
-  set(tmp "$ENV{TMPDIR}")
-else()
-  set(tmp /tmp)
-endif()
-string(RANDOM LENGTH 8 suffix)
-set(work ${tmp}/ninfer-deb-test-${suffix})
-file(REMOVE_RECURSE ${work})
+include(${CMAKE_CURRENT_LIST_DIR}/test_script_support.cmake)
+ninfer_scratch(work ninfer-deb-test)
 
-function(must what)
-  execute_process(${ARGN} RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
-  if(NOT rc EQUAL 0)
-    message(FATAL_ERROR "${what} failed (${rc}):\n${out}\n${err}")
-  endif()
-  set(out "${out}" PARENT_SCOPE)
-endfunction()
-
-function(expect_contains what text needle)
-  string(FIND "${text}" "${needle}" at)
-  if(at EQUAL -1)
-    message(FATAL_ERROR "${what}: expected \"${needle}\" in:\n${text}")
-  endif()
-endfunction()
 
 must("cpack -G DEB" COMMAND ${CMAKE_CPACK_COMMAND} -G DEB --config ${BUILD_DIR}/CPackConfig.cmake -B ${work})
 file(GLOB deb ${work}/ninfer-conform_*.deb)

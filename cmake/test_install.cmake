@@ -10,29 +10,9 @@
 # Arguments: BUILD_DIR, SOURCE_DIR, CMAKE_C_COMPILER, CMAKE_CXX_COMPILER.
 # The scratch directory lies outside the build and source trees, so that any path of theirs in
 # what the installed CLI prints is a leak.
-if(DEFINED ENV{TMPDIR} AND IS_DIRECTORY "$ENV{TMPDIR}")
-  set(tmp "$ENV{TMPDIR}")
-else()
-  set(tmp /tmp)
-endif()
-string(RANDOM LENGTH 8 suffix)
-set(work ${tmp}/ninfer-install-test-${suffix})
-file(REMOVE_RECURSE ${work})
+include(${CMAKE_CURRENT_LIST_DIR}/test_script_support.cmake)
+ninfer_scratch(work ninfer-install-test)
 
-function(must what)
-  execute_process(${ARGN} RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
-  if(NOT rc EQUAL 0)
-    message(FATAL_ERROR "${what} failed (${rc}):\n${out}\n${err}")
-  endif()
-  set(out "${out}" PARENT_SCOPE)
-endfunction()
-
-function(expect_contains what text needle)
-  string(FIND "${text}" "${needle}" at)
-  if(at EQUAL -1)
-    message(FATAL_ERROR "${what}: expected \"${needle}\" in:\n${text}")
-  endif()
-endfunction()
 
 function(expect_lacks what text needle)
   string(FIND "${text}" "${needle}" at)

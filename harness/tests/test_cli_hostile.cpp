@@ -14,6 +14,7 @@
 #include <nlohmann/json.hpp>
 
 #include "cli_support.hpp"
+#include "isolation_support.hpp"
 
 namespace fs = std::filesystem;
 using nlohmann::json;
@@ -30,29 +31,6 @@ fs::path tmp_dir() {
 
 /// Run `ninfer-conform ARGS` (shell words); status -1 when it did not exit normally.
 Out cli(const std::string &args) { return ninfer::harness::test::run_cli(tmp_dir(), args); }
-
-/// Valid UTF-8 without C0 controls other than newline, without C1 controls or DEL.
-bool printable(const std::string &s) {
-    for (std::size_t i = 0; i < s.size();) {
-        const auto b = static_cast<unsigned char>(s[i]);
-        if ((b < 0x20 && b != '\n') || b == 0x7F) return false;
-        if (b < 0x80) {
-            ++i;
-            continue;
-        }
-        const int len = b >= 0xF0 ? 4 : b >= 0xE0 ? 3 : b >= 0xC2 ? 2 : 0;
-        if (len == 0 || i + len > s.size()) return false;
-        std::uint32_t cp = b & (0x7F >> len);
-        for (int k = 1; k < len; ++k) {
-            const auto c = static_cast<unsigned char>(s[i + k]);
-            if ((c & 0xC0) != 0x80) return false;
-            cp = cp << 6 | (c & 0x3F);
-        }
-        if (cp >= 0x80 && cp <= 0x9F) return false;
-        i += len;
-    }
-    return true;
-}
 
 std::string bad_exec(int trigger) {
     return std::string("\"'") + NINFER_PYTHON + "' '" + NINFER_SOURCE_DIR + "/harness/tests/fixtures/bad_exec.py' every " +
@@ -72,7 +50,7 @@ TEST_CASE("plugins --dir survives plugins that abort, segfault, hang or have no 
     const auto o = cli(std::string("plugins --json --timeout-ms 300 --dir '") + NINFER_HOSTILE_PLUGIN_DIR + "'");
     INFO(o.out << o.err);
     REQUIRE(o.status == 0);
-    CHECK(printable(o.out));
+    CHECK(ninfer::harness::test::safe_text(o.out, true));
     const auto j = json::parse(o.out);
     std::map<std::string, json> by_name;
     for (const auto &p : j.at("plugins")) by_name[p.at("name").get<std::string>()] = p;
@@ -88,7 +66,7 @@ TEST_CASE("plugins --dir survives plugins that abort, segfault, hang or have no 
 
     const auto t = cli(std::string("plugins --timeout-ms 300 --dir '") + NINFER_HOSTILE_PLUGIN_DIR + "'");
     CHECK(t.status == 0);
-    CHECK(printable(t.out));
+    CHECK(ninfer::harness::test::safe_text(t.out, true));
     CHECK_THAT(t.out, Catch::Contains("5 plugins"));
 }
 
@@ -123,8 +101,8 @@ TEST_CASE("run reports, summarises and writes JUnit for a subject that says byte
                            junit.string() + "'");
         INFO(r.out << r.err);
         CHECK(r.status == 1);
-        CHECK(printable(r.out));
-        CHECK(printable(r.err));
+        CHECK(ninfer::harness::test::safe_text(r.out, true));
+        CHECK(ninfer::harness::test::safe_text(r.err, true));
         REQUIRE(fs::exists(report));
         CHECK_NOTHROW(json::parse(slurp(report)));
         CHECK(xml_well_formed(junit));

@@ -12,10 +12,14 @@
 
 #include <nlohmann/json.hpp>
 
+#include "isolation_support.hpp"
 #include "ninfer/harness/subject.hpp"
 
 using namespace ninfer::harness;
 using namespace std::chrono_literals;
+using ninfer::harness::test::pid_in;
+using ninfer::harness::test::process_gone;
+using ninfer::harness::test::safe_text;
 
 namespace {
 
@@ -78,48 +82,6 @@ void check_echoes(Subject &s) {
     REQUIRE(r.outcome == Outcome::returned);
     CHECK(r.message == "echo");
     CHECK(r.out[0] == std::vector<std::uint8_t>{0x00, 0x80, 0x3F, 0x00});
-}
-
-/// Whether `s` is safe to print and to put in a report: valid UTF-8 on one line, without C0 or
-/// C1 control characters (NUL, ESC, CSI, ...) or DEL.
-bool safe_text(const std::string &s) {
-    for (std::size_t i = 0; i < s.size();) {
-        const auto b = static_cast<unsigned char>(s[i]);
-        if (b < 0x20 || b == 0x7F) return false;
-        if (b < 0x80) {
-            ++i;
-            continue;
-        }
-        const int len = b >= 0xF0 ? 4 : b >= 0xE0 ? 3 : b >= 0xC2 ? 2 : 0;
-        if (len == 0 || i + len > s.size()) return false;
-        std::uint32_t cp = b & (0x7F >> len);
-        for (int k = 1; k < len; ++k) {
-            const auto c = static_cast<unsigned char>(s[i + k]);
-            if ((c & 0xC0) != 0x80) return false;
-            cp = cp << 6 | (c & 0x3F);
-        }
-        if ((len == 3 && cp < 0x800) || (len == 4 && (cp < 0x10000 || cp > 0x10FFFF)) || (cp >= 0xD800 && cp <= 0xDFFF))
-            return false;
-        if (cp >= 0x80 && cp <= 0x9F) return false;  // C1 controls, CSI among them
-        i += len;
-    }
-    return true;
-}
-
-/// A process id named in a message ("grandchild 1234"), or -1.
-pid_t pid_in(const std::string &message) {
-    auto at = message.find("grandchild ");
-    if (at == std::string::npos) return -1;
-    return static_cast<pid_t>(std::stol(message.substr(at + 11)));
-}
-
-/// Whether a process is gone (not even a zombie), waiting up to a second for the kill to land.
-bool process_gone(pid_t pid) {
-    for (int i = 0; i < 100; ++i) {
-        if (::kill(pid, 0) != 0 && errno == ESRCH) return true;
-        std::this_thread::sleep_for(10ms);
-    }
-    return false;
 }
 
 }  // namespace

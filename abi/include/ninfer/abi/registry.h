@@ -78,9 +78,10 @@
     X(5, layout_encode, "logical words to a payload of `layout`")                             \
     X(6, layout_decode, "a payload of `layout` to logical words")                             \
     X(7, quant_encode, "source words to a canonical payload by encoder `method`")             \
-    X(8, quant_decode, "payload to codes (out), scales (out2) and binary32 values (out3)")    \
+    X(8, quant_decode, "payload to codes, scales and binary32 values")                        \
     X(9, payload_validate, "accept or refuse a payload, naming the broken rule in `detail`")  \
-    X(10, rows_select, "row slice or gather of a payload (row indices in `aux`)")
+    X(10, rows_select, "row slice or gather of a payload (row indices in the rows plane)")    \
+    X(11, linear, "weight payload and activation to output under compute `profile` (ABI v2)")
 
 /* ---- Rounding attributes and overflow behaviours ------------------------------------------- */
 #define NINFER_ROUNDINGS(X)                                                        \

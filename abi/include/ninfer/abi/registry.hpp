@@ -257,6 +257,13 @@ inline constexpr std::array kPayloadDetails = {
 #undef NINFER_X_
 };
 
+/// The named planes of an ABI v2 call (plugin.h NINFER_PLANES).
+inline constexpr std::array kPlanes = {
+#define NINFER_X_(value, NAME, name, summary) NamedCode{value, #name, summary},
+    NINFER_PLANES(NINFER_X_)
+#undef NINFER_X_
+};
+
 /// The name of a code in one of the tables above, or "" when unknown.
 template <class Table>
 constexpr std::string_view code_name(const Table &table, std::int32_t value) {
@@ -265,6 +272,15 @@ constexpr std::string_view code_name(const Table &table, std::int32_t value) {
     return {};
 }
 constexpr std::string_view status_name(std::int32_t status) { return code_name(kStatuses, status); }
+constexpr std::string_view plane_name(std::uint32_t plane) {
+    return code_name(kPlanes, static_cast<std::int32_t>(plane));
+}
+/// The id of a plane name, or 0 (NINFER_PLANE_NONE).
+constexpr std::uint32_t plane_id(std::string_view name) {
+    for (const auto &e : kPlanes)
+        if (e.name == name) return static_cast<std::uint32_t>(e.value);
+    return 0;
+}
 constexpr std::string_view detail_name(std::uint32_t detail) {
     return code_name(kPayloadDetails, static_cast<std::int32_t>(detail));
 }

@@ -367,14 +367,25 @@ namespace {
 
 std::string value_text(const WordFormat &f, std::uint64_t w);
 
-/// The stored word of one lane of a row_split payload (the oracle's row_split_lane_word; a
-/// reply of another size reads as the geometry's bytes, zero past its end).
-std::uint32_t payload_lane_word(const oracle::GroupedFormat &f, const oracle::RowSplitGeometry &g,
-                                const std::vector<std::uint8_t> &p, std::uint64_t row, std::uint64_t group, std::uint64_t lane) {
-    if (p.size() == g.payload_bytes) return oracle::row_split_lane_word(f, g, p, row, group, lane);
-    std::vector<std::uint8_t> fitted(p.begin(), p.begin() + static_cast<std::ptrdiff_t>(std::min<std::uint64_t>(p.size(), g.payload_bytes)));
-    fitted.resize(g.payload_bytes, 0);
-    return oracle::row_split_lane_word(f, g, fitted, row, group, lane);
+/// A reply's payload over the geometry's bytes: the reply itself when its size is the
+/// geometry's, else a copy cut or padded with zeros to it (a short reply reads as zeros past its end).
+struct FittedPayload {
+    std::span<const std::uint8_t> reply;
+    std::vector<std::uint8_t> padded;  ///< only when the reply's size differs from the geometry's
+    std::span<const std::uint8_t> bytes() const { return padded.empty() ? reply : std::span<const std::uint8_t>(padded); }
+};
+FittedPayload fit_payload(const oracle::RowSplitGeometry &g, const std::vector<std::uint8_t> &p) {
+    FittedPayload fp{p, {}};
+    if (p.size() == g.payload_bytes) return fp;
+    fp.padded.assign(p.begin(), p.begin() + static_cast<std::ptrdiff_t>(std::min<std::uint64_t>(p.size(), g.payload_bytes)));
+    fp.padded.resize(g.payload_bytes, 0);
+    return fp;
+}
+
+/// The stored word of one lane of a row_split payload (the oracle's row_split_lane_word).
+std::uint32_t payload_lane_word(const oracle::GroupedFormat &f, const oracle::RowSplitGeometry &g, const FittedPayload &p,
+                                std::uint64_t row, std::uint64_t group, std::uint64_t lane) {
+    return oracle::row_split_lane_word(f, g, p.bytes(), row, group, lane);
 }
 
 /// The signed code a stored word reads as, legal or not (two's complement; Q2 offset).
@@ -385,7 +396,8 @@ int raw_code_of(const oracle::GroupedFormat &f, std::uint32_t w) {
 
 /// The lane words of one physical group of a payload.
 std::vector<std::uint32_t> group_words(const oracle::GroupedFormat &f, const oracle::RowSplitGeometry &g,
-                                       const std::vector<std::uint8_t> &p, std::uint64_t row, std::uint64_t group) {
+                                       const std::vector<std::uint8_t> &payload, std::uint64_t row, std::uint64_t group) {
+    const FittedPayload p = fit_payload(g, payload);
     std::vector<std::uint32_t> w;
     for (std::uint64_t lane = 0; lane < static_cast<std::uint64_t>(f.group); ++lane) w.push_back(payload_lane_word(f, g, p, row, group, lane));
     return w;
@@ -457,8 +469,9 @@ std::string absmax_group_blame(const suites::Case &c, const std::vector<std::uin
     }
     if (t.scale16 == 0) return "grouped.absmax.zero_group";
     const float s32 = std::bit_cast<float>(static_cast<std::uint32_t>(oracle::convert_word(oracle::conversion(NINFER_CONVERSION_fp16_to_fp32), t.scale16)));
+    const FittedPayload fitted = fit_payload(g, actual);
     for (std::uint64_t lane = 0; lane < len; ++lane) {
-        const int a = raw_code_of(f, payload_lane_word(f, g, actual, row, group, lane));
+        const int a = raw_code_of(f, payload_lane_word(f, g, fitted, row, group, lane));
         if (a == t.codes[lane]) continue;
         // The code the illegal word reads as (Q8's 0x80 as -128): an encoder must never emit it.
         if (f.illegal_word >= 0 && a == raw_code_of(f, static_cast<std::uint32_t>(f.illegal_word)))
@@ -570,8 +583,9 @@ std::string explain_encoder_group(const suites::Case &c, const std::vector<std::
         const auto a = static_cast<std::uint16_t>(suites::get_word(actual, sat / 2, 2));
         if (a != t.scale16) return s + fmt::format("; actual scale16 {}", word(f16, a));
     }
+    const FittedPayload fitted = fit_payload(*g, actual);
     for (std::uint64_t lane = 0; lane < len; ++lane) {
-        const int a = raw_code_of(*f, payload_lane_word(*f, *g, actual, loc.row, loc.group, lane));
+        const int a = raw_code_of(*f, payload_lane_word(*f, *g, fitted, loc.row, loc.group, lane));
         const int e = t.codes[lane];
         if (a == e) continue;
         const std::uint32_t nw = t.normalized32[lane];

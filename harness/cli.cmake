@@ -13,6 +13,7 @@ add_executable(ninfer-conform
   ${CMAKE_CURRENT_LIST_DIR}/src/cli/cmd_run.cpp
   ${CMAKE_CURRENT_LIST_DIR}/src/cli/cmd_sweep.cpp
   ${CMAKE_CURRENT_LIST_DIR}/src/cli/cmd_worker.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/src/cli/subject_options.cpp
   ${CMAKE_CURRENT_LIST_DIR}/src/cli/oracle_grouped.cpp
   ${NINFER_OWN_MANIFEST_CPP})
 target_link_libraries(ninfer-conform PRIVATE ninfer::harness ninfer::suites ninfer::vectors ninfer::oracle

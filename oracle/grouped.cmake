@@ -5,7 +5,8 @@ target_sources(ninfer_oracle PRIVATE
   ${CMAKE_CURRENT_LIST_DIR}/src/grouped_codes.cpp
   ${CMAKE_CURRENT_LIST_DIR}/src/grouped_absmax.cpp
   ${CMAKE_CURRENT_LIST_DIR}/src/grouped_search.cpp
-  ${CMAKE_CURRENT_LIST_DIR}/src/row_split.cpp)
+  ${CMAKE_CURRENT_LIST_DIR}/src/row_split.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/src/row_split_bytes.cpp)
 
 if(NINFER_BUILD_TESTS)
   target_sources(ninfer_oracle_tests PRIVATE

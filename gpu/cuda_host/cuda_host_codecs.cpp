@@ -9,11 +9,16 @@
 #include <cuda_fp8.h>
 
 #include <bit>
+#include <limits>
 
 #include "ninfer/abi/plugin.h"
 
 namespace ninfer::gpu {
 namespace {
+
+// NVIDIA's conversions take and return host floats, read here bit for bit (std::bit_cast).
+static_assert(std::numeric_limits<float>::is_iec559, "the cuda_host codecs need IEEE 754 binary32 floats");
+static_assert(std::numeric_limits<double>::is_iec559, "the cuda_host codecs need IEEE 754 binary64 doubles");
 
 float f32(std::uint64_t w) { return std::bit_cast<float>(static_cast<std::uint32_t>(w)); }
 std::uint32_t bits(float x) { return std::bit_cast<std::uint32_t>(x); }

@@ -298,8 +298,6 @@ std::string class_byte_text(std::uint8_t c) {
 
 namespace {
 
-std::uint64_t align_up(std::uint64_t x, std::uint64_t a) { return (x + a - 1) / a * a; }
-
 std::string coordinate_text(const std::vector<std::uint64_t> &shape, std::uint64_t element) {
     if (shape.empty()) return fmt::format("element {} (rank 0)", element);
     std::vector<std::uint64_t> idx(shape.size());
@@ -320,30 +318,19 @@ std::uint64_t payload_rows(const suites::Case &c) {
     return words >= 2 ? suites::get_word(c.aux, 1, 8) : 0;
 }
 
-/// storage-layouts.md Section 3: plane, row, group and first lane of a payload byte.
+/// storage-layouts.md Section 3: plane, row, group and first lane of a payload byte (the
+/// oracle's row_split_locate, in words).
 std::string row_split_location(const oracle::GroupedFormat &f, std::uint64_t n, std::uint64_t k,
                                std::uint64_t off) {
-    const std::uint64_t gpr = align_up(k, 128) / static_cast<std::uint64_t>(f.group);
-    const std::uint64_t B = static_cast<std::uint64_t>(f.base_bytes), H = static_cast<std::uint64_t>(f.high_bytes);
-    const std::uint64_t G = static_cast<std::uint64_t>(f.group);
-    const std::uint64_t base_bytes = n * gpr * B, high_offset = align_up(base_bytes, 256);
-    const std::uint64_t high_bytes = n * gpr * H, scale_offset = high_offset + align_up(high_bytes, 256);
-    const std::uint64_t scale_bytes = n * gpr * 2;
-    auto lane_text = [&](std::uint64_t rel, std::uint64_t per_group, const char *plane) {
-        const std::uint64_t row = rel / (gpr * per_group), group = rel % (gpr * per_group) / per_group;
-        const std::uint64_t lane = rel % per_group * (G / per_group);
-        return fmt::format("{} plane row {} group {} lane {} (column {}, byte {})", plane, row, group, lane,
-                           group * G + lane, off);
-    };
-    if (off < base_bytes) return lane_text(off, B, "base");
-    if (off < high_offset) return fmt::format("gap after the base plane (byte {})", off);
-    if (off < high_offset + high_bytes) return lane_text(off - high_offset, H, "high");
-    if (off < scale_offset) return fmt::format("gap after the high plane (byte {})", off);
-    if (off < scale_offset + scale_bytes) {
-        const std::uint64_t idx = (off - scale_offset) / 2;
-        return fmt::format("scale plane row {} group {} (byte {})", idx / gpr, idx % gpr, off);
-    }
-    return fmt::format("byte {} past the payload of {} bytes", off, scale_offset + scale_bytes);
+    const auto loc = oracle::row_split_locate(f, n, k, off);
+    if (loc.plane == "base" || loc.plane == "high")
+        return fmt::format("{} plane row {} group {} lane {} (column {}, byte {})", loc.plane, loc.row, loc.group, loc.lane,
+                           loc.group * static_cast<std::uint64_t>(f.group) + loc.lane, off);
+    if (loc.plane == "scale") return fmt::format("scale plane row {} group {} (byte {})", loc.row, loc.group, off);
+    const auto g = oracle::row_split_geometry(f, n, k);
+    if (loc.plane == "gap")
+        return fmt::format("gap after the {} plane (byte {})", off < g->high_offset ? "base" : "high", off);
+    return fmt::format("byte {} past the payload of {} bytes", off, g ? g->payload_bytes : 0);
 }
 
 }  // namespace
@@ -380,18 +367,25 @@ namespace {
 
 std::string value_text(const WordFormat &f, std::uint64_t w);
 
-/// The stored word of one lane of a row_split payload (input inspection only).
-std::uint32_t payload_lane_word(const oracle::GroupedFormat &f, const oracle::RowSplitGeometry &g,
-                                const std::vector<std::uint8_t> &p, std::uint64_t row, std::uint64_t group, std::uint64_t lane) {
-    const std::uint64_t at = row * g.base_row_bytes + group * static_cast<std::uint64_t>(f.base_bytes);
-    auto byte = [&](std::uint64_t i) -> std::uint32_t { return i < p.size() ? p[i] : 0u; };
-    if (f.code_bits == 8) return byte(at + lane);
-    if (f.code_bits == 2) return (byte(at + lane / 4) >> (2 * (lane % 4))) & 3u;
-    std::uint32_t w = (byte(at + lane / 2) >> (4 * (lane % 2))) & 0xFu;
-    const std::uint64_t hb = f.high_bytes ? static_cast<std::uint64_t>(f.code_bits - 4) : 0;
-    const std::uint64_t high = g.high_offset + row * g.high_row_bytes + group * static_cast<std::uint64_t>(f.high_bytes);
-    for (std::uint64_t j = 0; j < hb; ++j) w |= ((byte(high + (lane * hb + j) / 8) >> ((lane * hb + j) % 8)) & 1u) << (4 + j);
-    return w;
+/// A reply's payload over the geometry's bytes: the reply itself when its size is the
+/// geometry's, else a copy cut or padded with zeros to it (a short reply reads as zeros past its end).
+struct FittedPayload {
+    std::span<const std::uint8_t> reply;
+    std::vector<std::uint8_t> padded;  ///< only when the reply's size differs from the geometry's
+    std::span<const std::uint8_t> bytes() const { return padded.empty() ? reply : std::span<const std::uint8_t>(padded); }
+};
+FittedPayload fit_payload(const oracle::RowSplitGeometry &g, const std::vector<std::uint8_t> &p) {
+    FittedPayload fp{p, {}};
+    if (p.size() == g.payload_bytes) return fp;
+    fp.padded.assign(p.begin(), p.begin() + static_cast<std::ptrdiff_t>(std::min<std::uint64_t>(p.size(), g.payload_bytes)));
+    fp.padded.resize(g.payload_bytes, 0);
+    return fp;
+}
+
+/// The stored word of one lane of a row_split payload (the oracle's row_split_lane_word).
+std::uint32_t payload_lane_word(const oracle::GroupedFormat &f, const oracle::RowSplitGeometry &g, const FittedPayload &p,
+                                std::uint64_t row, std::uint64_t group, std::uint64_t lane) {
+    return oracle::row_split_lane_word(f, g, p.bytes(), row, group, lane);
 }
 
 /// The signed code a stored word reads as, legal or not (two's complement; Q2 offset).
@@ -402,7 +396,8 @@ int raw_code_of(const oracle::GroupedFormat &f, std::uint32_t w) {
 
 /// The lane words of one physical group of a payload.
 std::vector<std::uint32_t> group_words(const oracle::GroupedFormat &f, const oracle::RowSplitGeometry &g,
-                                       const std::vector<std::uint8_t> &p, std::uint64_t row, std::uint64_t group) {
+                                       const std::vector<std::uint8_t> &payload, std::uint64_t row, std::uint64_t group) {
+    const FittedPayload p = fit_payload(g, payload);
     std::vector<std::uint32_t> w;
     for (std::uint64_t lane = 0; lane < static_cast<std::uint64_t>(f.group); ++lane) w.push_back(payload_lane_word(f, g, p, row, group, lane));
     return w;
@@ -413,14 +408,14 @@ std::string blame_lanes(const oracle::GroupedFormat &f, const std::vector<std::u
                         std::uint64_t first_padding_lane) {
     for (std::size_t i = first_padding_lane; i < e.size(); ++i)
         if (e[i] != a[i]) return "row_split.padding";
-    bool low_equal = true, swapped = f.code_bits >= 4 && f.code_bits <= 6;
+    bool low_equal = true, swapped = f.packing == oracle::Packing::NIBBLE_HIGH;
     for (std::size_t i = 0; i < e.size(); ++i) {
         low_equal = low_equal && (e[i] & 0xFu) == (a[i] & 0xFu);
         swapped = swapped && a[i] == e[i ^ 1u];
     }
     if (swapped) return "row_split.nibble_order";
     if (f.high_bytes && low_equal) return "row_split.high_bit_order";
-    if (f.code_bits == 2) {
+    if (f.packing == oracle::Packing::TWO_BIT_LSB) {
         bool permuted = true;  // the same words in each byte, in another order
         for (std::size_t b = 0; b + 4 <= e.size(); b += 4) {
             std::vector<std::uint32_t> x(e.begin() + static_cast<std::ptrdiff_t>(b), e.begin() + static_cast<std::ptrdiff_t>(b + 4));
@@ -474,10 +469,13 @@ std::string absmax_group_blame(const suites::Case &c, const std::vector<std::uin
     }
     if (t.scale16 == 0) return "grouped.absmax.zero_group";
     const float s32 = std::bit_cast<float>(static_cast<std::uint32_t>(oracle::convert_word(oracle::conversion(NINFER_CONVERSION_fp16_to_fp32), t.scale16)));
+    const FittedPayload fitted = fit_payload(g, actual);
     for (std::uint64_t lane = 0; lane < len; ++lane) {
-        const int a = raw_code_of(f, payload_lane_word(f, g, actual, row, group, lane));
+        const int a = raw_code_of(f, payload_lane_word(f, g, fitted, row, group, lane));
         if (a == t.codes[lane]) continue;
-        if (f.code_bits == 8 && a == -128) return "grouped.code.q8_never_emitted";
+        // The code the illegal word reads as (Q8's 0x80 as -128): an encoder must never emit it.
+        if (f.illegal_word >= 0 && a == raw_code_of(f, static_cast<std::uint32_t>(f.illegal_word)))
+            return "grouped.code.q8_never_emitted";
         const std::int64_t rounded = oracle::f32_round_integral_even(t.normalized32[lane]);
         if (rounded > f.qmax || rounded < f.qmin) return "grouped.absmax.clamp_after_rounding";
         const float nv = std::bit_cast<float>(t.normalized32[lane]);
@@ -536,7 +534,7 @@ std::string blame_grouped_mismatch(const suites::Case &c, const Reply &r, int bu
         if (i >= exp.size() || i >= act.size()) return "";
         const auto mask = static_cast<std::uint32_t>((1u << f->code_bits) - 1);
         const std::uint32_t e = exp[i] & mask, a = act[i] & mask;
-        if (f->code_bits >= 4 && f->code_bits <= 6 && j < exp.size() && j < act.size() && i / k == j / k &&
+        if (f->packing == oracle::Packing::NIBBLE_HIGH && j < exp.size() && j < act.size() && i / k == j / k &&
             act[i] == exp[j] && act[j] == exp[i])
             return "row_split.nibble_order";
         if (f->high_bytes && (e & 0xFu) == (a & 0xFu)) return "row_split.high_bit_order";
@@ -585,8 +583,9 @@ std::string explain_encoder_group(const suites::Case &c, const std::vector<std::
         const auto a = static_cast<std::uint16_t>(suites::get_word(actual, sat / 2, 2));
         if (a != t.scale16) return s + fmt::format("; actual scale16 {}", word(f16, a));
     }
+    const FittedPayload fitted = fit_payload(*g, actual);
     for (std::uint64_t lane = 0; lane < len; ++lane) {
-        const int a = raw_code_of(*f, payload_lane_word(*f, *g, actual, loc.row, loc.group, lane));
+        const int a = raw_code_of(*f, payload_lane_word(*f, *g, fitted, loc.row, loc.group, lane));
         const int e = t.codes[lane];
         if (a == e) continue;
         const std::uint32_t nw = t.normalized32[lane];

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 // Exhaustive sweeps (docs/cli.md, "sweep"): every source word of a conversion (or decode of a
-// format) through the subject in Iota batches, against the reference's native codecs, which
-// the reference's tests cross-check against the MPFR oracle over the same domains.
+// format) through the subject in Iota batches, against the fast native expected words of
+// ninfer::native (ninfer/oracle/native_words.hpp), which the cross-check tests compare with the
+// MPFR oracle over the same domains. The harness never links the reference plugin.
 #include <chrono>
 #include <cstdio>
 #include <future>
@@ -10,9 +11,9 @@
 
 #include <fmt/format.h>
 
-#include "native.hpp"
 #include "ninfer/harness/compare.hpp"
 #include "ninfer/harness/runner.hpp"
+#include "ninfer/oracle/native_words.hpp"
 #include "ninfer/oracle/scalar.hpp"
 #include "ninfer/suites/nan_principle.hpp"
 #include "ninfer/suites/rules.hpp"
@@ -148,11 +149,11 @@ SweepResult run_sweep(Subject &s, const SweepOptions &o, const reports::SubjectI
                 put_iota(in, first, n, ib);
                 expected.resize(n * static_cast<std::uint64_t>(ob));
                 if (o.op == NINFER_OP_convert) {
-                    reference::native_convert_batch(g.conv->id, in.data(), expected.data(), n);
+                    native::convert_batch(g.conv->id, in.data(), expected.data(), n);
                     return;
                 }
                 for (std::uint64_t i = 0; i < n; ++i) {
-                    const std::uint64_t v = reference::native_decode(g.src->id, load_word(&in[i * ib], ib));
+                    const std::uint64_t v = native::decode_to_binary64(g.src->id, load_word(&in[i * ib], ib));
                     for (int b = 0; b < 8; ++b) expected[i * 8 + b] = static_cast<std::uint8_t>(v >> (8 * b));
                 }
             });

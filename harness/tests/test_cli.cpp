@@ -100,6 +100,18 @@ TEST_CASE("list shows every registry table") {
     CHECK(j.at("formats").at("word").size() == ninfer::oracle::kWordFormats.size());
     CHECK(j.at("formats").at("grouped").size() == ninfer::oracle::kGroupedFormats.size());
     CHECK(j.at("formats").at("other").size() == ninfer::oracle::kOtherFormats.size());
+    // Every format of the one view, each under its family (the sections follow kAllFormats).
+    std::size_t listed = 0;
+    for (const auto &[family, rows] : j.at("formats").items()) listed += rows.size();
+    CHECK(listed == ninfer::oracle::kAllFormats.size());
+    // The grouped rows carry the registry's packing and scale_role columns; the roles their acceptance.
+    CHECK(j.at("formats").at("grouped").at(0).at("name") == "q2_g64_fp16");
+    CHECK(j.at("formats").at("grouped").at(0).at("packing") == "two_bit_lsb");
+    CHECK(j.at("formats").at("grouped").at(0).at("scale_role") == "q2_fp16_scale");
+    CHECK(j.at("formats").at("grouped").at(4).at("packing") == "byte");
+    CHECK(j.at("roles").at(0).at("name") == "grouped_fp16_scale");
+    CHECK(j.at("roles").at(0).at("accepts_negative_zero") == false);
+    CHECK(j.at("roles").at(0).at("accepts_positive_zero") == true);
     for (const char *k : {"layouts", "ops", "conversions", "roles", "encoders", "roundings", "overflows"})
         CHECK(j.contains(k));
     CHECK(j.at("conversions").at(0).at("name") == "fp32_to_bf16_rne");
@@ -107,6 +119,7 @@ TEST_CASE("list shows every registry table") {
     const auto t = cli("list");
     CHECK(t.status == 0);
     CHECK(t.out.find("q8_g32_fp16") != std::string::npos);
+    CHECK(t.out.find("other registered formats (refused by name):\n  40 nvfp4") != std::string::npos);
     CHECK(t.out.find("fp32_to_ue4m3_rnu_satfinite") != std::string::npos);
 }
 

@@ -247,6 +247,13 @@ TEST_CASE("attribution: a payload mismatch points at the rule of its plane and f
     auto cmp = compare_reply(k, r, true, 8);
     REQUIRE_FALSE(cmp.first.empty());
     CHECK(cmp.first[0].blame == "row_split.nibble_order");
+    // A reply one byte short reads as zeros past its end: the size and the field are both named.
+    r.out[0].pop_back();
+    CHECK(blame_grouped_mismatch(k, r, 0, 0) == "row_split.nibble_order");
+    const auto short_cmp = compare_reply(k, r, true, 8);
+    CHECK(short_cmp.classes.at("size_mismatch") == 1);
+    REQUIRE(short_cmp.first.size() >= 2);
+    CHECK(short_cmp.first[1].blame == "row_split.nibble_order");
     // A padding lane of the partial group (lanes 64..127 of group 1 in a 128-wide row).
     r.out[0] = k.expect.out;
     r.out[0][40] = 0x11;  // group 1 lanes 16, 17: padding (K = 64)
@@ -315,6 +322,12 @@ TEST_CASE("locations: contiguous coordinates and row_split planes") {
     CHECK(locate(q, 0, 400) == "gap after the high plane (byte 400)");
     CHECK(locate(q, 0, 520) == "scale plane row 1 group 0 (byte 520)");
     CHECK(locate(q, 0, 528) == "byte 528 past the payload of 528 bytes");
+    // q4 [1,1]: base 32 bytes, a gap up to 256, no high plane, scales at 256.
+    q.format = NINFER_FORMAT_q4_g64_fp16;
+    q.shape = {1, 1};
+    CHECK(locate(q, 0, 0) == "base plane row 0 group 0 lane 0 (column 0, byte 0)");
+    CHECK(locate(q, 0, 100) == "gap after the base plane (byte 100)");
+    CHECK(locate(q, 0, 258) == "scale plane row 0 group 1 (byte 258)");
 }
 
 TEST_CASE("compare_reply: buffer ops byte by byte with locations") {

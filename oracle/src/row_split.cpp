@@ -1,90 +1,17 @@
 // SPDX-License-Identifier: Apache-2.0
-// row_split_k128_v1 (storage-layouts.md Section 3): geometry, plane packing (nibble order,
-// high-bit stream, the 2-bit suite reading), canonical zero padding, validating decode, byte
-// location, row views / standalone slices / gathers. Exact unsigned 64-bit sizes, overflow refused.
+// row_split_k128_v1 (storage-layouts.md Section 3): canonical zero padding, validating decode,
+// row views / standalone slices / gathers. The geometry, byte location and plane packing (nibble
+// order, high-bit stream, the 2-bit suite reading) are in row_split_bytes.cpp. Exact unsigned
+// 64-bit sizes, overflow refused.
 #include <algorithm>
 #include <stdexcept>
 #include <string>
 
+#include <fmt/format.h>
+
 #include "ninfer/oracle/row_split.hpp"
 
 namespace ninfer::oracle {
-
-namespace {
-
-bool align_up(std::uint64_t x, std::uint64_t a, std::uint64_t &out) {
-    std::uint64_t t = 0;
-    if (__builtin_add_overflow(x, a - 1, &t)) return false;
-    out = t / a * a;
-    return true;
-}
-
-/// Pack one physical group of stored words u[0..G) into its base and high bytes.
-void pack_group(const GroupedFormat &f, const std::vector<std::uint32_t> &u, std::uint8_t *base, std::uint8_t *high) {
-    const int hb = f.high_bits();
-    for (int i = 0; i < f.group; ++i) {
-        if (f.packing == Packing::BYTE) {
-            base[i] = static_cast<std::uint8_t>(u[i]);
-        } else if (f.packing == Packing::TWO_BIT_LSB) {
-            // Suite reading: lane i in bits 2*(i%4)..2*(i%4)+1 of byte i/4.
-            base[i / 4] = static_cast<std::uint8_t>(base[i / 4] | (u[i] & 0x3u) << (2 * (i % 4)));
-        } else {
-            // Lane pair (2j, 2j+1) shares byte j, even lane in the low nibble.
-            base[i / 2] = static_cast<std::uint8_t>(base[i / 2] | (u[i] & 0xFu) << (4 * (i % 2)));
-            // High stream, lane-major, bit 4 first then bit 5; stream bit t is bit t%8 of byte t/8.
-            for (int j = 0; j < hb; ++j) {
-                const int t = i * hb + j;
-                high[t / 8] = static_cast<std::uint8_t>(high[t / 8] | ((u[i] >> (4 + j)) & 1u) << (t % 8));
-            }
-        }
-    }
-}
-
-/// The stored word of lane i of a physical group (the inverse of pack_group).
-std::uint32_t lane_word(const GroupedFormat &f, const std::uint8_t *base, const std::uint8_t *high, int i) {
-    const int hb = f.high_bits();
-    if (f.packing == Packing::BYTE) return base[i];
-    if (f.packing == Packing::TWO_BIT_LSB) return (base[i / 4] >> (2 * (i % 4))) & 0x3u;
-    std::uint32_t u = (base[i / 2] >> (4 * (i % 2))) & 0xFu;
-    for (int j = 0; j < hb; ++j) {
-        const int t = i * hb + j;
-        u |= static_cast<std::uint32_t>((high[t / 8] >> (t % 8)) & 1u) << (4 + j);
-    }
-    return u;
-}
-
-std::string hex16(std::uint16_t w) {
-    static const char *digits = "0123456789abcdef";
-    std::string s = "0x";
-    for (int sh = 12; sh >= 0; sh -= 4) s += digits[(w >> sh) & 0xF];
-    return s;
-}
-
-}  // namespace
-
-std::optional<RowSplitGeometry> row_split_geometry(const GroupedFormat &f, std::uint64_t n, std::uint64_t k) {
-    if (n == 0 || k == 0) return std::nullopt;
-    RowSplitGeometry g{};
-    if (!align_up(k, 128, g.k_pad)) return std::nullopt;
-    const std::uint64_t G = static_cast<std::uint64_t>(f.group);
-    g.groups_per_row = g.k_pad / G;
-    g.logical_groups = k / G + (k % G != 0 ? 1 : 0);
-    const std::uint64_t B = static_cast<std::uint64_t>(f.base_bytes), H = static_cast<std::uint64_t>(f.high_bytes);
-    if (__builtin_mul_overflow(g.groups_per_row, B, &g.base_row_bytes) ||
-        __builtin_mul_overflow(g.groups_per_row, H, &g.high_row_bytes) ||
-        __builtin_mul_overflow(g.groups_per_row, std::uint64_t{2}, &g.scale_row_bytes) ||
-        __builtin_mul_overflow(n, g.base_row_bytes, &g.base_bytes) ||
-        __builtin_mul_overflow(n, g.high_row_bytes, &g.high_bytes) ||
-        __builtin_mul_overflow(n, g.scale_row_bytes, &g.scale_bytes))
-        return std::nullopt;
-    g.base_offset = 0;
-    std::uint64_t high_span = 0;
-    if (!align_up(g.base_bytes, 256, g.high_offset) || !align_up(g.high_bytes, 256, high_span) ||
-        __builtin_add_overflow(g.high_offset, high_span, &g.scale_offset) ||
-        __builtin_add_overflow(g.scale_offset, g.scale_bytes, &g.payload_bytes))
-        return std::nullopt;
-    return g;
-}
 
 std::vector<std::uint8_t> row_split_encode(const GroupedFormat &f, const GroupedMatrix &m) {
     const auto g = row_split_geometry(f, m.rows, m.cols);
@@ -95,20 +22,14 @@ std::vector<std::uint8_t> row_split_encode(const GroupedFormat &f, const Grouped
                                     "," + std::to_string(m.cols) + "]");
     std::vector<std::uint8_t> out(g->payload_bytes, 0);
     const std::uint64_t G = static_cast<std::uint64_t>(f.group);
-    std::vector<std::uint32_t> u(G);
     for (std::uint64_t r = 0; r < m.rows; ++r)
         for (std::uint64_t grp = 0; grp < g->groups_per_row; ++grp) {
             // Padding lanes and whole padding groups hold code 0 (GROUPED.md R1 for q2).
             for (std::uint64_t i = 0; i < G; ++i) {
                 const std::uint64_t col = grp * G + i;
-                u[i] = grouped_code_word(f, col < m.cols ? m.codes[r * m.cols + col] : 0);
+                row_split_put_lane_word(f, *g, out, r, grp, i, grouped_code_word(f, col < m.cols ? m.codes[r * m.cols + col] : 0));
             }
-            const std::uint64_t phys = r * g->groups_per_row + grp;
-            pack_group(f, u, out.data() + g->base_offset + phys * f.base_bytes,
-                       out.data() + g->high_offset + phys * f.high_bytes);
-            const std::uint16_t s = grp < g->logical_groups ? m.scales[r * g->logical_groups + grp] : 0;
-            out[g->scale_offset + 2 * phys] = static_cast<std::uint8_t>(s & 0xFF);
-            out[g->scale_offset + 2 * phys + 1] = static_cast<std::uint8_t>(s >> 8);
+            row_split_put_scale_word(*g, out, r, grp, grp < g->logical_groups ? m.scales[r * g->logical_groups + grp] : 0);
         }
     return out;
 }
@@ -153,35 +74,33 @@ RowSplitDecoded row_split_decode(const GroupedFormat &f, std::uint64_t n, std::u
     d.m.scales.assign(n * g->logical_groups, 0);
     for (std::uint64_t r = 0; r < n; ++r)
         for (std::uint64_t grp = 0; grp < g->groups_per_row; ++grp) {
-            const std::uint64_t phys = r * g->groups_per_row + grp;
-            const std::uint8_t *base = payload.data() + g->base_offset + phys * f.base_bytes;
-            const std::uint8_t *high = payload.data() + g->high_offset + phys * f.high_bytes;
-            const std::uint64_t soff = g->scale_offset + 2 * phys;
-            const auto scale = static_cast<std::uint16_t>(payload[soff] | payload[soff + 1] << 8);
+            const std::uint64_t soff = row_split_scale_at(*g, r, grp);
+            const std::uint16_t scale = row_split_scale_word(*g, payload, r, grp);
+            auto lane_word = [&](std::uint64_t i) { return row_split_lane_word(f, *g, payload, r, grp, i); };
             const std::string at = "row " + std::to_string(r) + " group " + std::to_string(grp);
             if (grp >= g->logical_groups) {
                 if (scale != 0)
                     return refuse(NINFER_E_INVALID_PAYLOAD, NINFER_DETAIL_NONZERO_PADDING,
                                   "scale plane, " + at + " (padding group), offset " + std::to_string(soff) +
-                                      ": scale " + hex16(scale) + ", expected 0x0000");
+                                      ": scale " + fmt::format("{:#06x}", scale) + ", expected 0x0000");
                 for (std::uint64_t i = 0; i < G; ++i)
-                    if (lane_word(f, base, high, static_cast<int>(i)) != zero_word)
+                    if (lane_word(i) != zero_word)
                         return refuse(NINFER_E_INVALID_PAYLOAD, NINFER_DETAIL_NONZERO_PADDING,
                                       "code planes, " + at + " (padding group) lane " + std::to_string(i) +
-                                          ": stored word " + std::to_string(lane_word(f, base, high, static_cast<int>(i))) +
+                                          ": stored word " + std::to_string(lane_word(i)) +
                                           ", expected the word of code 0 (" + std::to_string(zero_word) + ")");
                 continue;
             }
             if (grouped_scale_verdict(f, scale) != NINFER_VERDICT_VALID)
                 return refuse(NINFER_E_INVALID_PAYLOAD, NINFER_DETAIL_INVALID_SCALE,
-                              "scale plane, " + at + ", offset " + std::to_string(soff) + ": scale " + hex16(scale) +
+                              "scale plane, " + at + ", offset " + std::to_string(soff) + ": scale " + fmt::format("{:#06x}", scale) +
                                   " is not a valid " + (is_q2 ? "q2 scale (finite)" : "grouped scale (+0 or finite nonzero)") +
                                   " (tensor-formats Section 6)");
             bool nonzero_code = false;
             std::uint64_t first_nonzero = 0;
             for (std::uint64_t i = 0; i < G; ++i) {
                 const std::uint64_t col = grp * G + i;
-                const std::uint32_t u = lane_word(f, base, high, static_cast<int>(i));
+                const std::uint32_t u = lane_word(i);
                 if (col >= k) {
                     if (u != zero_word)
                         return refuse(NINFER_E_INVALID_PAYLOAD, NINFER_DETAIL_NONZERO_PADDING,
@@ -209,35 +128,6 @@ RowSplitDecoded row_split_decode(const GroupedFormat &f, std::uint64_t n, std::u
             d.m.scales[r * g->logical_groups + grp] = scale;
         }
     return d;
-}
-
-RowSplitLocation row_split_locate(const GroupedFormat &f, std::uint64_t n, std::uint64_t k, std::uint64_t byte_offset) {
-    RowSplitLocation loc;
-    const auto g = row_split_geometry(f, n, k);
-    if (!g || byte_offset >= g->payload_bytes) {
-        loc.plane = "outside";
-        return loc;
-    }
-    auto place = [&](const char *plane, std::uint64_t rel, std::uint64_t row_bytes, std::uint64_t group_bytes,
-                     std::uint64_t lanes_per_byte) {
-        loc.plane = plane;
-        loc.row = rel / row_bytes;
-        loc.group = (rel % row_bytes) / group_bytes;
-        loc.lane = (rel % group_bytes) * lanes_per_byte;
-    };
-    const std::uint64_t lanes_per_base_byte =
-        f.packing == Packing::BYTE ? 1 : f.packing == Packing::TWO_BIT_LSB ? 4 : 2;
-    if (byte_offset < g->base_bytes) {
-        place("base", byte_offset, g->base_row_bytes, f.base_bytes, lanes_per_base_byte);
-    } else if (byte_offset >= g->high_offset && byte_offset < g->high_offset + g->high_bytes) {
-        place("high", byte_offset - g->high_offset, g->high_row_bytes, f.high_bytes,
-              static_cast<std::uint64_t>(8 / f.high_bits()));
-    } else if (byte_offset >= g->scale_offset) {
-        place("scale", byte_offset - g->scale_offset, g->scale_row_bytes, 2, 0);
-    } else {
-        loc.plane = "gap";
-    }
-    return loc;
 }
 
 std::vector<std::uint8_t> row_split_select_rows(const GroupedFormat &f, std::uint64_t n, std::uint64_t k,

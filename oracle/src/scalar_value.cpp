@@ -8,6 +8,8 @@
 #include <stdexcept>
 #include <string>
 
+#include <fmt/format.h>
+
 #include "scalar_internal.hpp"
 
 namespace ninfer::oracle {
@@ -203,13 +205,8 @@ std::int64_t ordered_index(const WordFormat &f, std::uint64_t word) {
 }
 
 std::string word_hex(const WordFormat &f, std::uint64_t word) {
-    static constexpr char kDigits[] = "0123456789abcdef";
-    const int width = std::max(1, (f.bits + 3) / 4);
-    std::string out;
-    for (int i = width - 1; i >= 0; --i) out.push_back(kDigits[(word >> (4 * i)) & 0xF]);
-    // A word wider than the format (CLASS_OUTSIDE) keeps all its digits.
-    for (std::uint64_t rest = word >> (4 * width); rest != 0; rest >>= 4) out.insert(out.begin(), kDigits[rest & 0xF]);
-    return out;
+    // The format's digit count at least; a word wider than the format (CLASS_OUTSIDE) keeps all its digits.
+    return fmt::format("{:0{}x}", word, std::max(1, (f.bits + 3) / 4));
 }
 
 std::string word_value_text(const WordFormat &f, std::uint64_t word) {

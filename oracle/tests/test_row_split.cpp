@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <limits>
 #include <random>
+#include <stdexcept>
 
 #include "ninfer/oracle/row_split.hpp"
 
@@ -251,6 +252,83 @@ TEST_CASE("row_split locate names plane, row, group and first lane", "[grouped][
     CHECK((at(522).plane == "scale" && at(522).row == 1 && at(522).group == 1));
     CHECK(at(528).plane == "outside");
     CHECK(row_split_locate(gf(NINFER_FORMAT_q4_g64_fp16), 1, 1, 100).plane == "gap");
+}
+
+TEST_CASE("row_split lane words and corruptions write the bytes the layout text names", "[grouped][row_split]") {
+    // q5 [2,130] (the worked example): base rows of 128 bytes, high plane at 256 (rows of 32
+    // bytes, 8 per group), gap [320, 512), scales at 512 (rows of 8 bytes).
+    const auto &q5 = gf(NINFER_FORMAT_q5_g64_fp16);
+    const auto g = *row_split_geometry(q5, 2, 130);
+    auto p = zeros(g.payload_bytes);
+    // Row 1, group 1, lane 3 = 0b11111: low nibble in the high half of base byte 128 + 32 + 1,
+    // bit 4 as stream bit 3 of the group's high bytes (byte 256 + 32 + 8, bit 3).
+    corrupt_code_word(q5, g, p, 1, 1, 3, 0x1F);
+    CHECK(p[161] == 0xF0);
+    CHECK(p[296] == 0x08);
+    CHECK(row_split_lane_word(q5, g, p, 1, 1, 3) == 0x1F);
+    CHECK(row_split_lane_word(q5, g, p, 1, 1, 2) == 0);
+    std::size_t nonzero = 0;
+    for (const auto b : p) nonzero += b != 0;
+    CHECK(nonzero == 2);
+    // Scale of row 1, group 3 (a padding group): bytes 512 + 8 + 6, little-endian.
+    corrupt_scale_word(g, p, 1, 3, 0x3C01);
+    CHECK((p[526] == 0x01 && p[527] == 0x3C));
+    CHECK(row_split_scale_at(g, 1, 3) == 526);
+    CHECK(row_split_scale_word(g, p, 1, 3) == 0x3C01);
+    // Padding lanes: column 130 (group 2, lane 2) and any lane of padding group 3; column 129 is not one.
+    CHECK_NOTHROW(corrupt_padding_lane(q5, g, 130, p, 0, 2, 2, 1));
+    CHECK_NOTHROW(corrupt_padding_lane(q5, g, 130, p, 0, 3, 0, 1));
+    CHECK_THROWS_AS(corrupt_padding_lane(q5, g, 130, p, 0, 2, 1, 1), std::invalid_argument);
+    CHECK(row_split_lane_word(q5, g, p, 0, 2, 2) == 1);
+    // Gaps: [256, 256) is empty, [320, 512) is the gap after the high plane.
+    const auto gaps = row_split_gaps(g);
+    CHECK((gaps[0].begin == 256 && gaps[0].end == 256));
+    CHECK((gaps[1].begin == 320 && gaps[1].end == 512));
+    corrupt_gap_byte(g, p, 511, 0x01);
+    CHECK(p[511] == 0x01);
+    CHECK(row_split_decode(q5, 2, 130, p).detail == NINFER_DETAIL_NONZERO_GAP);
+    CHECK_THROWS_AS(corrupt_gap_byte(g, p, 300, 0x01), std::invalid_argument);
+    CHECK_THROWS_AS(corrupt_gap_byte(g, p, 512, 0x01), std::invalid_argument);
+    // Positions outside the geometry and short payloads.
+    CHECK_THROWS_AS(row_split_lane_word(q5, g, p, 2, 0, 0), std::out_of_range);
+    CHECK_THROWS_AS(row_split_lane_word(q5, g, p, 0, 4, 0), std::out_of_range);
+    CHECK_THROWS_AS(row_split_lane_word(q5, g, p, 0, 0, 64), std::out_of_range);
+    CHECK_THROWS_AS(row_split_lane_word(q5, g, std::span<const std::uint8_t>(p).first(100), 0, 0, 0), std::out_of_range);
+    CHECK_THROWS_AS(corrupt_scale_word(g, p, 2, 0, 1), std::out_of_range);
+
+    // q2 [1,5]: four lanes per byte, lane 6 in bits 4..5 of base byte 1 (the 2-bit suite reading).
+    const auto &q2 = gf(NINFER_FORMAT_q2_g64_fp16);
+    const auto g2 = *row_split_geometry(q2, 1, 5);
+    auto p2 = zeros(g2.payload_bytes);
+    corrupt_code_word(q2, g2, p2, 0, 0, 6, 3);
+    CHECK(p2[1] == 0x30);
+    CHECK(row_split_lane_word(q2, g2, p2, 0, 0, 6) == 3);
+    // q8 [1,1]: one byte per lane; the illegal word 0x80 at lane 5 is byte 5, refused by decode.
+    const auto &q8 = gf(NINFER_FORMAT_q8_g32_fp16);
+    const auto g8 = *row_split_geometry(q8, 1, 32);
+    auto p8 = row_split_encode(q8, one_row(q8, 32, {}));
+    corrupt_code_word(q8, g8, p8, 0, 0, 5, 0x80);
+    CHECK(p8[5] == 0x80);
+    CHECK(row_split_decode(q8, 1, 32, p8).detail == NINFER_DETAIL_ILLEGAL_CODE);
+}
+
+TEST_CASE("row_split lane words read back every code of a canonical payload", "[grouped][row_split]") {
+    for (const auto &f : kGroupedFormats) {
+        for (const std::uint64_t k : {std::uint64_t{1}, std::uint64_t{130}}) {
+            const auto m = random_matrix(f, 3, k, 20261130u + f.id);
+            const auto p = row_split_encode(f, m);
+            const auto g = *row_split_geometry(f, 3, k);
+            const auto G = static_cast<std::uint64_t>(f.group);
+            CAPTURE(f.name, k);
+            for (std::uint64_t r = 0; r < 3; ++r)
+                for (std::uint64_t grp = 0; grp < g.groups_per_row; ++grp)
+                    for (std::uint64_t lane = 0; lane < G; ++lane) {
+                        const std::uint64_t col = grp * G + lane;
+                        const int code = col < k ? m.codes[r * k + col] : 0;
+                        REQUIRE(row_split_lane_word(f, g, p, r, grp, lane) == grouped_code_word(f, code));
+                    }
+        }
+    }
 }
 
 TEST_CASE("row_split canonical round trip, slices and gathers equal re-encoding", "[grouped][row_split]") {

@@ -214,7 +214,6 @@ bool escaped_code_point(std::uint32_t cp) {
 
 /// The safe form of s, stopping before it would pass `limit` bytes; `used` input bytes taken.
 std::string safe_prefix(std::string_view s, std::size_t limit, std::size_t &used) {
-    static constexpr char hex[] = "0123456789abcdef";
     std::string out;
     out.reserve(std::min(s.size(), limit) + 8);
     std::size_t i = 0;
@@ -224,13 +223,13 @@ std::string safe_prefix(std::string_view s, std::size_t limit, std::size_t &used
         std::string piece;
         if (len == 0) {
             const auto b = static_cast<unsigned char>(s[i]);
-            piece = {'\\', 'x', hex[b >> 4], hex[b & 15]};
+            piece = fmt::format("\\x{:02x}", b);
         } else if (cp == '\t' || cp == '\n' || cp == '\r') {
             piece = " ";
         } else if (cp < 0x20 || cp == 0x7F) {
-            piece = {'\\', 'x', hex[cp >> 4], hex[cp & 15]};
+            piece = fmt::format("\\x{:02x}", cp);
         } else if (escaped_code_point(cp)) {
-            piece = {'\\', 'u', hex[cp >> 12], hex[(cp >> 8) & 15], hex[(cp >> 4) & 15], hex[cp & 15]};
+            piece = fmt::format("\\u{:04x}", cp);
         } else {
             piece.assign(s.substr(i, len));
         }

@@ -6,6 +6,8 @@
 #include <fstream>
 #include <memory>
 
+#include <fmt/format.h>
+
 #include "ninfer/vectors/vectors.hpp"
 
 namespace ninfer::vectors {
@@ -25,13 +27,7 @@ std::string finish(Ctx &ctx, const std::string &what) {
     std::array<unsigned char, EVP_MAX_MD_SIZE> md{};
     unsigned int len = 0;
     if (EVP_DigestFinal_ex(ctx.get(), md.data(), &len) != 1) throw VectorError(what + ": OpenSSL SHA-256 final failed");
-    static constexpr char kHex[] = "0123456789abcdef";
-    std::string hex;
-    for (unsigned int i = 0; i < len; ++i) {
-        hex.push_back(kHex[md[i] >> 4]);
-        hex.push_back(kHex[md[i] & 0xF]);
-    }
-    return hex;
+    return fmt::format("{:02x}", fmt::join(md.begin(), md.begin() + len, ""));
 }
 
 }  // namespace

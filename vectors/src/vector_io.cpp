@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 // One case as one JSON line of the vector file format, version 1 (vectors/README.md): fixed key
 // order, registry names for ids, hex words and hex byte images.
+#include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
 #include <set>
@@ -40,8 +41,6 @@ constexpr StatusName kStatusNames[] = {
     {NINFER_E_INTERNAL, "E_INTERNAL"},
 };
 
-constexpr char kHexDigits[] = "0123456789abcdef";
-
 std::string status_name(std::int32_t code) {
     for (const auto &s : kStatusNames)
         if (s.code == code) return std::string(s.name);
@@ -50,20 +49,13 @@ std::string status_name(std::int32_t code) {
 
 /// Hex of a byte image in buffer order ("" for an empty buffer).
 std::string bytes_hex(const std::vector<std::uint8_t> &b) {
-    std::string s;
-    s.reserve(b.size() * 2);
-    for (auto x : b) {
-        s.push_back(kHexDigits[x >> 4]);
-        s.push_back(kHexDigits[x & 0xF]);
-    }
-    return s;
+    return fmt::format("{:02x}", fmt::join(b, ""));
 }
 
 /// Hex of a word, most significant digit first, 2 digits per byte of its packed width.
 std::string word_hex(std::uint64_t w, int bytes) {
-    std::string s(static_cast<std::size_t>(bytes) * 2, '0');
-    for (int i = bytes * 2 - 1; i >= 0; --i, w >>= 4) s[static_cast<std::size_t>(i)] = kHexDigits[w & 0xF];
-    return s;
+    if (bytes < 8) w &= (std::uint64_t{1} << (8 * bytes)) - 1;
+    return fmt::format("{:0{}x}", w, 2 * bytes);
 }
 
 /// The words of a little-endian packed buffer as an array of hex words.

@@ -17,6 +17,7 @@
 
 #include <bit>
 #include <cstdint>
+#include <limits>
 #include <optional>
 
 #include "native.hpp"
@@ -24,6 +25,10 @@
 #include "reference_plugin.hpp"
 
 namespace ninfer::mutants {
+
+// The mutants compare and compute host floats and doubles bit for bit (std::bit_cast).
+static_assert(std::numeric_limits<float>::is_iec559, "the mutants need IEEE 754 binary32 floats");
+static_assert(std::numeric_limits<double>::is_iec559, "the mutants need IEEE 754 binary64 doubles");
 
 /// The reference's function for the call's op.
 inline std::int32_t reference_call(const ninfer_call *c, ninfer_result *r) {

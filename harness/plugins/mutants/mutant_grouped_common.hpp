@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0
 // Helpers of the grouped-family mutants (mutant_grouped_*.cpp): a copy of the Section 7.2
-// grouped_absmax whose steps a mutant replaces one at a time (Absmax72), and byte surgery on
-// row_split_k128_v1 payloads (storage-layouts.md Section 3). Built on the reference's native
+// grouped_absmax whose steps a mutant replaces one at a time (Absmax72), a copy of the reference's
+// grouped_search (Search73), and byte surgery on row_split_k128_v1 payloads (storage-layouts.md
+// Section 3) through the oracle's payload API (ninfer/oracle/row_split.hpp: geometry, lane words,
+// corrupt_*), the only part of the oracle library a mutant uses. Built on the reference's native
 // codecs (native_grouped.hpp); a mutant changes exactly one behaviour of the reference.
 #pragma once
 
@@ -14,6 +16,7 @@
 
 #include "mutant_common.hpp"
 #include "native_grouped.hpp"
+#include "ninfer/oracle/row_split.hpp"
 
 namespace ninfer::mutants::grouped {
 
@@ -103,13 +106,14 @@ inline bool reads_payload(const ninfer_call *c) {
     return c->op == NINFER_OP_layout_decode || c->op == NINFER_OP_quant_decode || c->op == NINFER_OP_payload_validate;
 }
 
-/// Apply `fix(f, geometry, bytes)` to a copy of the input payload, then let the reference serve
-/// the call on that copy (nullopt when the call reads no grouped payload).
+/// Apply `fix(f, geometry, bytes)` (the oracle's RowSplitGeometry) to a copy of the input
+/// payload, then let the reference serve the call on that copy (nullopt when the call reads no
+/// grouped payload).
 template <class Fix>
 std::optional<std::int32_t> on_input_payload(const ninfer_call *c, ninfer_result *r, Fix fix) {
     const GroupedFormat *f = payload_format(c);
     if (!f || !reads_payload(c)) return std::nullopt;
-    const auto g = gn::geometry(*f, c->shape[0], c->shape[1]);
+    const auto g = oracle::row_split_geometry(*f, c->shape[0], c->shape[1]);
     if (!g || c->in_bytes != g->payload_bytes) return std::nullopt;
     std::vector<std::uint8_t> copy(static_cast<const std::uint8_t *>(c->in), static_cast<const std::uint8_t *>(c->in) + c->in_bytes);
     fix(*f, *g, copy);
@@ -124,7 +128,7 @@ void on_output_payload(const ninfer_call *c, ninfer_result *r, Fix fix) {
     const GroupedFormat *f = payload_format(c);
     if (!f || !produces_payload(c)) return;
     const std::uint64_t rows = c->op == NINFER_OP_rows_select ? r->out_written ? c->count : 0 : c->shape[0];
-    const auto g = gn::geometry(*f, rows, c->shape[1]);
+    const auto g = oracle::row_split_geometry(*f, rows, c->shape[1]);
     if (!g || r->out_written != g->payload_bytes) return;
     std::vector<std::uint8_t> bytes(static_cast<std::uint8_t *>(c->out), static_cast<std::uint8_t *>(c->out) + r->out_written);
     fix(*f, *g, bytes);
@@ -148,44 +152,6 @@ void rewrite_values(const ninfer_call *c, ninfer_result *r, Value value) {
             const auto s = static_cast<std::uint16_t>(scales[at] | scales[at + 1] << 8);
             store_word(out, row * k + col, 4, value(*f, s, codes[row * k + col]));
         }
-}
-
-/// The stored word of one lane of a payload (base and high planes; storage-layouts.md Section 3),
-/// `group` a physical group of the row.
-inline std::uint32_t lane_word(const GroupedFormat &f, const gn::Geometry &g, const std::uint8_t *p, std::uint64_t row,
-                               std::uint64_t group, std::uint64_t lane) {
-    const std::uint8_t *base = p + row * g.base_row + group * static_cast<std::uint64_t>(f.base_bytes);
-    std::uint32_t w = 0;
-    if (f.code_bits == 8) return base[lane];
-    if (f.code_bits == 2) return (base[lane / 4] >> (2 * (lane % 4))) & 3u;
-    w = (base[lane / 2] >> (4 * (lane % 2))) & 0xFu;
-    const int hb = f.high_bytes ? f.code_bits - 4 : 0;
-    const std::uint8_t *high = p + g.high_offset + row * g.high_row + group * static_cast<std::uint64_t>(f.high_bytes);
-    for (int j = 0; j < hb; ++j) {
-        const std::uint64_t t = lane * static_cast<std::uint64_t>(hb) + static_cast<std::uint64_t>(j);
-        w |= ((high[t / 8] >> (t % 8)) & 1u) << (4 + j);
-    }
-    return w;
-}
-
-/// Overwrite the stored word of one lane (the low code_bits of `w`: a masked word).
-inline void set_lane_word(const GroupedFormat &f, const gn::Geometry &g, std::uint8_t *p, std::uint64_t row,
-                          std::uint64_t group, std::uint64_t lane, std::uint32_t w) {
-    std::uint8_t *base = p + row * g.base_row + group * static_cast<std::uint64_t>(f.base_bytes);
-    if (f.code_bits == 8) {
-        base[lane] = static_cast<std::uint8_t>(w);
-        return;
-    }
-    const std::uint64_t per = f.code_bits == 2 ? 4 : 2;
-    const int width = f.code_bits == 2 ? 2 : 4, shift = width * static_cast<int>(lane % per);
-    const auto mask = static_cast<std::uint8_t>(((1u << width) - 1) << shift);
-    base[lane / per] = static_cast<std::uint8_t>((base[lane / per] & ~mask) | ((w << shift) & mask));
-    const int hb = f.high_bytes ? f.code_bits - 4 : 0;
-    std::uint8_t *high = p + g.high_offset + row * g.high_row + group * static_cast<std::uint64_t>(f.high_bytes);
-    for (int j = 0; j < hb; ++j) {
-        const std::uint64_t t = lane * static_cast<std::uint64_t>(hb) + static_cast<std::uint64_t>(j);
-        high[t / 8] = static_cast<std::uint8_t>((high[t / 8] & ~(1u << (t % 8))) | (((w >> (4 + j)) & 1u) << (t % 8)));
-    }
 }
 
 /// The signed code a masked two's-complement (or Q2 offset) word reads as, legal or not.

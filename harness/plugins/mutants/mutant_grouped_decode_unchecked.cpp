@@ -14,21 +14,21 @@ struct M {
         const auto *f = payload_format(c);
         if (!f || c->op != NINFER_OP_quant_decode) return std::nullopt;
         const std::uint64_t n = c->shape[0], k = c->shape[1];
-        const auto g = gn::geometry(*f, n, k);
+        const auto g = ninfer::oracle::row_split_geometry(*f, n, k);
         if (!g || c->in_bytes != g->payload_bytes) return std::nullopt;
         const auto G = static_cast<std::uint64_t>(f->group);
-        const auto *p = static_cast<const std::uint8_t *>(c->in);
+        const std::span<const std::uint8_t> p(static_cast<const std::uint8_t *>(c->in), c->in_bytes);
         if (c->out_bytes < n * k || c->out2_bytes < n * g->logical_groups * 2 || c->out3_bytes < n * k * 4) return std::nullopt;
         auto *codes = static_cast<std::int8_t *>(c->out);
         auto *scales = static_cast<std::uint8_t *>(c->out2);
         for (std::uint64_t row = 0; row < n; ++row) {
             for (std::uint64_t grp = 0; grp < g->logical_groups; ++grp) {
-                const std::uint64_t at = g->scale_offset + row * g->scale_row + 2 * grp;
+                const std::uint64_t at = ninfer::oracle::row_split_scale_at(*g, row, grp);
                 scales[2 * (row * g->logical_groups + grp)] = p[at];
                 scales[2 * (row * g->logical_groups + grp) + 1] = p[at + 1];
             }
             for (std::uint64_t col = 0; col < k; ++col)
-                codes[row * k + col] = static_cast<std::int8_t>(raw_code(*f, lane_word(*f, *g, p, row, col / G, col % G)));
+                codes[row * k + col] = static_cast<std::int8_t>(raw_code(*f, ninfer::oracle::row_split_lane_word(*f, *g, p, row, col / G, col % G)));
         }
         for (std::uint64_t row = 0; row < n; ++row)
             for (std::uint64_t col = 0; col < k; ++col) {

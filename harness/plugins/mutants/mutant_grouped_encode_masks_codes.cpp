@@ -14,7 +14,7 @@ struct M {
         const auto *f = payload_format(c);
         if (!f || c->op != NINFER_OP_layout_encode || (c->format_in != 0 && c->format_in != c->format)) return std::nullopt;
         const std::uint64_t n = c->shape[0], k = c->shape[1];
-        const auto g = gn::geometry(*f, n, k);
+        const auto g = ninfer::oracle::row_split_geometry(*f, n, k);
         if (!g || c->in_bytes != n * k || c->aux_bytes != n * g->logical_groups * 2) return std::nullopt;
         const auto *q = static_cast<const std::int8_t *>(c->in);
         const auto *s = static_cast<const std::uint8_t *>(c->aux);
@@ -31,9 +31,9 @@ struct M {
         const auto G = static_cast<std::uint64_t>(f->group);
         for (const std::uint64_t i : bad) {
             const int code = q[i];
-            const std::uint32_t word = static_cast<std::uint32_t>(f->encoding == ninfer::oracle::CodeEncoding::OFFSET ? code + 1 : code) &
-                                       ((1u << f->code_bits) - 1);
-            set_lane_word(*f, *g, p.data(), i / k, i % k / G, i % k % G, word);
+            // The code masked into the word's width (corrupt_code_word keeps its low code_bits).
+            const auto word = static_cast<std::uint32_t>(f->encoding == ninfer::oracle::CodeEncoding::OFFSET ? code + 1 : code);
+            ninfer::oracle::corrupt_code_word(*f, *g, p, i / k, i % k / G, i % k % G, word);
         }
         if (p.size() > c->out_bytes || !c->out) return ninfer::reference::refuse_call(r, NINFER_E_BUFFER, "output buffer too small");
         std::memcpy(c->out, p.data(), p.size());

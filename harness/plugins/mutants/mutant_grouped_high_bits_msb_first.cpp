@@ -5,7 +5,7 @@
 #include "mutant_grouped_common.hpp"
 
 namespace {
-void reverse_high(const ninfer::oracle::GroupedFormat &, const ninfer::reference::grouped_native::Geometry &g,
+void reverse_high(const ninfer::oracle::GroupedFormat &, const ninfer::oracle::RowSplitGeometry &g,
                   std::vector<std::uint8_t> &p) {
     for (std::uint64_t i = g.high_offset; i < g.high_offset + g.high_bytes; ++i) {
         std::uint8_t b = p[i], v = 0;

@@ -4,22 +4,13 @@
 #include "mutant_grouped_common.hpp"
 
 namespace {
-void pad_with_one(const ninfer::oracle::GroupedFormat &f, const ninfer::reference::grouped_native::Geometry &g,
+void pad_with_one(const ninfer::oracle::GroupedFormat &f, const ninfer::oracle::RowSplitGeometry &g,
                   std::vector<std::uint8_t> &p, std::uint64_t rows, std::uint64_t k) {
     if (k % static_cast<std::uint64_t>(f.group) == 0) return;
     const auto G = static_cast<std::uint64_t>(f.group), last = k / G;
     const std::uint32_t one = ninfer::reference::grouped_native::code_word(f, 1);
-    for (std::uint64_t r = 0; r < rows; ++r) {
-        std::uint8_t *base = p.data() + r * g.base_row + last * static_cast<std::uint64_t>(f.base_bytes);
-        for (std::uint64_t lane = k % G; lane < G; ++lane) {
-            if (f.code_bits == 8)
-                base[lane] = static_cast<std::uint8_t>(one);
-            else if (f.code_bits == 2)
-                base[lane / 4] = static_cast<std::uint8_t>((base[lane / 4] & ~(3u << (2 * (lane % 4)))) | one << (2 * (lane % 4)));
-            else
-                base[lane / 2] = static_cast<std::uint8_t>((base[lane / 2] & ~(0xFu << (4 * (lane % 2)))) | (one & 0xFu) << (4 * (lane % 2)));
-        }
-    }
+    for (std::uint64_t r = 0; r < rows; ++r)
+        for (std::uint64_t lane = k % G; lane < G; ++lane) ninfer::oracle::corrupt_padding_lane(f, g, k, p, r, last, lane, one);
 }
 struct M {
     static constexpr const char *name = "mutant_grouped_nonzero_padding";

@@ -6,7 +6,11 @@
 namespace {
 struct Steps : ninfer::mutants::grouped::Absmax72 {
     static int code(const ninfer::oracle::GroupedFormat &f, float v) {
-        const float lo = f.code_bits == 8 ? -128.0f : static_cast<float>(f.qmin);
+        // The clamp of the word's full two's-complement range where the format has an illegal
+        // word below qmin (Q8: -128, the code of 0x80).
+        const float lo = f.illegal_word >= 0 && f.encoding == ninfer::oracle::CodeEncoding::TWOS
+                             ? -static_cast<float>(1 << (f.code_bits - 1))
+                             : static_cast<float>(f.qmin);
         return static_cast<int>(std::clamp(std::nearbyint(v), lo, static_cast<float>(f.qmax)));
     }
 };

@@ -4,9 +4,9 @@
 #include "mutant_grouped_common.hpp"
 
 namespace {
-void swap_nibbles(const ninfer::oracle::GroupedFormat &f, const ninfer::reference::grouped_native::Geometry &g,
+void swap_nibbles(const ninfer::oracle::GroupedFormat &f, const ninfer::oracle::RowSplitGeometry &g,
                   std::vector<std::uint8_t> &p) {
-    if (f.code_bits < 4 || f.code_bits > 6) return;
+    if (f.packing != ninfer::oracle::Packing::NIBBLE_HIGH) return;
     for (std::uint64_t i = 0; i < g.base_bytes; ++i) p[i] = static_cast<std::uint8_t>(p[i] << 4 | p[i] >> 4);
 }
 struct M {

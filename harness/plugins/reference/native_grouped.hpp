@@ -6,6 +6,7 @@
 #pragma once
 
 #include <cstdint>
+#include <limits>
 #include <optional>
 #include <span>
 #include <string>
@@ -15,6 +16,9 @@
 #include "ninfer/abi/registry.hpp"
 
 namespace ninfer::reference::grouped_native {
+
+// The grouped codecs compute in host binary32 (float) and read floats bit for bit (std::bit_cast).
+static_assert(std::numeric_limits<float>::is_iec559, "the native grouped codecs need IEEE 754 binary32 floats");
 
 using ninfer::abi::GroupedFormat;
 

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <filesystem>
+#include <memory>
 #include <string>
 #include <string_view>
 
@@ -48,6 +49,23 @@ inline CLI::Validator digits() {
 /// Refuse an output path that cannot be written: checked before a run, so that a long run
 /// cannot end without its results. `option` names the option in the message.
 void check_destination(const std::string &path, std::string_view option);
+
+/// The subject of `run` and `sweep` (subject_options.cpp): exactly one of a plugin and an exec
+/// command, the time limit of one call and the subject's address-space limit.
+struct SubjectArgs {
+    std::string plugin, exec;
+    std::uint64_t timeout_ms = 10000;
+    std::uint64_t memory_limit_mib = kDefaultMemoryLimitMib;
+};
+/// --plugin, --exec (exclusive), --timeout-ms ("time limit of one <call_name>"; the default is
+/// a.timeout_ms) and --memory-limit-mib.
+void add_subject_options(CLI::App &cmd, SubjectArgs &a, std::string_view call_name);
+/// UsageError("<command>: give exactly one of --plugin PATH or --exec CMD") unless exactly one is given.
+void require_one_subject(const SubjectArgs &a, std::string_view command);
+/// Open the subject of --plugin or --exec; its identity for reports.
+std::unique_ptr<Subject> open_subject(const SubjectArgs &a, reports::SubjectIdentity &id);
+/// Write the JSON report and JUnit XML where asked (atomically); UsageError naming any that failed.
+void write_reports(const reports::Report &rep, const std::string &json_path, const std::string &junit_path);
 
 void add_list(CLI::App &app);
 void add_rules(CLI::App &app);

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 // `ninfer-conform list [--json]`: the closed registry, straight from the constexpr tables of
-// oracle/include/ninfer/oracle/formats.hpp (registry.h is the one list).
+// abi/include/ninfer/abi/registry.hpp (registry.h is the one list). Formats come from the one
+// view kAllFormats, a section per family in its order; each family adds its table's columns.
 #include <cstdio>
 #include <memory>
 
@@ -36,32 +37,82 @@ const char *nan_rule_name(oracle::NanRule r) {
     return "?";
 }
 
+const char *packing_name(oracle::Packing p) {
+    switch (p) {
+    case oracle::Packing::BYTE: return "byte";
+    case oracle::Packing::NIBBLE_HIGH: return "nibble_high";
+    case oracle::Packing::TWO_BIT_LSB: return "two_bit_lsb";
+    }
+    return "?";
+}
+
 template <class Table>
 std::string_view name_of(const Table &t, std::uint32_t id) {
     const auto *e = oracle::find_id(t, id);
     return e ? e->name : std::string_view("?");
 }
 
+/// The row of one registered format: the view's columns, then its family table's.
+nlohmann::ordered_json format_json(const oracle::FormatView &v) {
+    using namespace oracle;
+    switch (v.family) {
+    case Family::word: {
+        const auto &f = *find_id(kWordFormats, v.id);
+        return {{"id", f.id}, {"name", f.name}, {"bits", f.bits}, {"exp_bits", f.exp_bits}, {"man_bits", f.man_bits},
+                {"bias", f.bias}, {"signed", f.has_sign}, {"special", special_name(f.special)}, {"direct", f.direct}};
+    }
+    case Family::grouped: {
+        const auto &f = *find_id(kGroupedFormats, v.id);
+        return {{"id", f.id}, {"name", f.name}, {"code_bits", f.code_bits}, {"group", f.group}, {"qmin", f.qmin},
+                {"qmax", f.qmax}, {"encoding", f.encoding == CodeEncoding::TWOS ? "twos" : "offset"},
+                {"illegal_word", f.illegal_word}, {"scale_format", format_name(f.scale_format)},
+                {"canonical_encoders", f.canonical_encoders}, {"layout", layout_name(f.layout)},
+                {"base_bytes_per_group", f.base_bytes}, {"high_bytes_per_group", f.high_bytes},
+                {"packing", packing_name(f.packing)}, {"scale_role", name_of(kRoles, f.scale_role)}};
+    }
+    case Family::other: break;
+    }
+    return {{"id", v.id}, {"name", v.name}, {"layout", layout_name(v.layout)}};
+}
+
+/// One text line of a registered format (the family's heading comes from family_heading).
+std::string format_line(const oracle::FormatView &v) {
+    using namespace oracle;
+    switch (v.family) {
+    case Family::word: {
+        const auto &f = *find_id(kWordFormats, v.id);
+        return fmt::format("  {:>2} {:<8} {:>2} bits  e{} m{} bias {:<3} {}{}{}\n", f.id, f.name, f.bits, f.exp_bits,
+                           f.man_bits, f.bias, special_name(f.special), f.has_sign ? "" : " unsigned",
+                           f.direct ? " direct" : "");
+    }
+    case Family::grouped: {
+        const auto &f = *find_id(kGroupedFormats, v.id);
+        return fmt::format("  {:>2} {:<13} {} bits, G={:<3} [{},{}] {}{}\n", f.id, f.name, f.code_bits, f.group, f.qmin,
+                           f.qmax, layout_name(f.layout), f.canonical_encoders ? "" : " (no canonical encoder)");
+    }
+    case Family::other: break;
+    }
+    return fmt::format("  {:>2} {:<20} {}\n", v.id, v.name, layout_name(v.layout));
+}
+
+const char *family_heading(oracle::Family f) {
+    switch (f) {
+    case oracle::Family::word: return "word formats (id name bits exp man bias special):\n";
+    case oracle::Family::grouped: return "grouped formats (id name code bits, group, [qmin,qmax], layout):\n";
+    case oracle::Family::other: return "other registered formats (refused by name):\n";
+    }
+    return "formats:\n";
+}
+
 nlohmann::ordered_json registry_json() {
     using namespace oracle;
     nlohmann::ordered_json j;
     auto &formats = j["formats"];
-    formats["word"] = nlohmann::ordered_json::array();
-    for (const auto &f : kWordFormats)
-        formats["word"].push_back({{"id", f.id}, {"name", f.name}, {"bits", f.bits}, {"exp_bits", f.exp_bits},
-                                   {"man_bits", f.man_bits}, {"bias", f.bias}, {"signed", f.has_sign},
-                                   {"special", special_name(f.special)}, {"direct", f.direct}});
-    formats["grouped"] = nlohmann::ordered_json::array();
-    for (const auto &f : kGroupedFormats)
-        formats["grouped"].push_back(
-            {{"id", f.id}, {"name", f.name}, {"code_bits", f.code_bits}, {"group", f.group}, {"qmin", f.qmin},
-             {"qmax", f.qmax}, {"encoding", f.encoding == CodeEncoding::TWOS ? "twos" : "offset"},
-             {"illegal_word", f.illegal_word}, {"scale_format", format_name(f.scale_format)},
-             {"canonical_encoders", f.canonical_encoders}, {"layout", layout_name(f.layout)},
-             {"base_bytes_per_group", f.base_bytes}, {"high_bytes_per_group", f.high_bytes}});
-    formats["other"] = nlohmann::ordered_json::array();
-    for (const auto &f : kOtherFormats)
-        formats["other"].push_back({{"id", f.id}, {"name", f.name}, {"layout", layout_name(f.layout)}});
+    for (const auto &v : kAllFormats) {
+        auto &family = formats[std::string(abi::family_name(v.family))];
+        if (family.is_null()) family = nlohmann::ordered_json::array();
+        family.push_back(format_json(v));
+    }
     for (const auto &l : kLayouts)
         j["layouts"].push_back({{"id", l.id}, {"name", l.name}, {"min_rank", l.min_rank}, {"max_rank", l.max_rank},
                                 {"alignment", l.alignment}});
@@ -71,7 +122,10 @@ nlohmann::ordered_json registry_json() {
                                     {"target", format_name(c.dst)}, {"rounding", name_of(kRoundings, c.rounding)},
                                     {"overflow", name_of(kOverflows, c.overflow)}, {"nan_rule", nan_rule_name(c.nan_rule)}});
     for (const auto &r : kRoles)
-        j["roles"].push_back({{"id", r.id}, {"name", r.name}, {"format", format_name(r.format)}, {"summary", r.summary}});
+        j["roles"].push_back({{"id", r.id}, {"name", r.name}, {"format", format_name(r.format)},
+                              {"accepts_negative_zero", r.accepts_negative_zero},
+                              {"accepts_positive_zero", r.accepts_positive_zero}, {"accepts_negative", r.accepts_negative},
+                              {"summary", r.summary}});
     for (const auto &e : kEncoders) j["encoders"].push_back({{"id", e.id}, {"name", e.name}});
     for (const auto &r : kRoundings) j["roundings"].push_back({{"id", r.id}, {"name", r.name}, {"summary", r.summary}});
     for (const auto &o : kOverflows) j["overflows"].push_back({{"id", o.id}, {"name", o.name}, {"summary", o.summary}});
@@ -80,17 +134,11 @@ nlohmann::ordered_json registry_json() {
 
 void print_text() {
     using namespace oracle;
-    std::string s = "word formats (id name bits exp man bias special):\n";
-    for (const auto &f : kWordFormats)
-        s += fmt::format("  {:>2} {:<8} {:>2} bits  e{} m{} bias {:<3} {}{}{}\n", f.id, f.name, f.bits, f.exp_bits,
-                         f.man_bits, f.bias, special_name(f.special), f.has_sign ? "" : " unsigned",
-                         f.direct ? " direct" : "");
-    s += "grouped formats (id name code bits, group, [qmin,qmax], layout):\n";
-    for (const auto &f : kGroupedFormats)
-        s += fmt::format("  {:>2} {:<13} {} bits, G={:<3} [{},{}] {}{}\n", f.id, f.name, f.code_bits, f.group, f.qmin,
-                         f.qmax, layout_name(f.layout), f.canonical_encoders ? "" : " (no canonical encoder)");
-    s += "other registered formats (refused by name):\n";
-    for (const auto &f : kOtherFormats) s += fmt::format("  {:>2} {:<20} {}\n", f.id, f.name, layout_name(f.layout));
+    std::string s;
+    for (std::size_t i = 0; i < kAllFormats.size(); ++i) {
+        if (i == 0 || kAllFormats[i].family != kAllFormats[i - 1].family) s += family_heading(kAllFormats[i].family);
+        s += format_line(kAllFormats[i]);
+    }
     s += "layouts:\n";
     for (const auto &l : kLayouts)
         s += fmt::format("  {:>2} {:<26} rank {}..{}, alignment {}\n", l.id, l.name, l.min_rank, l.max_rank, l.alignment);

@@ -17,11 +17,10 @@ extern const char *const kOwnManifest;  // generated at build time (vectors/tool
 namespace {
 
 struct RunArgs {
-    std::string plugin, exec, level = "quick", report, junit, baseline, vectors, custom_vectors;
+    SubjectArgs subject;
+    std::string level = "quick", report, junit, baseline, vectors, custom_vectors;
     std::vector<std::string> suites;
     std::uint64_t seed = suites::kDefaultSeed;
-    std::uint64_t timeout_ms = 10000;
-    std::uint64_t memory_limit_mib = kDefaultMemoryLimitMib;
     std::size_t max_mismatches = 8;
 };
 
@@ -36,49 +35,14 @@ void require_own_vectors(const CaseSet &set) {
 
 }  // namespace
 
-/// Open the subject of --plugin or --exec; its identity for reports.
-std::unique_ptr<Subject> open_subject(const std::string &plugin, const std::string &exec, std::uint64_t timeout_ms,
-                                      std::uint64_t memory_limit_mib, reports::SubjectIdentity &id) {
-    SubjectOptions so;
-    so.call_timeout = std::chrono::milliseconds(timeout_ms);
-    so.memory_limit_bytes = memory_limit_mib << 20;  // 0: no limit
-    so.worker_executable = self_executable();
-    std::unique_ptr<Subject> s;
-    if (!plugin.empty()) {
-        const std::string path = resolve_plugin(plugin);
-        s = open_plugin(path, so);
-        id = identity_of(*s, "plugin", path);
-    } else {
-        s = open_exec(exec, so);
-        id = identity_of(*s, "exec", exec);
-    }
-    return s;
-}
-
-void write_reports(const reports::Report &rep, const std::string &json_path, const std::string &junit_path) {
-    // Both destinations were checked before the run. Should one fail now all the same (its
-    // directory removed meanwhile), the other is still written, and the run exits 2.
-    std::string failed;
-    for (const auto &[path, render] : {std::pair{json_path, &reports::render_json}, std::pair{junit_path, &reports::render_junit}}) {
-        if (path.empty()) continue;
-        try {
-            reports::write_atomic(path, render(rep));
-        } catch (const std::exception &e) {
-            failed += (failed.empty() ? "" : "; ") + std::string(e.what());
-        }
-    }
-    if (!failed.empty()) throw UsageError(failed);
-}
-
 void add_run(CLI::App &app) {
     auto *cmd = app.add_subcommand("run", "Run suites against a plugin (--plugin) or an external command (--exec)");
     auto a = std::make_shared<RunArgs>();
-    auto *plugin = cmd->add_option("--plugin", a->plugin, "plugin library (.so), or the name of a bundled plugin");
-    auto *exec = cmd->add_option("--exec", a->exec, "command speaking the JSON-lines exec protocol");
-    plugin->excludes(exec);
+    add_subject_options(*cmd, a->subject, "call");
     cmd->add_option("--suite", a->suites, "suite name (repeatable; default: every suite)");
     cmd->add_option("--level", a->level, "quick | full | exhaustive (default quick)");
-    cmd->add_option("--seed", a->seed, "seed of the random cases, 0..2^64-1 (default 20261129)")->check(digits());
+    cmd->add_option("--seed", a->seed, fmt::format("seed of the random cases, 0..2^64-1 (default {})", suites::kDefaultSeed))
+        ->check(digits());
     cmd->add_option("--report", a->report, "write the JSON report here (atomically)");
     cmd->add_option("--junit", a->junit, "write JUnit XML here (atomically)");
     cmd->add_option("--baseline", a->baseline, "waiver file of accepted failures");
@@ -88,19 +52,11 @@ void add_run(CLI::App &app) {
     auto *custom = cmd->add_option("--custom-vectors", a->custom_vectors,
                                    "run a vector set this build did not generate; the report says vectors.custom");
     vectors->excludes(custom);
-    cmd->add_option("--timeout-ms", a->timeout_ms, "time limit of one call, 1..86400000 (default 10000)")
-        ->check(digits())
-        ->check(CLI::Range(std::uint64_t{1}, kMaxTimeoutMs));
-    cmd->add_option("--memory-limit-mib", a->memory_limit_mib,
-                    "address-space limit of the subject's process in MiB, 0 for none, up to 2^40 (default " +
-                        std::to_string(kDefaultMemoryLimitMib) + ")")
-        ->check(digits())
-        ->check(CLI::Range(std::uint64_t{0}, std::uint64_t{1} << 40));
     cmd->add_option("--max-mismatches", a->max_mismatches, "mismatches kept per case, 0..1000000 (default 8)")
         ->check(digits())
         ->check(CLI::Range(std::size_t{0}, kMaxMismatches));
     cmd->callback([a] {
-        if (a->plugin.empty() == a->exec.empty()) throw UsageError("run: give exactly one of --plugin PATH or --exec CMD");
+        require_one_subject(a->subject, "run");
         RunOptions opts;
         if (!suites::parse_level(a->level, opts.level))
             throw UsageError(fmt::format("unknown level '{}'; expected one of: quick, full, exhaustive", echo(a->level)));
@@ -125,7 +81,7 @@ void add_run(CLI::App &app) {
             require_own_vectors(set);
         std::fprintf(stderr, "seed %llu (include this in bug reports)\n", static_cast<unsigned long long>(opts.seed));
         reports::SubjectIdentity id;
-        auto subject = open_subject(a->plugin, a->exec, a->timeout_ms, a->memory_limit_mib, id);
+        auto subject = open_subject(a->subject, id);
         reports::Report rep = run_cases(*subject, set, opts, id);
         rep.vectors_custom = custom;
         if (baseline) {

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
-// `ninfer-conform sweep`: every source word of a conversion through a subject, against the
-// reference's native codecs (cross-checked against the oracle); progress on stderr; words/s.
+// `ninfer-conform sweep`: every source word of a conversion through a subject, against the fast
+// native expected words of ninfer::native (cross-checked against the oracle); progress on
+// stderr; words/s.
 #include <cstdio>
 #include <memory>
 
@@ -9,15 +10,12 @@
 
 namespace ninfer::harness::cli {
 
-std::unique_ptr<Subject> open_subject(const std::string &plugin, const std::string &exec, std::uint64_t timeout_ms,
-                                      std::uint64_t memory_limit_mib, reports::SubjectIdentity &id);
-void write_reports(const reports::Report &rep, const std::string &json_path, const std::string &junit_path);
-
 namespace {
 
 struct SweepArgs {
-    std::string plugin, exec, conversion, start, report, junit;
-    std::uint64_t count = 0, batch = 1ull << 22, timeout_ms = 60000, memory_limit_mib = kDefaultMemoryLimitMib;
+    SubjectArgs subject;
+    std::string conversion, start, report, junit;
+    std::uint64_t count = 0, batch = 1ull << 22;
     std::size_t max_mismatches = 8;
     bool nan_payload = false;
 };
@@ -27,9 +25,8 @@ struct SweepArgs {
 void add_sweep(CLI::App &app) {
     auto *cmd = app.add_subcommand("sweep", "Exhaustive sweep of a conversion's whole source domain (2^32 for fp32)");
     auto a = std::make_shared<SweepArgs>();
-    auto *plugin = cmd->add_option("--plugin", a->plugin, "plugin library (.so), or the name of a bundled plugin");
-    auto *exec = cmd->add_option("--exec", a->exec, "command speaking the JSON-lines exec protocol");
-    plugin->excludes(exec);
+    a->subject.timeout_ms = 60000;  // a batch of up to 2^24 words
+    add_subject_options(*cmd, a->subject, "batch call");
     cmd->add_option("--conversion", a->conversion, "conversion name (see `list`)")->required();
     const CLI::Validator hex_word(
         [](std::string &v) -> std::string {
@@ -49,22 +46,13 @@ void add_sweep(CLI::App &app) {
         ->check(CLI::Range(std::uint64_t{1}, kMaxBatchWords));
     cmd->add_option("--report", a->report, "write the JSON report here (atomically)");
     cmd->add_option("--junit", a->junit, "write JUnit XML here (atomically)");
-    cmd->add_option("--timeout-ms", a->timeout_ms, "time limit of one batch call, 1..86400000 (default 60000)")
-        ->check(digits())
-        ->check(CLI::Range(std::uint64_t{1}, kMaxTimeoutMs));
-    cmd->add_option("--memory-limit-mib", a->memory_limit_mib,
-                    "address-space limit of the subject's process in MiB, 0 for none, up to 2^40 (default " +
-                        std::to_string(kDefaultMemoryLimitMib) + ")")
-        ->check(digits())
-        ->check(CLI::Range(std::uint64_t{0}, std::uint64_t{1} << 40));
     cmd->add_option("--max-mismatches", a->max_mismatches, "mismatches kept, 0..1000000 (default 8)")
         ->check(digits())
         ->check(CLI::Range(std::size_t{0}, kMaxMismatches));
     cmd->add_flag("--nan-payload", a->nan_payload,
                   "judge NaN words bit for bit under the profile rule convert.<name>.nan_payload");
     cmd->callback([a] {
-        if (a->plugin.empty() == a->exec.empty())
-            throw UsageError("sweep: give exactly one of --plugin PATH or --exec CMD");
+        require_one_subject(a->subject, "sweep");
         const auto &conv = require_name(oracle::kConversions, a->conversion, "conversion");
         SweepOptions o;
         o.op = NINFER_OP_convert;
@@ -83,7 +71,7 @@ void add_sweep(CLI::App &app) {
         check_destination(a->report, "--report");
         check_destination(a->junit, "--junit");
         reports::SubjectIdentity id;
-        auto subject = open_subject(a->plugin, a->exec, a->timeout_ms, a->memory_limit_mib, id);
+        auto subject = open_subject(a->subject, id);
         SweepResult res = run_sweep(*subject, o, id);
         write_reports(res.report, a->report, a->junit);
         std::fputs(reports::render_summary(res.report).c_str(), stdout);

@@ -112,13 +112,6 @@ const char *decode_rule(const orc::GroupedFormat &f, std::uint32_t detail) {
     }
 }
 
-std::string hex(std::uint64_t w, int digits) {
-    static const char *d = "0123456789abcdef";
-    std::string s(static_cast<std::size_t>(digits), '0');
-    for (int i = digits - 1; i >= 0; --i, w >>= 4) s[static_cast<std::size_t>(i)] = d[w & 0xF];
-    return s;
-}
-
 struct EncodeOpts {
     std::string format, method, source_type, shape, input, output, importance;
     bool negative_scales = false;
@@ -203,11 +196,11 @@ void run_decode(const DecodeOpts &o) {
         json cr = json::array(), sr = json::array(), svr = json::array(), vr = json::array(), tr = json::array();
         for (std::uint64_t c = 0; c < k; ++c) {
             cr.push_back(static_cast<int>(d.m.codes[r * k + c]));
-            vr.push_back(hex(values[r * k + c], 8));
+            vr.push_back(orc::word_hex(f32, values[r * k + c]));
             tr.push_back(orc::word_value_text(f32, values[r * k + c]));
         }
         for (std::uint64_t g = 0; g < gpr; ++g) {
-            sr.push_back(hex(d.m.scales[r * gpr + g], 4));
+            sr.push_back(orc::word_hex(f16, d.m.scales[r * gpr + g]));
             svr.push_back(orc::word_value_text(f16, d.m.scales[r * gpr + g]));
         }
         codes.push_back(cr);

@@ -14,6 +14,7 @@
 #include "ninfer/harness/subject.hpp"
 #include "ninfer/reports/report.hpp"
 #include "ninfer/suites/case.hpp"
+#include "ninfer/suites/suites.hpp"
 
 namespace ninfer::harness {
 
@@ -30,7 +31,7 @@ const char *suite_version();
 struct RunOptions {
     std::vector<std::string> suites;  ///< suite names; empty: every suite of the catalog
     suites::Level level = suites::Level::quick;
-    std::uint64_t seed = 20261129;    ///< suites::kDefaultSeed
+    std::uint64_t seed = suites::kDefaultSeed;
     std::filesystem::path vectors_dir;  ///< empty: vectors::default_vectors_dir()
     std::size_t max_mismatches = 8;   ///< first mismatches kept per case
     bool progress = false;            ///< one line per suite on stderr

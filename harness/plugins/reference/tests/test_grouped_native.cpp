@@ -20,7 +20,7 @@ namespace orc = ninfer::oracle;
 
 namespace {
 
-constexpr std::uint64_t kSeed = 20261129;  // include this in bug reports
+constexpr std::uint64_t kSeed = ninfer::suites::kDefaultSeed;  // include this in bug reports
 
 orc::GroupedMatrix random_matrix(const orc::GroupedFormat &f, std::uint64_t n, std::uint64_t k, std::mt19937_64 &rng) {
     orc::GroupedMatrix m{n, k, {}, {}};

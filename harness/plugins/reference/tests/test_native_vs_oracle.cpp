@@ -3,7 +3,9 @@
 // every word of every 4-, 8- and 16-bit source domain for decode, classify, validate and the
 // conversions; for every fp32-source conversion at least 10^7 binary32 inputs that contain every
 // rounding boundary and tie of the target grid (+-8 ulps around each), the subnormal boundaries,
-// the overflow thresholds, NaN payloads, and seeded random words (seed printed).
+// the overflow thresholds, NaN payloads, and seeded random words (seed printed). The same
+// inputs check ninfer::native (ninfer/oracle/native_words.hpp), the sweep's expected words, a
+// separate copy with its own Tally per rule ("native:" prefix).
 // NINFER_SEED overrides the seed, NINFER_XCHECK_INPUTS the number of inputs per conversion.
 #include <algorithm>
 #include <bit>
@@ -18,7 +20,9 @@
 
 #include "fp32_inputs.hpp"
 #include "native.hpp"
+#include "ninfer/oracle/native_words.hpp"
 #include "ninfer/oracle/scalar.hpp"
+#include "ninfer/suites/suites.hpp"
 
 namespace {
 
@@ -33,7 +37,7 @@ std::uint64_t env_or(const char *name, std::uint64_t fallback) {
 
 std::uint64_t seed() {
     static const std::uint64_t s = [] {
-        const std::uint64_t v = env_or("NINFER_SEED", 20261129);
+        const std::uint64_t v = env_or("NINFER_SEED", suites::kDefaultSeed);
         std::printf("native vs oracle: seed=%llu (include this in bug reports; NINFER_SEED overrides)\n",
                     static_cast<unsigned long long>(v));
         return v;
@@ -91,16 +95,22 @@ TEST_CASE("native decode and classify equal the oracle on every word of every fo
     for (const auto &f : oracle::kWordFormats) {
         if (f.bits > 16) continue;
         Tally dec{rule_id("decode.", f.name)}, cls{rule_id("classify.", f.name)};
+        Tally sweep{rule_id("native:decode.", f.name)};
         for (std::uint64_t w = 0; w < byte_domain(f); ++w) {
             dec.check(reference::native_decode(f.id, w) == oracle::decode_to_binary64(f, w), w,
                       oracle::decode_to_binary64(f, w), reference::native_decode(f.id, w));
+            sweep.check(native::decode_to_binary64(f.id, w) == oracle::decode_to_binary64(f, w), w,
+                        oracle::decode_to_binary64(f, w), native::decode_to_binary64(f.id, w));
             cls.check(reference::native_classify(f.id, w) == oracle::word_class_byte(f, w), w,
                       oracle::word_class_byte(f, w), reference::native_classify(f.id, w));
         }
         dec.report("(whole byte domain)");
         cls.report("(whole byte domain)");
+        sweep.report("(whole byte domain)");
         CHECK(dec.mismatches == 0);
         CHECK(cls.mismatches == 0);
+        CHECK(sweep.mismatches == 0);
+        CHECK(sweep.inputs == byte_domain(f));
     }
 }
 
@@ -114,18 +124,25 @@ TEST_CASE("native decode, classify and validate of 32-bit words equal the oracle
     for (const auto &f : oracle::kWordFormats) {
         if (f.bits <= 16) continue;
         Tally dec{rule_id("decode.", f.name)}, cls{rule_id("classify.", f.name)};
+        Tally sweep{rule_id("native:decode.", f.name)};
         for (std::uint32_t w : words) {
             dec.check(reference::native_decode(f.id, w) == oracle::decode_to_binary64(f, w), w,
                       oracle::decode_to_binary64(f, w), reference::native_decode(f.id, w));
+            sweep.check(native::decode_to_binary64(f.id, w) == oracle::decode_to_binary64(f, w), w,
+                        oracle::decode_to_binary64(f, w), native::decode_to_binary64(f.id, w));
             cls.check(reference::native_classify(f.id, w) == oracle::word_class_byte(f, w), w,
                       oracle::word_class_byte(f, w), reference::native_classify(f.id, w));
         }
         dec.check(reference::native_decode(f.id, 1ull << 32) == oracle::decode_to_binary64(f, 1ull << 32), 1ull << 32,
                   oracle::decode_to_binary64(f, 1ull << 32), reference::native_decode(f.id, 1ull << 32));
+        sweep.check(native::decode_to_binary64(f.id, 1ull << 32) == oracle::decode_to_binary64(f, 1ull << 32), 1ull << 32,
+                    oracle::decode_to_binary64(f, 1ull << 32), native::decode_to_binary64(f.id, 1ull << 32));
         dec.report("(boundaries + random)");
         cls.report("(boundaries + random)");
+        sweep.report("(boundaries + random)");
         CHECK(dec.mismatches == 0);
         CHECK(cls.mismatches == 0);
+        CHECK(sweep.mismatches == 0);
     }
     for (const auto &r : oracle::kRoles) {
         const auto &f = oracle::word_format(r.format);
@@ -155,17 +172,25 @@ TEST_CASE("native conversions from 4-, 8- and 16-bit sources equal the oracle on
         std::vector<std::uint8_t> in(n * src.bytes()), out(n * dst.bytes());
         for (std::uint64_t w = 0; w < n; ++w)
             for (int b = 0; b < src.bytes(); ++b) in[w * src.bytes() + b] = static_cast<std::uint8_t>(w >> (8 * b));
+        std::vector<std::uint8_t> sweep_out(out.size());
         REQUIRE(reference::native_convert_batch(c.id, in.data(), out.data(), n));
-        Tally t{rule_id("convert.", c.name)};
+        REQUIRE(native::convert_batch(c.id, in.data(), sweep_out.data(), n));
+        Tally t{rule_id("convert.", c.name)}, sweep{rule_id("native:convert.", c.name)};
         for (std::uint64_t w = 0; w < n; ++w) {
             const std::uint64_t expected = oracle::convert_word(c, w);
             const std::uint64_t actual = unpack(out, w, dst.bytes());
             const bool ok = oracle::conversion_accepts(c, w, expected, actual) &&
                             reference::native_convert(c.id, w) == actual;
             t.check(ok, w, expected, actual);
+            const std::uint64_t sweep_actual = unpack(sweep_out, w, dst.bytes());
+            sweep.check(oracle::conversion_accepts(c, w, expected, sweep_actual) &&
+                            native::convert_word(c.id, w) == sweep_actual,
+                        w, expected, sweep_actual);
         }
         t.report("(whole byte domain)");
+        sweep.report("(whole byte domain)");
         CHECK(t.mismatches == 0);
+        CHECK(sweep.mismatches == 0);
     }
 }
 
@@ -181,9 +206,10 @@ TEST_CASE("native fp32-source conversions equal the oracle on 10^7 inputs each: 
         const std::uint64_t boundary = inputs.size();
         add_random(inputs, std::max<std::uint64_t>(total, boundary), dst, seed() + c.id);
         const auto in = pack32(inputs);
-        std::vector<std::uint8_t> out(inputs.size() * dst.bytes());
+        std::vector<std::uint8_t> out(inputs.size() * dst.bytes()), sweep_out(out.size());
         REQUIRE(reference::native_convert_batch(c.id, in.data(), out.data(), inputs.size()));
-        Tally t{rule_id("convert.", c.name)};
+        REQUIRE(native::convert_batch(c.id, in.data(), sweep_out.data(), inputs.size()));
+        Tally t{rule_id("convert.", c.name)}, sweep{rule_id("native:convert.", c.name)};
         std::uint64_t ties = 0;
         for (std::size_t i = 0; i < inputs.size(); ++i) {
             const std::uint32_t w = inputs[i];
@@ -191,6 +217,9 @@ TEST_CASE("native fp32-source conversions equal the oracle on 10^7 inputs each: 
             const std::uint64_t actual = unpack(out, i, dst.bytes());
             t.check(oracle::conversion_accepts(c, w, expected, actual) && reference::native_convert(c.id, w) == actual, w,
                     expected, actual);
+            const std::uint64_t sweep_actual = unpack(sweep_out, i, dst.bytes());
+            sweep.check(oracle::conversion_accepts(c, w, expected, sweep_actual) && native::convert_word(c.id, w) == sweep_actual,
+                        w, expected, sweep_actual);
             if (i < boundary && oracle::conversion_is_tie(c, w)) ++ties;
         }
         const double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
@@ -200,6 +229,8 @@ TEST_CASE("native fp32-source conversions equal the oracle on 10^7 inputs each: 
                       static_cast<unsigned long long>(midpoints),
                       static_cast<unsigned long long>(inputs.size() - boundary), secs);
         t.report(what);
+        sweep.report(what);
         CHECK(t.mismatches == 0);
+        CHECK(sweep.mismatches == 0);
     }
 }

@@ -6,6 +6,7 @@
 #include <cstdint>
 
 #include "native.hpp"
+#include "ninfer/oracle/native_words.hpp"
 
 namespace {
 
@@ -100,6 +101,7 @@ TEST_CASE("native conversions reproduce hand-derived words", "[native]") {
     for (const auto &w : kWords) {
         INFO("conversion " << w.conversion << " input 0x" << std::hex << w.in << ": " << w.why);
         CHECK(native_convert(w.conversion, w.in) == w.out);
+        CHECK(ninfer::native::convert_word(w.conversion, w.in) == w.out);  // the sweep's copy
     }
 }
 
@@ -112,6 +114,14 @@ TEST_CASE("native decode, classify and verdicts of hand-picked words", "[native]
     CHECK(native_decode(NINFER_FORMAT_int32, 0x80000000u) == 0xC1E0000000000000ull);  // -2^31
     CHECK(native_decode(NINFER_FORMAT_ue4m3, 0x80) == 0x7FF8000000000000ull);  // outside UE4M3
     CHECK(native_decode(NINFER_FORMAT_e8m0, 0x00) == 0x3800000000000000ull);   // 2^-127
+    // The sweep's copy (ninfer::native) on the same words.
+    CHECK(ninfer::native::decode_to_binary64(NINFER_FORMAT_e4m3fn, 0x38) == 0x3FF0000000000000ull);
+    CHECK(ninfer::native::decode_to_binary64(NINFER_FORMAT_e4m3fn, 0x7E) == 0x407C000000000000ull);
+    CHECK(ninfer::native::decode_to_binary64(NINFER_FORMAT_e4m3fn, 0xFF) == 0xFFF8000000000000ull);
+    CHECK(ninfer::native::decode_to_binary64(NINFER_FORMAT_int32, 0x80000000u) == 0xC1E0000000000000ull);
+    CHECK(ninfer::native::decode_to_binary64(NINFER_FORMAT_ue4m3, 0x80) == 0x7FF8000000000000ull);
+    CHECK(ninfer::native::decode_to_binary64(NINFER_FORMAT_e8m0, 0x00) == 0x3800000000000000ull);
+    CHECK(ninfer::native::decode_to_binary64(999, 0) == 0x7FF8000000000000ull);
     CHECK(native_classify(NINFER_FORMAT_bf16, 0x8000) == (NINFER_CLASS_ZERO | NINFER_CLASS_SIGN));
     CHECK(native_classify(NINFER_FORMAT_bf16, 0x7F81) == NINFER_CLASS_SNAN);
     CHECK(native_classify(NINFER_FORMAT_fp16, 0xFE00) == (NINFER_CLASS_QNAN | NINFER_CLASS_SIGN));
@@ -145,4 +155,14 @@ TEST_CASE("native_convert_batch agrees with native_convert and refuses unknown i
     CHECK_FALSE(native_convert_batch(999, in, out, 2));
     CHECK(native_convert(999, 1) == 0);
     CHECK_FALSE(native_knows_conversion(0));
+    std::uint8_t sweep_out[4] = {};
+    REQUIRE(ninfer::native::convert_batch(NINFER_CONVERSION_fp32_to_bf16_rne, in, sweep_out, 2));
+    CHECK((sweep_out[0] | sweep_out[1] << 8) == 0x3F82);
+    CHECK((sweep_out[2] | sweep_out[3] << 8) == 0x7FC0);
+    CHECK_FALSE(ninfer::native::convert_batch(999, in, sweep_out, 2));
+    CHECK(ninfer::native::convert_word(999, 1) == 0);
+    CHECK_FALSE(ninfer::native::knows_conversion(0));
+    CHECK(ninfer::native::knows_conversion(NINFER_CONVERSION_fp32_to_bf16_rne));
+    CHECK(ninfer::native::knows_format(NINFER_FORMAT_bf16));
+    CHECK_FALSE(ninfer::native::knows_format(NINFER_FORMAT_q4_g64_fp16));
 }

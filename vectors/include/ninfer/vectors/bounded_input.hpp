@@ -15,6 +15,7 @@
 #include <string_view>
 #include <type_traits>
 
+#include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
 namespace ninfer::vectors {
@@ -27,7 +28,6 @@ inline constexpr std::size_t kMaxEcho = 80;
 /// `text` cut to at most `max` characters for an error line: control and non-ASCII bytes as
 /// \xNN, and "... (N bytes)" when cut.
 inline std::string echo(std::string_view text, std::size_t max = kMaxEcho) {
-    static constexpr char kHex[] = "0123456789abcdef";
     std::string out;
     for (std::size_t i = 0; i < text.size(); ++i) {
         const auto c = static_cast<unsigned char>(text[i]);
@@ -38,9 +38,7 @@ inline std::string echo(std::string_view text, std::size_t max = kMaxEcho) {
         if (c >= 0x20 && c < 0x7F) {
             out.push_back(static_cast<char>(c));
         } else {
-            out += "\\x";
-            out.push_back(kHex[c >> 4]);
-            out.push_back(kHex[c & 0xF]);
+            out += fmt::format("\\x{:02x}", c);
         }
     }
     return out;

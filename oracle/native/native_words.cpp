@@ -1,0 +1,405 @@
+// SPDX-License-Identifier: Apache-2.0
+// Fast native expected words for `sweep` (ninfer/oracle/native_words.hpp): exact values of the scalar word
+// formats as binary64 (tensor-formats.txt Sections 3.1, 3.3, 3.4; number-formats-lesson.txt
+// Examples 1-9, 13-15) and the named conversions of registry.h with the oracle's rounding,
+// overflow and NaN decisions (oracle/README.md). The formats come from the registry tables.
+// Integer bit manipulation only (no host float arithmetic); cross-checked against the MPFR oracle.
+#include <algorithm>
+#include <array>
+#include <bit>
+#include <cstring>
+#include <utility>
+
+#include "ninfer/abi/registry.hpp"
+#include "ninfer/oracle/native_words.hpp"
+
+namespace ninfer::native {
+namespace {
+
+using abi::NanRule;
+using abi::Special;
+
+/// Bit geometry of a word format as a structural value (usable as a template argument).
+struct Geom {
+    int bits = 0, exp_bits = 0, man_bits = 0, bias = 0;
+    bool has_sign = false;
+    Special special = Special::IEEE;
+
+    constexpr std::uint32_t mask() const { return bits >= 32 ? 0xFFFFFFFFu : (1u << bits) - 1; }
+    constexpr std::uint32_t sign_bit() const { return has_sign ? 1u << (bits - 1) : 0u; }
+    constexpr std::uint32_t mag_mask() const { return has_sign ? mask() >> 1 : mask(); }
+    constexpr std::uint32_t frac_mask() const { return (1u << man_bits) - 1; }
+    constexpr std::uint32_t exp_all() const { return (1u << exp_bits) - 1; }
+    /// IEEE infinity magnitude (all-ones exponent, zero fraction).
+    constexpr std::uint32_t inf_mag() const { return exp_all() << man_bits; }
+    /// Largest finite magnitude: below infinity (IEEE), below the one NaN (FN), all ones (NONE).
+    constexpr std::uint32_t max_finite_mag() const {
+        if (special == Special::IEEE) return inf_mag() - 1;
+        if (special == Special::FN || special == Special::E8M0) return mag_mask() - 1;
+        return mag_mask();
+    }
+    /// The NaN magnitude a conversion writes when it has no payload to keep.
+    constexpr std::uint32_t nan_mag() const {
+        if (special == Special::IEEE) return inf_mag() | (1u << (man_bits - 1));
+        return mag_mask();
+    }
+    constexpr int emin() const { return 1 - bias; }
+};
+
+constexpr Geom geom_of(const abi::WordFormat &f) {
+    return Geom{f.bits, f.exp_bits, f.man_bits, f.bias, f.has_sign, f.special};
+}
+
+constexpr Geom geom(std::uint32_t format_id) { return geom_of(*abi::find_id(abi::kWordFormats, format_id)); }
+
+/// A finite word as (-1)^neg * sig * 2^exp with an integer significand.
+struct Finite {
+    bool neg = false;
+    std::uint32_t sig = 0;
+    int exp = 0;
+};
+
+/// Class of a word (no sign bit); CLASS_OUTSIDE for bits above the format.
+constexpr std::uint8_t class_of(const Geom &g, std::uint32_t w) {
+    if (w & ~g.mask()) return NINFER_CLASS_OUTSIDE;
+    const std::uint32_t mag = w & g.mag_mask();
+    switch (g.special) {
+    case Special::INT: return NINFER_CLASS_INTEGER;
+    case Special::E8M0: return mag == g.mag_mask() ? NINFER_CLASS_NAN : NINFER_CLASS_NORMAL;
+    default: break;
+    }
+    const std::uint32_t e = mag >> g.man_bits, f = mag & g.frac_mask();
+    if (g.special == Special::IEEE && e == g.exp_all()) {
+        if (f == 0) return NINFER_CLASS_INFINITE;
+        return (f >> (g.man_bits - 1)) ? NINFER_CLASS_QNAN : NINFER_CLASS_SNAN;
+    }
+    if (g.special == Special::FN && mag == g.mag_mask()) return NINFER_CLASS_NAN;
+    if (e == 0) return f == 0 ? NINFER_CLASS_ZERO : NINFER_CLASS_SUBNORMAL;
+    return NINFER_CLASS_NORMAL;
+}
+
+/// Sign of a word of `g` (false for unsigned formats).
+constexpr bool negative(const Geom &g, std::uint32_t w) { return (w & g.sign_bit()) != 0; }
+
+/// Exact value of a finite float word (zero, subnormal, normal; E8M0 power of two).
+constexpr Finite finite_parts(const Geom &g, std::uint32_t w) {
+    const std::uint32_t mag = w & g.mag_mask();
+    Finite r{negative(g, w), 0, 0};
+    if (g.special == Special::E8M0) {
+        r.sig = 1;
+        r.exp = static_cast<int>(mag) - g.bias;
+        return r;
+    }
+    const std::uint32_t e = mag >> g.man_bits, f = mag & g.frac_mask();
+    if (e == 0) {
+        r.sig = f;
+        r.exp = g.emin() - g.man_bits;
+    } else {
+        r.sig = f | (1u << g.man_bits);
+        r.exp = static_cast<int>(e) - g.bias - g.man_bits;
+    }
+    return r;
+}
+
+/// The binary32 word of an exact finite value that binary32 holds exactly.
+constexpr std::uint32_t fp32_of(const Finite &v) {
+    const std::uint32_t sign = v.neg ? 0x80000000u : 0u;
+    if (v.sig == 0) return sign;
+    const int bw = std::bit_width(v.sig);
+    const int e = v.exp + bw - 1;
+    if (e >= -126)
+        return sign | (static_cast<std::uint32_t>(e + 127) << 23) | ((v.sig << (24 - bw)) & 0x7FFFFFu);
+    return sign | (v.sig << (v.exp + 149));
+}
+
+/// The binary64 word of an exact finite value (every word of the registry fits).
+constexpr std::uint64_t fp64_of(bool neg, std::uint64_t sig, int exp) {
+    const std::uint64_t sign = neg ? 0x8000000000000000ull : 0ull;
+    if (sig == 0) return sign;
+    const int bw = std::bit_width(sig);
+    const int e = exp + bw - 1;
+    return sign | (static_cast<std::uint64_t>(e + 1023) << 52) | ((sig << (53 - bw)) & 0xFFFFFFFFFFFFFull);
+}
+
+constexpr std::uint64_t kNan64 = 0x7FF8000000000000ull;
+constexpr std::uint32_t kNan32 = 0x7FC00000u;
+
+/// Whether a rounding attribute is one of the nearest roundings (IEEE overflow goes to Inf).
+constexpr bool nearest(std::uint32_t rounding) {
+    return rounding == abi::detail::rounding_rne || rounding == abi::detail::rounding_rna ||
+           rounding == abi::detail::rounding_rnu;
+}
+
+/// Step 1 of every narrowing: the magnitude word of a nonzero finite binary32 magnitude `a`
+/// rounded to `G` with unbounded exponent range above and the subnormal grid below (the word
+/// may exceed the largest finite; the caller applies the overflow rule).
+template <Geom G, std::uint32_t R>
+constexpr std::uint32_t round_fp32_mag(std::uint32_t a, bool neg) {
+    const std::uint32_t e32 = a >> 23, f32 = a & 0x7FFFFFu;
+    const std::uint32_t sig = e32 ? (f32 | 0x800000u) : f32;
+    const int exp = e32 ? static_cast<int>(e32) - 150 : -149;
+    const int e = exp + std::bit_width(sig) - 1;
+    const int quantum = std::max(e, G.emin()) - G.man_bits;
+    const int shift = quantum - exp;
+    std::uint32_t m;
+    bool inc = false;
+    if (shift <= 0) {
+        m = sig << -shift;
+    } else {
+        // rem compared with half: below (-1), tie (0), above (+1); nonzero remainder known.
+        std::uint32_t rem;
+        int cmp;
+        if (shift >= 32) {
+            m = 0;
+            rem = sig;
+            cmp = -1;
+        } else {
+            m = sig >> shift;
+            rem = sig & ((1u << shift) - 1);
+            const std::uint32_t half = 1u << (shift - 1);
+            cmp = rem < half ? -1 : (rem == half ? 0 : 1);
+        }
+        if (rem != 0) {
+            if constexpr (R == abi::detail::rounding_rne) inc = cmp > 0 || (cmp == 0 && (m & 1u));
+            else if constexpr (R == abi::detail::rounding_rna) inc = cmp >= 0;
+            else if constexpr (R == abi::detail::rounding_rnu) inc = neg ? cmp > 0 : cmp >= 0;
+            else if constexpr (R == abi::detail::rounding_rup) inc = !neg;
+            else inc = false;  // rtz
+        }
+    }
+    m += inc ? 1u : 0u;
+    if (e < G.emin()) return m;  // subnormal grid; a carry lands on the smallest normal
+    return (static_cast<std::uint32_t>(e + G.bias - 1) << G.man_bits) + m;
+}
+
+/// Step 2: the magnitude word of a result beyond the largest finite (overflow attribute).
+template <Geom G, std::uint32_t R, std::uint32_t O>
+constexpr std::uint32_t overflow_mag(bool neg) {
+    if constexpr (O == abi::detail::overflow_inf) {
+        if constexpr (nearest(R)) return G.inf_mag();
+        else if constexpr (R == abi::detail::rounding_rup) return neg ? G.max_finite_mag() : G.inf_mag();
+        else return G.max_finite_mag();
+    } else if constexpr (O == abi::detail::overflow_nan) {
+        return G.nan_mag();
+    } else {
+        return G.max_finite_mag();
+    }
+}
+
+/// The NaN word a narrowing conversion writes for a binary32 NaN `w` (oracle/README.md):
+/// BF16/FP16 keep sign and top payload bits with the quiet bit set; other IEEE targets write
+/// the canonical quiet NaN of the sign; FN targets their NaN of the sign; E8M0 0xFF; E2M1 and
+/// UE4M3 0.
+template <Geom G, NanRule N>
+constexpr std::uint32_t nan_from_fp32(std::uint32_t w) {
+    const std::uint32_t sign = (w >> 31) ? G.sign_bit() : 0u;
+    if constexpr (N == NanRule::ZERO || G.special == Special::NONE) return 0;
+    else if constexpr (G.special == Special::E8M0) return G.mag_mask();
+    else if constexpr (G.special == Special::IEEE && (N == NanRule::QUIET_TRUNC || N == NanRule::ANY_SIGNED))
+        return sign | G.inf_mag() | (1u << (G.man_bits - 1)) | ((w & 0x7FFFFFu) >> (23 - G.man_bits));
+    else return sign | G.nan_mag();
+}
+
+/// fp32 -> E8M0 (OCP MX scale): x <= 0 -> 0x00, NaN -> 0xFF, +Inf -> 0xFE; a finite positive
+/// value rounds to a power of two (rtz: floor of log2, rup: ceil), clamped to [2^-127, 2^127].
+template <std::uint32_t R>
+constexpr std::uint32_t fp32_to_e8m0(std::uint32_t w) {
+    const std::uint32_t a = w & 0x7FFFFFFFu;
+    if (a > 0x7F800000u) return 0xFFu;
+    if ((w >> 31) || a == 0) return 0x00u;
+    if (a == 0x7F800000u) return 0xFEu;
+    const std::uint32_t e32 = a >> 23, f32 = a & 0x7FFFFFu;
+    const std::uint32_t sig = e32 ? (f32 | 0x800000u) : f32;
+    const int exp = e32 ? static_cast<int>(e32) - 150 : -149;
+    int k = exp + std::bit_width(sig) - 1;
+    if (R == abi::detail::rounding_rup && !std::has_single_bit(sig)) ++k;
+    return static_cast<std::uint32_t>(std::clamp(k, -127, 127) + 127);
+}
+
+/// A narrowing conversion of one binary32 word: NaN rule, infinity by the overflow attribute,
+/// rounding (step 1), overflow (step 2), sign.
+template <Geom G, std::uint32_t R, std::uint32_t O, NanRule N>
+constexpr std::uint32_t narrow_fp32(std::uint32_t w) {
+    if constexpr (G.special == Special::E8M0) {
+        return fp32_to_e8m0<R>(w);
+    } else {
+        const bool neg = (w >> 31) != 0;
+        const std::uint32_t a = w & 0x7FFFFFFFu;
+        if (a > 0x7F800000u) return nan_from_fp32<G, N>(w);
+        if (!G.has_sign && neg) return 0;  // UE4M3: x <= 0 (and -0, -Inf) -> 0x00
+        const std::uint32_t sign = neg ? G.sign_bit() : 0u;
+        if (a == 0x7F800000u) {
+            if constexpr (O == abi::detail::overflow_inf) return sign | G.inf_mag();
+            else if constexpr (O == abi::detail::overflow_nan) return sign | G.nan_mag();
+            else return sign | G.max_finite_mag();
+        }
+        if (a == 0) return sign;
+        std::uint32_t mag = round_fp32_mag<G, R>(a, neg);
+        if (mag > G.max_finite_mag()) mag = overflow_mag<G, R, O>(neg);
+        return sign | mag;
+    }
+}
+
+/// An exact widening of one word of `G` to binary32; NaN as the oracle writes it (IEEE sources
+/// keep sign and payload bits, other NaNs become 0x7FC00000 with the sign); a word outside the
+/// format converts as 0x7FC00000, or as 0 where the NaN rule is UNDEFINED (E2M1).
+template <Geom G, NanRule N>
+constexpr std::uint32_t widen_to_fp32(std::uint32_t w) {
+    const std::uint8_t cls = class_of(G, w);
+    const std::uint32_t sign = negative(G, w) ? 0x80000000u : 0u;
+    switch (cls) {
+    case NINFER_CLASS_OUTSIDE: return N == NanRule::UNDEFINED ? 0u : kNan32;
+    case NINFER_CLASS_INFINITE: return sign | 0x7F800000u;
+    case NINFER_CLASS_QNAN:
+    case NINFER_CLASS_SNAN: return sign | 0x7F800000u | ((w & G.frac_mask()) << (23 - G.man_bits));
+    case NINFER_CLASS_NAN: return sign | kNan32;
+    default: return fp32_of(finite_parts(G, w));
+    }
+}
+
+/// One conversion of the registry, resolved at compile time.
+template <std::uint32_t Id>
+struct Conv {
+    static constexpr abi::Conversion c = *abi::find_id(abi::kConversions, Id);
+    static constexpr Geom src = geom(c.src), dst = geom(c.dst);
+    static constexpr int in_bytes = (src.bits + 7) / 8, out_bytes = (dst.bits + 7) / 8;
+
+    static constexpr std::uint32_t one(std::uint32_t w) {
+        if constexpr (c.src == NINFER_FORMAT_fp32) return narrow_fp32<dst, c.rounding, c.overflow, c.nan_rule>(w);
+        else return widen_to_fp32<src, c.nan_rule>(w);
+    }
+};
+
+template <int Bytes>
+inline std::uint32_t load_le(const std::uint8_t *p) {
+    if constexpr (Bytes == 4 && std::endian::native == std::endian::little) {
+        std::uint32_t v;
+        std::memcpy(&v, p, 4);
+        return v;
+    } else if constexpr (Bytes == 2 && std::endian::native == std::endian::little) {
+        std::uint16_t v;
+        std::memcpy(&v, p, 2);
+        return v;
+    } else {
+        std::uint32_t v = 0;
+        for (int i = 0; i < Bytes; ++i) v |= static_cast<std::uint32_t>(p[i]) << (8 * i);
+        return v;
+    }
+}
+
+template <int Bytes>
+inline void store_le(std::uint8_t *p, std::uint32_t v) {
+    if constexpr (Bytes == 4 && std::endian::native == std::endian::little) {
+        std::memcpy(p, &v, 4);
+    } else if constexpr (Bytes == 2 && std::endian::native == std::endian::little) {
+        const auto h = static_cast<std::uint16_t>(v);
+        std::memcpy(p, &h, 2);
+    } else {
+        for (int i = 0; i < Bytes; ++i) p[i] = static_cast<std::uint8_t>(v >> (8 * i));
+    }
+}
+
+/// fp32 -> bf16 round to nearest even (lesson Example 5), branch-free so that it vectorizes:
+/// add 0x7FFF plus the kept lsb and drop 16 bits; NaN keeps sign and top payload, quiet bit set.
+inline std::uint32_t f32_to_bf16_rne(std::uint32_t w) {
+    const std::uint32_t rounded = (w + 0x7FFFu + ((w >> 16) & 1u)) >> 16;
+    const std::uint32_t quiet = (w >> 16) | 0x40u;
+    return (w & 0x7FFFFFFFu) > 0x7F800000u ? quiet : rounded;
+}
+
+/// fp32 -> bf16 toward zero: truncation; NaN quieted as in f32_to_bf16_rne.
+inline std::uint32_t f32_to_bf16_rtz(std::uint32_t w) {
+    return (w & 0x7FFFFFFFu) > 0x7F800000u ? ((w >> 16) | 0x40u) : (w >> 16);
+}
+
+template <std::uint32_t Id>
+void batch(const std::uint8_t *in, std::uint8_t *out, std::uint64_t n) {
+    using C = Conv<Id>;
+    if constexpr (Id == NINFER_CONVERSION_fp32_to_bf16_rne || Id == NINFER_CONVERSION_fp32_to_bf16_rtz) {
+        if constexpr (std::endian::native == std::endian::little) {
+            constexpr std::uint64_t kChunk = 1024;
+            std::uint32_t src[kChunk];
+            std::uint16_t dst[kChunk];
+            for (std::uint64_t base = 0; base < n; base += kChunk) {
+                const std::uint64_t k = std::min(kChunk, n - base);
+                std::memcpy(src, in + 4 * base, 4 * k);
+                for (std::uint64_t i = 0; i < k; ++i)
+                    dst[i] = static_cast<std::uint16_t>(Id == NINFER_CONVERSION_fp32_to_bf16_rne ? f32_to_bf16_rne(src[i])
+                                                                                               : f32_to_bf16_rtz(src[i]));
+                std::memcpy(out + 2 * base, dst, 2 * k);
+            }
+            return;
+        }
+    }
+    for (std::uint64_t i = 0; i < n; ++i)
+        store_le<C::out_bytes>(out + C::out_bytes * i, C::one(load_le<C::in_bytes>(in + C::in_bytes * i)));
+}
+
+/// One word of conversion `Id`; a source word wider than its format converts as a NaN source.
+template <std::uint32_t Id>
+std::uint64_t one(std::uint64_t src) {
+    using C = Conv<Id>;
+    if (src > C::src.mask()) return C::one(C::src.bits == 32 ? kNan32 : C::src.mask() + 1);
+    return C::one(static_cast<std::uint32_t>(src));
+}
+
+struct Entry {
+    std::uint32_t id = 0;
+    std::uint64_t (*one)(std::uint64_t) = nullptr;
+    void (*batch)(const std::uint8_t *, std::uint8_t *, std::uint64_t) = nullptr;
+};
+
+template <std::size_t... I>
+constexpr auto make_entries(std::index_sequence<I...>) {
+    return std::array<Entry, sizeof...(I)>{
+        Entry{abi::kConversions[I].id, &one<abi::kConversions[I].id>, &batch<abi::kConversions[I].id>}...};
+}
+
+constexpr auto kEntries = make_entries(std::make_index_sequence<abi::kConversions.size()>{});
+
+const Entry *entry(std::uint32_t id) {
+    for (const auto &e : kEntries)
+        if (e.id == id) return &e;
+    return nullptr;
+}
+
+const abi::WordFormat *word_format_or_null(std::uint32_t id) { return abi::find_id(abi::kWordFormats, id); }
+
+}  // namespace
+
+bool knows_conversion(std::uint32_t conversion_id) { return entry(conversion_id) != nullptr; }
+
+std::uint64_t convert_word(std::uint32_t conversion_id, std::uint64_t src) {
+    const Entry *e = entry(conversion_id);
+    return e ? e->one(src) : 0;
+}
+
+bool convert_batch(std::uint32_t conversion_id, const std::uint8_t *in, std::uint8_t *out, std::uint64_t n) {
+    const Entry *e = entry(conversion_id);
+    if (!e) return false;
+    e->batch(in, out, n);
+    return true;
+}
+
+bool knows_format(std::uint32_t format_id) { return word_format_or_null(format_id) != nullptr; }
+
+std::uint64_t decode_to_binary64(std::uint32_t format_id, std::uint64_t word) {
+    const auto *f = word_format_or_null(format_id);
+    if (!f || word > f->mask()) return kNan64;
+    const Geom g = geom_of(*f);
+    const auto w = static_cast<std::uint32_t>(word);
+    const bool neg = negative(g, w);
+    switch (class_of(g, w)) {
+    case NINFER_CLASS_INTEGER: return fp64_of(neg, neg ? (0x100000000ull - w) : w, 0);
+    case NINFER_CLASS_INFINITE: return (neg ? 0x8000000000000000ull : 0ull) | 0x7FF0000000000000ull;
+    case NINFER_CLASS_QNAN:
+    case NINFER_CLASS_SNAN:
+    case NINFER_CLASS_NAN: return (neg ? 0x8000000000000000ull : 0ull) | kNan64;
+    default: {
+        const Finite v = finite_parts(g, w);
+        return fp64_of(v.neg, v.sig, v.exp);
+    }
+    }
+}
+
+}  // namespace ninfer::native

@@ -3,7 +3,8 @@
 # formats in row_scale_v1 / row_interleaved_v1 (included by oracle/CMakeLists.txt).
 target_sources(ninfer_oracle PRIVATE
   ${CMAKE_CURRENT_LIST_DIR}/src/nvfp4.cpp
-  ${CMAKE_CURRENT_LIST_DIR}/src/fp8_rows.cpp)
+  ${CMAKE_CURRENT_LIST_DIR}/src/fp8_rows.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/src/fp4_recipes.cpp)
 target_link_libraries(ninfer_oracle PRIVATE fmt::fmt)
 
 if(NINFER_BUILD_TESTS)

@@ -15,22 +15,18 @@
 
 namespace ninfer::oracle {
 
-namespace detail {
-
-Rational exact_rational(const WordFormat &f, std::uint64_t word) {
+Rational exact_word_value(const WordFormat &f, std::uint64_t word) {
     const auto info = word_info(f, word);
     if (info.cls != NINFER_CLASS_ZERO && info.cls != NINFER_CLASS_SUBNORMAL && info.cls != NINFER_CLASS_NORMAL &&
         info.cls != NINFER_CLASS_INTEGER)
         throw std::invalid_argument("exact_rational: the word is not finite");
     if (mpfr_zero_p(info.value.backend().data())) return Rational(0);
-    Int m;
-    const long e = split_dyadic(info.value, m);
+    detail::Int m;
+    const long e = detail::split_dyadic(info.value, m);
     Rational q(m);
-    if (e >= 0) return q * Rational(Int(1) << static_cast<unsigned>(e));
-    return q / Rational(Int(1) << static_cast<unsigned>(-e));
+    if (e >= 0) return q * Rational(detail::Int(1) << static_cast<unsigned>(e));
+    return q / Rational(detail::Int(1) << static_cast<unsigned>(-e));
 }
-
-}  // namespace detail
 
 namespace {
 

@@ -121,9 +121,9 @@ Nvfp4Decoded block_scale_decode(std::uint64_t n, std::uint64_t k, std::uint64_t 
 
 Rational nvfp4_exact_weight(std::uint8_t code, std::uint8_t scale, std::uint32_t divisor) {
     // W[n,k] = decode_e2m1(c) * decode_e4m3fn(s) / d_w
-    const Rational c = detail::exact_rational(word_format(NINFER_FORMAT_e2m1), code & 0xFu);
-    const Rational s = detail::exact_rational(word_format(NINFER_FORMAT_e4m3fn), scale);
-    const Rational d = detail::exact_rational(word_format(NINFER_FORMAT_fp32), divisor);
+    const Rational c = exact_word_value(word_format(NINFER_FORMAT_e2m1), code & 0xFu);
+    const Rational s = exact_word_value(word_format(NINFER_FORMAT_e4m3fn), scale);
+    const Rational d = exact_word_value(word_format(NINFER_FORMAT_fp32), divisor);
     if (d <= 0) throw std::invalid_argument("nvfp4_exact_weight: the divisor must be finite and strictly positive");
     return c * s / d;
 }

@@ -29,7 +29,4 @@ Decoded refused(std::int32_t status, std::uint32_t detail, std::string message) 
     return d;
 }
 
-/// The exact value of a finite word as a rational (zero for both zeros).
-Rational exact_rational(const WordFormat &f, std::uint64_t word);
-
 }  // namespace ninfer::oracle::detail

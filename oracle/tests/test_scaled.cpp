@@ -285,3 +285,74 @@ TEST_CASE("fp8_row_maxabs on rows worked out by hand", "[scaled][fp8]") {
     CHECK(e.reciprocal32 == 0x408F538Fu);
     CHECK(e.codes == std::vector<std::uint8_t>{0x7E, 0x60, 0xBC});
 }
+
+namespace {
+
+/// Lesson Examples 14 and 15: the 32 inputs of `new Random(3)`, 32 x (float) nextGaussian(), as
+/// binary32 words (generated once with a JVM; the lesson's printed outputs below confirm them).
+constexpr std::uint32_t kLessonInputs[32] = {
+    0x3E1BEF37u, 0xBE90C354u, 0xBF9554BFu, 0x3F2F9AE0u, 0x3DDB93D9u, 0xBF634343u, 0xBFAECEE0u, 0xC0068A14u,
+    0xBF07C324u, 0xBF525357u, 0xBCA0BC3Eu, 0x3F317B04u, 0x3F7B32BCu, 0x3DB7F733u, 0x3EEA5F51u, 0xBFC904E2u,
+    0x3D0408C3u, 0x3D9F98D8u, 0xBF55D6B7u, 0xBF9A60A6u, 0xBE5E4897u, 0xBF811A12u, 0x3FD38929u, 0xBE568FF1u,
+    0xBFA0A717u, 0xBE3CBEBFu, 0xBFE9E51Eu, 0x3C194A33u, 0x4076ADDAu, 0xBF141801u, 0xBF9221A6u, 0xBF9FF8FEu};
+
+double to_double(const Rational &q) { return q.convert_to<double>(); }
+double f32(std::uint32_t w) { return to_double(exact_word_value(word_format(NINFER_FORMAT_fp32), w)); }
+
+}  // namespace
+
+TEST_CASE("MXFP4 recipe reproduces lesson Example 14", "[scaled][lesson]") {
+    const auto b = mxfp4_encode_block(kLessonInputs);
+    REQUIRE(b.status == NINFER_OK);
+    // amax = 3.8544, E8M0 byte = 126, scale = 2^-1 = 0.5
+    CHECK(f32(0x4076ADDAu) == Approx(3.8544).margin(5e-5));
+    CHECK(b.scale == 126);
+    std::string codes;
+    for (auto c : b.codes) codes += "0123456789abcdef"[c];
+    CHECK(codes == "19c30cdeab03402d00bc9c59d9e07acc");
+    // mean abs error = 0.1147
+    Rational err = 0;
+    for (std::size_t i = 0; i < 32; ++i) err += abs(mxfp4_exact_value(b.codes[i], b.scale) - exact_word_value(word_format(NINFER_FORMAT_fp32), kLessonInputs[i]));
+    CHECK(to_double(err / 32) == Approx(0.1147).margin(5e-5));
+    // Refusals and the all-zero block.
+    CHECK(mxfp4_encode_block(std::vector<std::uint32_t>{0x7F800000u}).status == NINFER_E_NONFINITE);
+    CHECK(mxfp4_encode_block(std::vector<std::uint32_t>{0x00000001u}).status == NINFER_E_SCALE_OVERFLOW);
+    const auto z = mxfp4_encode_block(std::vector<std::uint32_t>{0u, 0x80000000u});
+    CHECK(z.scale == 0);
+    CHECK(z.codes == std::vector<std::uint8_t>{0, 0});
+    // amax 1.0 -> exponent 0 - 2, scale 0.25: 1.0 = 4 * 0.25 (word 0x6); the grid starts 0, 0.125,
+    // so +-0.0625 ties 0 and +-0.125 and takes the first word, 0x0.
+    const auto t = mxfp4_encode_block(std::vector<std::uint32_t>{0x3F800000u, 0x3D800000u, 0xBD800000u});
+    CHECK(t.scale == 125);
+    CHECK(t.codes == std::vector<std::uint8_t>{0x6, 0x0, 0x0});
+}
+
+TEST_CASE("NVIDIA's two-level NVFP4 recipe reproduces lesson Example 15", "[scaled][lesson]") {
+    const auto r = nvfp4_two_level_encode(1, 32, kLessonInputs);
+    REQUIRE(r.status == NINFER_OK);
+    // tensor scale (FP32) = 1.433914e-03
+    CHECK(f32(r.tensor_scale) == Approx(1.433914e-03).margin(5e-10));
+    // block 0: E4M3 code 0x77 = 240.0, effective scale 0.3441; block 1: 0x7E = 448.0, 0.6424
+    REQUIRE(r.m.scales.size() == 2);
+    CHECK(r.m.scales[0] == 0x77);
+    CHECK(r.m.scales[1] == 0x7E);
+    CHECK(f32(r.block_scale[0]) == Approx(0.3441).margin(5e-5));
+    CHECK(f32(r.block_scale[1]) == Approx(0.6424).margin(5e-5));
+    // mean abs error = 0.0751 (q = e2m1 * blockScale)
+    Rational err = 0;
+    for (std::size_t i = 0; i < 32; ++i)
+        err += abs(exact_word_value(word_format(NINFER_FORMAT_e2m1), r.m.codes[i]) *
+                       exact_word_value(word_format(NINFER_FORMAT_fp32), r.block_scale[i / 16]) -
+                   exact_word_value(word_format(NINFER_FORMAT_fp32), kLessonInputs[i]));
+    CHECK(to_double(err / 32) == Approx(0.0751).margin(5e-5));
+    // The payload is a valid nvfp4 tensor: its divisor is binary32(2688 / tensorAmax), its scales valid.
+    CHECK(r.m.divisors == std::vector<std::uint32_t>{r.divisor});
+    CHECK(f32(r.divisor) == Approx(2688 / 3.8544).epsilon(1e-4));
+    const auto enc = nvfp4_two_level_encode(128, 64, std::vector<std::uint32_t>(128 * 64, 0x3F800000u));
+    const auto back = block_scale_decode(128, 64, 1, block_scale_encode(enc.m));
+    REQUIRE(back.status == NINFER_OK);
+    CHECK(back.m.codes == enc.m.codes);
+    // All ones: amax 1, tensor scale 1/2688, block code 448 (0x7E), every code 6.0 (0x7).
+    CHECK(enc.m.scales[0] == 0x7E);
+    CHECK(enc.m.codes[0] == 0x7);
+}

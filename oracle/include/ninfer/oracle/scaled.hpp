@@ -84,6 +84,9 @@ Nvfp4Decoded block_scale_decode(std::uint64_t n, std::uint64_t k, std::uint64_t 
 Rational nvfp4_exact_weight(std::uint8_t code, std::uint8_t scale, std::uint32_t divisor);
 std::uint32_t nvfp4_weight_binary32(std::uint8_t code, std::uint8_t scale, std::uint32_t divisor);
 
+/// The exact value of a finite word as a rational (zero for both zeros); throws for Inf/NaN.
+Rational exact_word_value(const WordFormat &f, std::uint64_t word);
+
 /// Exact decimal-or-fraction text of a rational ("0.375", "1/3" style for non-dyadic values).
 std::string rational_text(const Rational &q);
 
@@ -147,5 +150,39 @@ struct Fp8RowEncoded {
 /// reciprocal of the stored scale, the FP32 product, the clamp to [-448, 448], E4M3FN
 /// nearest-even; an all-zero row gives positive-zero codes and scale.
 Fp8RowEncoded fp8_row_maxabs(const Fp8RowFormat &f, std::uint32_t source_format, std::span<const std::uint64_t> row);
+
+// ---- The lesson's FP4 recipes (number-formats-lesson.txt Examples 14, 15; informative) ---------
+
+/// MXFP4 block (OCP MX; lesson Example 14): 32 E2M1 codes and one E8M0 scale byte.
+inline constexpr std::size_t kMxfp4Block = 32;
+struct Mxfp4Block {
+    std::int32_t status = NINFER_OK;  ///< NINFER_E_NONFINITE, NINFER_E_SCALE_OVERFLOW (exponent outside E8M0)
+    std::string message;
+    std::uint8_t scale = 0;           ///< E8M0 byte: floor(log2(amax)) - 2 + 127 (0 for an all-zero block)
+    std::vector<std::uint8_t> codes;  ///< E2M1 words
+};
+/// Encode one block of binary32 words: the scale exponent floor(log2(amax)) - 2, then each value
+/// takes the nearest of the 16 E2M1 values times the scale, the first code in word order
+/// (0x0..0xF) winning a tie, exactly as the lesson's program and ggml's reference order them.
+Mxfp4Block mxfp4_encode_block(std::span<const std::uint32_t> x);
+/// The exact value of an MXFP4 element: decode_e2m1(code) * 2^(scale - 127) (scale 0xFF: NaN, refused).
+Rational mxfp4_exact_value(std::uint8_t code, std::uint8_t scale);
+
+/// NVIDIA's two-level NVFP4 recipe (lesson Example 15), as a named encoder profile.
+struct Nvfp4Recipe {
+    std::int32_t status = NINFER_OK;  ///< NINFER_E_NONFINITE for a non-finite input
+    std::string message;
+    std::uint32_t tensor_scale = 0;   ///< binary32(tensorAmax / (448 * 6))
+    std::uint32_t divisor = 0;        ///< binary32(448 * 6 / tensorAmax): the nvfp4 d_w (suite reading)
+    Nvfp4Matrix m;                    ///< codes, natural scales, the one divisor: a valid nvfp4 tensor
+    std::vector<std::uint32_t> block_scale;  ///< per group: binary32(e4m3(code) * tensor_scale)
+};
+/// Encode [N, K] binary32 words (K % 16 == 0): per 16-value block, the E4M3 code nearest (ties
+/// to even, saturating at 448) to binary32(binary32(amax / 6) / tensor_scale); the block scale
+/// binary32(e4m3 * tensor_scale); each element the E2M1 value nearest to binary32(x / block
+/// scale), the first in the lesson's table order winning a tie (so ties go toward zero). A
+/// block whose scale code is 0 stores +0 codes. Every operation is a binary32 operation of the
+/// lesson's program, each rounded once by the oracle's exact rounding.
+Nvfp4Recipe nvfp4_two_level_encode(std::uint64_t n, std::uint64_t k, std::span<const std::uint32_t> x);
 
 }  // namespace ninfer::oracle

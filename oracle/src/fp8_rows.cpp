@@ -4,6 +4,7 @@
 // fp8_e4m3fn_row_fp16 in row_interleaved_v1. Geometry, packing, validating decode, the
 // row-multiplier reconstruction and the fp8_row_maxabs producer, each rounding done by the
 // exact-integer rounding core (round_real / round_quotient), never by host float arithmetic.
+#include <algorithm>
 #include <stdexcept>
 #include <string>
 
@@ -126,6 +127,28 @@ Fp8RowDecoded fp8_row_decode(const Fp8RowFormat &f, std::uint64_t n, std::uint64
             out.m.codes[r * k + c] = w;
         }
         out.m.scales[r] = s;
+    }
+    return out;
+}
+
+std::vector<std::uint8_t> fp8_row_select_rows(const Fp8RowFormat &f, std::uint64_t n, std::uint64_t k,
+                                              std::span<const std::uint8_t> payload, std::span<const std::uint64_t> rows) {
+    const auto g = fp8_row_geometry(f, n, k);
+    if (!g || payload.size() != g->payload_bytes)
+        throw std::invalid_argument(fmt::format("fp8_row_select_rows: payload of {} bytes does not match [{},{}]", payload.size(), n, k));
+    const auto og = fp8_row_geometry(f, rows.size(), k);
+    if (!og) throw std::invalid_argument("fp8_row_select_rows: no rows selected");
+    std::vector<std::uint8_t> out(og->payload_bytes, 0);
+    for (std::uint64_t j = 0; j < rows.size(); ++j) {
+        const std::uint64_t r = rows[j];
+        if (r >= n) throw std::invalid_argument(fmt::format("fp8_row_select_rows: row {} outside [0, {})", r, n));
+        if (f.layout == NINFER_LAYOUT_row_interleaved_v1) {
+            // Whole row records: K codes and the multiplier.
+            std::copy_n(payload.data() + r * g->row_stride, g->row_stride, out.data() + j * og->row_stride);
+        } else {
+            std::copy_n(payload.data() + r * k, k, out.data() + j * k);
+            std::copy_n(payload.data() + g->scale_plane_offset + 2 * r, 2, out.data() + og->scale_plane_offset + 2 * j);
+        }
     }
     return out;
 }

@@ -2,6 +2,7 @@
 // nvfp4 in block_scale_k16_m128x4_v1 (tensor-formats.txt Section 3.3, storage-layouts.md
 // Section 4): geometry, the scale swizzle, canonical packing, validating decode and the exact
 // divisor-based reconstruction. Exact unsigned 64-bit sizes (overflow refused) and exact rationals.
+#include <algorithm>
 #include <stdexcept>
 #include <string>
 
@@ -116,6 +117,54 @@ Nvfp4Decoded block_scale_decode(std::uint64_t n, std::uint64_t k, std::uint64_t 
                                                  fmt::format("divisor {} is 0x{:08x}, not finite and strictly positive", d, w));
         out.m.divisors[d] = w;
     }
+    return out;
+}
+
+Nvfp4Selected block_scale_select_rows(std::uint64_t n, std::uint64_t k, std::uint64_t divisors,
+                                      std::span<const std::uint8_t> payload, std::span<const std::uint64_t> rows) {
+    Nvfp4Selected out;
+    auto refuse = [&](std::int32_t status, std::string why) {
+        out.status = status;
+        out.message = std::move(why);
+        out.payload.clear();
+        return out;
+    };
+    const auto g = block_scale_geometry(n, k, divisors);
+    if (!g) return refuse(NINFER_E_SIZE, block_scale_shape_error(n, k, divisors));
+    if (payload.size() != g->payload_bytes)
+        return refuse(NINFER_E_SIZE, fmt::format("payload has {} bytes, geometry needs {}", payload.size(), g->payload_bytes));
+    if (rows.empty()) return refuse(NINFER_E_INVALID_ARGUMENT, "no rows selected");
+    // Runs of consecutive selected rows owned by one source matrix, in selection order.
+    std::vector<std::uint64_t> run_source, run_length;
+    for (const auto r : rows) {
+        if (r >= n) return refuse(NINFER_E_INVALID_ARGUMENT, fmt::format("row {} outside [0, {})", r, n));
+        const auto src = nvfp4_divisor_of_row(*g, r);
+        if (run_source.empty() || run_source.back() != src) {
+            run_source.push_back(src);
+            run_length.push_back(0);
+        }
+        ++run_length.back();
+    }
+    for (const auto len : run_length)
+        if (len != run_length.front())
+            return refuse(NINFER_E_INVALID_ARGUMENT,
+                          fmt::format("the selection mixes source matrices in runs of unequal length ({} and {} rows)",
+                                      run_length.front(), len));
+    const auto og = block_scale_geometry(rows.size(), k, run_source.size());
+    if (!og) return refuse(NINFER_E_INVALID_ARGUMENT, "the selection has no geometry: " +
+                                                          block_scale_shape_error(rows.size(), k, run_source.size()));
+    out.divisors = run_source.size();
+    out.payload.assign(og->payload_bytes, 0);
+    for (std::uint64_t j = 0; j < rows.size(); ++j) {
+        const std::uint64_t r = rows[j];
+        // Codes: whole rows of K/2 bytes. Scales: natural (r, gi) moves to swizzled (j, gi).
+        std::copy_n(payload.data() + r * (k / 2), k / 2, out.payload.data() + j * (k / 2));
+        for (std::uint64_t gi = 0; gi < g->groups_per_row; ++gi)
+            out.payload[og->scale_plane_offset + block_scale_swizzle(k, j, gi)] =
+                payload[g->scale_plane_offset + block_scale_swizzle(k, r, gi)];
+    }
+    for (std::uint64_t d = 0; d < run_source.size(); ++d)
+        std::copy_n(payload.data() + g->divisor_offset + 4 * run_source[d], 4, out.payload.data() + og->divisor_offset + 4 * d);
     return out;
 }
 

@@ -7,6 +7,7 @@
 #include <catch2/catch.hpp>
 #include <cstdint>
 #include <random>
+#include <algorithm>
 #include <set>
 
 #include "ninfer/oracle/scaled.hpp"
@@ -355,4 +356,58 @@ TEST_CASE("NVIDIA's two-level NVFP4 recipe reproduces lesson Example 15", "[scal
     // All ones: amax 1, tensor scale 1/2688, block code 448 (0x7E), every code 6.0 (0x7).
     CHECK(enc.m.scales[0] == 0x7E);
     CHECK(enc.m.codes[0] == 0x7);
+}
+
+TEST_CASE("nvfp4 row slices and gathers re-swizzle scales and keep each row's divisor", "[scaled][nvfp4]") {
+    const auto m = random_nvfp4(512, 64, 4, 11);  // 4 sources of 128 rows
+    const auto p = block_scale_encode(m);
+    // A slice of the second source: rows 128..255 -> one divisor, rows decoded equal the parent's.
+    std::vector<std::uint64_t> rows(128);
+    for (std::uint64_t j = 0; j < 128; ++j) rows[j] = 128 + j;
+    auto s = block_scale_select_rows(512, 64, 4, p, rows);
+    REQUIRE(s.status == NINFER_OK);
+    CHECK(s.divisors == 1);
+    auto d = block_scale_decode(128, 64, 1, s.payload);
+    REQUIRE(d.status == NINFER_OK);
+    CHECK(d.m.divisors[0] == m.divisors[1]);
+    for (std::uint64_t j = 0; j < 128; ++j)
+        for (std::uint64_t g = 0; g < 4; ++g) REQUIRE(d.m.scales[j * 4 + g] == m.scales[(128 + j) * 4 + g]);
+    CHECK(std::equal(d.m.codes.begin(), d.m.codes.end(), m.codes.begin() + 128 * 64));
+    // A gather of 64 rows of source 3 then 64 of source 0 (reversed): two equal runs -> two divisors.
+    rows.clear();
+    for (std::uint64_t j = 0; j < 64; ++j) rows.push_back(511 - j);
+    for (std::uint64_t j = 0; j < 64; ++j) rows.push_back(j * 2);
+    s = block_scale_select_rows(512, 64, 4, p, rows);
+    REQUIRE(s.status == NINFER_OK);
+    d = block_scale_decode(128, 64, 2, s.payload);
+    REQUIRE(d.status == NINFER_OK);
+    CHECK(d.m.divisors == std::vector<std::uint32_t>{m.divisors[3], m.divisors[0]});
+    CHECK(d.m.scales[70 * 4 + 3] == m.scales[12 * 4 + 3]);
+    // Refusals: 64 rows (no geometry), unequal runs, a row out of range, nothing selected.
+    CHECK(block_scale_select_rows(512, 64, 4, p, std::vector<std::uint64_t>(64, 0)).status == NINFER_E_INVALID_ARGUMENT);
+    rows.assign(100, 0);
+    rows.resize(128, 200);
+    s = block_scale_select_rows(512, 64, 4, p, rows);
+    CHECK(s.status == NINFER_E_INVALID_ARGUMENT);
+    CHECK(s.message.find("unequal") != std::string::npos);
+    CHECK(block_scale_select_rows(512, 64, 4, p, std::vector<std::uint64_t>{512}).status == NINFER_E_INVALID_ARGUMENT);
+    CHECK(block_scale_select_rows(512, 64, 4, p, std::vector<std::uint64_t>{}).status == NINFER_E_INVALID_ARGUMENT);
+}
+
+TEST_CASE("FP8 row slices and gathers keep rows whole and recompute the alignment", "[scaled][fp8]") {
+    Fp8RowMatrix m{3, 5, {}, {0x3F80, 0x4000, 0x4040}};
+    for (int i = 0; i < 15; ++i) m.codes.push_back(static_cast<std::uint8_t>(i + 1));
+    for (const auto id : {NINFER_FORMAT_fp8_e4m3fn_row_bf16, NINFER_FORMAT_fp8_e4m3fn_row_fp16}) {
+        const auto f = *fp8_row_format(id);
+        const auto p = fp8_row_encode(f, m);
+        const auto s = fp8_row_select_rows(f, 3, 5, p, std::vector<std::uint64_t>{2, 0, 2});
+        const auto d = fp8_row_decode(f, 3, 5, s);
+        REQUIRE(d.status == NINFER_OK);
+        CHECK(d.m.scales == std::vector<std::uint16_t>{0x4040, 0x3F80, 0x4040});
+        CHECK(d.m.codes[0] == 11);
+        CHECK(d.m.codes[5] == 1);
+        CHECK(d.m.codes[14] == 15);
+        CHECK_THROWS(fp8_row_select_rows(f, 3, 5, p, std::vector<std::uint64_t>{3}));
+        CHECK_THROWS(fp8_row_select_rows(f, 3, 5, p, std::vector<std::uint64_t>{}));
+    }
 }

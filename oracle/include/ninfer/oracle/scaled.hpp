@@ -79,6 +79,20 @@ struct Nvfp4Decoded : ScaledDecoded {
 Nvfp4Decoded block_scale_decode(std::uint64_t n, std::uint64_t k, std::uint64_t divisors,
                                 std::span<const std::uint8_t> payload);
 
+/// A row slice or gather of an nvfp4 payload. The result must itself have a geometry (N' % 128
+/// == 0). Suite reading for the divisors (the format fixes per-row ownership only): consecutive
+/// selected rows of one source form a run; the runs must have equal lengths, and the result
+/// holds one divisor per run, in selection order. Otherwise the selection is refused
+/// (status NINFER_E_INVALID_ARGUMENT with the reason). Nothing is decoded; scales are re-swizzled.
+struct Nvfp4Selected {
+    std::int32_t status = NINFER_OK;
+    std::string message;
+    std::uint64_t divisors = 0;          ///< divisors of the result
+    std::vector<std::uint8_t> payload;
+};
+Nvfp4Selected block_scale_select_rows(std::uint64_t n, std::uint64_t k, std::uint64_t divisors,
+                                      std::span<const std::uint8_t> payload, std::span<const std::uint64_t> rows);
+
 /// tensor-formats.txt 3.3: W[n,k] = decode_e2m1(c) * decode_e4m3fn(s) / d_w, exactly; and its
 /// binary32 rounding (nearest-even, IEEE overflow). Words must be valid (scale and divisor).
 Rational nvfp4_exact_weight(std::uint8_t code, std::uint8_t scale, std::uint32_t divisor);
@@ -126,6 +140,12 @@ struct Fp8RowDecoded : ScaledDecoded {
 /// Decode a payload: size exact, gap zero, codes not 0x7F/0xFF, multipliers valid under the
 /// format's role, a +0 multiplier's row holding only 0x00/0x80 codes.
 Fp8RowDecoded fp8_row_decode(const Fp8RowFormat &f, std::uint64_t n, std::uint64_t k, std::span<const std::uint8_t> payload);
+
+/// A row slice or gather (storage-layouts.md Sections 5, 6): code rows concatenated, the
+/// alignment recomputed, the chosen multipliers in the same order; nothing decoded. Throws
+/// std::invalid_argument for a payload of the wrong size, no rows, or a row outside [0, N).
+std::vector<std::uint8_t> fp8_row_select_rows(const Fp8RowFormat &f, std::uint64_t n, std::uint64_t k,
+                                              std::span<const std::uint8_t> payload, std::span<const std::uint64_t> rows);
 
 /// tensor-formats.txt 3.4: binary32(c32 * s32) (nearest-even; a product beyond binary32's range
 /// is infinity). Words must be valid.

@@ -5,3 +5,7 @@ target_sources(ninfer_reference PRIVATE ${CMAKE_CURRENT_LIST_DIR}/native_scaled.
 if(NINFER_BUILD_TESTS)
   target_sources(ninfer_reference_tests PRIVATE ${CMAKE_CURRENT_LIST_DIR}/tests/test_scaled_native.cpp)
 endif()
+if(NINFER_BUILD_BENCHMARKS)
+  add_executable(bench_scaled_reference ${CMAKE_CURRENT_LIST_DIR}/bench_scaled_reference.cpp)
+  target_link_libraries(bench_scaled_reference PRIVATE ninfer::reference ninfer::oracle)
+endif()

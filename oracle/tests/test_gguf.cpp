@@ -1,0 +1,216 @@
+// SPDX-License-Identifier: Apache-2.0
+// The GGUF block oracle (tensor-formats.txt, the gguf_* table and paragraph): the type table
+// against the spec's table, the generated ggml tables against their JSON, and blocks whose
+// elements were worked out by hand from ggml's formulas (each comment shows the arithmetic),
+// including one where ggml's binary32 order rounds and the exact value does not.
+#include <catch2/catch.hpp>
+#include <cstdint>
+#include <fstream>
+#include <sstream>
+#include <vector>
+
+#include "ninfer/oracle/ggml_tables.hpp"
+#include "ninfer/oracle/gguf.hpp"
+
+using namespace ninfer::oracle;
+
+namespace {
+
+std::vector<std::uint8_t> block_of(const char *name) {
+    const auto *t = find_gguf_type(name);
+    REQUIRE(t);
+    return std::vector<std::uint8_t>(t->block_bytes, 0);
+}
+
+void put16(std::vector<std::uint8_t> &b, std::size_t at, std::uint16_t w) {
+    b[at] = static_cast<std::uint8_t>(w);
+    b[at + 1] = static_cast<std::uint8_t>(w >> 8);
+}
+
+GgufBlock decode(const char *name, const std::vector<std::uint8_t> &b) { return gguf_dequantize_block(*find_gguf_type(name), b); }
+
+std::string exact_text(const GgufBlock &b, std::size_t i) { return b.exact[i] ? rational_text(*b.exact[i]) : "none"; }
+
+}  // namespace
+
+TEST_CASE("the GGUF type table says what tensor-formats.txt's gguf_* table says", "[gguf]") {
+    // name | ggml type | block values | block bytes, typed from the spec's table.
+    struct Row { const char *name; std::uint32_t type, values, bytes; };
+    const Row spec[] = {{"gguf_q8_0", 8, 32, 34},      {"gguf_q4_0", 2, 32, 18},    {"gguf_q5_0", 6, 32, 22},
+                        {"gguf_q2_0", 42, 64, 18},     {"gguf_q2_k", 10, 256, 84},  {"gguf_q3_k", 11, 256, 110},
+                        {"gguf_q4_k", 12, 256, 144},   {"gguf_q5_k", 13, 256, 176}, {"gguf_q6_k", 14, 256, 210},
+                        {"gguf_iq2_xxs", 16, 256, 66}, {"gguf_iq2_xs", 17, 256, 74}, {"gguf_iq3_xxs", 18, 256, 98},
+                        {"gguf_iq1_s", 19, 256, 50},   {"gguf_iq4_nl", 20, 32, 18}, {"gguf_iq3_s", 21, 256, 110},
+                        {"gguf_iq2_s", 22, 256, 82},   {"gguf_iq4_xs", 23, 256, 136}, {"gguf_iq1_m", 29, 256, 56}};
+    std::size_t in_registry = 0;
+    for (const auto &t : kGgufTypes) in_registry += t.in_ninfer_registry;
+    CHECK(in_registry == std::size(spec));
+    for (const auto &r : spec) {
+        CAPTURE(r.name);
+        const auto *t = find_gguf_type(r.name);
+        REQUIRE(t);
+        CHECK(t->ggml_type == r.type);
+        CHECK(t->block_values == r.values);
+        CHECK(t->block_bytes == r.bytes);
+        CHECK(t->in_ninfer_registry);
+    }
+    CHECK_FALSE(find_gguf_type("gguf_q4_2"));
+    CHECK_THROWS(gguf_dequantize_block(*find_gguf_type("gguf_q4_0"), std::vector<std::uint8_t>(17, 0)));
+}
+
+TEST_CASE("the generated ggml tables are the JSON's, by digest and by sample", "[gguf]") {
+    std::ifstream in(NINFER_GGML_TABLES_JSON, std::ios::binary);
+    REQUIRE(in);
+    std::stringstream ss;
+    ss << in.rdbuf();
+    const std::string json = ss.str();
+    CHECK(ggml::kTablesSha256.size() == 64);
+    // Samples typed from the JSON's text: the first entries of three tables.
+    CHECK(json.find("\"kvalues_iq4nl\"") != std::string::npos);
+    CHECK(ggml::kvalues_iq4nl[0] == -127);
+    CHECK(ggml::kvalues_iq4nl[15] == 113);
+    CHECK(ggml::iq2xxs_grid[1] == 0x080808080808082bull);
+    CHECK(ggml::iq3s_grid[0] == 0x01010101u);
+    CHECK(ggml::kvalues_fp4[7] == 6 * 2);
+    CHECK(ggml::iq1s_grid.size() == 2048);
+    CHECK(ggml::kQK_K == 256);
+}
+
+TEST_CASE("legacy blocks decode as ggml's formulas say", "[gguf]") {
+    auto b = block_of("gguf_q4_0");
+    put16(b, 0, 0x3C00);  // d = 1
+    b[2] = 0x9F;          // element 0: 15 - 8 = 7; element 16: 9 - 8 = 1
+    auto r = decode("gguf_q4_0", b);
+    CHECK(r.ggml[0] == 0x40E00000u);
+    CHECK(r.ggml[16] == 0x3F800000u);
+    CHECK(r.ggml[1] == 0xC1000000u);  // nibble 0: -8
+    CHECK(exact_text(r, 0) == "7");
+
+    b = block_of("gguf_q8_0");
+    put16(b, 0, 0x3800);  // d = 0.5
+    b[2] = 0x80;          // -128 * 0.5 = -64 (q8_0 stores the full int8 range)
+    r = decode("gguf_q8_0", b);
+    CHECK(r.ggml[0] == 0xC2800000u);
+
+    b = block_of("gguf_q5_1");
+    put16(b, 0, 0x4000);  // d = 2
+    put16(b, 2, 0xBC00);  // m = -1
+    b[4] = 0x01;          // qh bit 0: element 0 gets 16
+    b[8] = 0x03;          // element 0: (3 | 16) * 2 - 1 = 37
+    r = decode("gguf_q5_1", b);
+    CHECK(r.ggml[0] == 0x42140000u);
+
+    b = block_of("gguf_q2_0");
+    put16(b, 0, 0x3C00);
+    b[2] = 0b11100100;  // elements 0..3: u = 0, 1, 2, 3 -> -1, 0, 1, 2
+    r = decode("gguf_q2_0", b);
+    CHECK(r.ggml[0] == 0xBF800000u);
+    CHECK(r.ggml[1] == 0x00000000u);
+    CHECK(r.ggml[3] == 0x40000000u);
+
+    b = block_of("gguf_iq4_nl");
+    put16(b, 0, 0x3C00);
+    b[2] = 0xF0;  // element 0: kvalues[0] = -127; element 16: kvalues[15] = 113
+    r = decode("gguf_iq4_nl", b);
+    CHECK(r.ggml[0] == 0xC2FE0000u);
+    CHECK(r.ggml[16] == 0x42E20000u);
+
+    b = block_of("gguf_mxfp4");
+    b[0] = 127;   // d = 2^(127 - 128) = 0.5
+    b[1] = 0x07;  // element 0: kvalues_fp4[7] = 12 -> 6
+    r = decode("gguf_mxfp4", b);
+    CHECK(r.ggml[0] == 0x40C00000u);
+
+    b = block_of("gguf_nvfp4");
+    b[0] = 0x38;  // UE4M3 1.0, halved: 0.5
+    b[1] = 0xFF;  // e = 15, m = 7: 480 (no NaN in ggml's decoder), halved: 240
+    b[4] = 0x07;  // element 0: 12 * 0.5 = 6
+    b[12] = 0x02; // element 16 (sub-block 1): 2 * 240 = 480
+    r = decode("gguf_nvfp4", b);
+    CHECK(r.ggml[0] == 0x40C00000u);
+    CHECK(r.ggml[16] == 0x43F00000u);
+}
+
+TEST_CASE("ternary and K-quant blocks decode as ggml's formulas say", "[gguf]") {
+    auto b = block_of("gguf_tq2_0");
+    put16(b, 64, 0x3C00);
+    b[0] = 0x1B;  // element 0 (l = 0): 3 - 1 = 2; element 32 (l = 1): 2 - 1 = 1
+    auto r = decode("gguf_tq2_0", b);
+    CHECK(r.ggml[0] == 0x40000000u);
+    CHECK(r.ggml[32] == 0x3F800000u);
+
+    b = block_of("gguf_tq1_0");
+    put16(b, 52, 0x3C00);
+    b[0] = 0xFF;  // digit n = 0: (255*3)>>8 = 2 -> 1; n = 1: 253 -> (759)>>8 = 2 -> 1
+    r = decode("gguf_tq1_0", b);
+    CHECK(r.ggml[0] == 0x3F800000u);
+    CHECK(r.ggml[32] == 0x3F800000u);
+    CHECK(r.ggml[1] == 0xBF800000u);  // byte 0: digit 0 -> -1
+
+    b = block_of("gguf_q4_k");
+    put16(b, 0, 0x3C00);  // d = 1
+    put16(b, 2, 0x3C00);  // dmin = 1
+    b[4] = 2;             // sub-block 0: scale 2
+    b[8] = 1;             // sub-block 0: min 1
+    b[16] = 0x05;         // element 0: 1*2 * 5 - 1*1 = 9
+    r = decode("gguf_q4_k", b);
+    CHECK(r.ggml[0] == 0x41100000u);
+
+    // ggml's order rounds where the exact value does not: d = 65504, scale 63, q = 15:
+    // d*sc*q = 61901280 (binary32 exact), minus dmin*m = 2^-14: the binary32 subtraction
+    // returns 61901280, the exact value is 61901280 - 2^-14.
+    b = block_of("gguf_q4_k");
+    put16(b, 0, 0x7BFF);
+    put16(b, 2, 0x0400);  // dmin = 2^-14
+    b[4] = 63;
+    b[8] = 1;
+    b[16] = 0x0F;
+    r = decode("gguf_q4_k", b);
+    CHECK(r.ggml[0] == 0x4C6C2278u);
+    CHECK(exact_text(r, 0) == "61901279.99993896484375");
+
+    b = block_of("gguf_q6_k");
+    put16(b, 208, 0x3C00);  // d = 1
+    b[192] = static_cast<std::uint8_t>(-2);  // scale of sub-block 0: -2
+    b[0] = 0x01;                             // element 0: (1 | 0) - 32 = -31 -> 1 * -2 * -31 = 62
+    r = decode("gguf_q6_k", b);
+    CHECK(r.ggml[0] == 0x42780000u);
+}
+
+TEST_CASE("i-quant blocks decode through ggml's grids and signs", "[gguf]") {
+    auto b = block_of("gguf_iq2_xxs");
+    put16(b, 0, 0x3C00);  // d = 1; scale nibble 0: db = 1 * 0.5 * 0.25 = 0.125; grid 0 bytes 8 -> 1.0
+    auto r = decode("gguf_iq2_xxs", b);
+    for (int j = 0; j < 8; ++j) CHECK(r.ggml[static_cast<std::size_t>(j)] == 0x3F800000u);
+
+    b = block_of("gguf_iq1_s");
+    put16(b, 0, 0x3C00);  // dl = 1 * (2*0 + 1); grid 0 = all 0xFF = -1; -1 + 0.125 = -0.875
+    r = decode("gguf_iq1_s", b);
+    CHECK(r.ggml[0] == 0xBF600000u);
+    CHECK(exact_text(r, 0) == "-0.875");
+    put16(b, 34, 0x8000);  // delta negative for sub-block 0: -1 - 0.125
+    r = decode("gguf_iq1_s", b);
+    CHECK(r.ggml[0] == 0xBF900000u);
+
+    // A NaN scale: ggml's words are NaN, no exact value.
+    b = block_of("gguf_iq4_nl");
+    put16(b, 0, 0x7E00);
+    r = decode("gguf_iq4_nl", b);
+    CHECK((r.ggml[0] & 0x7F800000u) == 0x7F800000u);
+    CHECK((r.ggml[0] & 0x007FFFFFu) != 0);
+    CHECK_FALSE(r.exact[0]);
+    // An infinite scale times code 0 would be NaN; kvalues_iq4nl has no 0, so -inf * -127 = +inf.
+    put16(b, 0, 0xFC00);
+    r = decode("gguf_iq4_nl", b);
+    CHECK(r.ggml[0] == 0x7F800000u);
+}
+
+TEST_CASE("every type decodes every block size it declares", "[gguf]") {
+    for (const auto &t : kGgufTypes) {
+        CAPTURE(t.name);
+        std::vector<std::uint8_t> b(t.block_bytes, 0x5A);
+        const auto r = gguf_dequantize_block(t, b);
+        CHECK(r.ggml.size() == t.block_values);
+        CHECK(r.exact.size() == t.block_values);
+    }
+}

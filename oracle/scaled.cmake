@@ -16,7 +16,8 @@ set(NINFER_SHARED_DIR "${PROJECT_SOURCE_DIR}/../shared" CACHE PATH "The shared s
 include(${PROJECT_SOURCE_DIR}/cmake/ggml_tables.cmake)
 ninfer_generate_ggml_tables("${NINFER_SHARED_DIR}/data/ggml-tables.json"
   "${CMAKE_CURRENT_BINARY_DIR}/generated/ninfer/oracle/ggml_tables.hpp")
-target_sources(ninfer_oracle PRIVATE ${CMAKE_CURRENT_LIST_DIR}/src/gguf.cpp)
+target_sources(ninfer_oracle PRIVATE ${CMAKE_CURRENT_LIST_DIR}/src/gguf.cpp ${CMAKE_CURRENT_LIST_DIR}/src/gguf_binary32.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/src/gguf_quantize.cpp)
 target_include_directories(ninfer_oracle PRIVATE ${CMAKE_CURRENT_BINARY_DIR}/generated)
 if(NINFER_BUILD_TESTS)
   target_sources(ninfer_oracle_tests PRIVATE ${CMAKE_CURRENT_LIST_DIR}/tests/test_gguf.cpp)

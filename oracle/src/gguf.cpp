@@ -13,67 +13,18 @@
 
 #include "ninfer/oracle/ggml_tables.hpp"
 #include "ninfer/oracle/scalar.hpp"
-#include "scalar_internal.hpp"
+#include "gguf_internal.hpp"
 
 namespace ninfer::oracle {
 
 namespace {
 
+using gguf_detail::Binary32;
+using gguf_detail::kNaN;
+
+using gguf_detail::fp32;
+using gguf_detail::is_nan;
 constexpr std::uint32_t kRne = 1, kInf = 1;
-constexpr std::uint32_t kNaN = 0x7FC00000u;
-
-const WordFormat &fp32() { return word_format(NINFER_FORMAT_fp32); }
-
-bool is_nan(const WordInfo &i) { return detail::is_nan_class(i.cls); }
-
-/// The exact value of a binary32 word as a Real, keeping the sign of a zero.
-Real real_of(std::uint32_t w) {
-    Real r = word_info(fp32(), w).value;
-    if ((w & 0x7FFFFFFFu) == 0) {
-        r = exact_zero();
-        if (w >> 31) mpfr_neg(r.backend().data(), r.backend().data(), MPFR_RNDN);
-    }
-    return r;
-}
-
-/// Binary32: one IEEE binary32 operation, rounded once (ggml's arithmetic without contraction).
-struct Binary32 {
-    using V = std::uint32_t;
-    static V word(std::uint32_t w) { return w; }
-    static V fp16(std::uint16_t h) {
-        return static_cast<V>(convert_word(conversion(NINFER_CONVERSION_fp16_to_fp32), h));
-    }
-    static V num(long i) {
-        Real r = exact_zero();
-        r = i;
-        return static_cast<V>(round_real(r, fp32(), kRne, kInf));
-    }
-    static V mul(V a, V b) {
-        const auto ia = word_info(fp32(), a), ib = word_info(fp32(), b);
-        if (is_nan(ia) || is_nan(ib)) return kNaN;
-        const bool inf_a = ia.cls == NINFER_CLASS_INFINITE, inf_b = ib.cls == NINFER_CLASS_INFINITE;
-        const std::uint32_t sign = (a ^ b) & 0x80000000u;
-        if (inf_a || inf_b) {
-            if ((!inf_a && (a & 0x7FFFFFFFu) == 0) || (!inf_b && (b & 0x7FFFFFFFu) == 0)) return kNaN;  // inf * 0
-            return sign | 0x7F800000u;
-        }
-        Real r = exact_zero();
-        r = real_of(a) * real_of(b);
-        return static_cast<V>(round_real(r, fp32(), kRne, kInf));
-    }
-    static V add(V a, V b) {
-        const auto ia = word_info(fp32(), a), ib = word_info(fp32(), b);
-        if (is_nan(ia) || is_nan(ib)) return kNaN;
-        const bool inf_a = ia.cls == NINFER_CLASS_INFINITE, inf_b = ib.cls == NINFER_CLASS_INFINITE;
-        if (inf_a && inf_b) return ((a ^ b) & 0x80000000u) ? kNaN : a;  // inf - inf
-        if (inf_a) return a;
-        if (inf_b) return b;
-        Real r = exact_zero();
-        r = real_of(a) + real_of(b);
-        return static_cast<V>(round_real(r, fp32(), kRne, kInf));
-    }
-    static V sub(V a, V b) { return add(a, b ^ 0x80000000u); }
-};
 
 /// Exact: the same formula over the rationals; a non-finite operand makes the result undefined.
 struct Exact {
@@ -593,6 +544,46 @@ const GgufType *find_gguf_type(std::string_view name) {
     for (const auto &t : kGgufTypes)
         if (t.name == name) return &t;
     return nullptr;
+}
+
+std::string ggml_blocks_shape_error(const GgufType &t, std::span<const std::uint64_t> shape) {
+    if (shape.empty() || shape.size() > 16) return "rank " + std::to_string(shape.size()) + " is outside 1..16";
+    std::uint64_t rows = 1;
+    for (std::size_t i = 0; i + 1 < shape.size(); ++i)
+        if (shape[i] == 0 || __builtin_mul_overflow(rows, shape[i], &rows)) return "the leading dimensions are zero or overflow uint64";
+    const std::uint64_t k = shape.back();
+    if (k == 0 || k % t.block_values != 0)
+        return "K = " + std::to_string(k) + " is not a positive multiple of " + std::to_string(t.block_values);
+    std::uint64_t row_bytes = 0, payload = 0;
+    if (__builtin_mul_overflow(k / t.block_values, std::uint64_t{t.block_bytes}, &row_bytes) ||
+        __builtin_mul_overflow(rows, row_bytes, &payload))
+        return "the payload size overflows uint64";
+    return {};
+}
+
+std::optional<GgmlBlocksGeometry> ggml_blocks_geometry(const GgufType &t, std::span<const std::uint64_t> shape) {
+    if (!ggml_blocks_shape_error(t, shape).empty()) return std::nullopt;
+    GgmlBlocksGeometry g{1, shape.back() / t.block_values, 0, 0};
+    for (std::size_t i = 0; i + 1 < shape.size(); ++i) g.rows *= shape[i];
+    g.row_bytes = g.blocks_per_row * t.block_bytes;
+    g.payload_bytes = g.rows * g.row_bytes;
+    return g;
+}
+
+std::vector<std::uint8_t> ggml_blocks_select_rows(const GgufType &t, std::span<const std::uint64_t> shape,
+                                                  std::span<const std::uint8_t> payload, std::span<const std::uint64_t> rows) {
+    const auto g = ggml_blocks_geometry(t, shape);
+    if (!g || payload.size() != g->payload_bytes)
+        throw std::invalid_argument("ggml_blocks_select_rows: the payload does not match the shape");
+    if (rows.empty()) throw std::invalid_argument("ggml_blocks_select_rows: no rows selected");
+    std::vector<std::uint8_t> out;
+    out.reserve(rows.size() * g->row_bytes);
+    for (const auto r : rows) {
+        if (r >= g->rows) throw std::invalid_argument("ggml_blocks_select_rows: row " + std::to_string(r) + " out of range");
+        const auto *p = payload.data() + r * g->row_bytes;
+        out.insert(out.end(), p, p + g->row_bytes);
+    }
+    return out;
 }
 
 GgufBlock gguf_dequantize_block(const GgufType &t, std::span<const std::uint8_t> block) {

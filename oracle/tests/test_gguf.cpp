@@ -214,3 +214,64 @@ TEST_CASE("every type decodes every block size it declares", "[gguf]") {
         CHECK(r.exact.size() == t.block_values);
     }
 }
+
+TEST_CASE("ggml's reference quantizers: q4_0 and q8_0 on a block emulated in numpy float32", "[gguf][quantize]") {
+    // x[j] = float32(float32(j - 13) * 0.37f); the expected bytes come from a numpy float32
+    // transcription of quantize_row_q4_0_ref / q8_0_ref (roundf as ties away), not from the oracle.
+    const std::vector<std::uint32_t> x = {
+        0xc099eb85, 0xc08e147b, 0xc0823d71, 0xc06ccccd, 0xc0551eb8, 0xc03d70a4, 0xc025c290, 0xc00e147b,
+        0xbfeccccd, 0xbfbd70a4, 0xbf8e147b, 0xbf3d70a4, 0xbebd70a4, 0x0,        0x3ebd70a4, 0x3f3d70a4,
+        0x3f8e147b, 0x3fbd70a4, 0x3feccccd, 0x400e147b, 0x4025c290, 0x403d70a4, 0x40551eb8, 0x406ccccd,
+        0x40823d71, 0x408e147b, 0x4099eb85, 0x40a5c290, 0x40b1999a, 0x40bd70a4, 0x40c947ae, 0x40d51eb8};
+    const auto q4 = gguf_quantize_block_ref(*find_gguf_type("gguf_q4_0"), x);
+    REQUIRE(q4.status == NINFER_OK);
+    const std::vector<std::uint8_t> q4_expected = {0xa9, 0xba, 0x7e, 0x6d, 0x6d, 0x5c, 0x5c, 0x4c, 0x4b,
+                                                   0x4b, 0x3a, 0x3a, 0x29, 0x29, 0x18, 0x18, 0x08, 0x07};
+    CHECK(q4.block == q4_expected);
+    const auto q8 = gguf_quantize_block_ref(*find_gguf_type("gguf_q8_0"), x);
+    const std::vector<std::uint8_t> q8_expected = {0xb6, 0x2a, 0xa4, 0xab, 0xb2, 0xb9, 0xc1, 0xc8, 0xcf, 0xd6, 0xdd, 0xe4,
+                                                   0xeb, 0xf2, 0xf9, 0x00, 0x07, 0x0e, 0x15, 0x1c, 0x23, 0x2a, 0x31, 0x38,
+                                                   0x3f, 0x47, 0x4e, 0x55, 0x5c, 0x63, 0x6a, 0x71, 0x78, 0x7f};
+    CHECK(q8.block == q8_expected);
+    // The block decodes back through the decoder: element 31 = 127 * d.
+    const auto back = gguf_dequantize_block(*find_gguf_type("gguf_q8_0"), q8.block);
+    CHECK(back.exact[31]);
+}
+
+TEST_CASE("ggml's reference quantizers refuse what is outside the suite's domain", "[gguf][quantize]") {
+    std::vector<std::uint32_t> x(32, 0x3F800000u);
+    x[5] = 0x7FC00000u;
+    CHECK(gguf_quantize_block_ref(*find_gguf_type("gguf_q4_0"), x).status == NINFER_E_NONFINITE);
+    CHECK(gguf_quantize_block_ref(*find_gguf_type("gguf_iq4_nl"), std::vector<std::uint32_t>(32, 0)).status == NINFER_E_UNSUPPORTED);
+    CHECK_THROWS(gguf_quantize_block_ref(*find_gguf_type("gguf_q4_0"), std::vector<std::uint32_t>(31, 0)));
+    // q8_K of an all-zero block: d = 0, codes 0, bsums 0 (the suite's reading; ggml leaves them unwritten).
+    const auto z = gguf_quantize_block_ref(*find_gguf_type("gguf_q8_k"), std::vector<std::uint32_t>(256, 0x80000000u));
+    CHECK(z.block == std::vector<std::uint8_t>(292, 0));
+}
+
+TEST_CASE("ggml_blocks_v1 geometry, refusals and whole-row selections", "[gguf]") {
+    const auto &q4k = *find_gguf_type("gguf_q4_k");
+    const std::vector<std::uint64_t> shape = {2, 3, 512};  // 6 rows of 2 blocks of 144 bytes
+    const auto g = ggml_blocks_geometry(q4k, shape);
+    REQUIRE(g);
+    CHECK(g->rows == 6);
+    CHECK(g->blocks_per_row == 2);
+    CHECK(g->row_bytes == 288);
+    CHECK(g->payload_bytes == 1728);
+    CHECK(ggml_blocks_geometry(q4k, std::vector<std::uint64_t>{256}));            // rank 1
+    CHECK_FALSE(ggml_blocks_geometry(q4k, std::vector<std::uint64_t>{4, 300}));   // K % 256
+    CHECK_FALSE(ggml_blocks_geometry(q4k, std::vector<std::uint64_t>{}));         // rank 0
+    CHECK_FALSE(ggml_blocks_geometry(q4k, std::vector<std::uint64_t>(17, 256)));  // rank 17
+    CHECK_FALSE(ggml_blocks_geometry(q4k, std::vector<std::uint64_t>{0, 256}));
+    CHECK_FALSE(ggml_blocks_geometry(q4k, std::vector<std::uint64_t>{1ull << 62, 1ull << 20}));
+    CHECK(ggml_blocks_shape_error(q4k, std::vector<std::uint64_t>{4, 300}).find("multiple of 256") != std::string::npos);
+    std::vector<std::uint8_t> p(1728);
+    for (std::size_t i = 0; i < p.size(); ++i) p[i] = static_cast<std::uint8_t>(i / 288);  // byte = its row
+    const auto s = ggml_blocks_select_rows(q4k, shape, p, std::vector<std::uint64_t>{5, 0, 5});
+    REQUIRE(s.size() == 3 * 288);
+    CHECK(s[0] == 5);
+    CHECK(s[288] == 0);
+    CHECK(s[3 * 288 - 1] == 5);
+    CHECK_THROWS(ggml_blocks_select_rows(q4k, shape, p, std::vector<std::uint64_t>{6}));
+    CHECK_THROWS(ggml_blocks_select_rows(q4k, shape, p, std::vector<std::uint64_t>{}));
+}

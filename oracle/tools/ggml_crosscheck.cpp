@@ -2,6 +2,7 @@
 // Cross-check of the GGUF oracle against ggml itself (scripts/ggml_crosscheck.sh builds it with
 // ggml-quants.c from a ggml checkout): random blocks of every type, the oracle's binary32 words
 // against dequantize_row_<type>, bit for bit (NaN against NaN). Not a test: CI has no ggml.
+#include <cmath>
 #include <cstdio>
 #include <cstdint>
 #include <cstring>
@@ -17,8 +18,53 @@ size_t ggml_type_size(int) { return 0; }
 #define D(n) void dequantize_row_##n(const void *, float *, int64_t);
 D(q4_0) D(q4_1) D(q5_0) D(q5_1) D(q8_0) D(q2_K) D(q3_K) D(q4_K) D(q5_K) D(q6_K) D(q8_K) D(iq2_xxs) D(iq2_xs) D(iq3_xxs)
 D(iq1_s) D(iq4_nl) D(iq3_s) D(iq2_s) D(iq4_xs) D(iq1_m) D(tq1_0) D(tq2_0) D(mxfp4) D(nvfp4) D(q1_0) D(q2_0)
+#define Q(n) void quantize_row_##n##_ref(const float *, void *, int64_t);
+Q(q4_0) Q(q4_1) Q(q5_0) Q(q5_1) Q(q8_0) Q(q8_1) Q(q8_K)
 }
 using Fn = void (*)(const void *, float *, int64_t);
+using QFn = void (*)(const float *, void *, int64_t);
+QFn quantizer_of(uint32_t t) {
+    switch (t) {
+    case 2: return quantize_row_q4_0_ref; case 3: return quantize_row_q4_1_ref; case 6: return quantize_row_q5_0_ref;
+    case 7: return quantize_row_q5_1_ref; case 8: return quantize_row_q8_0_ref; case 9: return quantize_row_q8_1_ref;
+    case 15: return quantize_row_q8_K_ref; default: return nullptr;
+    }
+}
+
+/// Quantizers: random finite inputs (normal values of a random scale; a share of blocks with
+/// repeated values, zeros and exact halves), ggml's bytes against the oracle's.
+int check_quantizers(int blocks, std::mt19937_64 &rng) {
+    int bad_types = 0;
+    for (const auto &t : ninfer::oracle::kGgufTypes) {
+        QFn q = quantizer_of(t.ggml_type);
+        if (!q) continue;
+        long mismatches = 0;
+        for (int b = 0; b < blocks; ++b) {
+            std::vector<float> x(t.block_values);
+            std::normal_distribution<float> dist(0.0f, std::ldexp(1.0f, static_cast<int>(rng() % 40) - 20));
+            for (auto &v : x) v = dist(rng);
+            if (b % 4 == 1) for (auto &v : x) v = static_cast<float>(static_cast<int>(rng() % 17) - 8) * 0.5f;
+            if (b % 16 == 2) for (auto &v : x) v = 0.0f;
+            std::vector<uint8_t> ggml(t.block_bytes, 0);
+            q(x.data(), ggml.data(), t.block_values);
+            std::vector<uint32_t> w(x.size());
+            std::memcpy(w.data(), x.data(), 4 * x.size());
+            const auto o = ninfer::oracle::gguf_quantize_block_ref(t, w);
+            if (o.status != 0 || o.block != ggml) {
+                if (mismatches < 3) {
+                    std::printf("  %s quantizer block %d differs (status %d)", std::string(t.name).c_str(), b, o.status);
+                    for (size_t i = 0; i < ggml.size() && i < o.block.size(); ++i)
+                        if (ggml[i] != o.block[i]) { std::printf(" first at byte %zu: ggml %02x oracle %02x", i, ggml[i], o.block[i]); break; }
+                    std::printf("\n");
+                }
+                ++mismatches;
+            }
+        }
+        bad_types += mismatches != 0;
+        std::printf("%-14s quantize_row_*_ref %6d blocks  %ld mismatches\n", std::string(t.name).c_str(), blocks, mismatches);
+    }
+    return bad_types;
+}
 Fn fn_of(uint32_t t) {
     switch (t) {
     case 2: return dequantize_row_q4_0; case 3: return dequantize_row_q4_1; case 6: return dequantize_row_q5_0;
@@ -58,5 +104,5 @@ int main(int argc, char **argv) {
         bad_types += mismatches != 0;
         std::printf("%-14s %6d blocks %9ld values %7ld NaN  %ld mismatches\n", std::string(t.name).c_str(), blocks, values, nans, mismatches);
     }
-    return bad_types;
+    return bad_types + check_quantizers(blocks, rng);
 }

@@ -10,6 +10,7 @@
 #include <array>
 #include <cstdint>
 #include <optional>
+#include <string>
 #include <span>
 #include <string_view>
 #include <vector>
@@ -59,5 +60,37 @@ struct GgufBlock {
 
 /// Dequantize one block (`block.size()` must equal the type's block bytes; throws otherwise).
 GgufBlock gguf_dequantize_block(const GgufType &t, std::span<const std::uint8_t> block);
+
+/// ggml_blocks_v1 (storage-layouts.md Section 7): shape [..., K], rows in C order of the leading
+/// coordinates, each row K / block_values blocks.
+struct GgmlBlocksGeometry {
+    std::uint64_t rows, blocks_per_row, row_bytes, payload_bytes;
+};
+/// Why a shape has no ggml_blocks_v1 geometry for the type (rank outside 1..16, a zero
+/// dimension, K not divisible by the block values, a size overflowing uint64), or "".
+std::string ggml_blocks_shape_error(const GgufType &t, std::span<const std::uint64_t> shape);
+std::optional<GgmlBlocksGeometry> ggml_blocks_geometry(const GgufType &t, std::span<const std::uint64_t> shape);
+/// A row slice or gather: whole rows copied as byte ranges, nothing decoded. Throws
+/// std::invalid_argument for a payload of the wrong size, no rows, or a row out of range.
+std::vector<std::uint8_t> ggml_blocks_select_rows(const GgufType &t, std::span<const std::uint64_t> shape,
+                                                  std::span<const std::uint8_t> payload, std::span<const std::uint64_t> rows);
+
+/// A block produced by one of ggml's reference quantizers.
+struct GgufQuantized {
+    std::int32_t status = NINFER_OK;  ///< NINFER_E_NONFINITE (the suite's domain: finite inputs),
+                                      ///< NINFER_E_UNSUPPORTED (no reference quantizer for the type)
+    std::string message;
+    std::vector<std::uint8_t> block;  ///< the block's bytes, as ggml writes them
+};
+
+/// Whether the oracle reproduces ggml's quantize_row_<type>_ref for the type.
+bool gguf_has_reference_quantizer(const GgufType &t);
+
+/// ggml's reference quantizer for one block of binary32 words (`x.size()` = block values):
+/// quantize_row_q8_0_ref, q4_0, q4_1, q5_0, q5_1, q8_1 (with its sum), q8_K (with its bsums),
+/// every binary32 operation in ggml's order rounded once by the exact oracle, roundf as ties
+/// away from zero, nearest_int through ggml's 12582912.f addition, float-to-integer
+/// conversions truncating. oracle/GGUF.md lists the suite's readings at the edges.
+GgufQuantized gguf_quantize_block_ref(const GgufType &t, std::span<const std::uint32_t> x);
 
 }  // namespace ninfer::oracle

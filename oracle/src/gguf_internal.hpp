@@ -5,6 +5,8 @@
 #pragma once
 
 #include <cstdint>
+#include <span>
+#include <vector>
 
 #include "ninfer/oracle/gguf.hpp"
 #include "ninfer/oracle/scalar.hpp"
@@ -36,5 +38,9 @@ struct Binary32 {
     /// binary32 -> binary16, nearest-even (GGML_FP32_TO_FP16).
     static std::uint16_t to_fp16(V a);
 };
+
+/// The K-quant reference quantizers (gguf_kquants.cpp): q2_K .. q6_K (ggml types 10..14).
+bool kquant_has_reference_quantizer(std::uint32_t ggml_type);
+std::vector<std::uint8_t> kquant_quantize_block_ref(std::uint32_t ggml_type, std::span<const std::uint32_t> x);
 
 }  // namespace ninfer::oracle::gguf_detail

@@ -169,7 +169,7 @@ std::vector<std::uint8_t> q8_k_block(std::span<const W> x) {
 bool gguf_has_reference_quantizer(const GgufType &t) {
     switch (t.ggml_type) {
     case 2: case 3: case 6: case 7: case 8: case 9: case 15: return true;
-    default: return false;
+    default: return gguf_detail::kquant_has_reference_quantizer(t.ggml_type);
     }
 }
 
@@ -196,7 +196,7 @@ GgufQuantized gguf_quantize_block_ref(const GgufType &t, std::span<const std::ui
     case 8: out.block = q8_blocks(x, false, t.block_bytes); break;
     case 9: out.block = q8_blocks(x, true, t.block_bytes); break;
     case 15: out.block = q8_k_block(x); break;
-    default: break;
+    default: out.block = gguf_detail::kquant_quantize_block_ref(t.ggml_type, x); break;
     }
     return out;
 }

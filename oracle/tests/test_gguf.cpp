@@ -5,6 +5,7 @@
 // including one where ggml's binary32 order rounds and the exact value does not.
 #include <catch2/catch.hpp>
 #include <cstdint>
+#include <fmt/format.h>
 #include <fstream>
 #include <sstream>
 #include <vector>
@@ -274,4 +275,35 @@ TEST_CASE("ggml_blocks_v1 geometry, refusals and whole-row selections", "[gguf]"
     CHECK(s[3 * 288 - 1] == 5);
     CHECK_THROWS(ggml_blocks_select_rows(q4k, shape, p, std::vector<std::uint64_t>{6}));
     CHECK_THROWS(ggml_blocks_select_rows(q4k, shape, p, std::vector<std::uint64_t>{}));
+}
+
+TEST_CASE("ggml's K-quant reference quantizers: bytes recorded from ggml itself", "[gguf][quantize]") {
+    // x[j] = ((37 j mod 101) - 50) / 64, exact binary32 values. The expected blocks were written
+    // by ggml d99724f's quantize_row_q{2..6}_K_ref (gcc -O2 -DNDEBUG), the definition the suite
+    // reproduces (scripts/ggml_crosscheck.sh repeats the comparison on random blocks).
+    std::vector<std::uint32_t> x(256);
+    for (int j = 0; j < 256; ++j) {
+        const int v = (37 * j) % 101 - 50;
+        if (v == 0) continue;
+        const unsigned m = static_cast<unsigned>(v < 0 ? -v : v);
+        int e = 0;
+        while ((m >> (e + 1)) != 0) ++e;  // floor(log2 m)
+        x[static_cast<std::size_t>(j)] = (v < 0 ? 0x80000000u : 0u) | static_cast<std::uint32_t>(e - 6 + 127) << 23 |
+                                         ((m << (23 - e)) & 0x7FFFFFu);
+    }
+    const struct { const char *type, *hex; } expected[] = {
+        {"gguf_q2_k", "dedecddffedeffcedebcdeeedcefbeef68b1d66cb11b6c861bb1c66cb1d66cb21b6d861b71c628b1d76cb61b6d861bb11b7d862b71c62cb1db6c861b718628b1db6cb51b6c861ba1c66cb1db6cb61b6c01289d2a"},
+        {"gguf_q3_k", "86dc2bc6fd23d67923dc3986fc2bd6fda451fe045bae05fbae51fba459fe045b4827e28d7823de897722dd8877e29d785df2b79c2db68b5de2f7485d22b7882dfd6297c82d528bf8225688fd2e578b3de2c7787dd29bbc2d968b7de2d7787dd2b69ab69a653aa600303ff033de9f"},
+        {"gguf_q4_k", "de162c22fefffffcfffdfefecfdcfffea0156bc1278cd3489e045ab0167bc2378de349ae056ab1267cd2389de459af15268ce248ad0459b0157bd1379ce348ae046ac0267bd2379df359be156ac1268c9df359be157ac1268ce248ad0459b0157bd1379ce348ae046ac0267bd2379df3156ac1268cd2489df459b0157bc1378ce348ae046ab0267bd2379de359ae156a"},
+        {"gguf_q5_k", "8e125322fffdfdfdfffcfeffdfeffdcf326c9936cc9366c9b36499324c9926cc9366c9336c99364c9b66cdb366d9336c702be7a35f1ad6824d09c5813cf8b46f2be7935e1ad6824d09c5703cf8a36f2b5e1ad5914d09c4803cf8b36f2be6a25e1ad5914d09c4703cf7b36f2be6a25e1a3be8b36e2be6925e19c5814c08b4703cf7a36f2ad6925d19c5814c08b4703be71bd7824e0ab5713de9a4602cd8935f1bc6824e0ab5713de9a4601cd7935f1bc6"},
+        {"gguf_q6_k", "d158bf37be25ad048b047bf37ad159d0c941ea63eb74fb741d951ea72fc841c9bf35ad169b048df26be069d147cf38bd1a922c840d85ed77ff57d038b04aa22b67df58c139b22aa22b931c85fd76ee57ce5ad137b31a902c830f86ec78ff55d1c841da62eb63fc840d951ea63fb840c9d129b30b931c74fe86de67ff47d129b118b1c66cb11b6c861b71c61cb1c76cb22453f9248ef9138ef4538d2452f9248ed4a209d47e09a37e14a349d4ae09d77ec863be1463c9147ec923bec463bd1463807f897a867a84877f737d7a81877c89758a"},
+    };
+    for (const auto &e : expected) {
+        CAPTURE(e.type);
+        const auto q = gguf_quantize_block_ref(*find_gguf_type(e.type), x);
+        REQUIRE(q.status == NINFER_OK);
+        std::string got;
+        for (auto b : q.block) got += fmt::format("{:02x}", b);
+        CHECK(got == e.hex);
+    }
 }

@@ -19,7 +19,7 @@ size_t ggml_type_size(int) { return 0; }
 D(q4_0) D(q4_1) D(q5_0) D(q5_1) D(q8_0) D(q2_K) D(q3_K) D(q4_K) D(q5_K) D(q6_K) D(q8_K) D(iq2_xxs) D(iq2_xs) D(iq3_xxs)
 D(iq1_s) D(iq4_nl) D(iq3_s) D(iq2_s) D(iq4_xs) D(iq1_m) D(tq1_0) D(tq2_0) D(mxfp4) D(nvfp4) D(q1_0) D(q2_0)
 #define Q(n) void quantize_row_##n##_ref(const float *, void *, int64_t);
-Q(q4_0) Q(q4_1) Q(q5_0) Q(q5_1) Q(q8_0) Q(q8_1) Q(q8_K)
+Q(q4_0) Q(q4_1) Q(q5_0) Q(q5_1) Q(q8_0) Q(q8_1) Q(q8_K) Q(q2_K) Q(q3_K) Q(q4_K) Q(q5_K) Q(q6_K)
 }
 using Fn = void (*)(const void *, float *, int64_t);
 using QFn = void (*)(const float *, void *, int64_t);
@@ -27,7 +27,9 @@ QFn quantizer_of(uint32_t t) {
     switch (t) {
     case 2: return quantize_row_q4_0_ref; case 3: return quantize_row_q4_1_ref; case 6: return quantize_row_q5_0_ref;
     case 7: return quantize_row_q5_1_ref; case 8: return quantize_row_q8_0_ref; case 9: return quantize_row_q8_1_ref;
-    case 15: return quantize_row_q8_K_ref; default: return nullptr;
+    case 15: return quantize_row_q8_K_ref; case 10: return quantize_row_q2_K_ref; case 11: return quantize_row_q3_K_ref;
+    case 12: return quantize_row_q4_K_ref; case 13: return quantize_row_q5_K_ref; case 14: return quantize_row_q6_K_ref;
+    default: return nullptr;
     }
 }
 

@@ -145,7 +145,8 @@ enum ninfer_verdict {
     X(3, ZERO_SCALE_CODES, zero_scale_codes, "+0 scale with a nonzero code in the group")              \
     X(4, NONZERO_PADDING, nonzero_padding, "padding lane, padding group or padding scale not zero")    \
     X(5, NONZERO_GAP, nonzero_gap, "alignment gap between planes not zero")                            \
-    X(6, SIZE, size, "payload size does not match the geometry")
+    X(6, SIZE, size, "payload size does not match the geometry")                                      \
+    X(7, INVALID_DIVISOR, invalid_divisor, "nvfp4 weight divisor not finite and strictly positive")
 
 enum ninfer_payload_detail {
 #define NINFER_X_(value, NAME, name, summary) NINFER_DETAIL_##NAME = value,

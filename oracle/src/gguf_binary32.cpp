@@ -1,0 +1,84 @@
+// SPDX-License-Identifier: Apache-2.0
+// binary32 arithmetic as ggml's C performs it (gguf_internal.hpp): each IEEE operation rounded
+// once by the exact oracle; specials by IEEE 754 (inf * 0, inf - inf, 0 / 0 are NaN).
+#include "gguf_internal.hpp"
+
+namespace ninfer::oracle::gguf_detail {
+
+namespace {
+constexpr std::uint32_t kRne = 1, kInf = 1;
+bool is_inf(const WordInfo &i) { return i.cls == NINFER_CLASS_INFINITE; }
+bool is_zero(std::uint32_t w) { return (w & 0x7FFFFFFFu) == 0; }
+}  // namespace
+
+Real real_of(std::uint32_t w) {
+    if (is_zero(w)) {
+        Real z = exact_zero();
+        if (w >> 31) mpfr_neg(z.backend().data(), z.backend().data(), MPFR_RNDN);
+        return z;
+    }
+    return word_info(fp32(), w).value;
+}
+
+Binary32::V Binary32::fp16(std::uint16_t h) {
+    return static_cast<V>(convert_word(conversion(NINFER_CONVERSION_fp16_to_fp32), h));
+}
+
+Binary32::V Binary32::num(long i) {
+    Real r = exact_zero();
+    r = i;
+    return static_cast<V>(round_real(r, fp32(), kRne, kInf));
+}
+
+Binary32::V Binary32::mul(V a, V b) {
+    const auto ia = word_info(fp32(), a), ib = word_info(fp32(), b);
+    if (is_nan(ia) || is_nan(ib)) return kNaN;
+    const std::uint32_t sign = (a ^ b) & 0x80000000u;
+    if (is_inf(ia) || is_inf(ib)) {
+        if ((!is_inf(ia) && is_zero(a)) || (!is_inf(ib) && is_zero(b))) return kNaN;  // inf * 0
+        return sign | 0x7F800000u;
+    }
+    Real r = exact_zero();
+    r = real_of(a) * real_of(b);
+    return static_cast<V>(round_real(r, fp32(), kRne, kInf));
+}
+
+Binary32::V Binary32::add(V a, V b) {
+    const auto ia = word_info(fp32(), a), ib = word_info(fp32(), b);
+    if (is_nan(ia) || is_nan(ib)) return kNaN;
+    if (is_inf(ia) && is_inf(ib)) return ((a ^ b) & 0x80000000u) ? kNaN : a;  // inf - inf
+    if (is_inf(ia)) return a;
+    if (is_inf(ib)) return b;
+    Real r = exact_zero();
+    r = real_of(a) + real_of(b);
+    return static_cast<V>(round_real(r, fp32(), kRne, kInf));
+}
+
+Binary32::V Binary32::div(V a, V b) {
+    const auto ia = word_info(fp32(), a), ib = word_info(fp32(), b);
+    if (is_nan(ia) || is_nan(ib)) return kNaN;
+    const std::uint32_t sign = (a ^ b) & 0x80000000u;
+    if (is_inf(ia)) return is_inf(ib) ? kNaN : sign | 0x7F800000u;
+    if (is_inf(ib)) return sign;
+    if (is_zero(b)) return is_zero(a) ? kNaN : sign | 0x7F800000u;
+    if (is_zero(a)) return sign;
+    return static_cast<V>(round_quotient(real_of(a), real_of(b), fp32(), kRne, kInf));
+}
+
+bool Binary32::less(V a, V b) {
+    const auto ia = word_info(fp32(), a), ib = word_info(fp32(), b);
+    if (is_nan(ia) || is_nan(ib)) return false;
+    if (is_inf(ia) || is_inf(ib)) {
+        const bool na = a >> 31, nb = b >> 31;
+        if (is_inf(ia) && is_inf(ib)) return na && !nb;
+        if (is_inf(ia)) return na;
+        return !nb;
+    }
+    return real_of(a) < real_of(b);
+}
+
+std::uint16_t Binary32::to_fp16(V a) {
+    return static_cast<std::uint16_t>(convert_word(conversion(NINFER_CONVERSION_fp32_to_fp16_rne), a));
+}
+
+}  // namespace ninfer::oracle::gguf_detail

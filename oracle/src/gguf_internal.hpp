@@ -1,0 +1,46 @@
+// SPDX-License-Identifier: Apache-2.0
+// Private to the GGUF oracle files (gguf.cpp, gguf_quantize.cpp; tensor-formats.txt's gguf_*
+// paragraph): binary32 arithmetic as ggml's C performs it, each operation rounded once by the
+// exact oracle (nearest-even; IEEE infinities and NaN), never by host float arithmetic.
+#pragma once
+
+#include <cstdint>
+#include <span>
+#include <vector>
+
+#include "ninfer/oracle/gguf.hpp"
+#include "ninfer/oracle/scalar.hpp"
+#include "scalar_internal.hpp"
+
+namespace ninfer::oracle::gguf_detail {
+
+inline constexpr std::uint32_t kNaN = 0x7FC00000u;
+
+inline const WordFormat &fp32() { return word_format(NINFER_FORMAT_fp32); }
+inline bool is_nan(const WordInfo &i) { return detail::is_nan_class(i.cls); }
+
+/// The exact value of a binary32 word as a Real, keeping the sign of a zero.
+Real real_of(std::uint32_t w);
+
+/// One IEEE binary32 operation, rounded once (ggml's arithmetic without contraction).
+struct Binary32 {
+    using V = std::uint32_t;
+    static V word(std::uint32_t w) { return w; }
+    static V fp16(std::uint16_t h);
+    static V num(long i);
+    static V mul(V a, V b);
+    static V add(V a, V b);
+    static V sub(V a, V b) { return add(a, b ^ 0x80000000u); }
+    static V div(V a, V b);
+    static V abs(V a) { return a & 0x7FFFFFFFu; }
+    /// a < b as IEEE compares (false when either is NaN).
+    static bool less(V a, V b);
+    /// binary32 -> binary16, nearest-even (GGML_FP32_TO_FP16).
+    static std::uint16_t to_fp16(V a);
+};
+
+/// The K-quant reference quantizers (gguf_kquants.cpp): q2_K .. q6_K (ggml types 10..14).
+bool kquant_has_reference_quantizer(std::uint32_t ggml_type);
+std::vector<std::uint8_t> kquant_quantize_block_ref(std::uint32_t ggml_type, std::span<const std::uint32_t> x);
+
+}  // namespace ninfer::oracle::gguf_detail

@@ -1,0 +1,204 @@
+// SPDX-License-Identifier: Apache-2.0
+// ggml's deterministic reference quantizers (ggml-quants.c quantize_row_<type>_ref; the gguf_*
+// paragraph of tensor-formats.txt): the bytes of one block, each binary32 operation in ggml's
+// order rounded once by the exact oracle (gguf_internal.hpp), never by host float arithmetic.
+#include <stdexcept>
+
+#include <fmt/format.h>
+
+#include "gguf_internal.hpp"
+
+namespace ninfer::oracle {
+
+namespace {
+
+using B = gguf_detail::Binary32;
+using W = std::uint32_t;
+
+constexpr W kZero = 0, kOne = 0x3F800000u, kHalf = 0x3F000000u, kFltMax = 0x7F7FFFFFu;
+constexpr W kMagic = 0x4B400000u;  // 12582912.f = 1.5 * 2^23, ggml's nearest_int
+
+/// The integer a binary32 value converts to in C: truncation toward zero (the value must fit).
+long trunc_to_int(W w) {
+    const Real v = gguf_detail::real_of(w);
+    Real t = exact_zero();
+    mpfr_trunc(t.backend().data(), v.backend().data());
+    return t.convert_to<long>();
+}
+
+/// roundf: the nearest integer, ties away from zero, as an integer.
+long roundf_to_int(W w) {
+    const Real v = gguf_detail::real_of(w);
+    Real t = exact_zero();
+    mpfr_round(t.backend().data(), v.backend().data());
+    return t.convert_to<long>();
+}
+
+/// ggml's nearest_int: fval + 12582912.f in binary32, then the low mantissa bits.
+int nearest_int(W fval) {
+    const W val = B::add(fval, kMagic);
+    return static_cast<int>(val & 0x007FFFFFu) - 0x00400000;
+}
+
+bool nonzero(W w) { return (w & 0x7FFFFFFFu) != 0; }
+
+void put16(std::vector<std::uint8_t> &b, std::size_t at, std::uint16_t v) {
+    b[at] = static_cast<std::uint8_t>(v);
+    b[at + 1] = static_cast<std::uint8_t>(v >> 8);
+}
+
+/// The signed extreme of a block (q4_0, q5_0): the value of largest magnitude, the first on ties.
+W signed_absmax(std::span<const W> x) {
+    W amax = kZero, max = kZero;
+    for (const W v : x)
+        if (B::less(amax, B::abs(v))) {
+            amax = B::abs(v);
+            max = v;
+        }
+    return max;
+}
+
+/// The minimum and maximum of a block (q4_1, q5_1), from FLT_MAX and -FLT_MAX.
+void min_max(std::span<const W> x, W &min, W &max) {
+    min = kFltMax;
+    max = kFltMax | 0x80000000u;
+    for (const W v : x) {
+        if (B::less(v, min)) min = v;
+        if (B::less(max, v)) max = v;
+    }
+}
+
+/// d ? 1.0f / d : 0.0f
+W inverse_or_zero(W d) { return nonzero(d) ? B::div(kOne, d) : kZero; }
+
+/// q4_0 and q5_0: d = max / -2^(bits-1); codes MIN(qmax, (int8_t)(x * id + 2^(bits-1) + 0.5)).
+std::vector<std::uint8_t> symmetric_nibbles(std::span<const W> x, int bits, std::size_t block_bytes) {
+    std::vector<std::uint8_t> b(block_bytes, 0);
+    const long half = 1L << (bits - 1), qmax = (1L << bits) - 1;
+    const W d = B::div(signed_absmax(x), B::num(-half));
+    const W id = inverse_or_zero(d);
+    put16(b, 0, B::to_fp16(d));
+    const W offset = B::add(B::num(half), kHalf);  // 8.5f, 16.5f: exact
+    std::uint32_t qh = 0;
+    for (std::size_t j = 0; j < 16; ++j) {
+        const long xi0 = std::min(qmax, trunc_to_int(B::add(B::mul(x[j], id), offset)));
+        const long xi1 = std::min(qmax, trunc_to_int(B::add(B::mul(x[j + 16], id), offset)));
+        const std::size_t qs = bits == 4 ? 2 : 6;
+        b[qs + j] = static_cast<std::uint8_t>((xi0 & 0xF) | (xi1 & 0xF) << 4);
+        qh |= static_cast<std::uint32_t>((xi0 & 0x10) >> 4) << j;
+        qh |= static_cast<std::uint32_t>((xi1 & 0x10) >> 4) << (j + 16);
+    }
+    if (bits == 5)
+        for (int i = 0; i < 4; ++i) b[2 + static_cast<std::size_t>(i)] = static_cast<std::uint8_t>(qh >> (8 * i));
+    return b;
+}
+
+/// q4_1 and q5_1: d = (max - min) / (2^bits - 1), m = min; codes (x - min) * id + 0.5 truncated.
+std::vector<std::uint8_t> affine_nibbles(std::span<const W> x, int bits, std::size_t block_bytes) {
+    std::vector<std::uint8_t> b(block_bytes, 0);
+    W min = 0, max = 0;
+    min_max(x, min, max);
+    const W d = B::div(B::sub(max, min), B::num((1L << bits) - 1));
+    const W id = inverse_or_zero(d);
+    put16(b, 0, B::to_fp16(d));
+    put16(b, 2, B::to_fp16(min));
+    std::uint32_t qh = 0;
+    for (std::size_t j = 0; j < 16; ++j) {
+        long xi0 = trunc_to_int(B::add(B::mul(B::sub(x[j], min), id), kHalf));
+        long xi1 = trunc_to_int(B::add(B::mul(B::sub(x[j + 16], min), id), kHalf));
+        if (bits == 4) {  // q4_1 clamps with MIN(15, (int8_t)...); q5_1 stores (uint8_t) unclamped
+            xi0 = std::min(15L, xi0);
+            xi1 = std::min(15L, xi1);
+        }
+        const std::size_t qs = bits == 4 ? 4 : 8;
+        b[qs + j] = static_cast<std::uint8_t>((xi0 & 0xF) | (xi1 & 0xF) << 4);
+        qh |= static_cast<std::uint32_t>((xi0 & 0x10) >> 4) << j;
+        qh |= static_cast<std::uint32_t>((xi1 & 0x10) >> 4) << (j + 16);
+    }
+    if (bits == 5)
+        for (int i = 0; i < 4; ++i) b[4 + static_cast<std::size_t>(i)] = static_cast<std::uint8_t>(qh >> (8 * i));
+    return b;
+}
+
+/// q8_0 and q8_1: d = amax / 127, codes roundf(x * id) as int8 (wrapped as x86 stores them);
+/// q8_1 also stores s = binary16(sum * d).
+std::vector<std::uint8_t> q8_blocks(std::span<const W> x, bool with_sum, std::size_t block_bytes) {
+    std::vector<std::uint8_t> b(block_bytes, 0);
+    W amax = kZero;
+    for (const W v : x) amax = B::less(amax, B::abs(v)) ? B::abs(v) : amax;  // MAX(amax, fabsf(v))
+    const W d = B::div(amax, B::num(127));
+    const W id = inverse_or_zero(d);
+    put16(b, 0, B::to_fp16(d));
+    const std::size_t qs = with_sum ? 4 : 2;
+    long sum = 0;
+    for (std::size_t j = 0; j < 32; ++j) {
+        const auto q = static_cast<std::int8_t>(static_cast<std::uint8_t>(roundf_to_int(B::mul(x[j], id)) & 0xFF));
+        b[qs + j] = static_cast<std::uint8_t>(q);
+        sum += q;
+    }
+    if (with_sum) put16(b, 2, B::to_fp16(B::mul(B::num(sum), d)));
+    return b;
+}
+
+/// q8_K: iscale = -127 / max (the signed extreme), codes MIN(127, nearest_int(iscale * x)),
+/// bsums per 16, d = 1 / iscale as binary32. An all-zero block stores d = 0, codes 0 and (suite
+/// reading: ggml leaves them unwritten) bsums 0.
+std::vector<std::uint8_t> q8_k_block(std::span<const W> x) {
+    std::vector<std::uint8_t> b(292, 0);
+    W amax = kZero, max = kZero;
+    for (const W v : x)
+        if (B::less(amax, B::abs(v))) {
+            amax = B::abs(v);
+            max = v;
+        }
+    if (!nonzero(amax)) return b;
+    const W iscale = B::div(B::num(-127), max);
+    for (std::size_t j = 0; j < 256; ++j) b[4 + j] = static_cast<std::uint8_t>(std::min(127, nearest_int(B::mul(iscale, x[j]))));
+    for (std::size_t g = 0; g < 16; ++g) {
+        int sum = 0;
+        for (std::size_t i = 0; i < 16; ++i) sum += static_cast<std::int8_t>(b[4 + 16 * g + i]);
+        put16(b, 260 + 2 * g, static_cast<std::uint16_t>(sum));
+    }
+    const W d = B::div(kOne, iscale);
+    for (int i = 0; i < 4; ++i) b[static_cast<std::size_t>(i)] = static_cast<std::uint8_t>(d >> (8 * i));
+    return b;
+}
+
+}  // namespace
+
+bool gguf_has_reference_quantizer(const GgufType &t) {
+    switch (t.ggml_type) {
+    case 2: case 3: case 6: case 7: case 8: case 9: case 15: return true;
+    default: return gguf_detail::kquant_has_reference_quantizer(t.ggml_type);
+    }
+}
+
+GgufQuantized gguf_quantize_block_ref(const GgufType &t, std::span<const std::uint32_t> x) {
+    GgufQuantized out;
+    if (x.size() != t.block_values)
+        throw std::invalid_argument(fmt::format("gguf_quantize_block_ref: {} takes {} values, not {}", t.name, t.block_values, x.size()));
+    if (!gguf_has_reference_quantizer(t)) {
+        out.status = NINFER_E_UNSUPPORTED;
+        out.message = fmt::format("no reference quantizer for {} in the oracle", t.name);
+        return out;
+    }
+    for (std::size_t i = 0; i < x.size(); ++i)
+        if ((x[i] & 0x7F800000u) == 0x7F800000u) {
+            out.status = NINFER_E_NONFINITE;
+            out.message = fmt::format("element {} is not finite", i);
+            return out;
+        }
+    switch (t.ggml_type) {
+    case 2: out.block = symmetric_nibbles(x, 4, t.block_bytes); break;
+    case 6: out.block = symmetric_nibbles(x, 5, t.block_bytes); break;
+    case 3: out.block = affine_nibbles(x, 4, t.block_bytes); break;
+    case 7: out.block = affine_nibbles(x, 5, t.block_bytes); break;
+    case 8: out.block = q8_blocks(x, false, t.block_bytes); break;
+    case 9: out.block = q8_blocks(x, true, t.block_bytes); break;
+    case 15: out.block = q8_k_block(x); break;
+    default: out.block = gguf_detail::kquant_quantize_block_ref(t.ggml_type, x); break;
+    }
+    return out;
+}
+
+}  // namespace ninfer::oracle

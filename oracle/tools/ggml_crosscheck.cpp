@@ -1,0 +1,110 @@
+// SPDX-License-Identifier: Apache-2.0
+// Cross-check of the GGUF oracle against ggml itself (scripts/ggml_crosscheck.sh builds it with
+// ggml-quants.c from a ggml checkout): random blocks of every type, the oracle's binary32 words
+// against dequantize_row_<type>, bit for bit (NaN against NaN). Not a test: CI has no ggml.
+#include <cmath>
+#include <cstdio>
+#include <cstdint>
+#include <cstring>
+#include <random>
+#include <string>
+#include <vector>
+#include "ninfer/oracle/gguf.hpp"
+extern "C" {
+void ggml_abort(const char *, int, const char *, ...) { std::abort(); }
+size_t ggml_row_size(int, long) { return 0; }
+const char *ggml_type_name(int) { return ""; }
+size_t ggml_type_size(int) { return 0; }
+#define D(n) void dequantize_row_##n(const void *, float *, int64_t);
+D(q4_0) D(q4_1) D(q5_0) D(q5_1) D(q8_0) D(q2_K) D(q3_K) D(q4_K) D(q5_K) D(q6_K) D(q8_K) D(iq2_xxs) D(iq2_xs) D(iq3_xxs)
+D(iq1_s) D(iq4_nl) D(iq3_s) D(iq2_s) D(iq4_xs) D(iq1_m) D(tq1_0) D(tq2_0) D(mxfp4) D(nvfp4) D(q1_0) D(q2_0)
+#define Q(n) void quantize_row_##n##_ref(const float *, void *, int64_t);
+Q(q4_0) Q(q4_1) Q(q5_0) Q(q5_1) Q(q8_0) Q(q8_1) Q(q8_K) Q(q2_K) Q(q3_K) Q(q4_K) Q(q5_K) Q(q6_K)
+}
+using Fn = void (*)(const void *, float *, int64_t);
+using QFn = void (*)(const float *, void *, int64_t);
+QFn quantizer_of(uint32_t t) {
+    switch (t) {
+    case 2: return quantize_row_q4_0_ref; case 3: return quantize_row_q4_1_ref; case 6: return quantize_row_q5_0_ref;
+    case 7: return quantize_row_q5_1_ref; case 8: return quantize_row_q8_0_ref; case 9: return quantize_row_q8_1_ref;
+    case 15: return quantize_row_q8_K_ref; case 10: return quantize_row_q2_K_ref; case 11: return quantize_row_q3_K_ref;
+    case 12: return quantize_row_q4_K_ref; case 13: return quantize_row_q5_K_ref; case 14: return quantize_row_q6_K_ref;
+    default: return nullptr;
+    }
+}
+
+/// Quantizers: random finite inputs (normal values of a random scale; a share of blocks with
+/// repeated values, zeros and exact halves), ggml's bytes against the oracle's.
+int check_quantizers(int blocks, std::mt19937_64 &rng) {
+    int bad_types = 0;
+    for (const auto &t : ninfer::oracle::kGgufTypes) {
+        QFn q = quantizer_of(t.ggml_type);
+        if (!q) continue;
+        long mismatches = 0;
+        for (int b = 0; b < blocks; ++b) {
+            std::vector<float> x(t.block_values);
+            std::normal_distribution<float> dist(0.0f, std::ldexp(1.0f, static_cast<int>(rng() % 40) - 20));
+            for (auto &v : x) v = dist(rng);
+            if (b % 4 == 1) for (auto &v : x) v = static_cast<float>(static_cast<int>(rng() % 17) - 8) * 0.5f;
+            if (b % 16 == 2) for (auto &v : x) v = 0.0f;
+            std::vector<uint8_t> ggml(t.block_bytes, 0);
+            q(x.data(), ggml.data(), t.block_values);
+            std::vector<uint32_t> w(x.size());
+            std::memcpy(w.data(), x.data(), 4 * x.size());
+            const auto o = ninfer::oracle::gguf_quantize_block_ref(t, w);
+            if (o.status != 0 || o.block != ggml) {
+                if (mismatches < 3) {
+                    std::printf("  %s quantizer block %d differs (status %d)", std::string(t.name).c_str(), b, o.status);
+                    for (size_t i = 0; i < ggml.size() && i < o.block.size(); ++i)
+                        if (ggml[i] != o.block[i]) { std::printf(" first at byte %zu: ggml %02x oracle %02x", i, ggml[i], o.block[i]); break; }
+                    std::printf("\n");
+                }
+                ++mismatches;
+            }
+        }
+        bad_types += mismatches != 0;
+        std::printf("%-14s quantize_row_*_ref %6d blocks  %ld mismatches\n", std::string(t.name).c_str(), blocks, mismatches);
+    }
+    return bad_types;
+}
+Fn fn_of(uint32_t t) {
+    switch (t) {
+    case 2: return dequantize_row_q4_0; case 3: return dequantize_row_q4_1; case 6: return dequantize_row_q5_0;
+    case 7: return dequantize_row_q5_1; case 8: return dequantize_row_q8_0; case 10: return dequantize_row_q2_K;
+    case 11: return dequantize_row_q3_K; case 12: return dequantize_row_q4_K; case 13: return dequantize_row_q5_K;
+    case 14: return dequantize_row_q6_K; case 15: return dequantize_row_q8_K; case 16: return dequantize_row_iq2_xxs;
+    case 17: return dequantize_row_iq2_xs; case 18: return dequantize_row_iq3_xxs; case 19: return dequantize_row_iq1_s;
+    case 20: return dequantize_row_iq4_nl; case 21: return dequantize_row_iq3_s; case 22: return dequantize_row_iq2_s;
+    case 23: return dequantize_row_iq4_xs; case 29: return dequantize_row_iq1_m; case 34: return dequantize_row_tq1_0;
+    case 35: return dequantize_row_tq2_0; case 39: return dequantize_row_mxfp4; case 40: return dequantize_row_nvfp4;
+    case 41: return dequantize_row_q1_0; case 42: return dequantize_row_q2_0; default: return nullptr;
+    }
+}
+int main(int argc, char **argv) {
+    const int blocks = argc > 1 ? std::atoi(argv[1]) : 200;
+    std::mt19937_64 rng(20261130);
+    int bad_types = 0;
+    for (const auto &t : ninfer::oracle::kGgufTypes) {
+        Fn fn = fn_of(t.ggml_type);
+        if (!fn) { std::printf("%-14s no ggml dequantize_row_*: skipped\n", std::string(t.name).c_str()); continue; }
+        long mismatches = 0, nans = 0, values = 0;
+        for (int b = 0; b < blocks; ++b) {
+            std::vector<uint8_t> blk(t.block_bytes);
+            for (auto &x : blk) x = static_cast<uint8_t>(rng());
+            std::vector<float> y(t.block_values);
+            fn(blk.data(), y.data(), t.block_values);
+            const auto o = ninfer::oracle::gguf_dequantize_block(t, blk);
+            for (size_t i = 0; i < y.size(); ++i) {
+                uint32_t w; std::memcpy(&w, &y[i], 4);
+                const bool gn = (w & 0x7F800000u) == 0x7F800000u && (w & 0x7FFFFFu);
+                const bool on = (o.ggml[i] & 0x7F800000u) == 0x7F800000u && (o.ggml[i] & 0x7FFFFFu);
+                ++values;
+                if (gn || on) { ++nans; if (gn != on) ++mismatches; continue; }
+                if (w != o.ggml[i]) { if (mismatches < 3) std::printf("  %s block %d elem %zu: ggml %08x oracle %08x\n", std::string(t.name).c_str(), b, i, w, o.ggml[i]); ++mismatches; }
+            }
+        }
+        bad_types += mismatches != 0;
+        std::printf("%-14s %6d blocks %9ld values %7ld NaN  %ld mismatches\n", std::string(t.name).c_str(), blocks, values, nans, mismatches);
+    }
+    return bad_types + check_quantizers(blocks, rng);
+}

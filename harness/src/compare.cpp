@@ -407,14 +407,14 @@ std::vector<std::uint32_t> group_words(const oracle::GroupedFormat &f, const ora
 std::string blame_lanes(const oracle::GroupedFormat &f, const std::vector<std::uint32_t> &e, const std::vector<std::uint32_t> &a,
                         std::uint64_t first_padding_lane) {
     for (std::size_t i = first_padding_lane; i < e.size(); ++i)
-        if (e[i] != a[i]) return "row_split.padding";
+        if (e[i] != a[i]) return suites::rule::row_split_padding;
     bool low_equal = true, swapped = f.packing == oracle::Packing::NIBBLE_HIGH;
     for (std::size_t i = 0; i < e.size(); ++i) {
         low_equal = low_equal && (e[i] & 0xFu) == (a[i] & 0xFu);
         swapped = swapped && a[i] == e[i ^ 1u];
     }
-    if (swapped) return "row_split.nibble_order";
-    if (f.high_bytes && low_equal) return "row_split.high_bit_order";
+    if (swapped) return suites::rule::row_split_nibble_order;
+    if (f.high_bytes && low_equal) return suites::rule::row_split_high_bit_order;
     if (f.packing == oracle::Packing::TWO_BIT_LSB) {
         bool permuted = true;  // the same words in each byte, in another order
         for (std::size_t b = 0; b + 4 <= e.size(); b += 4) {
@@ -424,12 +424,12 @@ std::string blame_lanes(const oracle::GroupedFormat &f, const std::vector<std::u
             std::sort(y.begin(), y.end());
             permuted = permuted && x == y;
         }
-        if (permuted) return "row_split.two_bit_packing";
+        if (permuted) return suites::rule::row_split_two_bit_packing;
     }
     if (f.illegal_word >= 0)
         for (std::size_t i = 0; i < a.size(); ++i)
             if (a[i] == static_cast<std::uint32_t>(f.illegal_word) && e[i] != a[i])
-                return f.code_bits == 8 ? "grouped.code.q8_never_emitted" : "grouped.code.t2_0b10_illegal";
+                return f.code_bits == 8 ? suites::rule::grouped_code_q8_never_emitted : suites::rule::grouped_code_t2_0b10_illegal;
     return "";
 }
 
@@ -461,13 +461,13 @@ std::string absmax_group_blame(const suites::Case &c, const std::vector<std::uin
     if (at + 2 > actual.size() || t.status != NINFER_OK) return "";
     const auto scale = static_cast<std::uint16_t>(actual[at] | actual[at + 1] << 8);
     if (scale != t.scale16) {
-        if (t.rescued && (scale & 0x7FFFu) == 0) return "grouped.absmax.rescue";
+        if (t.rescued && (scale & 0x7FFFu) == 0) return suites::rule::grouped_absmax_rescue;
         const float by_qmin = std::bit_cast<float>(t.amax32) / static_cast<float>(-f.qmin);  // classification only
         if (f.qmin != -f.qmax && oracle::grouped_scale16_from_f32(std::bit_cast<std::uint32_t>(by_qmin)) == scale)
-            return "grouped.absmax.denominator_qmax";
-        return "grouped.absmax.scale_rounding";
+            return suites::rule::grouped_absmax_denominator_qmax;
+        return suites::rule::grouped_absmax_scale_rounding;
     }
-    if (t.scale16 == 0) return "grouped.absmax.zero_group";
+    if (t.scale16 == 0) return suites::rule::grouped_absmax_zero_group;
     const float s32 = std::bit_cast<float>(static_cast<std::uint32_t>(oracle::convert_word(oracle::conversion(NINFER_CONVERSION_fp16_to_fp32), t.scale16)));
     const FittedPayload fitted = fit_payload(g, actual);
     for (std::uint64_t lane = 0; lane < len; ++lane) {
@@ -475,14 +475,14 @@ std::string absmax_group_blame(const suites::Case &c, const std::vector<std::uin
         if (a == t.codes[lane]) continue;
         // The code the illegal word reads as (Q8's 0x80 as -128): an encoder must never emit it.
         if (f.illegal_word >= 0 && a == raw_code_of(f, static_cast<std::uint32_t>(f.illegal_word)))
-            return "grouped.code.q8_never_emitted";
+            return suites::rule::grouped_code_q8_never_emitted;
         const std::int64_t rounded = oracle::f32_round_integral_even(t.normalized32[lane]);
-        if (rounded > f.qmax || rounded < f.qmin) return "grouped.absmax.clamp_after_rounding";
+        if (rounded > f.qmax || rounded < f.qmin) return suites::rule::grouped_absmax_clamp_after_rounding;
         const float nv = std::bit_cast<float>(t.normalized32[lane]);
-        if (std::fabs(nv - std::trunc(nv)) == 0.5f || a == static_cast<int>(std::trunc(nv))) return "grouped.absmax.ties_to_even";
+        if (std::fabs(nv - std::trunc(nv)) == 0.5f || a == static_cast<int>(std::trunc(nv))) return suites::rule::grouped_absmax_ties_to_even;
         const float q = std::bit_cast<float>((*x)[row * k + c0 + lane]) / s32;  // x / scale instead of x * inv32
         if (a == static_cast<int>(std::clamp(std::nearbyint(q), static_cast<float>(f.qmin), static_cast<float>(f.qmax))))
-            return "grouped.absmax.reciprocal_multiply";
+            return suites::rule::grouped_absmax_reciprocal_multiply;
         return "";
     }
     return "";
@@ -500,15 +500,15 @@ std::string blame_grouped_mismatch(const suites::Case &c, const Reply &r, int bu
         const auto g = oracle::row_split_geometry(*f, n, k);
         if (!g) return "";
         const auto loc = oracle::row_split_locate(*f, n, k, offset);
-        if (loc.plane == "gap") return "row_split.gaps";
+        if (loc.plane == "gap") return suites::rule::row_split_gaps;
         if (loc.plane == "scale") {
-            if (loc.group >= g->logical_groups) return "row_split.padding";
-            if (c.op == NINFER_OP_layout_encode) return "row_split.scale_plane";
+            if (loc.group >= g->logical_groups) return suites::rule::row_split_padding;
+            if (c.op == NINFER_OP_layout_encode) return suites::rule::row_split_scale_plane;
             if (c.op != NINFER_OP_quant_encode || c.method != NINFER_ENCODER_grouped_absmax) return "";
             return absmax_group_blame(c, r.out[0], *f, *g, loc.row, loc.group);
         }
         if (loc.plane != "base" && loc.plane != "high") return "";
-        if (loc.group >= g->logical_groups) return "row_split.padding";
+        if (loc.group >= g->logical_groups) return suites::rule::row_split_padding;
         const std::uint64_t G = static_cast<std::uint64_t>(f->group);
         const std::uint64_t logical_lanes = std::min(G, k - loc.group * G);
         const bool absmax = c.op == NINFER_OP_quant_encode && c.method == NINFER_ENCODER_grouped_absmax;
@@ -536,25 +536,25 @@ std::string blame_grouped_mismatch(const suites::Case &c, const Reply &r, int bu
         const std::uint32_t e = exp[i] & mask, a = act[i] & mask;
         if (f->packing == oracle::Packing::NIBBLE_HIGH && j < exp.size() && j < act.size() && i / k == j / k &&
             act[i] == exp[j] && act[j] == exp[i])
-            return "row_split.nibble_order";
-        if (f->high_bytes && (e & 0xFu) == (a & 0xFu)) return "row_split.high_bit_order";
+            return suites::rule::row_split_nibble_order;
+        if (f->high_bytes && (e & 0xFu) == (a & 0xFu)) return suites::rule::row_split_high_bit_order;
         return "";
     }
-    if (buffer == 1) return "row_split.scale_plane";
+    if (buffer == 1) return suites::rule::row_split_scale_plane;
     // Values: the codes and scales agree, the Section 6.2 product does not.
     if (r.out[0] != c.expect.out || r.out[1] != c.expect.out2 || offset + 4 > act.size() || offset + 4 > exp.size()) return "";
     const std::uint64_t e = offset / 4, gpr = (k + static_cast<std::uint64_t>(f->group) - 1) / static_cast<std::uint64_t>(f->group);
     const auto s = static_cast<std::uint16_t>(suites::get_word(c.expect.out2, (e / k) * gpr + e % k / static_cast<std::uint64_t>(f->group), 2));
     const int q = static_cast<std::int8_t>(c.expect.out[e]);
     const auto a = static_cast<std::uint32_t>(suites::get_word(act, e, 4));
-    if ((s & 0x8000u) && a == oracle::grouped_reconstruct(static_cast<std::uint16_t>(s & 0x7FFFu), q)) return "grouped.scale.signed_multiply";
+    if ((s & 0x8000u) && a == oracle::grouped_reconstruct(static_cast<std::uint16_t>(s & 0x7FFFu), q)) return suites::rule::grouped_scale_signed_multiply;
     const float s32 = std::bit_cast<float>(static_cast<std::uint32_t>(oracle::convert_word(oracle::conversion(NINFER_CONVERSION_fp16_to_fp32), s)));
     const float av = std::bit_cast<float>(a);
     if (s32 != 0.0f && std::isfinite(av)) {
         const double t = static_cast<double>(av) / static_cast<double>(s32);
-        if (t == std::nearbyint(t) && t != q && std::fabs(t) <= 512) return "grouped.reconstruct.zero_point_free";
+        if (t == std::nearbyint(t) && t != q && std::fabs(t) <= 512) return suites::rule::grouped_reconstruct_zero_point_free;
     }
-    if (std::bit_cast<std::uint32_t>(bf16_rounded_scale(s) * static_cast<float>(q)) == a) return "grouped.reconstruct.no_bf16_scale";
+    if (std::bit_cast<std::uint32_t>(bf16_rounded_scale(s) * static_cast<float>(q)) == a) return suites::rule::grouped_reconstruct_no_bf16_scale;
     return "";
 }
 

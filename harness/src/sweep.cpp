@@ -35,12 +35,12 @@ Geometry geometry_of(const SweepOptions &o) {
         if (!g.conv) throw UsageError(fmt::format("unknown conversion id {}", o.conversion));
         g.src = &oracle::word_format(g.conv->src);
         g.dst = &oracle::word_format(g.conv->dst);
-        g.rule = fmt::format("convert.{}", g.conv->name);
+        g.rule = suites::rule::convert(*g.conv);
     } else if (o.op == NINFER_OP_decode) {
         g.src = oracle::find_id(oracle::kWordFormats, o.format);
         if (!g.src) throw UsageError(fmt::format("unknown word format id {}", o.format));
         g.dst = &oracle::kBinary64;
-        g.rule = fmt::format("decode.{}", g.src->name);
+        g.rule = suites::rule::decode(*g.src);
     } else {
         throw UsageError("a sweep covers convert or decode");
     }

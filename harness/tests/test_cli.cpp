@@ -129,6 +129,11 @@ TEST_CASE("rules lists the catalog") {
     const auto j = json::parse(o.out);
     CHECK(j.size() == ninfer::suites::rule_catalog().size());
     CHECK(j.at(0).contains("sentence"));
+    for (const auto &r : j) {
+        INFO(r.at("id"));
+        CHECK(r.at("suite_reading").get<bool>() == !r.at("reading").get<std::string>().empty());
+        CHECK(r.at("sentence").get<std::string>().rfind(r.at("quote").get<std::string>(), 0) == 0);
+    }
     CHECK(cli("rules").status == 0);
 }
 

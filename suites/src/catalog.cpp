@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-// The rule catalog and the suite catalog, assembled from the family files.
+// The rule catalog and the suite catalog, assembled from the family tables and folders.
 #include <set>
 #include <stdexcept>
 
@@ -7,6 +7,24 @@
 #include "ninfer/suites/suites.hpp"
 
 namespace ninfer::suites {
+
+std::string rule_sentence(std::string_view quote, std::string_view reading) {
+    std::string s(quote);
+    if (!reading.empty()) {
+        // A quote that stops inside the spec's sentence gets an ellipsis before the reading.
+        if (!s.empty()) s += s.back() == '.' ? " " : " ... ";
+        s += "Suite reading: ";
+        s += reading;
+    }
+    return s;
+}
+
+Rule make_rule(std::string id, std::string family, std::string section, std::string quote, std::string reading) {
+    Rule r{std::move(id), std::move(family), std::move(section), std::move(quote), std::move(reading), {}, false};
+    r.sentence = rule_sentence(r.quote, r.reading);
+    r.suite_reading = !r.reading.empty();
+    return r;
+}
 
 const std::vector<Rule> &rule_catalog() {
     static const std::vector<Rule> all = [] {

@@ -3,6 +3,8 @@
 // 6.2.3 and 7.2 where the spec and number-formats-lesson.txt are silent).
 #include "ninfer/suites/nan_principle.hpp"
 
+#include "ninfer/suites/rule_ids.hpp"
+
 namespace ninfer::suites {
 
 namespace {
@@ -47,6 +49,6 @@ NanPrinciple nan_principle(const oracle::Conversion &c) {
     }
 }
 
-std::string nan_payload_rule(const oracle::Conversion &c) { return "convert." + std::string(c.name) + ".nan_payload"; }
+std::string nan_payload_rule(const oracle::Conversion &c) { return rule::convert_nan_payload(c); }
 
 }  // namespace ninfer::suites

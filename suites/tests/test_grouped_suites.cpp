@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-// The grouped suites (suites/src/grouped_cases.cpp) and rules (rules_grouped.cpp): ids unique,
+// The grouped suites (suites/src/grouped/) and rules (rules_grouped.cpp): ids unique,
 // every case names a catalog rule, every grouped rule has a case, levels cumulative, golden and
 // seeded cases deterministic, and the boundary cases really sit on the boundary they claim.
 #include <catch2/catch.hpp>

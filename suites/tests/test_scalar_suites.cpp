@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 // The scalar suites: ids unique and stable, every case tied to a catalog rule, every scalar rule
 // covered, generation deterministic, levels cumulative, seeds reproducible; and the lesson's
-// printed outputs found in the golden cases (suites/src/scalar_cases.cpp).
+// printed outputs found in the golden cases (suites/src/scalar/).
 #include <catch2/catch.hpp>
 #include <map>
 #include <set>

@@ -22,6 +22,7 @@
 
 #include "native.hpp"
 #include "ninfer/oracle/formats.hpp"
+#include "ninfer/suites/rule_ids.hpp"
 #include "reference_plugin.hpp"
 
 namespace ninfer::mutants {

@@ -5,7 +5,7 @@
 namespace {
 struct M {
     static constexpr const char *name = "mutant_e2m1_ties_away";
-    static constexpr const char *breaks = "convert.fp32_to_e2m1_rne_satfinite";
+    static constexpr const char *breaks = ninfer::suites::rule::convert_id<NINFER_CONVERSION_fp32_to_e2m1_rne_satfinite>;
     static std::uint64_t convert(std::uint32_t conversion, std::uint64_t src, std::uint64_t ref) {
         using namespace ninfer::mutants;
         if (conversion != NINFER_CONVERSION_fp32_to_e2m1_rne_satfinite) return ref;

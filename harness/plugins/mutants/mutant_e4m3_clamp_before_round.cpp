@@ -6,7 +6,7 @@
 namespace {
 struct M {
     static constexpr const char *name = "mutant_e4m3_clamp_before_round";
-    static constexpr const char *breaks = "convert.fp32_to_e4m3fn_rne_nan";
+    static constexpr const char *breaks = ninfer::suites::rule::convert_id<NINFER_CONVERSION_fp32_to_e4m3fn_rne_nan>;
     static std::uint64_t convert(std::uint32_t conversion, std::uint64_t src, std::uint64_t ref) {
         if (conversion != NINFER_CONVERSION_fp32_to_e4m3fn_rne_nan) return ref;
         const bool finite_src = (src & 0x7F800000u) != 0x7F800000u;

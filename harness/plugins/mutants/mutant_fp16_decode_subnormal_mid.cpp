@@ -7,7 +7,7 @@
 namespace {
 struct M {
     static constexpr const char *name = "mutant_fp16_decode_subnormal_mid";
-    static constexpr const char *breaks = "decode.fp16";
+    static constexpr const char *breaks = ninfer::suites::rule::decode_id<NINFER_FORMAT_fp16>;
     static std::uint64_t decode(std::uint32_t format, std::uint64_t word, std::uint64_t ref) {
         const std::uint64_t m = word & 0x3FF;
         if (format != NINFER_FORMAT_fp16 || (word & 0x7C00) != 0 || m < 32 || m > 127) return ref;

@@ -6,7 +6,7 @@
 namespace {
 struct M {
     static constexpr const char *name = "mutant_fp16_saturate";
-    static constexpr const char *breaks = "convert.fp32_to_fp16_rne";
+    static constexpr const char *breaks = ninfer::suites::rule::convert_id<NINFER_CONVERSION_fp32_to_fp16_rne>;
     static std::uint64_t convert(std::uint32_t conversion, std::uint64_t src, std::uint64_t ref) {
         if (conversion != NINFER_CONVERSION_fp32_to_fp16_rne) return ref;
         const bool finite_src = (src & 0x7F800000u) != 0x7F800000u;

@@ -8,7 +8,7 @@ namespace {
 namespace gn = ninfer::reference::grouped_native;
 struct M {
     static constexpr const char *name = "mutant_grouped_encode_masks_codes";
-    static constexpr const char *breaks = "grouped.code.q8_0x80_illegal";
+    static constexpr const char *breaks = ninfer::suites::rule::grouped_code_q8_0x80_illegal;
     static std::optional<std::int32_t> before(const ninfer_call *c, ninfer_result *r) {
         using namespace ninfer::mutants::grouped;
         const auto *f = payload_format(c);

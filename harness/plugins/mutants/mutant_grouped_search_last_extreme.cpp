@@ -10,7 +10,7 @@ struct Steps : ninfer::mutants::grouped::Search73 {
 };
 struct M {
     static constexpr const char *name = "mutant_grouped_search_last_extreme";
-    static constexpr const char *breaks = "grouped.search.negative_scales";
+    static constexpr const char *breaks = ninfer::suites::rule::grouped_search_negative_scales;
     static std::optional<std::int32_t> before(const ninfer_call *c, ninfer_result *r) {
         return ninfer::mutants::grouped::search_call<Steps>(c, r);
     }

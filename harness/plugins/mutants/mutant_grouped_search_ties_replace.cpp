@@ -11,7 +11,7 @@ struct Steps : ninfer::mutants::grouped::Search73 {
 };
 struct M {
     static constexpr const char *name = "mutant_grouped_search_ties_replace";
-    static constexpr const char *breaks = "grouped.search.strict_improvement";
+    static constexpr const char *breaks = ninfer::suites::rule::grouped_search_strict_improvement;
     static std::optional<std::int32_t> before(const ninfer_call *c, ninfer_result *r) {
         return ninfer::mutants::grouped::search_call<Steps>(c, r);
     }

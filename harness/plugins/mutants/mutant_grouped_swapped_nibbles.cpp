@@ -11,7 +11,7 @@ void swap_nibbles(const ninfer::oracle::GroupedFormat &f, const ninfer::oracle::
 }
 struct M {
     static constexpr const char *name = "mutant_grouped_swapped_nibbles";
-    static constexpr const char *breaks = "row_split.nibble_order";
+    static constexpr const char *breaks = ninfer::suites::rule::row_split_nibble_order;
     static std::optional<std::int32_t> before(const ninfer_call *c, ninfer_result *r) {
         return ninfer::mutants::grouped::on_input_payload(c, r, swap_nibbles);
     }

@@ -19,7 +19,7 @@ void hide_0b10(const ninfer::oracle::GroupedFormat &f, const ninfer::oracle::Row
 }
 struct M {
     static constexpr const char *name = "mutant_grouped_t2_accepts_0b10";
-    static constexpr const char *breaks = "grouped.code.t2_0b10_illegal";
+    static constexpr const char *breaks = ninfer::suites::rule::grouped_code_t2_0b10_illegal;
     static std::optional<std::int32_t> before(const ninfer_call *c, ninfer_result *r) {
         return ninfer::mutants::grouped::on_input_payload(c, r, hide_0b10);
     }

@@ -7,7 +7,7 @@
 namespace {
 struct M {
     static constexpr const char *name = "mutant_grouped_validate_ignores_high";
-    static constexpr const char *breaks = "row_split.padding";
+    static constexpr const char *breaks = ninfer::suites::rule::row_split_padding;
     static std::optional<std::int32_t> before(const ninfer_call *c, ninfer_result *r) {
         if (c->op != NINFER_OP_payload_validate) return std::nullopt;
         return ninfer::mutants::grouped::on_input_payload(c, r, [](const auto &f, const auto &g, auto &p) {

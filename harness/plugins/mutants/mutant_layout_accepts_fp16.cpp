@@ -8,7 +8,7 @@
 namespace {
 struct M {
     static constexpr const char *name = "mutant_layout_accepts_fp16";
-    static constexpr const char *breaks = "layout.registry.unregistered_pair";
+    static constexpr const char *breaks = ninfer::suites::rule::layout_registry_unregistered_pair;
     static std::optional<std::int32_t> before(const ninfer_call *c, ninfer_result *r) {
         if ((c->op != NINFER_OP_layout_decode && c->op != NINFER_OP_layout_encode) ||
             c->layout != NINFER_LAYOUT_contiguous_le_v1 || c->format != NINFER_FORMAT_fp16)

@@ -6,7 +6,7 @@
 namespace {
 struct M {
     static constexpr const char *name = "mutant_layout_cross_type";
-    static constexpr const char *breaks = "layout.contiguous_le_v1.cross_type";
+    static constexpr const char *breaks = ninfer::suites::rule::layout_contiguous_le_v1_cross_type;
     static std::optional<std::int32_t> before(const ninfer_call *c, ninfer_result *r) {
         using namespace ninfer::mutants;
         if (c->op != NINFER_OP_layout_encode || c->layout != NINFER_LAYOUT_contiguous_le_v1 ||

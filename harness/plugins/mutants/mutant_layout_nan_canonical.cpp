@@ -6,7 +6,7 @@
 namespace {
 struct M {
     static constexpr const char *name = "mutant_layout_nan_canonical";
-    static constexpr const char *breaks = "layout.contiguous_le_v1.words";
+    static constexpr const char *breaks = ninfer::suites::rule::layout_contiguous_le_v1_words;
     static void after(const ninfer_call *c, ninfer_result *r) {
         using namespace ninfer::mutants;
         if ((c->op != NINFER_OP_layout_encode && c->op != NINFER_OP_layout_decode) ||

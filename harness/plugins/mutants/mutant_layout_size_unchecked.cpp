@@ -10,7 +10,7 @@
 namespace {
 struct M {
     static constexpr const char *name = "mutant_layout_size_unchecked";
-    static constexpr const char *breaks = "layout.contiguous_le_v1.size";
+    static constexpr const char *breaks = ninfer::suites::rule::layout_contiguous_le_v1_size;
     static std::optional<std::int32_t> before(const ninfer_call *c, ninfer_result *r) {
         if ((c->op != NINFER_OP_layout_decode && c->op != NINFER_OP_layout_encode) ||
             c->layout != NINFER_LAYOUT_contiguous_le_v1 || c->rank > NINFER_MAX_RANK ||

@@ -6,7 +6,7 @@
 namespace {
 struct M {
     static constexpr const char *name = "mutant_ue4m3_ties_even";
-    static constexpr const char *breaks = "convert.fp32_to_ue4m3_rnu_satfinite";
+    static constexpr const char *breaks = ninfer::suites::rule::convert_id<NINFER_CONVERSION_fp32_to_ue4m3_rnu_satfinite>;
     static std::uint64_t convert(std::uint32_t conversion, std::uint64_t src, std::uint64_t ref) {
         using namespace ninfer::mutants;
         if (conversion != NINFER_CONVERSION_fp32_to_ue4m3_rnu_satfinite) return ref;

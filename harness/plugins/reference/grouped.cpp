@@ -2,7 +2,8 @@
 // The grouped-family half of the reference plugin (tensor-formats.txt Sections 3.2, 4-7;
 // storage-layouts.md Sections 1 and 3): ABI calls on grouped formats and row_split_k128_v1,
 // served by the native codecs of native_grouped.cpp. Buffers follow the ABI mapping of
-// GROUPED_API.md: codes int8, scales uint16 LE, values binary32 LE, row indices uint64 LE.
+// harness/README.md ("Operations", "Buffers"): codes int8, scales uint16 LE, values binary32
+// LE, row indices uint64 LE.
 #include "grouped.hpp"
 
 #include <algorithm>

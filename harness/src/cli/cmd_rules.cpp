@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-// `ninfer-conform rules [--json]`: the rule catalog (suites/rules.hpp): id, section, sentence.
+// `ninfer-conform rules [--json]`: the rule catalog (suites/rules.hpp): id, section, quote, reading.
 #include <cstdio>
 #include <memory>
 
@@ -11,7 +11,7 @@
 namespace ninfer::harness::cli {
 
 void add_rules(CLI::App &app) {
-    auto *cmd = app.add_subcommand("rules", "List the rule catalog: id, spec section, the sentence each rule enforces");
+    auto *cmd = app.add_subcommand("rules", "List the rule catalog: id, spec section, quoted spec text, suite reading");
     auto json = std::make_shared<bool>(false);
     cmd->add_flag("--json", *json, "JSON instead of text");
     cmd->callback([json] {
@@ -19,8 +19,8 @@ void add_rules(CLI::App &app) {
         if (*json) {
             nlohmann::ordered_json j = nlohmann::ordered_json::array();
             for (const auto &r : rules)
-                j.push_back({{"id", r.id}, {"family", r.family}, {"section", r.section}, {"sentence", r.sentence},
-                             {"suite_reading", r.suite_reading}});
+                j.push_back({{"id", r.id}, {"family", r.family}, {"section", r.section}, {"quote", r.quote},
+                             {"reading", r.reading}, {"sentence", r.sentence}, {"suite_reading", r.suite_reading}});
             std::printf("%s\n", j.dump(2).c_str());
             return;
         }

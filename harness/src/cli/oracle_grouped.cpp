@@ -19,6 +19,7 @@
 #include "ninfer/oracle/grouped.hpp"
 #include "ninfer/oracle/row_split.hpp"
 #include "ninfer/oracle/scalar.hpp"
+#include "ninfer/suites/rule_ids.hpp"
 #include "ninfer/vectors/bounded_input.hpp"
 
 namespace ninfer::harness::cli {
@@ -91,10 +92,10 @@ void write_atomically(const std::string &path, const void *data, std::size_t siz
 /// The rule id (suites/src/rules_grouped.cpp) of an encoder refusal.
 const char *encode_rule(std::int32_t status) {
     switch (status) {
-    case NINFER_E_NONFINITE: return "grouped.absmax.nonfinite";
-    case NINFER_E_SCALE_OVERFLOW: return "grouped.absmax.scale_overflow";
-    case NINFER_E_METHOD: return "grouped.absmax.refuses_q2_t2";
-    default: return "grouped.search.importance";
+    case NINFER_E_NONFINITE: return suites::rule::grouped_absmax_nonfinite;
+    case NINFER_E_SCALE_OVERFLOW: return suites::rule::grouped_absmax_scale_overflow;
+    case NINFER_E_METHOD: return suites::rule::grouped_absmax_refuses_q2_t2;
+    default: return suites::rule::grouped_search_importance;
     }
 }
 
@@ -102,13 +103,13 @@ const char *encode_rule(std::int32_t status) {
 const char *decode_rule(const orc::GroupedFormat &f, std::uint32_t detail) {
     switch (detail) {
     case NINFER_DETAIL_ILLEGAL_CODE:
-        return f.code_bits == 8 ? "grouped.code.q8_0x80_illegal" : "grouped.code.t2_0b10_illegal";
+        return f.code_bits == 8 ? suites::rule::grouped_code_q8_0x80_illegal : suites::rule::grouped_code_t2_0b10_illegal;
     case NINFER_DETAIL_INVALID_SCALE:
-        return f.encoding == orc::CodeEncoding::OFFSET ? "grouped.scale.q2" : "grouped.scale.validity";
-    case NINFER_DETAIL_ZERO_SCALE_CODES: return "grouped.scale.zero_group_codes";
-    case NINFER_DETAIL_NONZERO_PADDING: return "row_split.padding";
-    case NINFER_DETAIL_NONZERO_GAP: return "row_split.gaps";
-    default: return "row_split.size";
+        return f.encoding == orc::CodeEncoding::OFFSET ? suites::rule::grouped_scale_q2 : suites::rule::grouped_scale_validity;
+    case NINFER_DETAIL_ZERO_SCALE_CODES: return suites::rule::grouped_scale_zero_group_codes;
+    case NINFER_DETAIL_NONZERO_PADDING: return suites::rule::row_split_padding;
+    case NINFER_DETAIL_NONZERO_GAP: return suites::rule::row_split_gaps;
+    default: return suites::rule::row_split_size;
     }
 }
 

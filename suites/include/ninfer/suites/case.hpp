@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "ninfer/abi/plugin.h"
+#include "ninfer/suites/rule_ids.hpp"
 
 namespace ninfer::suites {
 

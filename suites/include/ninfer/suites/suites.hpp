@@ -26,7 +26,7 @@ const std::vector<Suite> &suite_catalog();
 /// The suite with this name, or nullptr.
 const Suite *find_suite(const std::string &name);
 
-/// The suites of each family file (scalar_cases.cpp, grouped_cases.cpp).
+/// The suites of each family folder (src/scalar/, src/grouped/: one file per suite).
 std::vector<Suite> scalar_suites();
 std::vector<Suite> grouped_suites();
 

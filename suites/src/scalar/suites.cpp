@@ -1,0 +1,12 @@
+// SPDX-License-Identifier: Apache-2.0
+// The scalar family's suites, in catalog order: one file per suite in this folder.
+#include "builders.hpp"
+
+namespace ninfer::suites {
+
+std::vector<Suite> scalar_suites() {
+    using namespace scalar;
+    return {decode_suite(), classify_suite(), validate_suite(), convert_suite(), contiguous_suite(), registry_suite()};
+}
+
+}  // namespace ninfer::suites

@@ -103,7 +103,7 @@ const char *encode_rule(std::int32_t status) {
 const char *decode_rule(const orc::GroupedFormat &f, std::uint32_t detail) {
     switch (detail) {
     case NINFER_DETAIL_ILLEGAL_CODE:
-        return f.code_bits == 8 ? suites::rule::grouped_code_q8_0x80_illegal : suites::rule::grouped_code_t2_0b10_illegal;
+        return suites::rule::illegal_word(f);
     case NINFER_DETAIL_INVALID_SCALE:
         return f.encoding == orc::CodeEncoding::OFFSET ? suites::rule::grouped_scale_q2 : suites::rule::grouped_scale_validity;
     case NINFER_DETAIL_ZERO_SCALE_CODES: return suites::rule::grouped_scale_zero_group_codes;

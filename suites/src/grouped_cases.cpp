@@ -174,9 +174,9 @@ Case layout_encode_case(const std::string &rule, const std::string &slug, Level 
     Case c = call_case(rule, slug, level, source, NINFER_OP_layout_encode, f, m.rows, m.cols);
     c.format_in = f.id;
     c.count = m.rows * m.cols;
-    c.in = codes_bytes(m.codes);
-    c.aux = le16(m.scales);
-    c.expect.out = row_split_encode(f, m);
+    c.input(NINFER_PLANE_CODES) = codes_bytes(m.codes);
+    c.input(NINFER_PLANE_SCALES) = le16(m.scales);
+    c.expect.output(NINFER_PLANE_PAYLOAD) = row_split_encode(f, m);
     return c;
 }
 
@@ -184,7 +184,7 @@ Case layout_encode_case(const std::string &rule, const std::string &slug, Level 
 Case payload_case(const std::string &rule, const std::string &slug, Level level, const std::string &source,
                   std::uint32_t op, const GroupedFormat &f, std::uint64_t n, std::uint64_t k, const Bytes &payload) {
     Case c = call_case(rule, slug, level, source, op, f, n, k);
-    c.in = payload;
+    c.input(NINFER_PLANE_PAYLOAD) = payload;
     const auto d = row_split_decode(f, n, k, payload);
     c.expect.status = d.status;
     if (d.status != NINFER_OK) {
@@ -192,13 +192,13 @@ Case payload_case(const std::string &rule, const std::string &slug, Level level,
         return c;
     }
     if (op == NINFER_OP_payload_validate) return c;
-    c.expect.out = codes_bytes(d.m.codes);
-    c.expect.out2 = le16(d.m.scales);
+    c.expect.output(NINFER_PLANE_CODES) = codes_bytes(d.m.codes);
+    c.expect.output(NINFER_PLANE_SCALES) = le16(d.m.scales);
     if (op == NINFER_OP_quant_decode) {
         std::vector<std::int8_t> codes = d.m.codes;
         const auto values = grouped_reconstruct_tensor(f, c.shape, codes, d.m.scales);
         if (!values) throw std::logic_error("grouped_reconstruct_tensor refused a decoded matrix");
-        c.expect.out3 = le32(*values);
+        c.expect.output(NINFER_PLANE_VALUES) = le32(*values);
     }
     return c;
 }
@@ -211,14 +211,14 @@ Case encode_case(const std::string &rule, const std::string &slug, Level level, 
     c.format_in = source_format;
     c.method = method;
     c.count = n * k;
-    c.in = src;
-    c.aux = le32(importance);
+    c.input(NINFER_PLANE_SOURCE) = src;
+    if (!importance.empty()) c.input(NINFER_PLANE_IMPORTANCE) = le32(importance);
     if (negative) c.flags = NINFER_FLAG_NEGATIVE_SCALES;
     const EncodeResult r = method == NINFER_ENCODER_grouped_absmax
                                ? grouped_absmax(f, source_format, n, k, src)
                                : grouped_search(f, source_format, n, k, src, importance, negative);
     c.expect.status = r.status;
-    if (r.status == NINFER_OK) c.expect.out = row_split_encode(f, r.m);
+    if (r.status == NINFER_OK) c.expect.output(NINFER_PLANE_PAYLOAD) = row_split_encode(f, r.m);
     // grouped_search results rest on the suite's reading of the candidate set (GROUPED.md R3).
     c.suite_reading = method == NINFER_ENCODER_grouped_search && r.status == NINFER_OK;
     return c;
@@ -234,12 +234,12 @@ Case select_case(const std::string &rule, const std::string &slug, Level level, 
                  std::uint64_t k, const Bytes &payload, const std::vector<std::uint64_t> &rows, bool gather,
                  const std::vector<std::uint64_t> &slice = {}) {
     Case c = call_case(rule, slug, level, "boundary", NINFER_OP_rows_select, f, n, k);
-    c.in = payload;
+    c.input(NINFER_PLANE_PAYLOAD) = payload;
     c.flags = gather ? NINFER_FLAG_GATHER : 0;
-    c.aux = le64(gather ? rows : slice);
+    c.input(NINFER_PLANE_ROWS) = le64(gather ? rows : slice);
     c.count = rows.size();
     try {
-        c.expect.out = row_split_select_rows(f, n, k, payload, rows);
+        c.expect.output(NINFER_PLANE_PAYLOAD) = row_split_select_rows(f, n, k, payload, rows);
     } catch (const std::invalid_argument &) {
         c.expect.status = NINFER_E_INVALID_ARGUMENT;  // a row past N or an empty selection
         c.count = gather ? rows.size() : (slice.size() == 2 ? slice[1] : 0);
@@ -410,8 +410,8 @@ void out_of_range_code_cases(const GroupedFormat &f, std::vector<Case> &out) {
                            Level::quick, "boundary", NINFER_OP_layout_encode, f, 1, G);
         c.format_in = f.id;
         c.count = G;
-        c.in = codes_bytes(m.codes);
-        c.aux = le16(m.scales);
+        c.input(NINFER_PLANE_CODES) = codes_bytes(m.codes);
+        c.input(NINFER_PLANE_SCALES) = le16(m.scales);
         c.expect.status = NINFER_E_INVALID_ARGUMENT;
         out.push_back(std::move(c));
     }
@@ -1207,12 +1207,12 @@ void pair_cases(std::vector<Case> &out) {
             c.format = format;
             c.layout = layout;
             c.shape = {1, 128};
-            c.in = Bytes(op == NINFER_OP_quant_encode ? 512 : 256, 0);
+            c.input(op_planes(op, format, layout).inputs[0]) = Bytes(op == NINFER_OP_quant_encode ? 512 : 256, 0);
             if (op == NINFER_OP_quant_encode) {
                 c.format_in = NINFER_FORMAT_fp32;
                 c.method = NINFER_ENCODER_grouped_absmax;
             }
-            if (op == NINFER_OP_rows_select) c.aux = le64({0, 1});
+            if (op == NINFER_OP_rows_select) c.input(NINFER_PLANE_ROWS) = le64({0, 1});
             c.expect.status = NINFER_E_LAYOUT;
             out.push_back(std::move(c));
         }
@@ -1243,7 +1243,7 @@ std::vector<Case> row_split_random(std::uint64_t seed, Level level) {
             Case enc = layout_encode_case("row_split.geometry", slug, level, src, f, m);
             std::vector<std::uint64_t> rows;
             for (std::uint64_t j = 0; j < 1 + rng() % 6; ++j) rows.push_back(rng() % n);
-            out.push_back(select_case("row_split.gather", slug, level, f, n, k, enc.expect.out, rows, true));
+            out.push_back(select_case("row_split.gather", slug, level, f, n, k, enc.expect.output(NINFER_PLANE_PAYLOAD), rows, true));
             out.back().source = src;
             out.push_back(std::move(enc));
         }

@@ -205,8 +205,8 @@ Case decode_case(const WordFormat &f, const std::string &slug, Level level, cons
     c.format = f.id;
     c.count = words.size();
     for (auto w : words) {
-        put_word(c.in, w, f.bytes());
-        put_word(c.expect.out, decode_to_binary64(f, w), 8);
+        put_word(c.input(NINFER_PLANE_WORDS), w, f.bytes());
+        put_word(c.expect.output(NINFER_PLANE_VALUES), decode_to_binary64(f, w), 8);
         c.suite_reading = c.suite_reading || format_word_is_reading(f, w);
     }
     c.nan = NanPolicy::same_sign;
@@ -220,8 +220,8 @@ Case classify_case(const WordFormat &f, const std::string &slug, Level level, co
     c.format = f.id;
     c.count = words.size();
     for (auto w : words) {
-        put_word(c.in, w, f.bytes());
-        put_word(c.expect.out, word_class_byte(f, w), 1);
+        put_word(c.input(NINFER_PLANE_WORDS), w, f.bytes());
+        put_word(c.expect.output(NINFER_PLANE_CLASSES), word_class_byte(f, w), 1);
         c.suite_reading = c.suite_reading || format_word_is_reading(f, w);
     }
     return c;
@@ -235,8 +235,8 @@ Case validate_case(const Role &r, const std::string &slug, Level level, const st
     c.method = r.id;
     c.count = words.size();
     for (auto w : words) {
-        put_word(c.in, w, f.bytes());
-        put_word(c.expect.out, role_verdict(r, w), 1);
+        put_word(c.input(NINFER_PLANE_WORDS), w, f.bytes());
+        put_word(c.expect.output(NINFER_PLANE_VERDICTS), role_verdict(r, w), 1);
         c.suite_reading = c.suite_reading || format_word_is_reading(f, w);
     }
     return c;
@@ -264,8 +264,8 @@ Case convert_case(const Conversion &cv, const std::string &slug, Level level, co
     c.method = cv.id;
     for (auto w : words) {
         if (!in_domain(cv, w)) throw std::logic_error("case " + c.id + ": word outside the conversion's domain");
-        put_word(c.in, w, src.bytes());
-        put_word(c.expect.out, convert_word(cv, w), dst.bytes());
+        put_word(c.input(NINFER_PLANE_WORDS), w, src.bytes());
+        put_word(c.expect.output(NINFER_PLANE_WORDS), convert_word(cv, w), dst.bytes());
         c.suite_reading = c.suite_reading || conversion_word_is_reading(cv, w, rule_reading);
     }
     c.count = words.size();
@@ -707,7 +707,7 @@ Case layout_case(const std::string &rule, const std::string &slug, Level level, 
     c.format = format;
     c.format_in = op == NINFER_OP_layout_encode ? format_in : 0;
     c.shape = std::move(shape);
-    c.in = std::move(in);
+    c.input(op_planes(op, format, layout).inputs[0]) = std::move(in);
     if (!layout_accepts(layout, format)) {
         c.expect.status = NINFER_E_LAYOUT;
         return c;
@@ -717,17 +717,17 @@ Case layout_case(const std::string &rule, const std::string &slug, Level level, 
         return c;
     }
     const auto size = contiguous_payload_bytes(format, c.shape);
-    if (!size || *size != c.in.size()) {
+    if (!size || *size != c.inputs[0].bytes.size()) {
         c.expect.status = NINFER_E_SIZE;
         return c;
     }
     const int bytes = word_format(format).bytes();
     Words words;
-    for (std::size_t i = 0; i < c.in.size() / static_cast<std::size_t>(bytes); ++i) words.push_back(get_word(c.in, i, bytes));
+    for (std::size_t i = 0; i < c.inputs[0].bytes.size() / static_cast<std::size_t>(bytes); ++i) words.push_back(get_word(c.inputs[0].bytes, i, bytes));
     if (op == NINFER_OP_layout_encode) {
-        c.expect.out = contiguous_encode(format, c.shape, words);
+        c.expect.output(NINFER_PLANE_PAYLOAD) = contiguous_encode(format, c.shape, words);
     } else {
-        for (auto w : contiguous_decode(format, c.shape, c.in)) put_word(c.expect.out, w, bytes);
+        for (auto w : contiguous_decode(format, c.shape, c.inputs[0].bytes)) put_word(c.expect.output(NINFER_PLANE_WORDS), w, bytes);
     }
     return c;
 }

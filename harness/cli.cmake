@@ -51,7 +51,7 @@ if(NINFER_BUILD_TESTS)
     NINFER_SOURCE_DIR="${PROJECT_SOURCE_DIR}"
     NINFER_CLI_TEST_TMP="${CMAKE_CURRENT_BINARY_DIR}/cli-test-tmp"
     NINFER_PYTHON="${Python3_EXECUTABLE}"
-    NINFER_REPORT_SCHEMA="${PROJECT_SOURCE_DIR}/reports/schema/report-v1.schema.json"
+    NINFER_REPORT_SCHEMA="${PROJECT_SOURCE_DIR}/reports/schema/report-v2.schema.json"
     NINFER_REPORT_VALIDATOR="${PROJECT_SOURCE_DIR}/reports/tests/validate_report.py")
   # The HTML report in headless Chromium (skipped when there is none); sweeps a bundled mutant.
   add_test(NAME "reports: the HTML report renders in headless Chromium"

@@ -689,7 +689,7 @@ void compare_words(const suites::Case &c, const Reply &r, Collector &col) {
         const std::uint64_t src = i < n_in ? suites::get_word(in, i, ib) : 0;
         reports::Mismatch m;
         m.index = i;
-        m.buffer = out_name(c, 0);
+        m.plane = out_name(c, 0);
         m.location = fmt::format("element {}", i);
         if (in_fmt && i < n_in) {
             m.inputs.push_back(oracle::word_hex(*in_fmt, src));
@@ -745,7 +745,7 @@ void compare_buffers(const suites::Case &c, const Reply &r, Collector &col) {
             }
             reports::Mismatch m;
             m.index = i * w;
-            m.buffer = name;
+            m.plane = name;
             m.location = locate(c, b, i * w);
             m.expected = hex_bytes(exp, i * w, w);
             m.actual = hex_bytes(act, i * w, w);

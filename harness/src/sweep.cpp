@@ -209,7 +209,7 @@ SweepResult run_sweep(Subject &s, const SweepOptions &o, const reports::SubjectI
                 if (cmp.first.size() < o.max_mismatches) {
                     reports::Mismatch m;
                     m.index = src - o.start;
-                    m.buffer = plane;
+                    m.plane = plane;
                     m.location = fmt::format("source word {}", oracle::word_hex(*g.src, src));
                     m.cls = mismatch_class_name(cls);
                     m.inputs = {oracle::word_hex(*g.src, src)};

@@ -257,7 +257,7 @@ TEST_CASE("run against the reference writes schema-valid, deterministic reports"
     CHECK(j1 != mask(j1));  // the mask did hide something
     CHECK(mask(j1) == mask(j2));
     const auto j = json::parse(j1);
-    CHECK(j.at("schema") == "ninfer-conform/report/v1");
+    CHECK(j.at("schema") == "ninfer-conform/report/v2");
     CHECK(j.at("subject").at("name").get<std::string>().size() > 0);
     CHECK(j.at("vectors").at("manifest_sha256").get<std::string>().size() == 64);
 }

@@ -337,7 +337,7 @@ TEST_CASE("compare_reply: buffer ops byte by byte with locations") {
     REQUIRE(cmp.first.size() == 2);
     CHECK(cmp.first[0].location == "coordinate [0,1] (element 1)");
     CHECK(cmp.first[0].inputs == std::vector<std::string>{"8000"});
-    CHECK(cmp.first[0].buffer == "payload");
+    CHECK(cmp.first[0].plane == "payload");
     r.outputs[0].bytes.push_back(0);
     CHECK(compare_reply(k, r, true, 8).classes.at("size_mismatch") == 1);
 }
@@ -363,7 +363,7 @@ TEST_CASE("compare_reply: output planes are compared by name and a mismatch name
     CHECK(cmp.status == reports::Status::fail);
     CHECK(cmp.mismatches == 1);
     REQUIRE(cmp.first.size() == 1);
-    CHECK(cmp.first[0].buffer == "scales");
+    CHECK(cmp.first[0].plane == "scales");
     CHECK(cmp.first[0].location == "scale row 0 group 0");
     // A plane the reply lacks is an output of 0 bytes: a size mismatch named by the plane.
     r.outputs.erase(r.outputs.begin());
@@ -371,7 +371,7 @@ TEST_CASE("compare_reply: output planes are compared by name and a mismatch name
     const auto missing = compare_reply(k, r, true, 8);
     REQUIRE(missing.first.size() >= 1);
     CHECK(missing.classes.at("size_mismatch") == 1);
-    CHECK(missing.first[0].buffer == "values");
+    CHECK(missing.first[0].plane == "values");
 }
 
 TEST_CASE("a subnormal input decoded or widened to zero is a flushed subnormal") {

@@ -66,5 +66,6 @@ if(NINFER_BUILD_TESTS)
     NINFER_TEST_WORKER="$<TARGET_FILE:ninfer-conform-worker>"
     NINFER_TEST_PLUGIN_DIR="${NINFER_TEST_PLUGIN_DIR}"
     NINFER_TEST_PYTHON_PLUGIN="${CMAKE_CURRENT_LIST_DIR}/examples/python_plugin.py"
-    NINFER_TEST_EXEC_FIXTURE="${CMAKE_CURRENT_LIST_DIR}/tests/fixtures/bad_exec.py")
+    NINFER_TEST_EXEC_FIXTURE="${CMAKE_CURRENT_LIST_DIR}/tests/fixtures/bad_exec.py"
+    NINFER_TEST_STALE_WORKER="${CMAKE_CURRENT_LIST_DIR}/tests/fixtures/stale_worker.py")
 endif()

@@ -132,7 +132,7 @@ void install_guard_handler() {
 /// its struct_size covers.
 struct Loaded {
     std::uint32_t abi = 0;  ///< 1 or 2
-    const void *self = nullptr;
+    void *self = nullptr;
     ninfer_fn_v1 ops_v1[16] = {};
     ninfer_fn_v2 ops_v2[NINFER_MAX_OPS] = {};
     std::string name, version, breaks;
@@ -351,7 +351,7 @@ std::int32_t call_v2(const Loaded &p, ninfer_fn_v2 fn, const Frame &f, GuardedBu
     c.outputs = op;
     res = {};
     res.struct_size = sizeof res;
-    const std::int32_t status = fn(const_cast<void *>(p.self), &c, &res);
+    const std::int32_t status = fn(p.self, &c, &res);
     for (std::uint32_t i = 0; i < f.h.output_count; ++i) written[i] = op[i].written;
     return status;
 }
@@ -386,7 +386,7 @@ std::int32_t call_v1(const Loaded &p, ninfer_fn_v1 fn, const Frame &f, GuardedBu
         *caps[i] = f.out[i].bytes;
     }
     ninfer_result_v1 r1{};
-    const std::int32_t status = fn(const_cast<void *>(p.self), &c, &r1);
+    const std::int32_t status = fn(p.self, &c, &r1);
     const std::uint64_t w[3] = {r1.out_written, r1.out2_written, r1.out3_written};
     for (std::uint32_t i = 0; i < f.h.output_count; ++i) written[i] = w[i];
     // A v1 plugin that reports a size for a buffer it was not given: caught like an overstatement.

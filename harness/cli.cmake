@@ -43,16 +43,18 @@ if(NINFER_BUILD_TESTS)
   target_link_libraries(ninfer_cli_tests PRIVATE ninfer_catch_main ninfer::harness ninfer::suites ninfer::vectors
     ninfer::oracle ninfer::reports fmt::fmt nlohmann_json::nlohmann_json ${CMAKE_DL_LIBS})
   get_property(ninfer_mutant_targets DIRECTORY ${CMAKE_CURRENT_LIST_DIR}/plugins/mutants PROPERTY BUILDSYSTEM_TARGETS)
-  add_dependencies(ninfer_cli_tests ninfer-conform reference ${ninfer_mutant_targets} ${ninfer_hostile_plugins})
+  add_dependencies(ninfer_cli_tests ninfer-conform reference ${ninfer_mutant_targets} ${ninfer_hostile_plugins}
+    fixture_v1_minimal_0_1_0)
   find_package(Python3 REQUIRED COMPONENTS Interpreter)
   target_compile_definitions(ninfer_cli_tests PRIVATE
     NINFER_CONFORM_EXE="$<TARGET_FILE:ninfer-conform>"
     NINFER_PLUGIN_DIR="${NINFER_PLUGIN_BUILD_DIR}"
     NINFER_HOSTILE_PLUGIN_DIR="${NINFER_HOSTILE_PLUGIN_DIR}"
+    NINFER_TEST_PLUGIN_DIR="${NINFER_TEST_PLUGIN_DIR}"
     NINFER_SOURCE_DIR="${PROJECT_SOURCE_DIR}"
     NINFER_CLI_TEST_TMP="${CMAKE_CURRENT_BINARY_DIR}/cli-test-tmp"
     NINFER_PYTHON="${Python3_EXECUTABLE}"
-    NINFER_REPORT_SCHEMA="${PROJECT_SOURCE_DIR}/reports/schema/report-v1.schema.json"
+    NINFER_REPORT_SCHEMA="${PROJECT_SOURCE_DIR}/reports/schema/report-v2.schema.json"
     NINFER_REPORT_VALIDATOR="${PROJECT_SOURCE_DIR}/reports/tests/validate_report.py")
   # The HTML report in headless Chromium (skipped when there is none); sweeps a bundled mutant.
   add_test(NAME "reports: the HTML report renders in headless Chromium"

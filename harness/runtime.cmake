@@ -21,8 +21,23 @@ if(NINFER_BUILD_TESTS)
     add_library(fixture_${fixture} MODULE ${CMAKE_CURRENT_LIST_DIR}/tests/fixtures/${fixture}.c)
     list(APPEND ninfer_test_plugins fixture_${fixture})
   endforeach()
+  # The 0.1.0 minimal plugin, verbatim: a v1 plugin built against today's headers.
+  add_library(fixture_v1_minimal_0_1_0 MODULE ${CMAKE_CURRENT_LIST_DIR}/tests/fixtures/v1_minimal_0_1_0.c)
+  target_include_directories(fixture_v1_minimal_0_1_0 PRIVATE ${CMAKE_CURRENT_LIST_DIR}/include)  # ninfer/harness/plugin.h
+  list(APPEND ninfer_test_plugins fixture_v1_minimal_0_1_0)
   foreach(plugin ${ninfer_test_plugins})
     target_link_libraries(${plugin} PRIVATE ninfer::abi)
+    # The example and these fixtures are ABI v1 sources: they exercise the harness's v1 adapter.
+    target_compile_definitions(${plugin} PRIVATE NINFER_PLUGIN_ABI=1)
+  endforeach()
+  # ABI v2 fixtures (the header's default): named planes, a smaller table, a bad capability
+  # stride, and a table of a future ABI.
+  foreach(fixture v2_planes v2_small v2_capsize abi3)
+    add_library(fixture_${fixture} MODULE ${CMAKE_CURRENT_LIST_DIR}/tests/fixtures/${fixture}.c)
+    target_link_libraries(fixture_${fixture} PRIVATE ninfer::abi)
+    list(APPEND ninfer_test_plugins fixture_${fixture})
+  endforeach()
+  foreach(plugin ${ninfer_test_plugins})
     set_target_properties(${plugin} PROPERTIES PREFIX "" LIBRARY_OUTPUT_DIRECTORY ${NINFER_TEST_PLUGIN_DIR}
       C_VISIBILITY_PRESET hidden)
   endforeach()
@@ -38,6 +53,7 @@ if(NINFER_BUILD_TESTS)
   list(APPEND ninfer_hostile_plugins zz_minimal)
   foreach(plugin ${ninfer_hostile_plugins})
     target_link_libraries(${plugin} PRIVATE ninfer::abi)
+    target_compile_definitions(${plugin} PRIVATE NINFER_PLUGIN_ABI=1)
     set_target_properties(${plugin} PROPERTIES PREFIX "" LIBRARY_OUTPUT_DIRECTORY ${NINFER_HOSTILE_PLUGIN_DIR}
       C_VISIBILITY_PRESET hidden)
   endforeach()
@@ -50,5 +66,6 @@ if(NINFER_BUILD_TESTS)
     NINFER_TEST_WORKER="$<TARGET_FILE:ninfer-conform-worker>"
     NINFER_TEST_PLUGIN_DIR="${NINFER_TEST_PLUGIN_DIR}"
     NINFER_TEST_PYTHON_PLUGIN="${CMAKE_CURRENT_LIST_DIR}/examples/python_plugin.py"
-    NINFER_TEST_EXEC_FIXTURE="${CMAKE_CURRENT_LIST_DIR}/tests/fixtures/bad_exec.py")
+    NINFER_TEST_EXEC_FIXTURE="${CMAKE_CURRENT_LIST_DIR}/tests/fixtures/bad_exec.py"
+    NINFER_TEST_STALE_WORKER="${CMAKE_CURRENT_LIST_DIR}/tests/fixtures/stale_worker.py")
 endif()

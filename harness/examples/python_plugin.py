@@ -9,7 +9,7 @@ import json
 import struct
 import sys
 
-OK, E_UNSUPPORTED, E_SIZE, E_BUFFER = 0, -1, -3, -4
+OK, E_UNSUPPORTED, E_INVALID_ARGUMENT, E_SIZE, E_BUFFER = 0, -1, -2, -3, -4
 
 
 def bf16_to_binary64_bits(w):
@@ -47,31 +47,35 @@ def refuse(status, message):
     return {"status": status, "detail": 0, "message": message}
 
 
-def word_op(call, in_width, out_width, fn):
+def word_op(call, out_plane, in_width, out_width, fn):
+    """ABI 2: the input words arrive in the "words" plane; the result goes to the output plane
+    the op names ("values" for decode, "words" for convert), within its capacity."""
     count = call["count"]
-    data = bytes.fromhex(call["in"])
+    if "words" not in call["inputs"] or out_plane not in call["outputs"]:
+        return refuse(E_INVALID_ARGUMENT, "missing plane")
+    data = bytes.fromhex(call["inputs"]["words"])
     if len(data) < count * in_width:
-        return refuse(E_SIZE, "in holds fewer than count words")
-    if call["out_capacity"][0] < count * out_width:
-        return refuse(E_BUFFER, "out is too small")
+        return refuse(E_SIZE, "words holds fewer than count words")
+    if call["outputs"][out_plane] < count * out_width:
+        return refuse(E_BUFFER, "%s is too small" % out_plane)
     fmt = {4: "<%dI", 8: "<%dQ", 2: "<%dH"}[out_width] % count
     out = struct.pack(fmt, *(fn(w) for w in words(data, in_width, count)))
-    return {"status": OK, "detail": 0, "message": "", "out": out.hex()}
+    return {"status": OK, "detail": 0, "message": "", "outputs": {out_plane: out.hex()}}
 
 
 def handle(call):
     op = call.get("op")
     if op == "decode" and call.get("format") == "bf16":
-        return word_op(call, 2, 8, bf16_to_binary64_bits)
+        return word_op(call, "values", 2, 8, bf16_to_binary64_bits)
     if op == "convert" and call.get("method") == "fp32_to_bf16_rne":
-        return word_op(call, 4, 2, fp32_to_bf16_rne)
+        return word_op(call, "words", 4, 2, fp32_to_bf16_rne)
     return refuse(E_UNSUPPORTED, "python example: %s %s not implemented" % (op, call.get("method") or call.get("format")))
 
 
 HELLO = {
     "name": "python-example",
-    "version": "1.0",
-    "abi": 1,
+    "version": "2.0",
+    "abi": 2,
     "capabilities": [
         {"op": "decode", "format": "bf16"},
         {"op": "convert", "format": "bf16", "format_in": "fp32", "layout": None, "method": "fp32_to_bf16_rne"},
@@ -83,7 +87,11 @@ def main():
     for line in sys.stdin:
         message = json.loads(line)
         if message.get("ninfer") == "hello":
-            reply = HELLO if message.get("abi") == 1 else {"name": "python-example", "abi": 1, "capabilities": []}
+            # The harness offers ABI 1..abi_max; this subject speaks 2 only.
+            if message.get("abi_max", message.get("abi")) >= 2:
+                reply = HELLO
+            else:
+                reply = {"name": "python-example", "abi": 2, "capabilities": []}
         else:
             reply = handle(message)
         sys.stdout.write(json.dumps(reply) + "\n")

@@ -29,8 +29,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t *data, std::size_t size
     c.method = NINFER_CONVERSION_fp32_to_bf16_rne;
     c.shape = {2};
     c.count = 2;
-    c.in = {0x00, 0x00, 0x80, 0x3f, 0x00, 0x80, 0x80, 0x3f};
-    c.out_capacity[0] = 4;
+    c.inputs = {{NINFER_PLANE_WORDS, 0, {0x00, 0x00, 0x80, 0x3f, 0x00, 0x80, 0x80, 0x3f}}};
+    c.outputs = {{NINFER_PLANE_WORDS, 0, 4}};
     (void)s->call(c);
     return 0;
 }

@@ -39,10 +39,18 @@ bool frames_within(const std::uint8_t *data, std::size_t size, std::uint64_t lim
         std::memcpy(&h, data + at, sizeof h);
         if (h.magic != wire::kCallMagic) return true;
         const std::uint64_t iota = h.iota_width == 0 ? 0 : h.count > limit ? limit + 1 : h.count * h.iota_width;
-        if (h.in_bytes > limit || h.aux_bytes > limit || iota > limit) return false;
-        for (const auto cap : h.out_capacity)
-            if (cap > limit) return false;
-        at += sizeof h + (h.iota_width == 0 ? h.in_bytes : 0) + h.aux_bytes;
+        if (iota > limit || h.input_count > wire::kMaxPlanes || h.output_count > wire::kMaxPlanes) return true;
+        at += sizeof h;
+        const std::size_t n = h.input_count + h.output_count;
+        if (at + n * sizeof(wire::PlaneHeader) > size) return true;
+        std::uint64_t payload = 0;
+        for (std::size_t i = 0; i < n; ++i) {
+            wire::PlaneHeader p;
+            std::memcpy(&p, data + at + i * sizeof p, sizeof p);
+            if (p.bytes > limit) return false;
+            if (i < h.input_count) payload += p.bytes;
+        }
+        at += n * sizeof(wire::PlaneHeader) + payload;
     }
     return true;
 }

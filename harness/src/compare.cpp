@@ -8,6 +8,7 @@
 
 #include <fmt/format.h>
 
+#include "ninfer/abi/registry.hpp"
 #include "ninfer/oracle/grouped.hpp"
 #include "ninfer/oracle/row_split.hpp"
 #include "ninfer/oracle/scalar.hpp"
@@ -46,6 +47,17 @@ const char *mismatch_class_name(MismatchClass c) {
 // ---- Word geometry ---------------------------------------------------------------------------
 
 namespace {
+
+/// Output plane `i` of the op's plane order (suites::op_planes; 0 when the op has fewer), and
+/// its expected and actual bytes (empty when absent).
+std::uint32_t out_plane(const suites::Case &c, int i) {
+    const auto names = suites::op_planes(c.op, c.format, c.layout).outputs;
+    return i >= 0 && static_cast<std::size_t>(i) < names.size() ? names[static_cast<std::size_t>(i)] : 0;
+}
+const std::vector<std::uint8_t> &expected_out(const suites::Case &c, int i) { return c.expect.output(out_plane(c, i)); }
+const std::vector<std::uint8_t> &actual_out(const suites::Case &c, const Reply &r, int i) { return r.output(out_plane(c, i)); }
+/// The registry name of output plane `i` ("values", "scales").
+std::string out_name(const suites::Case &c, int i) { return std::string(abi::plane_name(out_plane(c, i))); }
 
 std::uint64_t ones(int n) { return n >= 64 ? ~0ull : ((1ull << n) - 1); }
 std::uint64_t man_field(const WordFormat &f, std::uint64_t w) { return w & ones(f.man_bits); }
@@ -313,9 +325,9 @@ std::string coordinate_text(const std::vector<std::uint64_t> &shape, std::uint64
 /// Rows of a row_split payload produced by a call: the shape's N, or the rows rows_select keeps.
 std::uint64_t payload_rows(const suites::Case &c) {
     if (c.op != NINFER_OP_rows_select) return c.shape.empty() ? 0 : c.shape[0];
-    const std::uint64_t words = c.aux.size() / 8;
+    const std::uint64_t words = c.input(NINFER_PLANE_ROWS).size() / 8;
     if (c.flags & NINFER_FLAG_GATHER) return words;
-    return words >= 2 ? suites::get_word(c.aux, 1, 8) : 0;
+    return words >= 2 ? suites::get_word(c.input(NINFER_PLANE_ROWS), 1, 8) : 0;
 }
 
 /// storage-layouts.md Section 3: plane, row, group and first lane of a payload byte (the
@@ -358,7 +370,7 @@ std::string locate(const suites::Case &c, int buffer, std::uint64_t offset) {
         }
         return fmt::format("code byte {} (row {} column {} if one byte per code)", offset, offset / k, offset % k);
     }
-    return fmt::format("{} byte {}", buffer == 0 ? "out" : buffer == 1 ? "out2" : "out3", offset);
+    return fmt::format("{} byte {}", out_name(c, buffer), offset);
 }
 
 // ---- Attribution ---------------------------------------------------------------------------------
@@ -435,8 +447,8 @@ std::string blame_lanes(const oracle::GroupedFormat &f, const std::vector<std::u
 
 std::uint64_t output_rows(const suites::Case &c) {
     if (c.op != NINFER_OP_rows_select) return c.shape.empty() ? 0 : c.shape[0];
-    if (c.flags & NINFER_FLAG_GATHER) return c.aux.size() / 8;
-    return c.aux.size() >= 16 ? suites::get_word(c.aux, 1, 8) : 0;
+    if (c.flags & NINFER_FLAG_GATHER) return c.input(NINFER_PLANE_ROWS).size() / 8;
+    return c.input(NINFER_PLANE_ROWS).size() >= 16 ? suites::get_word(c.input(NINFER_PLANE_ROWS), 1, 8) : 0;
 }
 
 /// binary32 value of a binary16 word with the BF16 rounding of its binary32 expansion (the
@@ -453,7 +465,7 @@ float bf16_rounded_scale(std::uint16_t s) {
 std::string absmax_group_blame(const suites::Case &c, const std::vector<std::uint8_t> &actual, const oracle::GroupedFormat &f,
                                const oracle::RowSplitGeometry &g, std::uint64_t row, std::uint64_t group) {
     const std::uint64_t n = c.shape[0], k = c.shape[1], G = static_cast<std::uint64_t>(f.group);
-    const auto x = oracle::grouped_source_to_binary32(c.format_in, c.in, n * k);
+    const auto x = oracle::grouped_source_to_binary32(c.format_in, c.input(NINFER_PLANE_SOURCE), n * k);
     if (!x || group >= g.logical_groups) return "";
     const std::uint64_t c0 = group * G, len = std::min(k, c0 + G) - c0;
     const auto t = oracle::grouped_absmax_group(f, std::span<const std::uint32_t>(x->data() + row * k + c0, len));
@@ -505,7 +517,7 @@ std::string blame_grouped_mismatch(const suites::Case &c, const Reply &r, int bu
             if (loc.group >= g->logical_groups) return suites::rule::row_split_padding;
             if (c.op == NINFER_OP_layout_encode) return suites::rule::row_split_scale_plane;
             if (c.op != NINFER_OP_quant_encode || c.method != NINFER_ENCODER_grouped_absmax) return "";
-            return absmax_group_blame(c, r.out[0], *f, *g, loc.row, loc.group);
+            return absmax_group_blame(c, actual_out(c, r, 0), *f, *g, loc.row, loc.group);
         }
         if (loc.plane != "base" && loc.plane != "high") return "";
         if (loc.group >= g->logical_groups) return suites::rule::row_split_padding;
@@ -515,19 +527,19 @@ std::string blame_grouped_mismatch(const suites::Case &c, const Reply &r, int bu
         if (absmax) {
             // Codes under another scale word follow from that scale: the scale step is to blame.
             const std::uint64_t at = g->scale_offset + loc.row * g->scale_row_bytes + 2 * loc.group;
-            if (at + 2 <= r.out[0].size() && at + 2 <= c.expect.out.size() &&
-                (r.out[0][at] != c.expect.out[at] || r.out[0][at + 1] != c.expect.out[at + 1]))
-                return absmax_group_blame(c, r.out[0], *f, *g, loc.row, loc.group);
+            if (at + 2 <= actual_out(c, r, 0).size() && at + 2 <= expected_out(c, 0).size() &&
+                (actual_out(c, r, 0)[at] != expected_out(c, 0)[at] || actual_out(c, r, 0)[at + 1] != expected_out(c, 0)[at + 1]))
+                return absmax_group_blame(c, actual_out(c, r, 0), *f, *g, loc.row, loc.group);
         }
-        const std::string field = blame_lanes(*f, group_words(*f, *g, c.expect.out, loc.row, loc.group),
-                                              group_words(*f, *g, r.out[0], loc.row, loc.group), logical_lanes);
+        const std::string field = blame_lanes(*f, group_words(*f, *g, expected_out(c, 0), loc.row, loc.group),
+                                              group_words(*f, *g, actual_out(c, r, 0), loc.row, loc.group), logical_lanes);
         if (!field.empty() || !absmax) return field;
-        return absmax_group_blame(c, r.out[0], *f, *g, loc.row, loc.group);
+        return absmax_group_blame(c, actual_out(c, r, 0), *f, *g, loc.row, loc.group);
     }
     const bool decodes = c.op == NINFER_OP_layout_decode || c.op == NINFER_OP_quant_decode;
     if (!decodes) return "";
-    const auto &exp = buffer == 0 ? c.expect.out : buffer == 1 ? c.expect.out2 : c.expect.out3;
-    const auto &act = r.out[buffer];
+    const auto &exp = expected_out(c, buffer);
+    const auto &act = actual_out(c, r, buffer);
     if (buffer == 0) {
         // Codes, one int8 per element: lanes swapped in pairs, or only the high bits differ.
         const std::uint64_t i = offset, j = i ^ 1u;
@@ -542,10 +554,10 @@ std::string blame_grouped_mismatch(const suites::Case &c, const Reply &r, int bu
     }
     if (buffer == 1) return suites::rule::row_split_scale_plane;
     // Values: the codes and scales agree, the Section 6.2 product does not.
-    if (r.out[0] != c.expect.out || r.out[1] != c.expect.out2 || offset + 4 > act.size() || offset + 4 > exp.size()) return "";
+    if (actual_out(c, r, 0) != expected_out(c, 0) || actual_out(c, r, 1) != expected_out(c, 1) || offset + 4 > act.size() || offset + 4 > exp.size()) return "";
     const std::uint64_t e = offset / 4, gpr = (k + static_cast<std::uint64_t>(f->group) - 1) / static_cast<std::uint64_t>(f->group);
-    const auto s = static_cast<std::uint16_t>(suites::get_word(c.expect.out2, (e / k) * gpr + e % k / static_cast<std::uint64_t>(f->group), 2));
-    const int q = static_cast<std::int8_t>(c.expect.out[e]);
+    const auto s = static_cast<std::uint16_t>(suites::get_word(expected_out(c, 1), (e / k) * gpr + e % k / static_cast<std::uint64_t>(f->group), 2));
+    const int q = static_cast<std::int8_t>(expected_out(c, 0)[e]);
     const auto a = static_cast<std::uint32_t>(suites::get_word(act, e, 4));
     if ((s & 0x8000u) && a == oracle::grouped_reconstruct(static_cast<std::uint16_t>(s & 0x7FFFu), q)) return suites::rule::grouped_scale_signed_multiply;
     const float s32 = std::bit_cast<float>(static_cast<std::uint32_t>(oracle::convert_word(oracle::conversion(NINFER_CONVERSION_fp16_to_fp32), s)));
@@ -563,7 +575,7 @@ std::string explain_encoder_group(const suites::Case &c, const std::vector<std::
     if (!f || c.op != NINFER_OP_quant_encode || c.method != NINFER_ENCODER_grouped_absmax || c.shape.size() != 2) return "";
     const std::uint64_t n = c.shape[0], k = c.shape[1], G = static_cast<std::uint64_t>(f->group);
     const auto g = oracle::row_split_geometry(*f, n, k);
-    const auto x = oracle::grouped_source_to_binary32(c.format_in, c.in, n * k);
+    const auto x = oracle::grouped_source_to_binary32(c.format_in, c.input(NINFER_PLANE_SOURCE), n * k);
     if (!g || !x) return "";
     const auto loc = oracle::row_split_locate(*f, n, k, offset);
     if (loc.plane == "gap" || loc.plane == "outside" || loc.group >= g->logical_groups) return "";
@@ -640,12 +652,12 @@ struct Collector {
 /// The words of the word ops' outputs, element by element.
 void compare_words(const suites::Case &c, const Reply &r, Collector &col) {
     const int ob = suites::out_word_bytes(c), ib = suites::in_word_bytes(c);
-    const auto &exp = c.expect.out, &act = r.out[0];
+    const auto &exp = expected_out(c, 0), &act = actual_out(c, r, 0);
     const std::uint64_t n = exp.size() / static_cast<std::size_t>(ob);
     col.out.elements = n;
     if (act.size() != exp.size()) {
-        col.add({0, "out", {}, "", fmt::format("{} bytes", exp.size()), fmt::format("{} bytes", act.size()), "", "", "",
-                 fmt::format("out: {} words expected", n), ""},
+        col.add({0, out_name(c, 0), {}, "", fmt::format("{} bytes", exp.size()), fmt::format("{} bytes", act.size()), "",
+                 "", "", fmt::format("{}: {} words expected", out_name(c, 0), n), ""},
                 MismatchClass::size_mismatch);
     }
     const WordFormat *out_fmt = nullptr, *in_fmt = nullptr;
@@ -665,17 +677,18 @@ void compare_words(const suites::Case &c, const Reply &r, Collector &col) {
     default: break;
     }
     const std::uint64_t common = std::min<std::uint64_t>(n, act.size() / static_cast<std::size_t>(ob));
-    const std::uint64_t n_in = ib > 0 ? c.in.size() / static_cast<std::size_t>(ib) : 0;
+    const auto &in = c.input(NINFER_PLANE_WORDS);
+    const std::uint64_t n_in = ib > 0 ? in.size() / static_cast<std::size_t>(ib) : 0;
     for (std::uint64_t i = 0; i < common; ++i) {
         const std::uint64_t e = suites::get_word(exp, i, ob), a = suites::get_word(act, i, ob);
         if (out_fmt ? words_match(*out_fmt, c.nan, e, a) : e == a) {
             if (e != a) col.accept_nan(i, hex_bytes(exp, i * ob, ob), hex_bytes(act, i * ob, ob), value_text(*out_fmt, e), value_text(*out_fmt, a));
             continue;
         }
-        const std::uint64_t src = i < n_in ? suites::get_word(c.in, i, ib) : 0;
+        const std::uint64_t src = i < n_in ? suites::get_word(in, i, ib) : 0;
         reports::Mismatch m;
         m.index = i;
-        m.buffer = "out";
+        m.plane = out_name(c, 0);
         m.location = fmt::format("element {}", i);
         if (in_fmt && i < n_in) {
             m.inputs.push_back(oracle::word_hex(*in_fmt, src));
@@ -705,16 +718,16 @@ void compare_words(const suites::Case &c, const Reply &r, Collector &col) {
 
 /// The buffers of the buffer ops, byte by byte (word by word where the bytes are words).
 void compare_buffers(const suites::Case &c, const Reply &r, Collector &col) {
-    const std::vector<std::uint8_t> *expected[3] = {&c.expect.out, &c.expect.out2, &c.expect.out3};
-    static const char *names[3] = {"out", "out2", "out3"};
-    for (int b = 0; b < 3; ++b) {
-        const auto &exp = *expected[b];
-        const auto &act = r.out[b];
+    const auto planes = suites::op_planes(c.op, c.format, c.layout).outputs;
+    for (int b = 0; b < static_cast<int>(planes.size()); ++b) {
+        const auto &exp = expected_out(c, b);
+        const auto &act = actual_out(c, r, b);
+        const std::string name = out_name(c, b);
         col.out.elements += exp.size();
         if (exp.empty() && act.empty()) continue;
         if (exp.size() != act.size())
-            col.add({0, names[b], {}, "", fmt::format("{} bytes", exp.size()), fmt::format("{} bytes", act.size()), "",
-                     "", "", fmt::format("{}: size", names[b]), ""},
+            col.add({0, name, {}, "", fmt::format("{} bytes", exp.size()), fmt::format("{} bytes", act.size()), "", "",
+                     "", fmt::format("{}: size", name), ""},
                     MismatchClass::size_mismatch);
         // Words where the layout stores words: contiguous payloads and binary32 values.
         const WordFormat *unit = nullptr;
@@ -731,7 +744,7 @@ void compare_buffers(const suites::Case &c, const Reply &r, Collector &col) {
             }
             reports::Mismatch m;
             m.index = i * w;
-            m.buffer = names[b];
+            m.plane = name;
             m.location = locate(c, b, i * w);
             m.expected = hex_bytes(exp, i * w, w);
             m.actual = hex_bytes(act, i * w, w);
@@ -747,8 +760,9 @@ void compare_buffers(const suites::Case &c, const Reply &r, Collector &col) {
                     m.expected_value = value_text(*unit, e);
                     m.actual_value = value_text(*unit, a);
                 }
-                if (c.layout == NINFER_LAYOUT_contiguous_le_v1 && (i + 1) * w <= c.in.size())
-                    m.inputs.push_back(hex_bytes(c.in, i * w, w));
+                const auto &in = suites::plane_bytes(c.inputs, c.inputs.empty() ? 0 : c.inputs[0].name);
+                if (c.layout == NINFER_LAYOUT_contiguous_le_v1 && (i + 1) * w <= in.size())
+                    m.inputs.push_back(hex_bytes(in, i * w, w));
             }
             col.add(std::move(m), cls);
         }

@@ -65,18 +65,19 @@ Call call_of(const suites::Case &c) {
     call.flags = c.flags;
     call.shape = c.shape;
     call.count = c.count;
-    call.in = c.in;
-    call.aux = c.aux;
-    if (c.expect.status == NINFER_OK) {
-        call.out_capacity[0] = c.expect.out.size();
-        call.out_capacity[1] = c.expect.out2.size();
-        call.out_capacity[2] = c.expect.out3.size();
-    } else {
-        // Room for any plausible output, so that a refusal cannot be a mere E_BUFFER.
-        const std::uint64_t words = suites::is_word_op(c.op) ? c.count * static_cast<std::uint64_t>(8) : 0;
-        const std::uint64_t room = std::max<std::uint64_t>({std::uint64_t{1} << 16, 4 * (c.in.size() + c.aux.size()), words});
-        for (auto &cap : call.out_capacity) cap = room;
+    call.inputs = c.inputs;
+    // The op's output planes, in its order: the expected sizes, or room for any plausible
+    // output when a refusal is expected, so that a refusal cannot be a mere E_BUFFER.
+    std::uint64_t room = 0;
+    if (c.expect.status != NINFER_OK) {
+        std::uint64_t in_bytes = 0;
+        for (const auto &p : c.inputs) in_bytes = p.bytes.size() > ~0ull - in_bytes ? ~0ull : in_bytes + p.bytes.size();
+        const std::uint64_t cap = std::uint64_t{1} << 40;  // 1 TiB: a larger room is refused by the worker anyway
+        const std::uint64_t words = suites::is_word_op(c.op) ? (c.count > cap / 8 ? cap : c.count * 8) : 0;
+        room = std::max<std::uint64_t>({std::uint64_t{1} << 16, in_bytes > cap / 4 ? cap : 4 * in_bytes, words});
     }
+    for (const auto name : suites::op_planes(c.op, c.format, c.layout).outputs)
+        call.outputs.push_back({name, 0, c.expect.status == NINFER_OK ? c.expect.output(name).size() : room});
     return call;
 }
 

@@ -4,12 +4,12 @@
 
 namespace ninfer::harness {
 
-bool covers(const std::vector<ninfer_capability> &caps, std::uint32_t op, std::uint32_t format,
-            std::uint32_t format_in, std::uint32_t layout, std::uint32_t method) {
+bool covers(const std::vector<ninfer_capability_v2> &caps, std::uint32_t op, std::uint32_t format,
+            std::uint32_t format_in, std::uint32_t layout, std::uint32_t method, std::uint32_t profile) {
     auto match = [](std::uint32_t declared, std::uint32_t wanted) { return declared == 0 || declared == wanted; };
     for (const auto &c : caps)
         if (c.op == op && match(c.format, format) && match(c.format_in, format_in) && match(c.layout, layout) &&
-            match(c.method, method))
+            match(c.method, method) && match(c.profile, profile))
             return true;
     return false;
 }

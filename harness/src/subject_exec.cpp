@@ -7,6 +7,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "ninfer/abi/registry.hpp"
 #include "ninfer/harness/subject.hpp"
 #include "ninfer/reports/report.hpp"
 #include "child_subject.hpp"
@@ -132,7 +133,8 @@ private:
             return false;
         }
         auto deadline = Clock::now() + opts_.call_timeout + kHandshakeGrace;
-        std::string hello = json{{"ninfer", "hello"}, {"abi", NINFER_ABI_VERSION}}.dump() + "\n";
+        // "abi": 1 keeps a v1 subject (which checks abi == 1) answering; "abi_max" offers 2.
+        std::string hello = json{{"ninfer", "hello"}, {"abi", NINFER_ABI_OLDEST}, {"abi_max", NINFER_ABI_LATEST}}.dump() + "\n";
         auto io = child_.write_all(hello.data(), hello.size(), deadline);
         std::string line;
         bool too_long = false;
@@ -177,8 +179,10 @@ private:
         if (!j.is_object()) return "hello reply is " + type_of(j) + ", expected an object";
         auto abi = j.find("abi");
         if (abi == j.end() || !abi->is_number_integer()) return "hello reply has no integer \"abi\"";
-        if (abi->get<std::int64_t>() != NINFER_ABI_VERSION)
-            return "ABI version " + std::to_string(abi->get<std::int64_t>()) + ", expected " + std::to_string(NINFER_ABI_VERSION);
+        const auto abi_version = abi->get<std::int64_t>();
+        if (abi_version < NINFER_ABI_OLDEST || abi_version > NINFER_ABI_LATEST)
+            return "ABI version " + std::to_string(abi_version) + "; this harness speaks ABI " +
+                   std::to_string(NINFER_ABI_OLDEST) + ".." + std::to_string(NINFER_ABI_LATEST);
         auto name = j.find("name");
         if (name == j.end() || !name->is_string() || name->get<std::string>().empty())
             return "hello reply has no non-empty string \"name\"";
@@ -188,14 +192,14 @@ private:
             if (!v->is_string()) return "\"version\" is " + type_of(*v) + ", expected a string";
             info.version = reports::untrusted_text(v->get<std::string>(), kMaxIdentity);
         }
-        info.abi_version = NINFER_ABI_VERSION;
+        info.abi_version = static_cast<std::uint32_t>(abi_version);
         auto caps = j.find("capabilities");
         if (caps == j.end() || !caps->is_array()) return "hello reply has no array \"capabilities\"";
         for (std::size_t i = 0; i < caps->size(); ++i) {
             const json &cj = (*caps)[i];
             std::string at = "capability " + std::to_string(i) + ": ";
             if (!cj.is_object()) return at + "is " + type_of(cj) + ", expected an object";
-            ninfer_capability cap{};
+            ninfer_capability_v2 cap{};
             auto op = cj.find("op");
             if (op == cj.end() || !op->is_string()) return at + "has no string \"op\"";
             auto op_id = wire::op_id(op->get<std::string>());
@@ -213,6 +217,15 @@ private:
                     why = cap_field(cj, "method", std::string(kind).c_str(),
                                     [&](const std::string &n) { return wire::method_id(cap.op, n); }, cap.method);
             }
+            if (why.empty() && abi_version >= 2) {
+                if (auto pr = cj.find("profile"); pr != cj.end() && !pr->is_null()) {
+                    if (!pr->is_number_unsigned() || pr->get<std::uint64_t>() > UINT32_MAX)
+                        why = "\"profile\" is " + brief(*pr) + ", expected an unsigned 32-bit integer or null";
+                    else
+                        cap.profile = pr->get<std::uint32_t>();
+                }
+            }
+            if (why.empty()) why = wire::check_capability(cap);
             if (!why.empty()) return at + why;
             info.capabilities.push_back(cap);
         }
@@ -242,10 +255,12 @@ private:
         if (c.shape.size() > NINFER_MAX_RANK)
             return reply_with(Outcome::error, "call rank " + std::to_string(c.shape.size()) + " exceeds " +
                                                   std::to_string(NINFER_MAX_RANK));
-        const std::vector<std::uint8_t> *in = &c.in;
+        if (c.inputs.size() > wire::kMaxPlanes || c.outputs.size() > wire::kMaxPlanes)
+            return reply_with(Outcome::error, "call has more than " + std::to_string(wire::kMaxPlanes) + " planes");
         std::vector<std::uint8_t> iota_words;
         if (c.iota) {
-            if (!c.in.empty()) return reply_with(Outcome::error, "call has both iota and input bytes");
+            if (c.inputs.empty() || !c.inputs[0].bytes.empty())
+                return reply_with(Outcome::error, "call has iota but no empty input plane 0");
             if (auto why = wire::check_iota(c.iota->start, c.iota->width, c.count); !why.empty())
                 return reply_with(Outcome::error, why);
             if (c.count > kMaxIotaBytes / static_cast<std::uint64_t>(c.iota->width))
@@ -253,23 +268,60 @@ private:
                                                       " words is too large for an exec subject; split it");
             iota_words.resize(static_cast<std::size_t>(c.count) * static_cast<std::size_t>(c.iota->width));
             wire::fill_iota(iota_words.data(), c.iota->start, c.iota->width, c.count);
-            in = &iota_words;
         }
+        const auto input_bytes = [&](std::size_t i) -> const std::vector<std::uint8_t> & {
+            return i == 0 && c.iota ? iota_words : c.inputs[i].bytes;
+        };
         if (!child_.running()) {
             std::string why;
-            if (!start(why)) return reply_with(Outcome::error, "cannot restart the subject: " + why);
+            if (!start(why)) return reply_with(Outcome::error, "cannot restart the subject: " + std::move(why));
         }
-        json req = {{"op", name_or_id(wire::op_name(c.op), c.op)},
-                    {"format", name_or_id(wire::format_name(c.format), c.format)},
-                    {"format_in", name_or_id(wire::format_name(c.format_in), c.format_in)},
-                    {"layout", name_or_id(wire::layout_name(c.layout), c.layout)},
-                    {"method", name_or_id(wire::method_name(c.op, c.method), c.method)},
-                    {"flags", c.flags},
-                    {"shape", c.shape},
-                    {"count", c.count},
-                    {"in", to_hex(*in)},
-                    {"aux", to_hex(c.aux)},
-                    {"out_capacity", {c.out_capacity[0], c.out_capacity[1], c.out_capacity[2]}}};
+        const bool v1 = info_.abi_version == 1;
+        // ABI 1: input planes 0, 1 are `in`, `aux` and output planes 0..2 `out`, `out2`, `out3`
+        // (the adapter of the plugin worker); a call with more planes is unsupported there.
+        if (v1 && (c.inputs.size() > 2 || c.outputs.size() > 3)) {
+            Reply r = reply_with(Outcome::returned, "the call has " + std::to_string(c.inputs.size()) + " input and " +
+                                                        std::to_string(c.outputs.size()) +
+                                                        " output planes; an ABI 1 subject takes at most 2 and 3");
+            r.status = NINFER_E_UNSUPPORTED;
+            for (const auto &o : c.outputs) r.outputs.push_back({o.name, o.format, {}});
+            return r;
+        }
+        nlohmann::ordered_json req = {{"op", name_or_id(wire::op_name(c.op), c.op)},
+                                      {"format", name_or_id(wire::format_name(c.format), c.format)},
+                                      {"format_in", name_or_id(wire::format_name(c.format_in), c.format_in)},
+                                      {"layout", name_or_id(wire::layout_name(c.layout), c.layout)},
+                                      {"method", name_or_id(wire::method_name(c.op, c.method), c.method)},
+                                      {"flags", c.flags},
+                                      {"shape", c.shape},
+                                      {"count", c.count}};
+        std::uint64_t capacity = 0;
+        for (const auto &o : c.outputs) capacity += o.capacity;
+        if (v1) {
+            static const std::vector<std::uint8_t> none;
+            req["in"] = to_hex(c.inputs.size() > 0 ? input_bytes(0) : none);
+            req["aux"] = to_hex(c.inputs.size() > 1 ? input_bytes(1) : none);
+            std::uint64_t caps[3] = {0, 0, 0};
+            for (std::size_t i = 0; i < c.outputs.size(); ++i) caps[i] = c.outputs[i].capacity;
+            req["out_capacity"] = {caps[0], caps[1], caps[2]};
+        } else {
+            req["profile"] = c.profile;
+            nlohmann::ordered_json inputs = nlohmann::ordered_json::object(), outputs = nlohmann::ordered_json::object(),
+                                   formats = nlohmann::ordered_json::object();
+            for (std::size_t i = 0; i < c.inputs.size(); ++i) {
+                const std::string name(abi::plane_name(c.inputs[i].name));
+                inputs[name] = to_hex(input_bytes(i));
+                if (c.inputs[i].format) formats[name] = name_or_id(wire::format_name(c.inputs[i].format), c.inputs[i].format);
+            }
+            for (const auto &o : c.outputs) {
+                const std::string name(abi::plane_name(o.name));
+                outputs[name] = o.capacity;
+                if (o.format) formats[name] = name_or_id(wire::format_name(o.format), o.format);
+            }
+            req["inputs"] = std::move(inputs);
+            req["outputs"] = std::move(outputs);
+            req["formats"] = std::move(formats);
+        }
         std::string line = req.dump() + "\n";
 
         // Anything the subject wrote since its last reply is a surplus of an earlier call: never
@@ -282,18 +334,17 @@ private:
         auto io = child_.write_all(line.data(), line.size(), deadline);
         if (io == Child::Io::timeout) return timed_out();
         if (io == Child::Io::eof) return crashed("while receiving the call");
-        std::size_t max = 2 * static_cast<std::size_t>(c.out_capacity[0] + c.out_capacity[1] + c.out_capacity[2]) +
-                          2 * wire::kMaxText + 65536;
+        const std::size_t max = 2 * static_cast<std::size_t>(capacity) + 2 * wire::kMaxText + 65536;
         bool too_long = false;
         io = child_.read_line(line, max, deadline, too_long);
         if (io == Child::Io::timeout) return timed_out();
         if (io == Child::Io::eof) return crashed("during the call");
         if (too_long) return protocol_error("reply line longer than " + std::to_string(max) + " bytes (the out capacities allow less)");
         if (child_.pending_output()) return protocol_error("subject wrote more than one reply line for this call");
-        return parse_reply(line, c);
+        return parse_reply(line, c, v1);
     }
 
-    Reply parse_reply(const std::string &line, const Call &c) {
+    Reply parse_reply(const std::string &line, const Call &c, bool v1) {
         if (nests_deeper_than(line, kMaxJsonDepth))
             return protocol_error("reply nested deeper than " + std::to_string(kMaxJsonDepth) + " levels");
         json j;
@@ -321,17 +372,39 @@ private:
             if (!m->is_string()) return protocol_error("reply \"message\" is " + type_of(*m) + ", expected a string");
             r.message = m->get<std::string>().substr(0, wire::kMaxText);
         }
-        static const char *keys[3] = {"out", "out2", "out3"};
-        for (int i = 0; i < 3; ++i) {
-            auto o = j.find(keys[i]);
-            if (o == j.end() || o->is_null()) continue;
-            if (!o->is_string())
-                return protocol_error("reply \"" + std::string(keys[i]) + "\" is " + type_of(*o) + ", expected a hex string");
-            if (auto why = from_hex(o->get_ref<const std::string &>(), r.out[i]); !why.empty())
-                return protocol_error("reply \"" + std::string(keys[i]) + "\" " + why);
-            if (r.out[i].size() > c.out_capacity[i])
-                return protocol_error("reply \"" + std::string(keys[i]) + "\" has " + std::to_string(r.out[i].size()) +
-                                      " bytes, capacity " + std::to_string(c.out_capacity[i]));
+        // The call's output planes, in its order; the reply fills those it names.
+        for (const auto &o : c.outputs) r.outputs.push_back({o.name, o.format, {}});
+        const auto take = [&](const json &value, std::size_t i, const std::string &key) -> std::string {
+            if (!value.is_string()) return "reply \"" + key + "\" is " + type_of(value) + ", expected a hex string";
+            if (auto why = from_hex(value.get_ref<const std::string &>(), r.outputs[i].bytes); !why.empty())
+                return "reply \"" + key + "\" " + why;
+            if (r.outputs[i].bytes.size() > c.outputs[i].capacity)
+                return "reply \"" + key + "\" has " + std::to_string(r.outputs[i].bytes.size()) + " bytes, capacity " +
+                       std::to_string(c.outputs[i].capacity);
+            return "";
+        };
+        if (v1) {
+            static const char *keys[3] = {"out", "out2", "out3"};
+            for (std::size_t i = 0; i < 3; ++i) {
+                auto o = j.find(keys[i]);
+                if (o == j.end() || o->is_null()) continue;
+                if (i >= c.outputs.size()) {
+                    if (o->is_string() && o->get_ref<const std::string &>().empty()) continue;
+                    return protocol_error("reply \"" + std::string(keys[i]) + "\" given, but the call has " +
+                                          std::to_string(c.outputs.size()) + " output buffers");
+                }
+                if (auto why = take(*o, i, keys[i]); !why.empty()) return protocol_error(why);
+            }
+        } else if (auto outs = j.find("outputs"); outs != j.end() && !outs->is_null()) {
+            if (!outs->is_object()) return protocol_error("reply \"outputs\" is " + type_of(*outs) + ", expected an object");
+            for (const auto &[key, value] : outs->items()) {
+                std::size_t i = 0;
+                while (i < c.outputs.size() && abi::plane_name(c.outputs[i].name) != key) ++i;
+                if (i == c.outputs.size())
+                    return protocol_error("reply \"outputs\" names plane \"" +
+                                          reports::untrusted_text(key, kMaxIdentity) + "\", not an output plane of the call");
+                if (auto why = take(value, i, "outputs." + key); !why.empty()) return protocol_error(why);
+            }
         }
         r.outcome = Outcome::returned;
         return r;

@@ -69,6 +69,12 @@ private:
             why = with_stderr(who() + "worker sent no hello frame (is " + opts_.worker_executable + " a ninfer-conform worker?)", child_);
             return false;
         }
+        if (io == Child::Io::ok && h.wire_version != wire::kWireVersion) {
+            child_.kill();
+            why = who() + "worker speaks wire protocol " + std::to_string(h.wire_version) + ", this harness " +
+                  std::to_string(wire::kWireVersion) + " (" + opts_.worker_executable + " is from another build)";
+            return false;
+        }
         if (io == Child::Io::ok && (h.name_len > wire::kMaxText || h.version_len > wire::kMaxText ||
                                     h.error_len > wire::kMaxText || h.breaks_len > wire::kMaxText ||
                                     h.capability_count > wire::kMaxCapabilities)) {
@@ -78,10 +84,10 @@ private:
         }
         std::string name(h.name_len, '\0'), version(h.version_len, '\0'), error(h.error_len, '\0'),
             breaks(h.breaks_len, '\0');
-        std::vector<ninfer_capability> caps(h.capability_count);
+        std::vector<ninfer_capability_v2> caps(h.capability_count);
         if (io == Child::Io::ok) io = child_.read_exact(name.data(), name.size(), deadline);
         if (io == Child::Io::ok) io = child_.read_exact(version.data(), version.size(), deadline);
-        if (io == Child::Io::ok) io = child_.read_exact(caps.data(), caps.size() * sizeof(ninfer_capability), deadline);
+        if (io == Child::Io::ok) io = child_.read_exact(caps.data(), caps.size() * sizeof(ninfer_capability_v2), deadline);
         if (io == Child::Io::ok) io = child_.read_exact(error.data(), error.size(), deadline);
         if (io == Child::Io::ok) io = child_.read_exact(breaks.data(), breaks.size(), deadline);
         if (io == Child::Io::timeout) {
@@ -141,12 +147,23 @@ private:
         if (c.shape.size() > NINFER_MAX_RANK)
             return error_reply("call rank " + std::to_string(c.shape.size()) + " exceeds " + std::to_string(NINFER_MAX_RANK));
         wire::CallHeader h;
+        if (c.inputs.size() > wire::kMaxPlanes || c.outputs.size() > wire::kMaxPlanes)
+            return error_reply("call has " + std::to_string(c.inputs.size()) + " input and " + std::to_string(c.outputs.size()) +
+                               " output planes; at most " + std::to_string(wire::kMaxPlanes) + " each");
+        h.input_count = static_cast<std::uint32_t>(c.inputs.size());
+        h.output_count = static_cast<std::uint32_t>(c.outputs.size());
+        std::vector<wire::PlaneHeader> planes;
+        for (const auto &p : c.inputs) planes.push_back({p.name, p.format, p.bytes.size()});
+        for (const auto &p : c.outputs) planes.push_back({p.name, p.format, p.capacity});
         if (c.iota) {
-            if (!c.in.empty()) return error_reply("call has both iota and input bytes");
+            if (c.inputs.empty() || !c.inputs[0].bytes.empty()) return error_reply("call has iota but no empty input plane 0");
             if (auto why = wire::check_iota(c.iota->start, c.iota->width, c.count); !why.empty()) return error_reply(why);
             h.iota_start = c.iota->start;
             h.iota_width = static_cast<std::uint32_t>(c.iota->width);
         }
+        if (auto why = wire::check_planes(planes.data(), h.input_count, planes.data() + h.input_count, h.output_count);
+            !why.empty())
+            return error_reply("call refused before sending: " + why);
         if (!child_.running()) {
             std::string why;
             if (!start(why)) return error_reply("cannot restart the worker: " + why);
@@ -157,18 +174,17 @@ private:
         h.layout = c.layout;
         h.method = c.method;
         h.flags = c.flags;
+        h.profile = c.profile;
         h.rank = static_cast<std::uint32_t>(c.shape.size());
         std::copy(c.shape.begin(), c.shape.end(), h.shape);
         h.count = c.count;
-        h.in_bytes = c.in.size();
-        h.aux_bytes = c.aux.size();
-        std::copy(std::begin(c.out_capacity), std::end(c.out_capacity), h.out_capacity);
 
         child_.clear_stderr_tail();
         auto deadline = Clock::now() + opts_.call_timeout;
         auto io = child_.write_all(&h, sizeof h, deadline);
-        if (io == Child::Io::ok) io = child_.write_all(c.in.data(), c.in.size(), deadline);
-        if (io == Child::Io::ok) io = child_.write_all(c.aux.data(), c.aux.size(), deadline);
+        if (io == Child::Io::ok) io = child_.write_all(planes.data(), planes.size() * sizeof(wire::PlaneHeader), deadline);
+        for (std::size_t i = 0; i < c.inputs.size() && io == Child::Io::ok; ++i)
+            io = child_.write_all(c.inputs[i].bytes.data(), c.inputs[i].bytes.size(), deadline);
         if (io == Child::Io::timeout) return timed_out();
         if (io == Child::Io::eof) return crashed("while receiving the call");
 
@@ -176,21 +192,27 @@ private:
         io = child_.read_exact(&rh, sizeof rh, deadline);
         if (io == Child::Io::timeout) return timed_out();
         if (io == Child::Io::eof) return crashed("during the call");
+        const bool ret = rh.outcome == static_cast<std::uint8_t>(Outcome::returned);
         if (rh.magic != wire::kReplyMagic || rh.message_len > wire::kMaxText ||
-            (rh.outcome != static_cast<std::uint8_t>(Outcome::returned) && rh.outcome != static_cast<std::uint8_t>(Outcome::error)))
+            (!ret && rh.outcome != static_cast<std::uint8_t>(Outcome::error)) ||
+            rh.output_count != (ret ? h.output_count : 0u))
             return protocol_error("worker sent a malformed reply frame");
-        for (int i = 0; i < 3; ++i)
-            if (rh.out_bytes[i] > c.out_capacity[i])
-                return protocol_error("worker reply output " + std::to_string(i + 1) + " exceeds its capacity");
         Reply r;
         r.outcome = static_cast<Outcome>(rh.outcome);
         r.status = rh.status;
         r.detail = rh.detail;
         r.message.resize(rh.message_len);
         io = child_.read_exact(r.message.data(), r.message.size(), deadline);
-        for (int i = 0; i < 3 && io == Child::Io::ok; ++i) {
-            r.out[i].resize(static_cast<std::size_t>(rh.out_bytes[i]));
-            io = child_.read_exact(r.out[i].data(), r.out[i].size(), deadline);
+        std::vector<std::uint64_t> written(rh.output_count);
+        if (io == Child::Io::ok) io = child_.read_exact(written.data(), written.size() * sizeof(std::uint64_t), deadline);
+        if (io == Child::Io::ok)
+            for (std::size_t i = 0; i < written.size(); ++i)
+                if (written[i] > c.outputs[i].capacity)
+                    return protocol_error("worker reply output plane " + std::to_string(i + 1) + " exceeds its capacity");
+        for (std::size_t i = 0; i < written.size() && io == Child::Io::ok; ++i) {
+            Plane out{c.outputs[i].name, c.outputs[i].format, std::vector<std::uint8_t>(static_cast<std::size_t>(written[i]))};
+            io = child_.read_exact(out.bytes.data(), out.bytes.size(), deadline);
+            r.outputs.push_back(std::move(out));
         }
         if (io == Child::Io::timeout) return timed_out();
         if (io == Child::Io::eof) return crashed("while sending the reply");

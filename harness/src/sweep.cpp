@@ -11,6 +11,7 @@
 
 #include <fmt/format.h>
 
+#include "ninfer/abi/registry.hpp"
 #include "ninfer/harness/compare.hpp"
 #include "ninfer/harness/runner.hpp"
 #include "ninfer/oracle/native_words.hpp"
@@ -141,8 +142,10 @@ SweepResult run_sweep(Subject &s, const SweepOptions &o, const reports::SubjectI
             call.format_in = format_in;
             call.method = method;
             call.count = n;
+            call.inputs = {{NINFER_PLANE_WORDS, 0, {}}};
             call.iota = Iota{first, ib};
-            call.out_capacity[0] = n * static_cast<std::uint64_t>(ob);
+            const std::uint32_t out_plane = o.op == NINFER_OP_convert ? NINFER_PLANE_WORDS : NINFER_PLANE_VALUES;
+            call.outputs = {{out_plane, 0, n * static_cast<std::uint64_t>(ob)}};
             // Large batches: the expected words are computed while the worker computes its own.
             const auto policy = n >= (std::uint64_t{1} << 18) ? std::launch::async : std::launch::deferred;
             auto expect = std::async(policy, [&] {
@@ -180,12 +183,13 @@ SweepResult run_sweep(Subject &s, const SweepOptions &o, const reports::SubjectI
                 done += n;
                 continue;
             }
-            const auto &act = r.out[0];
+            const auto &act = r.output(out_plane);
+            const std::string plane(abi::plane_name(out_plane));
             if (act.size() != expected.size()) {
                 ++cmp.mismatches;
                 ++cmp.classes["size_mismatch"];
                 if (cmp.first.size() < o.max_mismatches)
-                    cmp.first.push_back({first - o.start, "out", {}, "", fmt::format("{} bytes", expected.size()),
+                    cmp.first.push_back({first - o.start, plane, {}, "", fmt::format("{} bytes", expected.size()),
                                          fmt::format("{} bytes", act.size()), "", "", "size_mismatch",
                                          fmt::format("batch at element {}", first - o.start), ""});
             }
@@ -206,7 +210,7 @@ SweepResult run_sweep(Subject &s, const SweepOptions &o, const reports::SubjectI
                 if (cmp.first.size() < o.max_mismatches) {
                     reports::Mismatch m;
                     m.index = src - o.start;
-                    m.buffer = "out";
+                    m.plane = plane;
                     m.location = fmt::format("source word {}", oracle::word_hex(*g.src, src));
                     m.cls = mismatch_class_name(cls);
                     m.inputs = {oracle::word_hex(*g.src, src)};

@@ -26,6 +26,8 @@
 
 extern char **environ;
 
+#include <fmt/format.h>
+
 #include "ninfer/abi/registry.hpp"
 
 namespace ninfer::harness::wire {
@@ -114,7 +116,31 @@ std::optional<std::uint32_t> method_id(std::uint32_t op, std::string_view name) 
     }
 }
 
-std::string check_capability(const ninfer_capability &cap) {
+std::string check_planes(const PlaneHeader *inputs, std::uint32_t input_count, const PlaneHeader *outputs,
+                         std::uint32_t output_count) {
+    if (input_count > kMaxPlanes || output_count > kMaxPlanes)
+        return fmt::format("{} input and {} output planes; at most {} each", input_count, output_count, kMaxPlanes);
+    auto check = [](const PlaneHeader *p, std::uint32_t n, const char *what) -> std::string {
+        for (std::uint32_t i = 0; i < n; ++i) {
+            if (abi::plane_name(p[i].name).empty())
+                return fmt::format("{} plane {} has name {}, not a registered plane", what, i, p[i].name);
+            for (std::uint32_t j = 0; j < i; ++j)
+                if (p[j].name == p[i].name)
+                    return fmt::format("{} plane {} repeats the name {}", what, i, abi::plane_name(p[i].name));
+        }
+        return "";
+    };
+    if (auto why = check(inputs, input_count, "input"); !why.empty()) return why;
+    if (auto why = check(outputs, output_count, "output"); !why.empty()) return why;
+    std::uint64_t total = 0;
+    for (std::uint32_t i = 0; i < input_count; ++i) {
+        if (inputs[i].bytes > ~0ull - total) return "input plane sizes overflow uint64";
+        total += inputs[i].bytes;
+    }
+    return "";
+}
+
+std::string check_capability(const ninfer_capability_v2 &cap) {
     if (op_name(cap.op).empty()) return "op " + std::to_string(cap.op) + " is not a registered op";
     if (cap.format != 0 && format_name(cap.format).empty())
         return "format " + std::to_string(cap.format) + " is not a registered format";
@@ -130,6 +156,9 @@ std::string check_capability(const ninfer_capability &cap) {
             return "method " + std::to_string(cap.method) + " is not a registered " +
                    std::string(method_kind(cap.op)) + " (op " + std::string(op_name(cap.op)) + ")";
     }
+    if (cap.profile != 0 && cap.op != NINFER_OP_linear)
+        return "profile " + std::to_string(cap.profile) + " given for op " + std::string(op_name(cap.op)) +
+               ", which is not an operator";
     return "";
 }
 

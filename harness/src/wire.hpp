@@ -26,33 +26,49 @@ inline constexpr std::uint32_t kReplyMagic = 0x50524E4Eu;  // "NNRP"
 
 inline constexpr std::uint32_t kMaxText = 4096;            ///< name, version, message, error
 inline constexpr std::uint32_t kMaxCapabilities = 65536;
+/// The frames' version: 2 carries counted named planes (ABI v2). The worker sends it in its
+/// hello and the harness refuses any other, so that a stale worker binary fails by name.
+inline constexpr std::uint32_t kWireVersion = 2;
+/// Most input planes and most output planes of one call (each direction).
+inline constexpr std::uint32_t kMaxPlanes = 16;
 
 /// Worker -> harness, once after loading. Followed by name, version, the capabilities
-/// (capability_count ninfer_capability structs), the error text and the rule a bundled
-/// seeded-bug plugin breaks (its ninfer_mutant_breaks, or nothing).
+/// (capability_count ninfer_capability_v2 structs: a v1 plugin's with profile 0, a v2 plugin's
+/// read at its capability_size stride), the error text and the rule a bundled seeded-bug plugin
+/// breaks (its ninfer_mutant_breaks, or nothing).
 struct HelloHeader {
     std::uint32_t magic = kHelloMagic;
+    std::uint32_t wire_version = kWireVersion;
     std::uint32_t ok = 0;  ///< 1: loaded and serving; 0: `error` says why, the worker exits
-    std::uint32_t abi_version = 0;
+    std::uint32_t abi_version = 0;  ///< the table's: 1 (served through the adapter) or 2
     std::uint32_t capability_count = 0;
     std::uint32_t name_len = 0, version_len = 0, error_len = 0, breaks_len = 0;
+    std::uint32_t reserved = 0;
 };
 
-/// Harness -> worker, one per call. Followed by in_bytes of input (none with iota) and
-/// aux_bytes of aux.
+/// One plane descriptor of a call frame: an input's byte count or an output's capacity.
+struct PlaneHeader {
+    std::uint32_t name = 0, format = 0;
+    std::uint64_t bytes = 0;
+};
+
+/// Harness -> worker, one per call. Followed by input_count input PlaneHeaders, output_count
+/// output PlaneHeaders (bytes: the capacity), then each input's bytes in order (with iota,
+/// input 0 is sent with 0 bytes and the worker makes count words of iota_width bytes).
 struct CallHeader {
     std::uint32_t magic = kCallMagic;
     std::uint32_t op = 0, format = 0, format_in = 0, layout = 0, method = 0, flags = 0, rank = 0;
     std::uint64_t shape[NINFER_MAX_RANK] = {};
-    std::uint64_t count = 0, in_bytes = 0, aux_bytes = 0;
-    std::uint64_t out_capacity[3] = {0, 0, 0};
+    std::uint64_t count = 0;
+    std::uint32_t profile = 0;
+    std::uint32_t input_count = 0, output_count = 0;
+    std::uint32_t iota_width = 0;  ///< 0: no iota; 1, 2, 4 or 8: the worker makes input 0
     std::uint64_t iota_start = 0;
-    std::uint32_t iota_width = 0;  ///< 0: no iota; 1, 2, 4 or 8: the worker makes the input
-    std::uint32_t reserved = 0;
 };
 
-/// Worker -> harness, one per call. Followed by message_len bytes of message and the three
-/// outputs (out_bytes[i] each).
+/// Worker -> harness, one per call. Followed by message_len bytes of message, output_count
+/// uint64 `written` sizes (the call's output planes, in its order; 0 unless `returned`) and
+/// then each output's written bytes.
 struct ReplyHeader {
     std::uint32_t magic = kReplyMagic;
     std::uint8_t outcome = 0;  ///< Outcome::returned or Outcome::error
@@ -61,9 +77,13 @@ struct ReplyHeader {
     std::int32_t status = 0;
     std::uint32_t detail = 0;
     std::uint32_t message_len = 0;
-    std::uint32_t reserved2 = 0;
-    std::uint64_t out_bytes[3] = {0, 0, 0};
+    std::uint32_t output_count = 0;
 };
+
+/// Why a call's plane descriptors are malformed (too many planes, a name outside the registry
+/// or given twice, input sizes whose sum overflows), or "".
+std::string check_planes(const PlaneHeader *inputs, std::uint32_t input_count, const PlaneHeader *outputs,
+                         std::uint32_t output_count);
 
 /// Whether `status` is NINFER_OK or one of the NINFER_E_* codes of plugin.h.
 bool known_status(std::int32_t status);
@@ -89,7 +109,7 @@ std::optional<std::uint32_t> method_id(std::uint32_t op, std::string_view name);
 std::string_view method_kind(std::uint32_t op);
 
 /// Why a declared capability is malformed (field outside the registry), or "" when sound.
-std::string check_capability(const ninfer_capability &cap);
+std::string check_capability(const ninfer_capability_v2 &cap);
 
 // ---- Blocking I/O of the worker ---------------------------------------------------------------
 

@@ -9,12 +9,15 @@
 #include <sys/resource.h>
 #include <unistd.h>
 
+#include <algorithm>
+#include <cstddef>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <string>
 #include <vector>
 
+#include "ninfer/abi/registry.hpp"
 #include "ninfer/harness/subject.hpp"
 #include "wire.hpp"
 
@@ -101,7 +104,7 @@ struct GuardNote {
     char text[160] = {};
     std::size_t len = 0;
 };
-GuardNote g_guard_notes[6];
+GuardNote g_guard_notes[2 * wire::kMaxPlanes];
 
 void on_guard_fault(int, siginfo_t *info, void *) {
     const auto *a = static_cast<const std::uint8_t *>(info->si_addr);
@@ -125,15 +128,83 @@ void install_guard_handler() {
     ::sigaction(SIGBUS, &sa, nullptr);
 }
 
+/// The loaded table, whatever its ABI: a v1 table kept whole, or a v2 table's functions that
+/// its struct_size covers.
 struct Loaded {
-    ninfer_plugin table{};
+    std::uint32_t abi = 0;  ///< 1 or 2
+    void *self = nullptr;
+    ninfer_fn_v1 ops_v1[16] = {};
+    ninfer_fn_v2 ops_v2[NINFER_MAX_OPS] = {};
     std::string name, version, breaks;
-    std::vector<ninfer_capability> caps;
+    std::vector<ninfer_capability_v2> caps;
 };
 
 std::string bounded(const char *s) { return s ? std::string(s, strnlen(s, wire::kMaxText)) : std::string(); }
 
-/// Loads and checks the plugin; "" on success, else the one-line reason.
+/// The first fields of every table version: enough to tell the layout.
+struct TableHead {
+    std::uint32_t abi_version;
+    std::uint32_t struct_size;
+};
+
+/// Reads a v1 table; "" or why it is refused.
+std::string load_v1(const ninfer_plugin_v1 *t, Loaded &out) {
+    if (t->struct_size < sizeof(ninfer_plugin_v1))
+        return "table struct_size " + std::to_string(t->struct_size) + ", expected at least " +
+               std::to_string(sizeof(ninfer_plugin_v1)) + " (ABI 1)";
+    if (!t->name) return "table name is NULL";
+    out.name = bounded(t->name);
+    out.version = bounded(t->version);
+    out.self = t->self;
+    std::memcpy(out.ops_v1, t->ops, sizeof out.ops_v1);
+    if (t->capability_count > wire::kMaxCapabilities)
+        return "capability_count " + std::to_string(t->capability_count) + " exceeds " +
+               std::to_string(wire::kMaxCapabilities);
+    if (t->capability_count > 0 && !t->capabilities)
+        return "capabilities is NULL with capability_count " + std::to_string(t->capability_count);
+    for (std::uint32_t i = 0; i < t->capability_count; ++i) {
+        const auto &c = t->capabilities[i];
+        out.caps.push_back({c.op, c.format, c.format_in, c.layout, c.method, 0});
+    }
+    return "";
+}
+
+/// Reads a v2 table within its struct_size, capabilities at its capability_size stride; "" or
+/// why it is refused.
+std::string load_v2(const ninfer_plugin_v2 *t, Loaded &out) {
+    constexpr std::size_t head = offsetof(ninfer_plugin_v2, ops);
+    if (t->struct_size < head)
+        return "table struct_size " + std::to_string(t->struct_size) + ", expected at least " + std::to_string(head) +
+               " (ABI 2: the fields before ops)";
+    if (!t->name) return "table name is NULL";
+    out.name = bounded(t->name);
+    out.version = bounded(t->version);
+    out.self = t->self;
+    // A table from an older header has fewer ops; entries past its struct_size stay NULL.
+    const std::size_t n = std::min<std::size_t>((t->struct_size - head) / sizeof(ninfer_fn_v2), NINFER_MAX_OPS);
+    for (std::size_t i = 0; i < n; ++i) out.ops_v2[i] = t->ops[i];
+    if (t->capability_count > wire::kMaxCapabilities)
+        return "capability_count " + std::to_string(t->capability_count) + " exceeds " +
+               std::to_string(wire::kMaxCapabilities);
+    if (t->capability_count > 0 && !t->capabilities)
+        return "capabilities is NULL with capability_count " + std::to_string(t->capability_count);
+    if (t->capability_count > 0 && t->capability_size < sizeof(ninfer_capability_v1))
+        return "capability_size " + std::to_string(t->capability_size) + ", expected at least " +
+               std::to_string(sizeof(ninfer_capability_v1));
+    // Fields past what this harness knows are ignored; profile only when the stride covers it.
+    const auto *base = reinterpret_cast<const unsigned char *>(t->capabilities);
+    const std::size_t take = std::min<std::size_t>(t->capability_size, sizeof(ninfer_capability_v2));
+    for (std::uint32_t i = 0; i < t->capability_count; ++i) {
+        ninfer_capability_v2 c{};
+        std::memcpy(&c, base + static_cast<std::size_t>(i) * t->capability_size, take);
+        out.caps.push_back(c);
+    }
+    return "";
+}
+
+/// Loads the plugin and negotiates its ABI (plugin.h, ninfer_plugin_entry): entry(2), then
+/// entry(1) when that returns NULL; the table's abi_version picks the layout. "" on success,
+/// else the one-line reason.
 std::string load_plugin(const std::string &path, Loaded &out) {
     const std::string who = "plugin " + path + ": ";
     void *lib = ::dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL);
@@ -142,28 +213,24 @@ std::string load_plugin(const std::string &path, Loaded &out) {
         if (err.rfind(path + ": ", 0) == 0) err.erase(0, path.size() + 2);
         return who + "cannot load: " + err;
     }
-    auto entry = reinterpret_cast<ninfer_plugin_entry_fn>(::dlsym(lib, NINFER_PLUGIN_ENTRY_SYMBOL));
+    auto entry = reinterpret_cast<ninfer_plugin_entry_any_fn>(::dlsym(lib, NINFER_PLUGIN_ENTRY_SYMBOL));
     if (!entry) return who + "no symbol " NINFER_PLUGIN_ENTRY_SYMBOL " (not a ninfer-conform plugin?)";
-    const ninfer_plugin *t = entry(NINFER_ABI_VERSION);
-    if (!t) return who + NINFER_PLUGIN_ENTRY_SYMBOL "(1) returned NULL (the plugin cannot serve ABI 1)";
-    if (t->abi_version != NINFER_ABI_VERSION)
-        return who + "ABI version " + std::to_string(t->abi_version) + ", expected " + std::to_string(NINFER_ABI_VERSION);
-    if (t->struct_size < sizeof(ninfer_plugin))
-        return who + "table struct_size " + std::to_string(t->struct_size) + ", expected at least " +
-               std::to_string(sizeof(ninfer_plugin));
-    out.table = *t;
-    if (!out.table.name) return who + "table name is NULL";
-    out.name = bounded(out.table.name);
-    out.version = bounded(out.table.version);
-    if (out.table.capability_count > wire::kMaxCapabilities)
-        return who + "capability_count " + std::to_string(out.table.capability_count) + " exceeds " +
-               std::to_string(wire::kMaxCapabilities);
-    if (out.table.capability_count > 0 && !out.table.capabilities)
-        return who + "capabilities is NULL with capability_count " + std::to_string(out.table.capability_count);
-    out.caps.assign(out.table.capabilities, out.table.capabilities + out.table.capability_count);
+    const void *table = nullptr;
+    for (std::uint32_t v = NINFER_ABI_LATEST; v >= NINFER_ABI_OLDEST && !table; --v) table = entry(v);
+    if (!table)
+        return who + NINFER_PLUGIN_ENTRY_SYMBOL " returned NULL for every ABI this harness loads (" +
+               std::to_string(NINFER_ABI_OLDEST) + ".." + std::to_string(NINFER_ABI_LATEST) + ")";
+    const auto *head = static_cast<const TableHead *>(table);
+    out.abi = head->abi_version;
+    std::string why;
+    if (out.abi == 1) why = load_v1(static_cast<const ninfer_plugin_v1 *>(table), out);
+    else if (out.abi == 2) why = load_v2(static_cast<const ninfer_plugin_v2 *>(table), out);
+    else
+        return who + "plugin ABI " + std::to_string(out.abi) + "; this harness loads ABI " +
+               std::to_string(NINFER_ABI_OLDEST) + ".." + std::to_string(NINFER_ABI_LATEST);
+    if (!why.empty()) return who + why;
     for (std::size_t i = 0; i < out.caps.size(); ++i)
-        if (auto why = wire::check_capability(out.caps[i]); !why.empty())
-            return who + "capability " + std::to_string(i) + ": " + why;
+        if (auto w = wire::check_capability(out.caps[i]); !w.empty()) return who + "capability " + std::to_string(i) + ": " + w;
     // A bundled seeded-bug plugin names the rule it breaks (`plugins` lists it).
     if (auto *breaks = reinterpret_cast<const char *(*)()>(::dlsym(lib, "ninfer_mutant_breaks")))
         out.breaks = bounded(breaks());
@@ -173,7 +240,7 @@ std::string load_plugin(const std::string &path, Loaded &out) {
 bool send_hello(int fd, const Loaded &p, const std::string &error) {
     wire::HelloHeader h;
     h.ok = error.empty() ? 1 : 0;
-    h.abi_version = p.table.abi_version;
+    h.abi_version = p.abi;
     h.capability_count = error.empty() ? static_cast<std::uint32_t>(p.caps.size()) : 0;
     h.name_len = static_cast<std::uint32_t>(p.name.size());
     h.version_len = static_cast<std::uint32_t>(p.version.size());
@@ -183,7 +250,7 @@ bool send_hello(int fd, const Loaded &p, const std::string &error) {
     std::string frame(reinterpret_cast<const char *>(&h), sizeof h);
     frame += p.name;
     frame += p.version;
-    if (h.ok) frame.append(reinterpret_cast<const char *>(p.caps.data()), p.caps.size() * sizeof(ninfer_capability));
+    if (h.ok) frame.append(reinterpret_cast<const char *>(p.caps.data()), p.caps.size() * sizeof(ninfer_capability_v2));
     frame += err;
     frame += p.breaks;
     return wire::write_full(fd, frame.data(), frame.size());
@@ -205,16 +272,18 @@ bool read_into(int fd, Buffer &b, std::uint64_t n, bool &allocated) {
 struct Outgoing {
     wire::ReplyHeader h;
     std::string message;
-    const std::uint8_t *out[3] = {nullptr, nullptr, nullptr};
+    std::uint64_t written[wire::kMaxPlanes] = {};
+    const std::uint8_t *out[wire::kMaxPlanes] = {};
 };
 
-bool send_reply(int fd, Outgoing &r) {
+bool send_reply(int fd, Outgoing &r, std::uint32_t output_count) {
     r.h.message_len = static_cast<std::uint32_t>(r.message.size());
-    if (!wire::write_full(fd, &r.h, sizeof r.h) || !wire::write_full(fd, r.message.data(), r.message.size()))
+    r.h.output_count = output_count;
+    if (!wire::write_full(fd, &r.h, sizeof r.h) || !wire::write_full(fd, r.message.data(), r.message.size()) ||
+        !wire::write_full(fd, r.written, output_count * sizeof(std::uint64_t)))
         return false;
-    for (int i = 0; i < 3; ++i)
-        if (r.h.out_bytes[i] > 0 && !wire::write_full(fd, r.out[i], static_cast<std::size_t>(r.h.out_bytes[i])))
-            return false;
+    for (std::uint32_t i = 0; i < output_count; ++i)
+        if (r.written[i] > 0 && !wire::write_full(fd, r.out[i], static_cast<std::size_t>(r.written[i]))) return false;
     return true;
 }
 
@@ -226,12 +295,18 @@ Outgoing error_reply(std::string message, bool restart = false) {
     return r;
 }
 
-const char *kOutName[3] = {"out", "out2", "out3"};
+Outgoing returned(std::int32_t status, std::string message) {
+    Outgoing r;
+    r.h.outcome = static_cast<std::uint8_t>(Outcome::returned);
+    r.h.status = status;
+    r.message = std::move(message);
+    return r;
+}
 
-/// Runs one call on the plugin and checks what it did to the output buffers.
-std::string buffer_text(int i, std::uint64_t capacity) {
-    return "output buffer " + std::to_string(i + 1) + " (" + kOutName[i] + ", capacity " + std::to_string(capacity) +
-           " bytes)";
+/// "output plane 2 (scales, capacity 64 bytes)".
+std::string plane_text(std::uint32_t i, const wire::PlaneHeader &p) {
+    return "output plane " + std::to_string(i + 1) + " (" + std::string(abi::plane_name(p.name)) + ", capacity " +
+           std::to_string(p.bytes) + " bytes)";
 }
 
 void note_guard(GuardNote &g, const std::uint8_t *begin, std::size_t bytes, const std::string &text) {
@@ -242,72 +317,137 @@ void note_guard(GuardNote &g, const std::uint8_t *begin, std::size_t bytes, cons
     std::memcpy(g.text, line.data(), g.len);
 }
 
-Outgoing run_call(const Loaded &p, const wire::CallHeader &h, Buffer &in, std::uint64_t in_bytes, Buffer &aux,
-                  GuardedBuffer (&out)[3]) {
-    for (int i = 0; i < 3; ++i) {
-        if (!out[i].place(h.out_capacity[i]))
-            return error_reply("worker cannot allocate " + std::to_string(h.out_capacity[i]) + " bytes for output buffer " +
-                               std::to_string(i + 1) + " (memory limit?)");
-        note_guard(g_guard_notes[2 * i], out[i].leading_guard(), out[i].page,
-                   "before the start of " + buffer_text(i, h.out_capacity[i]));
-        note_guard(g_guard_notes[2 * i + 1], out[i].trailing_guard(), out[i].page,
-                   "past the end of " + buffer_text(i, h.out_capacity[i]));
-    }
-    ninfer_fn fn = (h.op >= 1 && h.op <= 16) ? p.table.ops[h.op - 1] : nullptr;
-    if (!fn) {
-        if (covers(p.caps, h.op, h.format, h.format_in, h.layout, h.method))
-            return error_reply("plugin declares op " + std::string(wire::op_name(h.op)) + " for this call but its function is NULL");
-        Outgoing r;
-        r.h.outcome = static_cast<std::uint8_t>(Outcome::returned);
-        r.h.status = NINFER_E_UNSUPPORTED;
-        r.message = "plugin has no function for op " + std::to_string(h.op);
-        return r;
-    }
-    ninfer_call c{};
+/// One decoded call frame: the header, its planes, and where the input bytes are.
+struct Frame {
+    wire::CallHeader h;
+    wire::PlaneHeader in[wire::kMaxPlanes], out[wire::kMaxPlanes];
+    Buffer *data = nullptr;          ///< kMaxPlanes input buffers
+    std::uint64_t in_bytes[wire::kMaxPlanes] = {};  ///< with iota, input 0's generated size
+};
+
+/// Calls a v2 function with the frame's planes.
+std::int32_t call_v2(const Loaded &p, ninfer_fn_v2 fn, const Frame &f, GuardedBuffer *out, std::uint64_t *written,
+                     ninfer_result_v2 &res) {
+    ninfer_input_plane in[wire::kMaxPlanes] = {};
+    ninfer_output_plane op[wire::kMaxPlanes] = {};
+    for (std::uint32_t i = 0; i < f.h.input_count; ++i)
+        in[i] = {f.in[i].name, f.in[i].format, f.data[i].p, f.in_bytes[i]};
+    for (std::uint32_t i = 0; i < f.h.output_count; ++i) op[i] = {f.out[i].name, f.out[i].format, out[i].p, f.out[i].bytes, 0};
+    ninfer_call_v2 c{};
     c.struct_size = sizeof c;
-    c.op = h.op;
-    c.format = h.format;
-    c.format_in = h.format_in;
-    c.layout = h.layout;
-    c.method = h.method;
-    c.flags = h.flags;
-    c.rank = h.rank;
-    std::memcpy(c.shape, h.shape, sizeof c.shape);
-    c.count = h.count;
-    c.in = in.p;
-    c.in_bytes = in_bytes;
-    c.aux = aux.p;
-    c.aux_bytes = h.aux_bytes;
-    c.out = out[0].p;
-    c.out_bytes = h.out_capacity[0];
-    c.out2 = out[1].p;
-    c.out2_bytes = h.out_capacity[1];
-    c.out3 = out[2].p;
-    c.out3_bytes = h.out_capacity[2];
-    ninfer_result res{};
-    std::int32_t status = fn(p.table.self, &c, &res);
+    c.op = f.h.op;
+    c.format = f.h.format;
+    c.format_in = f.h.format_in;
+    c.layout = f.h.layout;
+    c.method = f.h.method;
+    c.flags = f.h.flags;
+    c.rank = f.h.rank;
+    std::memcpy(c.shape, f.h.shape, sizeof c.shape);
+    c.count = f.h.count;
+    c.profile = f.h.profile;
+    c.input_count = f.h.input_count;
+    c.inputs = in;
+    c.output_count = f.h.output_count;
+    c.outputs = op;
+    res = {};
+    res.struct_size = sizeof res;
+    const std::int32_t status = fn(p.self, &c, &res);
+    for (std::uint32_t i = 0; i < f.h.output_count; ++i) written[i] = op[i].written;
+    return status;
+}
+
+/// The v1 adapter: input planes 0, 1 become in, aux; output planes 0, 1, 2 become out, out2,
+/// out3, in the op's order.
+std::int32_t call_v1(const Loaded &p, ninfer_fn_v1 fn, const Frame &f, GuardedBuffer *out, std::uint64_t *written,
+                     ninfer_result_v2 &res) {
+    ninfer_call_v1 c{};
+    c.struct_size = sizeof c;
+    c.op = f.h.op;
+    c.format = f.h.format;
+    c.format_in = f.h.format_in;
+    c.layout = f.h.layout;
+    c.method = f.h.method;
+    c.flags = f.h.flags;
+    c.rank = f.h.rank;
+    std::memcpy(c.shape, f.h.shape, sizeof c.shape);
+    c.count = f.h.count;
+    if (f.h.input_count > 0) {
+        c.in = f.data[0].p;
+        c.in_bytes = f.in_bytes[0];
+    }
+    if (f.h.input_count > 1) {
+        c.aux = f.data[1].p;
+        c.aux_bytes = f.in_bytes[1];
+    }
+    void **outs[3] = {&c.out, &c.out2, &c.out3};
+    std::uint64_t *caps[3] = {&c.out_bytes, &c.out2_bytes, &c.out3_bytes};
+    for (std::uint32_t i = 0; i < f.h.output_count; ++i) {
+        *outs[i] = out[i].p;
+        *caps[i] = f.out[i].bytes;
+    }
+    ninfer_result_v1 r1{};
+    const std::int32_t status = fn(p.self, &c, &r1);
+    const std::uint64_t w[3] = {r1.out_written, r1.out2_written, r1.out3_written};
+    for (std::uint32_t i = 0; i < f.h.output_count; ++i) written[i] = w[i];
+    // A v1 plugin that reports a size for a buffer it was not given: caught like an overstatement.
+    for (std::uint32_t i = f.h.output_count; i < 3; ++i)
+        if (w[i] != 0) written[i] = w[i];
+    res = {};
+    res.struct_size = sizeof res;
+    res.detail = r1.detail;
+    std::memcpy(res.message, r1.message, sizeof res.message);
+    return status;
+}
+
+/// Runs one call on the plugin and checks what it did to the output planes.
+Outgoing run_call(const Loaded &p, const Frame &f, GuardedBuffer (&out)[wire::kMaxPlanes]) {
+    const auto &h = f.h;
+    for (std::uint32_t i = 0; i < h.output_count; ++i) {
+        if (!out[i].place(f.out[i].bytes))
+            return error_reply("worker cannot allocate " + std::to_string(f.out[i].bytes) + " bytes for " +
+                               plane_text(i, f.out[i]) + " (memory limit?)");
+        note_guard(g_guard_notes[2 * i], out[i].leading_guard(), out[i].page, "before the start of " + plane_text(i, f.out[i]));
+        note_guard(g_guard_notes[2 * i + 1], out[i].trailing_guard(), out[i].page, "past the end of " + plane_text(i, f.out[i]));
+    }
+    for (std::uint32_t i = h.output_count; i < wire::kMaxPlanes; ++i) g_guard_notes[2 * i].len = g_guard_notes[2 * i + 1].len = 0;
+    const bool v1 = p.abi == 1;
+    ninfer_fn_v1 fn1 = v1 && h.op >= 1 && h.op <= 16 ? p.ops_v1[h.op - 1] : nullptr;
+    ninfer_fn_v2 fn2 = !v1 && h.op >= 1 && h.op <= NINFER_MAX_OPS ? p.ops_v2[h.op - 1] : nullptr;
+    if (!fn1 && !fn2) {
+        if (covers(p.caps, h.op, h.format, h.format_in, h.layout, h.method, h.profile))
+            return error_reply("plugin declares op " + std::string(wire::op_name(h.op)) + " for this call but its function is NULL");
+        return returned(NINFER_E_UNSUPPORTED, "plugin has no function for op " + std::to_string(h.op));
+    }
+    if (v1 && (h.input_count > 2 || h.output_count > 3))
+        return returned(NINFER_E_UNSUPPORTED, "the call has " + std::to_string(h.input_count) + " input and " +
+                                                  std::to_string(h.output_count) +
+                                                  " output planes; an ABI 1 plugin takes at most 2 and 3");
+    std::uint64_t written[wire::kMaxPlanes] = {};
+    ninfer_result_v2 res{};
+    const std::int32_t status = v1 ? call_v1(p, fn1, f, out, written, res) : call_v2(p, fn2, f, out, written, res);
 
     // 1. The slack before each buffer: a write there (a guard page caught anything past the
     //    end or further before) leaves the worker suspect, so it restarts.
-    for (int i = 0; i < 3; ++i)
-        if (!out[i].slack_intact())
-            return error_reply("wrote before the start of " + buffer_text(i, h.out_capacity[i]), true);
-    // 2. Reported sizes within the capacities.
-    const std::uint64_t written[3] = {res.out_written, res.out2_written, res.out3_written};
-    for (int i = 0; i < 3; ++i)
-        if (written[i] > h.out_capacity[i])
-            return error_reply("reported " + std::string(kOutName[i]) + "_written " + std::to_string(written[i]) +
-                               " > capacity " + std::to_string(h.out_capacity[i]));
+    for (std::uint32_t i = 0; i < h.output_count; ++i)
+        if (!out[i].slack_intact()) return error_reply("wrote before the start of " + plane_text(i, f.out[i]), true);
+    // 2. Reported sizes within the capacities (a v1 plugin: also none for a buffer it was not given).
+    const std::uint32_t reported = v1 ? 3 : h.output_count;
+    for (std::uint32_t i = 0; i < reported; ++i) {
+        const std::uint64_t cap = i < h.output_count ? f.out[i].bytes : 0;
+        if (written[i] > cap) {
+            static const char *v1_names[3] = {"out_written", "out2_written", "out3_written"};
+            const std::string what = v1 ? std::string(v1_names[i])
+                                        : "written of output plane " + std::to_string(i + 1) + " (" +
+                                              std::string(abi::plane_name(f.out[i].name)) + ")";
+            return error_reply("reported " + what + " " + std::to_string(written[i]) + " > capacity " + std::to_string(cap));
+        }
+    }
     // 3. A status the ABI defines.
-    if (!wire::known_status(status))
-        return error_reply("returned status " + std::to_string(status) + ", not a NINFER_* code");
-    Outgoing r;
-    r.h.outcome = static_cast<std::uint8_t>(Outcome::returned);
-    r.h.status = status;
+    if (!wire::known_status(status)) return error_reply("returned status " + std::to_string(status) + ", not a NINFER_* code");
+    Outgoing r = returned(status, std::string(res.message, strnlen(res.message, sizeof res.message)));
     r.h.detail = res.detail;
-    r.message.assign(res.message, strnlen(res.message, sizeof res.message));
-    for (int i = 0; i < 3; ++i) {
-        r.h.out_bytes[i] = written[i];
+    for (std::uint32_t i = 0; i < h.output_count; ++i) {
+        r.written[i] = written[i];
         r.out[i] = out[i].p;
     }
     return r;
@@ -337,35 +477,66 @@ int worker_main(const std::string &library_path) {
     if (!send_hello(proto_out, plugin, error) || !error.empty()) return 1;
     install_guard_handler();
 
-    Buffer in, aux;
-    GuardedBuffer out[3];
+    Buffer in[wire::kMaxPlanes];
+    GuardedBuffer out[wire::kMaxPlanes];
     for (;;) {
-        wire::CallHeader h;
+        Frame f;
+        f.data = in;
+        auto &h = f.h;
         if (!wire::read_full(proto_in, &h, sizeof h)) return 0;
         if (h.magic != wire::kCallMagic) {
             std::fprintf(stderr, "ninfer-conform worker: bad call frame magic 0x%08x\n", h.magic);
             return 2;
         }
-        bool in_ok = true, aux_ok = true;
-        std::uint64_t in_bytes = h.in_bytes;
-        if (h.iota_width != 0) {
-            in_bytes = h.count * h.iota_width;
-            in_ok = wire::check_iota(h.iota_start, static_cast<int>(h.iota_width), h.count).empty() &&
-                    h.count <= ~0ull / h.iota_width && in.reserve(in_bytes);
-            if (in_ok) wire::fill_iota(in.p, h.iota_start, static_cast<int>(h.iota_width), h.count);
-        } else if (!read_into(proto_in, in, h.in_bytes, in_ok)) {
-            return 0;
+        if (h.input_count > wire::kMaxPlanes || h.output_count > wire::kMaxPlanes) {
+            std::fprintf(stderr, "ninfer-conform worker: call frame with %u input and %u output planes (at most %u)\n",
+                         h.input_count, h.output_count, wire::kMaxPlanes);
+            return 2;
         }
-        if (!read_into(proto_in, aux, h.aux_bytes, aux_ok)) return 0;
+        if (!wire::read_full(proto_in, f.in, h.input_count * sizeof(wire::PlaneHeader)) ||
+            !wire::read_full(proto_in, f.out, h.output_count * sizeof(wire::PlaneHeader)))
+            return 0;
+        std::string why = wire::check_planes(f.in, h.input_count, f.out, h.output_count);
+        if (why.empty() && h.iota_width != 0) {
+            if (h.input_count == 0) why = "iota call without an input plane";
+            else if (f.in[0].bytes != 0) why = "iota call with input bytes";
+            else if (auto w = wire::check_iota(h.iota_start, static_cast<int>(h.iota_width), h.count); !w.empty()) why = w;
+            else if (h.count > ~0ull / h.iota_width) why = "iota size overflows uint64";
+        }
+        if (!why.empty()) {
+            // The frame's length is unknown past a bad descriptor: answer, then end the stream.
+            Outgoing r = error_reply("malformed call frame: " + why, true);
+            send_reply(proto_out, r, 0);
+            return 2;
+        }
+        bool held = true;
+        std::uint64_t unheld = 0;
+        for (std::uint32_t i = 0; i < h.input_count; ++i) {
+            f.in_bytes[i] = f.in[i].bytes;
+            bool ok = true;
+            if (i == 0 && h.iota_width != 0) {
+                f.in_bytes[0] = h.count * h.iota_width;
+                ok = in[0].reserve(f.in_bytes[0]);
+                if (ok) wire::fill_iota(in[0].p, h.iota_start, static_cast<int>(h.iota_width), h.count);
+            } else if (!read_into(proto_in, in[i], f.in[i].bytes, ok)) {
+                return 0;
+            }
+            if (!ok && held) {
+                held = false;
+                unheld = i;
+            }
+        }
         Outgoing r;
-        if (!in_ok || !aux_ok)
-            r = error_reply("worker cannot hold the " + std::string(in_ok ? "aux" : "input") + " of this call (" +
-                            std::to_string(in_ok ? h.aux_bytes : in_bytes) + " bytes; memory limit?)");
+        if (!held)
+            r = error_reply("worker cannot hold input plane " + std::to_string(unheld + 1) + " (" +
+                            std::string(abi::plane_name(f.in[unheld].name)) + ", " + std::to_string(f.in_bytes[unheld]) +
+                            " bytes; memory limit?)");
         else if (h.rank > NINFER_MAX_RANK)
             r = error_reply("rank " + std::to_string(h.rank) + " exceeds " + std::to_string(NINFER_MAX_RANK));
         else
-            r = run_call(plugin, h, in, in_bytes, aux, out);
-        if (!send_reply(proto_out, r)) return 0;
+            r = run_call(plugin, f, out);
+        const bool ret = r.h.outcome == static_cast<std::uint8_t>(Outcome::returned);
+        if (!send_reply(proto_out, r, ret ? h.output_count : 0)) return 0;
         if (r.h.restart) return 3;
     }
 }

@@ -275,7 +275,7 @@ TEST_CASE("run against the reference writes schema-valid, deterministic reports"
     CHECK(j1 != mask(j1));  // the mask did hide something
     CHECK(mask(j1) == mask(j2));
     const auto j = json::parse(j1);
-    CHECK(j.at("schema") == "ninfer-conform/report/v1");
+    CHECK(j.at("schema") == "ninfer-conform/report/v2");
     CHECK(j.at("subject").at("name").get<std::string>().size() > 0);
     CHECK(j.at("vectors").at("manifest_sha256").get<std::string>().size() == 64);
 }
@@ -651,4 +651,29 @@ TEST_CASE("an unknown command is named and no error line echoes unbounded input"
     CHECK(o.status == 2);
     CHECK(lines(o.err) == 1);
     CHECK(o.err.size() < 1000);
+}
+
+TEST_CASE("a plugin built against ABI v1 (the 0.1.0 minimal example, verbatim) still runs its declared cases (issue 6)") {
+    // Built with NINFER_PLUGIN_ABI=1 against today's headers; its entry returns NULL unless asked
+    // for ABI 1, so it loads only through the harness's fallback, and runs through the v1 adapter.
+    const fs::path r = tmp_dir() / "v1_minimal.json";
+    const auto a = cli("run --plugin '" + std::string(NINFER_TEST_PLUGIN_DIR) + "/fixture_v1_minimal_0_1_0.so' --report '" +
+                       r.string() + "'");
+    INFO(a.out << a.err);
+    CHECK(a.out.find("plugin minimal 1.0 (abi 1)") != std::string::npos);
+    const auto rep = json::parse(slurp(r));
+    CHECK(rep.at("subject").at("abi_version") == 1);
+    std::size_t passed = 0, failed = 0;
+    for (const auto &c : rep.at("cases")) {
+        const auto status = c.at("status").get<std::string>();
+        INFO(c.at("id"));
+        CHECK((status == "pass" || status == "fail" || status == "unsupported"));
+        if (status == "pass") ++passed;
+        if (status != "fail") continue;
+        // 0.1.0 kept a signalling NaN unquieted on decode; the NaN principle (0.2) quiets it.
+        ++failed;
+        for (const auto &[cls, n] : c.at("classes").items()) CHECK(cls == "nan_not_quieted");
+    }
+    CHECK(passed >= 4);
+    CHECK(failed <= 1);
 }

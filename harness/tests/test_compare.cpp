@@ -32,16 +32,18 @@ suites::Case word_case(std::uint32_t conversion, std::vector<std::uint64_t> in, 
     k.format_in = c.src;
     k.method = c.id;
     k.count = in.size();
-    for (auto w : in) suites::put_word(k.in, w, F(c.src).bytes());
-    for (auto w : out) suites::put_word(k.expect.out, w, F(c.dst).bytes());
+    for (auto w : in) suites::put_word(k.input(NINFER_PLANE_WORDS), w, F(c.src).bytes());
+    for (auto w : out) suites::put_word(k.expect.output(NINFER_PLANE_WORDS), w, F(c.dst).bytes());
     return k;
 }
 
-Reply returned(std::vector<std::uint64_t> words, int bytes, std::int32_t status = NINFER_OK) {
+Reply returned(std::vector<std::uint64_t> words, int bytes, std::int32_t status = NINFER_OK,
+               std::uint32_t plane = NINFER_PLANE_WORDS) {
     Reply r;
     r.outcome = Outcome::returned;
     r.status = status;
-    for (auto w : words) suites::put_word(r.out[0], w, bytes);
+    r.outputs.push_back({plane, 0, {}});
+    for (auto w : words) suites::put_word(r.outputs[0].bytes, w, bytes);
     return r;
 }
 
@@ -162,7 +164,7 @@ TEST_CASE("compare_reply: outcomes, lies and statuses") {
     auto err = k;
     err.expect.status = NINFER_E_INVALID_PAYLOAD;
     err.expect.detail = NINFER_DETAIL_NONZERO_GAP;
-    err.expect.out.clear();
+    err.expect.outputs.clear();
     Reply r = returned({}, 2, NINFER_E_INVALID_PAYLOAD);
     r.detail = NINFER_DETAIL_NONZERO_GAP;
     CHECK(compare_reply(err, r, true, 8).status == reports::Status::pass);
@@ -236,37 +238,38 @@ TEST_CASE("attribution: a payload mismatch points at the rule of its plane and f
     k.layout = NINFER_LAYOUT_row_split_k128_v1;
     k.format = k.format_in = f.id;
     k.shape = {1, 64};
-    k.expect.out = oracle::row_split_encode(f, m);
+    k.expect.output(NINFER_PLANE_PAYLOAD) = oracle::row_split_encode(f, m);
     Reply r;
     r.outcome = Outcome::returned;
     r.status = NINFER_OK;
+    auto &out0 = suites::plane_bytes(r.outputs, NINFER_PLANE_PAYLOAD);
     // Swapped nibbles in every byte of the base plane.
-    r.out[0] = k.expect.out;
-    for (std::size_t i = 0; i < 32; ++i) r.out[0][i] = static_cast<std::uint8_t>(r.out[0][i] << 4 | r.out[0][i] >> 4);
+    out0 = k.expect.output(NINFER_PLANE_PAYLOAD);
+    for (std::size_t i = 0; i < 32; ++i) out0[i] = static_cast<std::uint8_t>(out0[i] << 4 | out0[i] >> 4);
     CHECK(blame_grouped_mismatch(k, r, 0, 0) == "row_split.nibble_order");
     auto cmp = compare_reply(k, r, true, 8);
     REQUIRE_FALSE(cmp.first.empty());
     CHECK(cmp.first[0].blame == "row_split.nibble_order");
     // A reply one byte short reads as zeros past its end: the size and the field are both named.
-    r.out[0].pop_back();
+    out0.pop_back();
     CHECK(blame_grouped_mismatch(k, r, 0, 0) == "row_split.nibble_order");
     const auto short_cmp = compare_reply(k, r, true, 8);
     CHECK(short_cmp.classes.at("size_mismatch") == 1);
     REQUIRE(short_cmp.first.size() >= 2);
     CHECK(short_cmp.first[1].blame == "row_split.nibble_order");
     // A padding lane of the partial group (lanes 64..127 of group 1 in a 128-wide row).
-    r.out[0] = k.expect.out;
-    r.out[0][40] = 0x11;  // group 1 lanes 16, 17: padding (K = 64)
+    out0 = k.expect.output(NINFER_PLANE_PAYLOAD);
+    out0[40] = 0x11;  // group 1 lanes 16, 17: padding (K = 64)
     CHECK(blame_grouped_mismatch(k, r, 0, 40) == "row_split.padding");
     // A gap byte, a scale word.
     const auto g = *oracle::row_split_geometry(f, 1, 64);
-    r.out[0] = k.expect.out;
-    r.out[0][g.base_bytes] = 1;
+    out0 = k.expect.output(NINFER_PLANE_PAYLOAD);
+    out0[g.base_bytes] = 1;
     CHECK(blame_grouped_mismatch(k, r, 0, g.base_bytes) == "row_split.gaps");
     CHECK(blame_grouped_mismatch(k, r, 0, g.scale_offset) == "row_split.scale_plane");
     // A different code value is the case's own rule.
-    r.out[0] = k.expect.out;
-    r.out[0][0] ^= 0x01;
+    out0 = k.expect.output(NINFER_PLANE_PAYLOAD);
+    out0[0] ^= 0x01;
     CHECK(blame_grouped_mismatch(k, r, 0, 0).empty());
 }
 
@@ -283,10 +286,10 @@ TEST_CASE("attribution: the first failing grouped_absmax group is explained by t
     std::vector<std::uint32_t> x(64, 0);
     x[0] = 0x40E00000u;
     x[1] = 0x40200000u;
-    for (auto w : x) suites::put_word(k.in, w, 4);
-    const auto res = oracle::grouped_absmax(f, NINFER_FORMAT_fp32, 1, 64, k.in);
+    for (auto w : x) suites::put_word(k.input(NINFER_PLANE_SOURCE), w, 4);
+    const auto res = oracle::grouped_absmax(f, NINFER_FORMAT_fp32, 1, 64, k.input(NINFER_PLANE_SOURCE));
     REQUIRE(res.status == NINFER_OK);
-    k.expect.out = oracle::row_split_encode(f, res.m);
+    k.expect.output(NINFER_PLANE_PAYLOAD) = oracle::row_split_encode(f, res.m);
     auto wrong = res.m;
     wrong.codes[1] = 3;  // ties away from zero
     const auto actual = oracle::row_split_encode(f, wrong);
@@ -336,9 +339,9 @@ TEST_CASE("compare_reply: buffer ops byte by byte with locations") {
     k.layout = NINFER_LAYOUT_contiguous_le_v1;
     k.format = k.format_in = NINFER_FORMAT_bf16;
     k.shape = {2, 2};
-    for (std::uint64_t w : {0x3f80, 0x8000, 0x7fc1, 0x0001}) suites::put_word(k.in, w, 2);
-    k.expect.out = k.in;
-    Reply r = returned({0x3f80, 0x0000, 0x7fc0, 0x0001}, 2);
+    for (std::uint64_t w : {0x3f80, 0x8000, 0x7fc1, 0x0001}) suites::put_word(k.input(NINFER_PLANE_WORDS), w, 2);
+    k.expect.output(NINFER_PLANE_PAYLOAD) = k.input(NINFER_PLANE_WORDS);
+    Reply r = returned({0x3f80, 0x0000, 0x7fc0, 0x0001}, 2, NINFER_OK, NINFER_PLANE_PAYLOAD);
     const auto cmp = compare_reply(k, r, true, 8);
     CHECK(cmp.status == reports::Status::fail);
     CHECK(cmp.mismatches == 2);
@@ -347,8 +350,41 @@ TEST_CASE("compare_reply: buffer ops byte by byte with locations") {
     REQUIRE(cmp.first.size() == 2);
     CHECK(cmp.first[0].location == "coordinate [0,1] (element 1)");
     CHECK(cmp.first[0].inputs == std::vector<std::string>{"8000"});
-    r.out[0].push_back(0);
+    CHECK(cmp.first[0].plane == "payload");
+    r.outputs[0].bytes.push_back(0);
     CHECK(compare_reply(k, r, true, 8).classes.at("size_mismatch") == 1);
+}
+
+TEST_CASE("compare_reply: output planes are compared by name and a mismatch names its plane") {
+    // quant_decode of q8 [1,2]: codes, scales, values; the reply lists its planes in another order.
+    suites::Case k;
+    k.op = NINFER_OP_quant_decode;
+    k.layout = NINFER_LAYOUT_row_split_k128_v1;
+    k.format = NINFER_FORMAT_q8_g32_fp16;
+    k.shape = {1, 2};
+    k.input(NINFER_PLANE_PAYLOAD) = std::vector<std::uint8_t>(256, 0);
+    k.expect.output(NINFER_PLANE_CODES) = {0x01, 0x02};
+    k.expect.output(NINFER_PLANE_SCALES) = {0x00, 0x3c};
+    k.expect.output(NINFER_PLANE_VALUES) = {0x00, 0x00, 0x80, 0x3f, 0x00, 0x00, 0x00, 0x40};
+    Reply r;
+    r.outcome = Outcome::returned;
+    r.status = NINFER_OK;
+    r.outputs = {{NINFER_PLANE_VALUES, 0, k.expect.output(NINFER_PLANE_VALUES)},
+                 {NINFER_PLANE_SCALES, 0, {0x00, 0x40}},
+                 {NINFER_PLANE_CODES, 0, k.expect.output(NINFER_PLANE_CODES)}};
+    const auto cmp = compare_reply(k, r, true, 8);
+    CHECK(cmp.status == reports::Status::fail);
+    CHECK(cmp.mismatches == 1);
+    REQUIRE(cmp.first.size() == 1);
+    CHECK(cmp.first[0].plane == "scales");
+    CHECK(cmp.first[0].location == "scale row 0 group 0");
+    // A plane the reply lacks is an output of 0 bytes: a size mismatch named by the plane.
+    r.outputs.erase(r.outputs.begin());
+    r.outputs[0].bytes = k.expect.output(NINFER_PLANE_SCALES);
+    const auto missing = compare_reply(k, r, true, 8);
+    REQUIRE(missing.first.size() >= 1);
+    CHECK(missing.classes.at("size_mismatch") == 1);
+    CHECK(missing.first[0].plane == "values");
 }
 
 TEST_CASE("a subnormal input decoded or widened to zero is a flushed subnormal") {

@@ -17,7 +17,7 @@ namespace {
 /// A scripted subject: declared capabilities and a reply function.
 class FakeSubject : public Subject {
 public:
-    FakeSubject(std::vector<ninfer_capability> caps, std::function<Reply(const Call &)> fn) : fn_(std::move(fn)) {
+    FakeSubject(std::vector<ninfer_capability_v2> caps, std::function<Reply(const Call &)> fn) : fn_(std::move(fn)) {
         info_.name = "fake";
         info_.version = "1";
         info_.abi_version = NINFER_ABI_VERSION;
@@ -48,8 +48,8 @@ suites::Case bf16_case(std::string slug, std::uint64_t in, std::uint64_t out) {
     k.format_in = NINFER_FORMAT_fp32;
     k.method = NINFER_CONVERSION_fp32_to_bf16_rne;
     k.count = 1;
-    suites::put_word(k.in, in, 4);
-    suites::put_word(k.expect.out, out, 2);
+    suites::put_word(k.input(NINFER_PLANE_WORDS), in, 4);
+    suites::put_word(k.expect.output(NINFER_PLANE_WORDS), out, 2);
     return k;
 }
 
@@ -57,16 +57,16 @@ Reply words(std::vector<std::uint8_t> out, std::int32_t status = NINFER_OK) {
     Reply r;
     r.outcome = Outcome::returned;
     r.status = status;
-    r.out[0] = std::move(out);
+    r.outputs = {{NINFER_PLANE_WORDS, 0, std::move(out)}};
     return r;
 }
 
-const ninfer_capability kConvertAny{NINFER_OP_convert, 0, 0, 0, 0};
+const ninfer_capability_v2 kConvertAny{NINFER_OP_convert, 0, 0, 0, 0, 0};
 
 }  // namespace
 
 TEST_CASE("runner: an undeclared case is unsupported and never called") {
-    FakeSubject s({{NINFER_OP_decode, 0, 0, 0, 0}}, [](const Call &) { return words({}); });
+    FakeSubject s({{NINFER_OP_decode, 0, 0, 0, 0, 0}}, [](const Call &) { return words({}); });
     const auto r = run_case(s, bf16_case("one", 0x3f800000, 0x3f80), "scalar.convert", 8);
     CHECK(r.status == reports::Status::unsupported);
     CHECK(s.calls == 0);
@@ -81,15 +81,35 @@ TEST_CASE("runner: a declared capability answered with E_UNSUPPORTED is a lie") 
 }
 
 TEST_CASE("runner: call capacities are the expected sizes, error cases get room") {
-    FakeSubject s({kConvertAny}, [](const Call &c) { return words(std::vector<std::uint8_t>(c.out_capacity[0], 0)); });
+    FakeSubject s({kConvertAny}, [](const Call &c) { return words(std::vector<std::uint8_t>(c.outputs.at(0).capacity, 0)); });
     auto k = bf16_case("one", 0x3f800000, 0x3f80);
     run_case(s, k, "x", 8);
-    CHECK(s.last.out_capacity[0] == 2);
-    CHECK(s.last.in == k.in);
+    REQUIRE(s.last.outputs.size() == 1);
+    CHECK(s.last.outputs[0].name == NINFER_PLANE_WORDS);
+    CHECK(s.last.outputs[0].capacity == 2);
+    CHECK(s.last.inputs == k.inputs);
     CHECK(s.last.method == NINFER_CONVERSION_fp32_to_bf16_rne);
     k.expect.status = NINFER_E_INVALID_ARGUMENT;
-    k.expect.out.clear();
-    CHECK(call_of(k).out_capacity[0] >= 65536);
+    k.expect.outputs.clear();
+    CHECK(call_of(k).outputs.at(0).capacity >= 65536);
+    // A count whose 8 bytes per word overflow uint64: the room saturates instead of wrapping
+    // to a few bytes (which would turn the expected refusal into a mere E_BUFFER).
+    k.count = (std::uint64_t{1} << 61) + 1;
+    CHECK(call_of(k).outputs.at(0).capacity >= std::uint64_t{1} << 40);
+    // Every output plane of the op is offered, by name, in the op's order.
+    suites::Case q;
+    q.op = NINFER_OP_quant_decode;
+    q.format = NINFER_FORMAT_q8_g32_fp16;
+    q.layout = NINFER_LAYOUT_row_split_k128_v1;
+    q.expect.output(NINFER_PLANE_CODES) = {1, 2};
+    q.expect.output(NINFER_PLANE_SCALES) = {0, 0x3c};
+    q.expect.output(NINFER_PLANE_VALUES) = std::vector<std::uint8_t>(8, 0);
+    const auto qc = call_of(q);
+    REQUIRE(qc.outputs.size() == 3);
+    CHECK(qc.outputs[0].name == NINFER_PLANE_CODES);
+    CHECK(qc.outputs[1].capacity == 2);
+    CHECK(qc.outputs[2].name == NINFER_PLANE_VALUES);
+    CHECK(qc.outputs[2].capacity == 8);
 }
 
 TEST_CASE("runner: outcomes become statuses and the run goes on") {
@@ -146,6 +166,6 @@ TEST_CASE("runner: level full adds the seeded random cases, reproducibly") {
     CHECK_FALSE(a.cases.empty());
     CHECK(b.cases.size() > a.cases.size());
     REQUIRE(b.cases.size() == c.cases.size());
-    for (std::size_t i = 0; i < b.cases.size(); ++i) CHECK(b.cases[i].c.in == c.cases[i].c.in);
+    for (std::size_t i = 0; i < b.cases.size(); ++i) CHECK(b.cases[i].c.inputs == c.cases[i].c.inputs);
     CHECK(b.manifest_sha256.size() == 64);
 }

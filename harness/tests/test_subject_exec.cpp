@@ -38,9 +38,11 @@ Call word_call(std::uint32_t op, const std::vector<std::uint64_t> &words, int wi
     c.op = op;
     c.shape = {words.size()};
     c.count = words.size();
+    c.inputs = {{NINFER_PLANE_WORDS, 0, {}}};
     for (auto w : words)
-        for (int b = 0; b < width; ++b) c.in.push_back(static_cast<std::uint8_t>(w >> (8 * b)));
-    c.out_capacity[0] = static_cast<std::uint64_t>(out_width) * words.size();
+        for (int b = 0; b < width; ++b) c.inputs[0].bytes.push_back(static_cast<std::uint8_t>(w >> (8 * b)));
+    const std::uint32_t out = op == NINFER_OP_decode ? NINFER_PLANE_VALUES : NINFER_PLANE_WORDS;
+    c.outputs = {{out, 0, static_cast<std::uint64_t>(out_width) * words.size()}};
     return c;
 }
 
@@ -71,8 +73,8 @@ Call echo(std::uint8_t trigger) {
     c.format = NINFER_FORMAT_bf16;
     c.count = 2;
     c.shape = {2};
-    c.in = {trigger, 0x80, 0x3F, 0x00};
-    c.out_capacity[0] = 4;
+    c.inputs = {{NINFER_PLANE_WORDS, 0, {trigger, 0x80, 0x3F, 0x00}}};
+    c.outputs = {{NINFER_PLANE_VALUES, 0, 4}};
     return c;
 }
 
@@ -81,7 +83,7 @@ void check_echoes(Subject &s) {
     INFO(r.message);
     REQUIRE(r.outcome == Outcome::returned);
     CHECK(r.message == "echo");
-    CHECK(r.out[0] == std::vector<std::uint8_t>{0x00, 0x80, 0x3F, 0x00});
+    CHECK(r.outputs.at(0).bytes == std::vector<std::uint8_t>{0x00, 0x80, 0x3F, 0x00});
 }
 
 }  // namespace
@@ -90,7 +92,8 @@ TEST_CASE("the Python example speaks the exec protocol", "[subject][exec]") {
     auto s = open_exec(kPython, options());
     REQUIRE(s->open_error().empty());
     CHECK(s->info().name == "python-example");
-    CHECK(s->info().version == "1.0");
+    CHECK(s->info().version == "2.0");
+    CHECK(s->info().abi_version == 2);  // it answered the hello's "abi_max": 2
     REQUIRE(s->info().capabilities.size() == 2);
     const auto &cap = s->info().capabilities[1];
     CHECK(cap.op == NINFER_OP_convert);
@@ -105,34 +108,34 @@ TEST_CASE("the Python example speaks the exec protocol", "[subject][exec]") {
     INFO(r.message);
     REQUIRE(r.outcome == Outcome::returned);
     REQUIRE(r.status == NINFER_OK);
-    REQUIRE(r.out[0].size() == 12);
-    CHECK(word_at(r.out[0], 0, 2) == 0x3F80);
-    CHECK(word_at(r.out[0], 1, 2) == 0x3F80);
-    CHECK(word_at(r.out[0], 2, 2) == 0x3F82);
-    CHECK(word_at(r.out[0], 3, 2) == 0x7F80);
-    CHECK(word_at(r.out[0], 4, 2) == 0x7FC0);
-    CHECK(word_at(r.out[0], 5, 2) == 0xFFC0);
+    REQUIRE(r.outputs.at(0).bytes.size() == 12);
+    CHECK(word_at(r.outputs.at(0).bytes, 0, 2) == 0x3F80);
+    CHECK(word_at(r.outputs.at(0).bytes, 1, 2) == 0x3F80);
+    CHECK(word_at(r.outputs.at(0).bytes, 2, 2) == 0x3F82);
+    CHECK(word_at(r.outputs.at(0).bytes, 3, 2) == 0x7F80);
+    CHECK(word_at(r.outputs.at(0).bytes, 4, 2) == 0x7FC0);
+    CHECK(word_at(r.outputs.at(0).bytes, 5, 2) == 0xFFC0);
 
     r = s->call(decode_bf16({0x3F80, 0xC000, 0x8000, 0x0001}));
     REQUIRE(r.outcome == Outcome::returned);
-    REQUIRE(r.out[0].size() == 32);
-    CHECK(word_at(r.out[0], 0, 8) == 0x3FF0000000000000ull);
-    CHECK(word_at(r.out[0], 1, 8) == 0xC000000000000000ull);
-    CHECK(word_at(r.out[0], 2, 8) == 0x8000000000000000ull);
-    CHECK(word_at(r.out[0], 3, 8) == 0x37A0000000000000ull);
+    REQUIRE(r.outputs.at(0).bytes.size() == 32);
+    CHECK(word_at(r.outputs.at(0).bytes, 0, 8) == 0x3FF0000000000000ull);
+    CHECK(word_at(r.outputs.at(0).bytes, 1, 8) == 0xC000000000000000ull);
+    CHECK(word_at(r.outputs.at(0).bytes, 2, 8) == 0x8000000000000000ull);
+    CHECK(word_at(r.outputs.at(0).bytes, 3, 8) == 0x37A0000000000000ull);
 
     SECTION("iota calls are expanded by the harness") {
         Call c = decode_bf16({});
         c.iota = Iota{0x3F80, 2};
         c.count = 3;
         c.shape = {3};
-        c.out_capacity[0] = 24;
+        c.outputs[0].capacity = 24;
         r = s->call(c);
         REQUIRE(r.outcome == Outcome::returned);
-        REQUIRE(r.out[0].size() == 24);
-        CHECK(word_at(r.out[0], 0, 8) == 0x3FF0000000000000ull);
-        CHECK(word_at(r.out[0], 1, 8) == 0x3FF0200000000000ull);  // 1 + 2^-7
-        CHECK(word_at(r.out[0], 2, 8) == 0x3FF0400000000000ull);  // 1 + 2^-6
+        REQUIRE(r.outputs.at(0).bytes.size() == 24);
+        CHECK(word_at(r.outputs.at(0).bytes, 0, 8) == 0x3FF0000000000000ull);
+        CHECK(word_at(r.outputs.at(0).bytes, 1, 8) == 0x3FF0200000000000ull);  // 1 + 2^-7
+        CHECK(word_at(r.outputs.at(0).bytes, 2, 8) == 0x3FF0400000000000ull);  // 1 + 2^-6
     }
     SECTION("an iota too large to expand into one line is refused before sending") {
         Call c = decode_bf16({});
@@ -161,19 +164,19 @@ TEST_CASE("the Python example and the C example agree on every bf16 word", "[sub
     c.iota = Iota{0, 2};
     c.count = 65536;
     c.shape = {65536};
-    c.out_capacity[0] = 8 * 65536;
+    c.outputs[0].capacity = 8 * 65536;
     Reply a = py->call(c), b = c_plugin->call(c);
     REQUIRE(a.outcome == Outcome::returned);
     REQUIRE(b.outcome == Outcome::returned);
-    CHECK(a.out[0].size() == 8 * 65536);
-    CHECK(a.out[0] == b.out[0]);
+    CHECK(a.outputs.at(0).bytes.size() == 8 * 65536);
+    CHECK(a.outputs.at(0).bytes == b.outputs.at(0).bytes);
 }
 
 TEST_CASE("a broken hello is a one-line open error", "[subject][exec][load]") {
     struct Case {
         const char *mode, *why;
     };
-    for (auto k : {Case{"badabi", "ABI version 7, expected 1"},
+    for (auto k : {Case{"badabi", "ABI version 7; this harness speaks ABI 1..2"},
                    Case{"badcap", "capability 0: unknown format \"bf17\""},
                    Case{"notjson", "hello reply is not JSON"},
                    Case{"exit", "exited with status 4 before answering the hello; stderr: bad_exec: giving up"}}) {
@@ -218,7 +221,7 @@ TEST_CASE("a reply nested 100000 levels deep is an error, not a dead harness", "
     auto s = open_exec(bad_exec("ok"), options());
     REQUIRE(s->open_error().empty());
     Call c = echo(9);
-    c.out_capacity[0] = 1 << 18;  // room for a line of 200000 brackets, as a large case has
+    c.outputs[0].capacity = 1 << 18;  // room for a line of 200000 brackets, as a large case has
     Reply r = s->call(c);
     CHECK(r.outcome == Outcome::error);
     CHECK_THAT(r.message, Catch::Contains("nested deeper than"));
@@ -303,4 +306,35 @@ TEST_CASE("a grandchild that calls setsid does not outlive its subject", "[subje
     CHECK(process_gone(after_run));  // killed at the end of the run
     int st;
     CHECK((::waitpid(-1, &st, WNOHANG) == -1 && errno == ECHILD));
+}
+
+TEST_CASE("the exec protocol negotiates its version in the hello", "[subject][exec][abi2]") {
+    // A v1 subject (bad_exec speaks ABI 1: "in", "aux", "out_capacity", "out") still works.
+    auto v1 = open_exec(bad_exec("ok"), options());
+    REQUIRE(v1->open_error().empty());
+    CHECK(v1->info().abi_version == 1);
+    check_echoes(*v1);
+    // More planes than ABI 1 has slots: unsupported, without a request.
+    Call c = echo(0);
+    for (std::uint32_t p : {NINFER_PLANE_CODES, NINFER_PLANE_SCALES, NINFER_PLANE_DIVISORS}) c.outputs.push_back({p, 0, 4});
+    Reply r = v1->call(c);
+    CHECK(r.outcome == Outcome::returned);
+    CHECK(r.status == NINFER_E_UNSUPPORTED);
+    CHECK_THAT(r.message, Catch::Contains("an ABI 1 subject takes at most 2 and 3"));
+    check_echoes(*v1);
+
+    // A v2 subject: planes by name in the request and in the reply.
+    auto v2 = open_exec(bad_exec("v2"), options());
+    INFO(v2->open_error());
+    REQUIRE(v2->open_error().empty());
+    CHECK(v2->info().abi_version == 2);
+    check_echoes(*v2);
+    r = v2->call(echo(18));
+    CHECK(r.outcome == Outcome::error);
+    CHECK_THAT(r.message, Catch::Contains("reply \"outputs\" names plane \"scales\", not an output plane of the call"));
+    check_echoes(*v2);
+    r = v2->call(echo(19));
+    CHECK(r.outcome == Outcome::error);
+    CHECK_THAT(r.message, Catch::Contains("reply \"outputs.values\" has 5 bytes, capacity 4"));
+    check_echoes(*v2);
 }

@@ -39,11 +39,12 @@ Call decode_bf16(const std::vector<std::uint16_t> &words) {
     c.format = NINFER_FORMAT_bf16;
     c.shape = {words.size()};
     c.count = words.size();
+    c.inputs = {{NINFER_PLANE_WORDS, 0, {}}};
     for (auto w : words) {
-        c.in.push_back(static_cast<std::uint8_t>(w));
-        c.in.push_back(static_cast<std::uint8_t>(w >> 8));
+        c.inputs[0].bytes.push_back(static_cast<std::uint8_t>(w));
+        c.inputs[0].bytes.push_back(static_cast<std::uint8_t>(w >> 8));
     }
-    c.out_capacity[0] = 8 * words.size();
+    c.outputs = {{NINFER_PLANE_VALUES, 0, 8 * words.size()}};
     return c;
 }
 
@@ -53,7 +54,7 @@ Call bf16_to_fp32(const std::vector<std::uint16_t> &words) {
     c.format = NINFER_FORMAT_fp32;
     c.format_in = NINFER_FORMAT_bf16;
     c.method = NINFER_CONVERSION_bf16_to_fp32;
-    c.out_capacity[0] = 4 * words.size();
+    c.outputs = {{NINFER_PLANE_WORDS, 0, 4 * words.size()}};
     return c;
 }
 
@@ -69,8 +70,8 @@ void check_serves(Subject &s) {
     INFO(r.message);
     REQUIRE(r.outcome == Outcome::returned);
     CHECK(r.status == NINFER_OK);
-    REQUIRE(r.out[0].size() == 8);
-    CHECK(word_at(r.out[0], 0, 8) == 0x3FF0000000000000ull);
+    REQUIRE(r.outputs.at(0).bytes.size() == 8);
+    CHECK(word_at(r.outputs.at(0).bytes, 0, 8) == 0x3FF0000000000000ull);
 }
 
 bool no_children_left() {
@@ -85,7 +86,7 @@ TEST_CASE("the minimal C plugin decodes and converts bf16 in the worker", "[subj
     REQUIRE(s->open_error().empty());
     CHECK(s->info().name == "minimal");
     CHECK(s->info().version == "1.0");
-    CHECK(s->info().abi_version == NINFER_ABI_VERSION);
+    CHECK(s->info().abi_version == 1);  // an ABI v1 source, served through the adapter
     REQUIRE(s->info().capabilities.size() == 2);
     CHECK(covers(s->info().capabilities, NINFER_OP_convert, NINFER_FORMAT_fp32, NINFER_FORMAT_bf16, 0,
                  NINFER_CONVERSION_bf16_to_fp32));
@@ -94,31 +95,32 @@ TEST_CASE("the minimal C plugin decodes and converts bf16 in the worker", "[subj
     Reply r = s->call(decode_bf16({0x3F80, 0xC000, 0x0000, 0x8000, 0x7F80, 0xFFC1, 0x0001}));
     REQUIRE(r.outcome == Outcome::returned);
     REQUIRE(r.status == NINFER_OK);
-    REQUIRE(r.out[0].size() == 56);
-    CHECK(word_at(r.out[0], 0, 8) == 0x3FF0000000000000ull);
-    CHECK(word_at(r.out[0], 1, 8) == 0xC000000000000000ull);
-    CHECK(word_at(r.out[0], 2, 8) == 0x0000000000000000ull);
-    CHECK(word_at(r.out[0], 3, 8) == 0x8000000000000000ull);
-    CHECK(word_at(r.out[0], 4, 8) == 0x7FF0000000000000ull);
-    CHECK(word_at(r.out[0], 5, 8) == 0xFFF8200000000000ull);
-    CHECK(word_at(r.out[0], 6, 8) == 0x37A0000000000000ull);  // exponent -133 + 1023 = 890 = 0x37A
-    CHECK(r.out[1].empty());
+    REQUIRE(r.outputs.at(0).bytes.size() == 56);
+    CHECK(word_at(r.outputs.at(0).bytes, 0, 8) == 0x3FF0000000000000ull);
+    CHECK(word_at(r.outputs.at(0).bytes, 1, 8) == 0xC000000000000000ull);
+    CHECK(word_at(r.outputs.at(0).bytes, 2, 8) == 0x0000000000000000ull);
+    CHECK(word_at(r.outputs.at(0).bytes, 3, 8) == 0x8000000000000000ull);
+    CHECK(word_at(r.outputs.at(0).bytes, 4, 8) == 0x7FF0000000000000ull);
+    CHECK(word_at(r.outputs.at(0).bytes, 5, 8) == 0xFFF8200000000000ull);
+    CHECK(word_at(r.outputs.at(0).bytes, 6, 8) == 0x37A0000000000000ull);  // exponent -133 + 1023 = 890 = 0x37A
+    CHECK(r.outputs.size() == 1);  // the call's one output plane, by name
+    CHECK(r.outputs[0].name == NINFER_PLANE_VALUES);
     CHECK(r.seconds > 0);
 
     r = s->call(bf16_to_fp32({0x3F80, 0xFFC1}));
     REQUIRE(r.outcome == Outcome::returned);
-    REQUIRE(r.out[0].size() == 8);
-    CHECK(word_at(r.out[0], 0, 4) == 0x3F800000u);
-    CHECK(word_at(r.out[0], 1, 4) == 0xFFC10000u);
+    REQUIRE(r.outputs.at(0).bytes.size() == 8);
+    CHECK(word_at(r.outputs.at(0).bytes, 0, 4) == 0x3F800000u);
+    CHECK(word_at(r.outputs.at(0).bytes, 1, 4) == 0xFFC10000u);
 
     SECTION("a too small buffer is the plugin's refusal, not an error") {
         Call c = decode_bf16({0x3F80, 0x3F80});
-        c.out_capacity[0] = 15;
+        c.outputs[0].capacity = 15;
         r = s->call(c);
         CHECK(r.outcome == Outcome::returned);
         CHECK(r.status == NINFER_E_BUFFER);
         CHECK(r.message == "out is too small");
-        CHECK(r.out[0].empty());
+        CHECK(r.output(NINFER_PLANE_VALUES).empty());
     }
     SECTION("an op without a function and without a capability is unsupported") {
         Call c = decode_bf16({0x3F80});
@@ -130,7 +132,7 @@ TEST_CASE("the minimal C plugin decodes and converts bf16 in the worker", "[subj
 #ifndef NINFER_SANITIZED  // under ASan subjects run without a memory limit (options() above)
     SECTION("an output capacity beyond the memory limit is an error; the worker lives on") {
         Call c = decode_bf16({0x3F80});
-        c.out_capacity[0] = 1ull << 40;
+        c.outputs[0].capacity = 1ull << 40;
         r = s->call(c);
         CHECK(r.outcome == Outcome::error);
         CHECK_THAT(r.message, Catch::Contains("cannot allocate"));
@@ -154,21 +156,21 @@ TEST_CASE("iota calls make the input in the worker", "[subject][plugin][iota]") 
     c.iota = Iota{0, 2};
     c.count = 65536;
     c.shape = {65536};
-    c.out_capacity[0] = 4 * 65536;
+    c.outputs[0].capacity = 4 * 65536;
     Reply r = s->call(c);
     REQUIRE(r.outcome == Outcome::returned);
-    REQUIRE(r.out[0].size() == 4 * 65536);
+    REQUIRE(r.outputs.at(0).bytes.size() == 4 * 65536);
     // bf16 is the upper half of binary32: every word w widens to w << 16.
     std::size_t wrong = 0;
-    for (std::size_t i = 0; i < 65536; ++i) wrong += word_at(r.out[0], i, 4) != (i << 16);
+    for (std::size_t i = 0; i < 65536; ++i) wrong += word_at(r.outputs.at(0).bytes, i, 4) != (i << 16);
     CHECK(wrong == 0);
 
     c.iota = Iota{0xFFF0, 2};
     c.count = 16;
-    c.out_capacity[0] = 64;
+    c.outputs[0].capacity = 64;
     r = s->call(c);
     REQUIRE(r.outcome == Outcome::returned);
-    CHECK(word_at(r.out[0], 15, 4) == 0xFFFF0000u);
+    CHECK(word_at(r.outputs.at(0).bytes, 15, 4) == 0xFFFF0000u);
 
     c.count = 17;
     r = s->call(c);
@@ -238,9 +240,9 @@ TEST_CASE("writing past or before an output buffer is caught on the guilty call"
         const char *why;
     };
     // 8 bytes past the end; 4 KiB past the end beyond where canaries would sit; 16 bytes before.
-    for (auto k : {Case{0xDEAD, "past the end of output buffer 1 (out, capacity 16 bytes)"},
-                   Case{0xFEED, "past the end of output buffer 1 (out, capacity 16 bytes)"},
-                   Case{0xF00D, "before the start of output buffer 1 (out, capacity 16 bytes)"}}) {
+    for (auto k : {Case{0xDEAD, "past the end of output plane 1 (values, capacity 16 bytes)"},
+                   Case{0xFEED, "past the end of output plane 1 (values, capacity 16 bytes)"},
+                   Case{0xF00D, "before the start of output plane 1 (values, capacity 16 bytes)"}}) {
         INFO(k.trigger);
         Reply r = s->call(decode_bf16({k.trigger, 0x3F80}));
         INFO(r.message);
@@ -254,16 +256,16 @@ TEST_CASE("writing past or before an output buffer is caught on the guilty call"
     check_serves(*s);
     SECTION("with a capacity of whole pages the guard pages sit right at both ends") {
         Call c = decode_bf16(std::vector<std::uint16_t>(512, 0x3F80));
-        c.in[0] = 0x0D;
-        c.in[1] = 0xF0;
+        c.inputs[0].bytes[0] = 0x0D;
+        c.inputs[0].bytes[1] = 0xF0;
         r = s->call(c);
         CHECK(r.outcome == Outcome::crash);
-        CHECK_THAT(r.message, Catch::Contains("before the start of output buffer 1 (out, capacity 4096 bytes)"));
-        c.in[0] = 0xAD;
-        c.in[1] = 0xDE;
+        CHECK_THAT(r.message, Catch::Contains("before the start of output plane 1 (values, capacity 4096 bytes)"));
+        c.inputs[0].bytes[0] = 0xAD;
+        c.inputs[0].bytes[1] = 0xDE;
         r = s->call(c);
         CHECK(r.outcome == Outcome::crash);
-        CHECK_THAT(r.message, Catch::Contains("past the end of output buffer 1 (out, capacity 4096 bytes)"));
+        CHECK_THAT(r.message, Catch::Contains("past the end of output plane 1 (values, capacity 4096 bytes)"));
         check_serves(*s);
     }
 }
@@ -310,9 +312,9 @@ TEST_CASE("a plugin that cannot be loaded says why in one line", "[subject][plug
         bool exact;
     };
     std::vector<Case> cases = {
-        {plugin("fixture_wrong_abi"), "plugin " + plugin("fixture_wrong_abi") + ": ABI version 7, expected 1", true},
+        {plugin("fixture_wrong_abi"), "plugin " + plugin("fixture_wrong_abi") + ": plugin ABI 7; this harness loads ABI 1..2", true},
         {plugin("fixture_no_entry"), "no symbol ninfer_plugin_entry", false},
-        {plugin("fixture_null_entry"), "ninfer_plugin_entry(1) returned NULL", false},
+        {plugin("fixture_null_entry"), "ninfer_plugin_entry returned NULL for every ABI this harness loads (1..2)", false},
         {plugin("fixture_bad_capability"), "capability 1: format 99 is not a registered format", false},
         {plugin("does_not_exist"), "cannot load: cannot open shared object file", false},
     };
@@ -397,4 +399,132 @@ TEST_CASE("a plugin's grandchild that calls setsid does not outlive the call or 
     }
     CHECK(process_gone(after_run));
     CHECK(no_children_left());
+}
+
+// ---- ABI v2 and the v1 adapter (harness/README.md, "The plugin C ABI") ----------------------
+
+namespace {
+
+/// quant_decode of a q8 payload, asking for codes, scales and values of `n` bytes each.
+Call echo_call(const std::vector<std::uint8_t> &payload, std::uint64_t n) {
+    Call c;
+    c.op = NINFER_OP_quant_decode;
+    c.format = NINFER_FORMAT_q8_g32_fp16;
+    c.layout = NINFER_LAYOUT_row_split_k128_v1;
+    c.shape = {1, 1};
+    c.inputs = {{NINFER_PLANE_PAYLOAD, 0, payload}};
+    c.outputs = {{NINFER_PLANE_CODES, 0, n}, {NINFER_PLANE_SCALES, 0, n}, {NINFER_PLANE_VALUES, 0, n}};
+    return c;
+}
+
+}  // namespace
+
+TEST_CASE("a v2 plugin gets named planes and its three outputs come back by name", "[subject][plugin][abi2]") {
+    auto s = open_plugin(plugin("fixture_v2_planes"), options());
+    REQUIRE(s->open_error().empty());
+    CHECK(s->info().abi_version == 2);
+    REQUIRE(s->info().capabilities.size() == 1);
+    CHECK(covers(s->info().capabilities, NINFER_OP_quant_decode, NINFER_FORMAT_q8_g32_fp16, 0,
+                 NINFER_LAYOUT_row_split_k128_v1, 0));
+
+    Reply r = s->call(echo_call({0x01, 0x02, 0x03}, 3));
+    INFO(r.message);
+    REQUIRE(r.outcome == Outcome::returned);
+    REQUIRE(r.status == NINFER_OK);  // E_INTERNAL: the call or result lacked its struct_size
+    CHECK(r.message == "in payload; out codes scales values");
+    REQUIRE(r.outputs.size() == 3);
+    CHECK(r.output(NINFER_PLANE_CODES) == std::vector<std::uint8_t>{0x01, 0x02, 0x03});
+    CHECK(r.output(NINFER_PLANE_SCALES) == std::vector<std::uint8_t>{0xFE, 0xFD, 0xFC});
+    CHECK(r.output(NINFER_PLANE_VALUES) == std::vector<std::uint8_t>{0x03, 0x02, 0x01});
+
+    // The planes in another order: the plugin finds them by name, the reply keeps the call's order.
+    Call c = echo_call({0x10, 0x20}, 2);
+    std::swap(c.outputs[0], c.outputs[2]);
+    r = s->call(c);
+    REQUIRE(r.status == NINFER_OK);
+    CHECK(r.message == "in payload; out values scales codes");
+    CHECK(r.outputs[0].name == NINFER_PLANE_VALUES);
+    CHECK(r.output(NINFER_PLANE_CODES) == std::vector<std::uint8_t>{0x10, 0x20});
+    CHECK(r.output(NINFER_PLANE_VALUES) == std::vector<std::uint8_t>{0x20, 0x10});
+
+    // A missing plane is the plugin's refusal.
+    c = echo_call({0x10}, 1);
+    c.outputs.pop_back();
+    r = s->call(c);
+    CHECK(r.outcome == Outcome::returned);
+    CHECK(r.status == NINFER_E_INVALID_ARGUMENT);
+
+    // Each output plane has its own guard pages; an overstated size names its plane.
+    r = s->call(echo_call({0xEE, 0x00}, 2));
+    CHECK(r.outcome == Outcome::crash);
+    CHECK_THAT(r.message, Catch::Contains("past the end of output plane 2 (scales, capacity 2 bytes)"));
+    r = s->call(echo_call({0xEF, 0x00}, 2));
+    CHECK(r.outcome == Outcome::error);
+    CHECK_THAT(r.message, Catch::Contains("reported written of output plane 3 (values) 3 > capacity 2"));
+    r = s->call(echo_call({0x05}, 1));
+    CHECK(r.status == NINFER_OK);
+}
+
+TEST_CASE("a v1 plugin is adapted: planes by order, more planes than v1 has are unsupported", "[subject][plugin][abi2]") {
+    // minimal_plugin is built with NINFER_PLUGIN_ABI=1 and returns NULL unless asked for ABI 1:
+    // it loads only because the harness falls back from entry(2) to entry(1).
+    auto s = open_plugin(plugin("minimal_plugin"), options());
+    REQUIRE(s->open_error().empty());
+    CHECK(s->info().abi_version == 1);
+    check_serves(*s);
+    Call c = decode_bf16({0x3F80});
+    c.inputs.push_back({NINFER_PLANE_SCALES, 0, {1}});
+    c.inputs.push_back({NINFER_PLANE_DIVISORS, 0, {2}});
+    Reply r = s->call(c);
+    CHECK(r.outcome == Outcome::returned);
+    CHECK(r.status == NINFER_E_UNSUPPORTED);
+    CHECK_THAT(r.message, Catch::Contains("3 input and 1 output planes; an ABI 1 plugin takes at most 2 and 3"));
+    c = decode_bf16({0x3F80});
+    for (std::uint32_t p : {NINFER_PLANE_CODES, NINFER_PLANE_SCALES, NINFER_PLANE_DIVISORS}) c.outputs.push_back({p, 0, 8});
+    r = s->call(c);
+    CHECK(r.status == NINFER_E_UNSUPPORTED);
+    check_serves(*s);
+}
+
+TEST_CASE("a v2 table from a smaller header: ops and capabilities read within its sizes", "[subject][plugin][abi2]") {
+    auto s = open_plugin(plugin("fixture_v2_small"), options());
+    REQUIRE(s->open_error().empty());
+    CHECK(s->info().abi_version == 2);
+    // 20-byte capability records: the second is read at offset 20, with profile 0.
+    REQUIRE(s->info().capabilities.size() == 2);
+    CHECK(s->info().capabilities[1].op == NINFER_OP_convert);
+    CHECK(s->info().capabilities[1].method == NINFER_CONVERSION_bf16_to_fp32);
+    CHECK(s->info().capabilities[1].profile == 0);
+    check_serves(*s);
+    // classify lies past struct_size: never called (it would return status 12345).
+    Call c = decode_bf16({0x3F80});
+    c.op = NINFER_OP_classify;
+    c.outputs[0].name = NINFER_PLANE_CLASSES;
+    Reply r = s->call(c);
+    CHECK(r.outcome == Outcome::returned);
+    CHECK(r.status == NINFER_E_UNSUPPORTED);
+    CHECK_THAT(r.message, Catch::Contains("no function for op 2"));
+}
+
+TEST_CASE("tables the harness cannot read are refused in one line", "[subject][plugin][abi2][load]") {
+    const std::pair<std::string, std::string> cases[] = {
+        {"fixture_abi3", "plugin ABI 3; this harness loads ABI 1..2"},
+        {"fixture_v2_capsize", "capability_size 16, expected at least 20"},
+    };
+    for (const auto &[name, why] : cases) {
+        auto s = open_plugin(plugin(name.c_str()), options());
+        INFO(s->open_error());
+        CHECK(s->open_error() == "plugin " + plugin(name.c_str()) + ": " + why);
+        CHECK(s->call(decode_bf16({0x3F80})).outcome == Outcome::error);
+    }
+}
+
+TEST_CASE("a worker of another wire protocol version is refused by name", "[subject][plugin][abi2][load]") {
+    auto opts = options();
+    opts.worker_executable = NINFER_TEST_STALE_WORKER;
+    auto s = open_plugin(plugin("minimal_plugin"), opts);
+    INFO(s->open_error());
+    CHECK_THAT(s->open_error(), Catch::Contains("worker speaks wire protocol 1, this harness 2"));
+    CHECK(s->open_error().find('\n') == std::string::npos);
+    CHECK(s->call(decode_bf16({0x3F80})).outcome == Outcome::error);
 }

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-// The HTML conformance report (reports/README.md, "HTML"): a page of one or more report-v1
+// The HTML conformance report (reports/README.md, "HTML"): a page of one or more report-v2
 // documents, self-contained (inline CSS and SVG, no script, no network) and deterministic.
 // Every string from a report is untrusted (subjects write messages) and goes through html_escape.
 #include "ninfer/reports/html.hpp"
@@ -248,7 +248,7 @@ void put_mismatches(std::string &o, const json &c) {
         const std::string iv = text_of(m, "input_value");
         o += fmt::format("<tr><td>{} <span class=\"small\">({} {})</span></td><td><code>{}</code></td>"
                          "<td><code>{}</code>{}</td><td>{}</td><td>{}</td></tr>\n",
-                         e(text_of(m, "location")), e(text_of(m, "buffer")), count_of(m, "index"), e(text_of(m, "class")),
+                         e(text_of(m, "location")), e(text_of(m, "plane")), count_of(m, "index"), e(text_of(m, "class")),
                          e(in), iv.empty() ? "" : " = " + e(iv), word_and_value(m, "expected", "expected_value"),
                          word_and_value(m, "actual", "actual_value"));
     }

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
-// The JSON rendering of a report, schema "ninfer-conform/report/v1"
-// (reports/schema/report-v1.schema.json, reports/README.md).
+// The JSON rendering of a report, schema "ninfer-conform/report/v2"
+// (reports/schema/report-v2.schema.json, reports/README.md).
 #include "ninfer/reports/report.hpp"
 
 namespace ninfer::reports {
@@ -8,7 +8,7 @@ namespace ninfer::reports {
 namespace {
 
 nlohmann::ordered_json mismatch_json(const Mismatch &m) {
-    nlohmann::ordered_json j = {{"index", m.index}, {"buffer", m.buffer}, {"location", m.location},
+    nlohmann::ordered_json j = {{"index", m.index}, {"plane", m.plane}, {"location", m.location},
                                 {"class", m.cls},   {"inputs", m.inputs}};
     if (!m.input_value.empty()) j["input_value"] = m.input_value;
     j["expected"] = m.expected;

@@ -33,7 +33,7 @@ Report report_a() {
     auto f = make_case("convert.fp32_to_bf16_rne", "ties", Status::fail);
     f.mismatches = 1;
     f.classes = {{"wrong_tie_side", 1}};
-    f.first.push_back({1, "out", {"3f808000"}, "1.00390625", "3f80", "3f81", "1", "1.0078125", "wrong_tie_side",
+    f.first.push_back({1, "words", {"3f808000"}, "1.00390625", "3f80", "3f81", "1", "1.0078125", "wrong_tie_side",
                        "element 1", ""});
     f.message = "</code><script>alert('x')</script>";
     r.cases.push_back(f);
@@ -56,9 +56,9 @@ Report report_b() {
     auto g = make_case("grouped.q4_split", "rows", Status::fail);
     g.mismatches = 2;
     g.classes = {{"wrong_word", 2}};
-    g.first.push_back({300, "out", {}, "", "0a", "0b", "", "", "wrong_word",
+    g.first.push_back({300, "payload", {}, "", "0a", "0b", "", "", "wrong_word",
                        "high plane row 1 group 2 lane 32 (column 96, byte 300)", ""});
-    g.first.push_back({520, "out", {}, "", "3c00", "3c01", "1", "1.0009765625", "wrong_word",
+    g.first.push_back({520, "payload", {}, "", "3c00", "3c01", "1", "1.0009765625", "wrong_word",
                        "scale plane row 0 group 1 (byte 520)", ""});
     r.cases.push_back(g);
     finalize(r);
@@ -171,7 +171,7 @@ TEST_CASE("the page is self-contained and deterministic") {
 
 TEST_CASE("a document that is not a report is refused, naming it") {
     CHECK_THROWS_WITH(render_html({{"notes", nlohmann::json{{"schema", "other"}}}}),
-                      Catch::Contains("notes: not a report of schema ninfer-conform/report/v1"));
+                      Catch::Contains("notes: not a report of schema ninfer-conform/report/v2"));
 }
 
 TEST_CASE("spec sections sort by the numbers in them") {
@@ -194,7 +194,7 @@ TEST_CASE("numbers out of range in untrusted report text render without throwing
     r.tool_version = "0.1.0";
     r.extra = {{"binades", "99999999999999999999"}, {"mismatch_bins", "+99999999999999:99999999999999999999999 -3:x"}};
     auto c = make_case("grouped.q4_split", "rows", Status::fail);
-    c.first.push_back({0, "out", {}, "", "0a", "0b", "", "", "wrong_word", "row 99999999999999 group 7 lane 1", ""});
+    c.first.push_back({0, "payload", {}, "", "0a", "0b", "", "", "wrong_word", "row 99999999999999 group 7 lane 1", ""});
     r.cases.push_back(c);
     finalize(r);
     std::string html;

@@ -55,9 +55,9 @@ Report fixed_report() {
     auto tie = make_case("convert.fp32_to_bf16_rne/ties", "convert.fp32_to_bf16_rne", "scalar.convert", Status::fail);
     tie.mismatches = 2;
     tie.classes = {{"wrong_tie_side", 1}, {"off_by_one_ulp", 1}};
-    tie.first.push_back({1, "out", {"3f808000"}, "1.00390625", "3f80", "3f81", "1", "1.0078125", "wrong_tie_side",
+    tie.first.push_back({1, "words", {"3f808000"}, "1.00390625", "3f80", "3f81", "1", "1.0078125", "wrong_tie_side",
                          "element 1", ""});
-    tie.first.push_back({3, "out", {"3f818001"}, "", "3f82", "3f81", "1.015625", "1.0078125", "off_by_one_ulp",
+    tie.first.push_back({3, "words", {"3f818001"}, "", "3f82", "3f81", "1.015625", "1.0078125", "off_by_one_ulp",
                          "element 3", ""});
     r.cases.push_back(tie);
     r.cases.push_back(make_case("convert.fp32_to_bf16_rne/exact", "convert.fp32_to_bf16_rne", "scalar.convert",
@@ -70,7 +70,7 @@ Report fixed_report() {
                             "scalar.validity", Status::fail);
     waived.mismatches = 1;
     waived.classes = {{"invalid_accepted", 1}};
-    waived.first.push_back({0, "out", {"8000"}, "-0", "02", "00", "negative_zero", "valid", "invalid_accepted",
+    waived.first.push_back({0, "verdicts", {"8000"}, "-0", "02", "00", "negative_zero", "valid", "invalid_accepted",
                             "element 0", ""});
     waived.waived = true;
     waived.waiver_reason = "known: kernel accepts -0 scales (bug 12)";
@@ -174,7 +174,7 @@ TEST_CASE("the summary fits one screen and names the seed") {
 
 TEST_CASE("the JSON names the schema version and carries every case field") {
     const auto j = to_json(fixed_report());
-    CHECK(j.at("schema") == "ninfer-conform/report/v1");
+    CHECK(j.at("schema") == "ninfer-conform/report/v2");
     CHECK(j.at("cases").size() == 7);
     const auto &c0 = j.at("cases").at(0);
     CHECK(c0.at("first_mismatches").at(0).at("class") == "wrong_tie_side");
@@ -240,18 +240,18 @@ TEST_CASE("failing rules most specific first, suite readings marked, attribution
         c.mismatches = 2;
         c.classes = {{"byte_mismatch", 2}};
         for (std::uint64_t i = 0; i < 2; ++i)
-            c.first.push_back({i, "out", {}, "", "12", "21", "", "", "byte_mismatch", "base plane row 0 group 0 lane 0",
+            c.first.push_back({i, "payload", {}, "", "12", "21", "", "", "byte_mismatch", "base plane row 0 group 0 lane 0",
                                "row_split.nibble_order"});
         r.cases.push_back(c);
     }
     auto own = make_case("row_split.nibble_order/alternating", "row_split.nibble_order", "grouped.row_split", Status::fail);
     own.mismatches = 1;
-    own.first.push_back({0, "out", {}, "", "12", "21", "", "", "byte_mismatch", "base plane row 0 group 0 lane 0", ""});
+    own.first.push_back({0, "payload", {}, "", "12", "21", "", "", "byte_mismatch", "base plane row 0 group 0 lane 0", ""});
     r.cases.push_back(own);
     auto reading = make_case("grouped.search.candidates/x", "grouped.search.candidates", "grouped.search", Status::fail);
     reading.suite_reading = true;
     reading.mismatches = 1;
-    reading.first.push_back({0, "out", {}, "", "12", "13", "", "", "byte_mismatch", "scale plane row 0 group 0", ""});
+    reading.first.push_back({0, "payload", {}, "", "12", "13", "", "", "byte_mismatch", "scale plane row 0 group 0", ""});
     r.cases.push_back(reading);
     finalize(r);
     const auto order = failing_rules_by_specificity(r);

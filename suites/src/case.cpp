@@ -4,6 +4,7 @@
 
 #include <stdexcept>
 
+#include "ninfer/abi/registry.hpp"
 #include "ninfer/oracle/formats.hpp"
 
 namespace ninfer::suites {
@@ -41,6 +42,49 @@ Case base_case(const std::string &rule, const std::string &slug, Level level, co
     c.level = level;
     c.source = source;
     return c;
+}
+
+const Plane *find_plane(const Planes &planes, std::uint32_t name) {
+    for (const auto &p : planes)
+        if (p.name == name) return &p;
+    return nullptr;
+}
+
+std::vector<std::uint8_t> &plane_bytes(Planes &planes, std::uint32_t name) {
+    for (auto &p : planes)
+        if (p.name == name) return p.bytes;
+    planes.push_back({name, 0, {}});
+    return planes.back().bytes;
+}
+
+const std::vector<std::uint8_t> &plane_bytes(const Planes &planes, std::uint32_t name) {
+    static const std::vector<std::uint8_t> none;
+    const Plane *p = find_plane(planes, name);
+    return p ? p->bytes : none;
+}
+
+OpPlanes op_planes(std::uint32_t op, std::uint32_t format, std::uint32_t layout) {
+    const auto *f = abi::find_format(format);
+    const bool words = f ? f->family == abi::Family::word : layout == NINFER_LAYOUT_contiguous_le_v1;
+    switch (op) {
+    case NINFER_OP_decode: return {{NINFER_PLANE_WORDS}, {NINFER_PLANE_VALUES}};
+    case NINFER_OP_classify: return {{NINFER_PLANE_WORDS}, {NINFER_PLANE_CLASSES}};
+    case NINFER_OP_validate: return {{NINFER_PLANE_WORDS}, {NINFER_PLANE_VERDICTS}};
+    case NINFER_OP_convert: return {{NINFER_PLANE_WORDS}, {NINFER_PLANE_WORDS}};
+    case NINFER_OP_layout_encode:
+        if (words) return {{NINFER_PLANE_WORDS}, {NINFER_PLANE_PAYLOAD}};
+        return {{NINFER_PLANE_CODES, NINFER_PLANE_SCALES}, {NINFER_PLANE_PAYLOAD}};
+    case NINFER_OP_layout_decode:
+        if (words) return {{NINFER_PLANE_PAYLOAD}, {NINFER_PLANE_WORDS}};
+        return {{NINFER_PLANE_PAYLOAD}, {NINFER_PLANE_CODES, NINFER_PLANE_SCALES}};
+    case NINFER_OP_quant_encode: return {{NINFER_PLANE_SOURCE, NINFER_PLANE_IMPORTANCE}, {NINFER_PLANE_PAYLOAD}};
+    case NINFER_OP_quant_decode:
+        return {{NINFER_PLANE_PAYLOAD}, {NINFER_PLANE_CODES, NINFER_PLANE_SCALES, NINFER_PLANE_VALUES}};
+    case NINFER_OP_payload_validate: return {{NINFER_PLANE_PAYLOAD}, {}};
+    case NINFER_OP_rows_select: return {{NINFER_PLANE_PAYLOAD, NINFER_PLANE_ROWS}, {NINFER_PLANE_PAYLOAD}};
+    case NINFER_OP_linear: return {{NINFER_PLANE_PAYLOAD, NINFER_PLANE_ACTIVATION}, {NINFER_PLANE_OUTPUT}};
+    default: return {};
+    }
 }
 
 bool is_word_op(std::uint32_t op) {

@@ -31,12 +31,19 @@ std::vector<Case> all_golden(Level level) {
     return out;
 }
 
+/// The bytes of a case's first input plane and first expected output plane (empty when absent).
+[[maybe_unused]] const std::vector<std::uint8_t> &first_input(const Case &c) {
+    return ninfer::suites::plane_bytes(c.inputs, c.inputs.empty() ? 0 : c.inputs[0].name);
+}
+[[maybe_unused]] const std::vector<std::uint8_t> &first_output(const Case &c) {
+    return ninfer::suites::plane_bytes(c.expect.outputs, c.expect.outputs.empty() ? 0 : c.expect.outputs[0].name);
+}
+
 bool same_case(const Case &a, const Case &b) {
     return a.id == b.id && a.rule == b.rule && a.level == b.level && a.op == b.op && a.format == b.format &&
            a.format_in == b.format_in && a.layout == b.layout && a.method == b.method && a.flags == b.flags &&
-           a.shape == b.shape && a.count == b.count && a.in == b.in && a.aux == b.aux &&
-           a.expect.status == b.expect.status && a.expect.detail == b.expect.detail && a.expect.out == b.expect.out &&
-           a.expect.out2 == b.expect.out2 && a.expect.out3 == b.expect.out3 && a.suite_reading == b.suite_reading;
+           a.shape == b.shape && a.count == b.count && a.inputs == b.inputs &&
+           a.expect.status == b.expect.status && a.expect.detail == b.expect.detail && a.expect.outputs == b.expect.outputs && a.suite_reading == b.suite_reading;
 }
 
 const Case *find_case(const std::vector<Case> &cases, const std::string &id) {
@@ -83,8 +90,8 @@ TEST_CASE("grouped cases: unique ids, catalog rules, every grouped rule covered"
         rules.insert(c.rule);
         CHECK(c.op >= NINFER_OP_layout_encode);
         CHECK(c.shape.size() == 2);
-        if (c.expect.status != NINFER_OK) CHECK(c.expect.out.empty());
-        if (c.expect.status == NINFER_OK && c.op != NINFER_OP_payload_validate) CHECK(!c.expect.out.empty());
+        if (c.expect.status != NINFER_OK) CHECK(first_output(c).empty());
+        if (c.expect.status == NINFER_OK && c.op != NINFER_OP_payload_validate) CHECK(!first_output(c).empty());
     }
     for (const auto &r : grouped_rules()) {
         INFO("rule without a case: " << r.id);
@@ -133,7 +140,7 @@ TEST_CASE("grouped cases: the boundaries they claim", "[grouped][suites]") {
     // storage-layouts.md Section 3 worked example: q5 [2,130] is 528 bytes.
     const Case *q5 = find_case(cases, "row_split.geometry/q5_g64_fp16.2x130");
     REQUIRE(q5 != nullptr);
-    CHECK(q5->expect.out.size() == 528);
+    CHECK(first_output(*q5).size() == 528);
     // Q8: the illegal word is refused, with the detail that names it.
     const Case *illegal = find_case(cases, "grouped.code.q8_0x80_illegal/word_80.lane3");
     REQUIRE(illegal != nullptr);
@@ -160,8 +167,8 @@ TEST_CASE("grouped cases: the boundaries they claim", "[grouped][suites]") {
     const Case *q8 = find_case(cases, "grouped.code.q8_never_emitted/half_past_qmin");
     REQUIRE(q8 != nullptr);
     REQUIRE(q8->expect.status == NINFER_OK);
-    CHECK(q8->expect.out[2] == 0x81);
-    CHECK(q8->expect.out[0] == 0x7F);
+    CHECK(first_output(*q8)[2] == 0x81);
+    CHECK(first_output(*q8)[0] == 0x7F);
     // The scale overflow boundary: raw 65520 fails, one binary32 step below stores 0x7BFF.
     const Case *over = find_case(cases, "grouped.absmax.scale_overflow/q4_g64_fp16.raw_65520");
     const Case *below = find_case(cases, "grouped.absmax.scale_overflow/q4_g64_fp16.raw_65520_below");
@@ -196,13 +203,13 @@ TEST_CASE("grouped suites: refusals offered at every decode boundary (issue 7)",
         // layout_encode of a code outside [qmin, qmax] is refused.
         if (c.op == NINFER_OP_layout_encode && c.expect.status == NINFER_E_INVALID_ARGUMENT) {
             bool outside = false;
-            for (const auto b : c.in) outside = outside || static_cast<std::int8_t>(b) < f->qmin || static_cast<std::int8_t>(b) > f->qmax;
+            for (const auto b : first_input(c)) outside = outside || static_cast<std::int8_t>(b) < f->qmin || static_cast<std::int8_t>(b) > f->qmax;
             if (outside) seen.insert("encode_out_of_range." + std::string(f->name));
         }
         // Empty selections are refused.
         if (c.op == NINFER_OP_rows_select && c.expect.status == NINFER_E_INVALID_ARGUMENT) {
-            if ((c.flags & NINFER_FLAG_GATHER) && c.aux.empty()) seen.insert("empty_gather");
-            if (!(c.flags & NINFER_FLAG_GATHER) && c.aux.size() == 16 && get_word(c.aux, 1, 8) == 0) seen.insert("zero_row_slice");
+            if ((c.flags & NINFER_FLAG_GATHER) && c.input(NINFER_PLANE_ROWS).empty()) seen.insert("empty_gather");
+            if (!(c.flags & NINFER_FLAG_GATHER) && c.input(NINFER_PLANE_ROWS).size() == 16 && get_word(c.input(NINFER_PLANE_ROWS), 1, 8) == 0) seen.insert("zero_row_slice");
         }
     }
     for (const auto &f : kGroupedFormats) {
@@ -251,20 +258,20 @@ TEST_CASE("grouped suites: grouped_search ties of amax sign and of equal error (
             for (std::uint64_t g0 = 0; g0 < k; g0 += G) {
                 std::uint32_t amax = 0;
                 bool plus = false, minus = false;
-                for (std::uint64_t i = g0; i < std::min(k, g0 + G); ++i) amax = std::max(amax, static_cast<std::uint32_t>(get_word(c.in, r * k + i, 4)) & 0x7FFFFFFFu);
+                for (std::uint64_t i = g0; i < std::min(k, g0 + G); ++i) amax = std::max(amax, static_cast<std::uint32_t>(get_word(first_input(c), r * k + i, 4)) & 0x7FFFFFFFu);
                 for (std::uint64_t i = g0; i < std::min(k, g0 + G); ++i) {
-                    const auto w = static_cast<std::uint32_t>(get_word(c.in, r * k + i, 4));
+                    const auto w = static_cast<std::uint32_t>(get_word(first_input(c), r * k + i, 4));
                     if ((w & 0x7FFFFFFFu) == amax && amax) (w >> 31 ? minus : plus) = true;
                 }
                 if (plus && minus) ++amax_ties;
             }
         if (c.rule == "grouped.search.strict_improvement" && c.id.find("equal_error") != std::string::npos) {
             // amax / qmax is the binary16 midpoint 1 + 2^-11: 0x3C00 (kept) and 0x3C01 leave equal errors.
-            const auto x0 = static_cast<std::uint32_t>(get_word(c.in, 0, 4));
+            const auto x0 = static_cast<std::uint32_t>(get_word(first_input(c), 0, 4));
             const auto t = grouped_absmax_group(*f, std::vector<std::uint32_t>{x0});
             CHECK(t.raw_scale32 == 0x3F801000u);  // 1 + 2^-11
             CHECK(t.scale16 == 0x3C00);
-            CHECK(get_word(c.expect.out, row_split_geometry(*f, 1, k)->scale_offset / 2, 2) == 0x3C00);
+            CHECK(get_word(first_output(c), row_split_geometry(*f, 1, k)->scale_offset / 2, 2) == 0x3C00);
             ++equal_error;
         }
     }

@@ -1,13 +1,15 @@
 // SPDX-License-Identifier: Apache-2.0
-// One case as one JSON line of the vector file format, version 1 (vectors/README.md): fixed key
-// order, registry names for ids, hex words and hex byte images.
+// One case as one JSON line of the vector file format, version 2 (vectors/README.md): fixed key
+// order, registry names for ids, named planes (ABI v2) holding hex words or hex byte images.
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <set>
 #include <string>
 #include <string_view>
 
+#include "ninfer/abi/registry.hpp"
 #include "ninfer/oracle/formats.hpp"
 #include "ninfer/suites/rules.hpp"
 #include "ninfer/vectors/bounded_input.hpp"
@@ -187,31 +189,37 @@ std::string case_to_line(const Case &c) {
     j["flags"] = c.flags;
     j["shape"] = c.shape;
     j["count"] = c.count;
-    if (words) {
-        const int ib = suites::in_word_bytes(c);
-        if (c.in.size() != c.count * static_cast<std::uint64_t>(ib))
-            throw std::logic_error("vector writer: case " + c.id + ": in holds " + std::to_string(c.in.size()) +
-                                   " bytes, count says " + std::to_string(c.count) + " words");
-        j["in"] = words_json(c.in, ib, c.id + " in");
-    } else {
-        j["in"] = bytes_hex(c.in);
-    }
-    j["aux"] = bytes_hex(c.aux);
+    const auto planes = suites::op_planes(c.op, c.format, c.layout);
+    // A word op's planes are arrays of count words; any other plane is a hex byte image.
+    const auto plane_json = [&](const suites::Planes &list, const std::vector<std::uint32_t> &order, int word_bytes,
+                                bool check_count, const char *what) {
+        ordered_json o = ordered_json::object();
+        std::size_t next = 0;
+        for (const auto &p : list) {
+            const auto at = std::find(order.begin(), order.end(), p.name);
+            if (at == order.end() || static_cast<std::size_t>(at - order.begin()) < next)
+                throw std::logic_error("vector writer: case " + c.id + ": " + what + " plane " +
+                                       std::string(abi::plane_name(p.name)) + " is not next in the op's plane order");
+            next = static_cast<std::size_t>(at - order.begin()) + 1;
+            const std::string key(abi::plane_name(p.name));
+            if (!words) {
+                o[key] = bytes_hex(p.bytes);
+                continue;
+            }
+            if (check_count && p.bytes.size() != c.count * static_cast<std::uint64_t>(word_bytes))
+                throw std::logic_error("vector writer: case " + c.id + ": " + what + " plane " + key + " holds " +
+                                       std::to_string(p.bytes.size()) + " bytes, count says " + std::to_string(c.count) +
+                                       " words");
+            o[key] = words_json(p.bytes, word_bytes, c.id + " " + key);
+        }
+        return o;
+    };
+    j["inputs"] = plane_json(c.inputs, planes.inputs, words ? suites::in_word_bytes(c) : 0, true, "input");
     ordered_json e;
     e["status"] = status_name(c.expect.status);
     e["detail"] = c.expect.detail;
-    if (words) {
-        const int ob = suites::out_word_bytes(c);
-        if (c.expect.status == NINFER_OK && c.expect.out.size() != c.count * static_cast<std::uint64_t>(ob))
-            throw std::logic_error("vector writer: case " + c.id + ": expected out holds " +
-                                   std::to_string(c.expect.out.size()) + " bytes, count says " +
-                                   std::to_string(c.count) + " words");
-        e["out"] = words_json(c.expect.out, ob, c.id + " out");
-    } else {
-        e["out"] = bytes_hex(c.expect.out);
-    }
-    e["out2"] = bytes_hex(c.expect.out2);
-    e["out3"] = bytes_hex(c.expect.out3);
+    e["outputs"] = plane_json(c.expect.outputs, planes.outputs, words ? suites::out_word_bytes(c) : 0,
+                              c.expect.status == NINFER_OK, "expected output");
     j["expect"] = std::move(e);
     j["nan"] = suites::nan_policy_name(c.nan);
     return j.dump();
@@ -230,7 +238,7 @@ Case case_from_line(const std::string &line, const std::string &where) {
     if (!j.is_object()) fail(where, "expected a JSON object, found " + echo_json(j));
     require_exact_keys(j,
                        {"id", "rule", "level", "source", "suite_reading", "op", "format", "format_in", "layout",
-                        "method", "flags", "shape", "count", "in", "aux", "expect", "nan"},
+                        "method", "flags", "shape", "count", "inputs", "expect", "nan"},
                        where, "");
     Case c;
     c.id = get_string(j, "id", where);
@@ -287,7 +295,7 @@ Case case_from_line(const std::string &line, const std::string &where) {
 
     const auto &ex = field(j, "expect", where);
     if (!ex.is_object()) fail(where, "key \"expect\": expected an object");
-    require_exact_keys(ex, {"status", "detail", "out", "out2", "out3"}, where, "expect.");
+    require_exact_keys(ex, {"status", "detail", "outputs"}, where, "expect.");
     const auto status = get_string(ex, "status", where, "expect.");
     bool known = false;
     for (const auto &s : kStatusNames)
@@ -295,8 +303,8 @@ Case case_from_line(const std::string &line, const std::string &where) {
     if (!known) fail(where, "unknown expect.status \"" + echo(status) + "\" (expected ok or an E_* name of plugin.h)");
     c.expect.detail = static_cast<std::uint32_t>(get_u64(ex, "detail", where, 0xFFFFFFFFu, "expect."));
 
+    int ib = 0, ob = 0;
     if (suites::is_word_op(c.op)) {
-        int ib = 0, ob = 0;
         try {
             ib = suites::in_word_bytes(c);
             ob = suites::out_word_bytes(c);
@@ -309,15 +317,33 @@ Case case_from_line(const std::string &line, const std::string &where) {
                             " (expected its target and source formats)");
         if (c.op == NINFER_OP_validate && c.format != role(c.method).format)
             fail(where, "format does not match role " + std::string(role(c.method).name) + " (expected its word format)");
-        c.in = parse_words_hex(j["in"], ib, c.count, where, "in");
-        c.expect.out = parse_words_hex(ex["out"], ob, c.expect.status == NINFER_OK ? c.count : 0, where, "expect.out");
-    } else {
-        c.in = parse_bytes_hex(j["in"], where, "in");
-        c.expect.out = parse_bytes_hex(ex["out"], where, "expect.out");
     }
-    c.aux = parse_bytes_hex(j["aux"], where, "aux");
-    c.expect.out2 = parse_bytes_hex(ex["out2"], where, "expect.out2");
-    c.expect.out3 = parse_bytes_hex(ex["out3"], where, "expect.out3");
+    // Named planes: each a plane of the op (suites::op_planes), kept in the op's order.
+    const auto planes = suites::op_planes(c.op, c.format, c.layout);
+    const auto read_planes = [&](const nlohmann::json &o, const std::vector<std::uint32_t> &order, int word_bytes,
+                                 std::uint64_t words, const std::string &key) {
+        if (!o.is_object()) fail(where, "key \"" + key + "\": expected an object of named planes, found " + echo_json(o));
+        std::string names;
+        for (const auto n : order) names += (names.empty() ? "" : ", ") + std::string(abi::plane_name(n));
+        for (const auto &[name, v] : o.items()) {
+            const auto id = abi::plane_id(name);
+            if (std::find(order.begin(), order.end(), id) == order.end() || id == 0)
+                fail(where, "key \"" + key + "\": unknown plane \"" + echo(name) + "\" for op " + op + " (expected " +
+                                (names.empty() ? std::string("none") : names) + ")");
+        }
+        suites::Planes out;
+        for (const auto n : order) {
+            const std::string name(abi::plane_name(n));
+            if (!o.contains(name)) continue;
+            const auto sub = key + "." + name;
+            out.push_back({n, 0, word_bytes ? parse_words_hex(o[name], word_bytes, words, where, sub)
+                                            : parse_bytes_hex(o[name], where, sub)});
+        }
+        return out;
+    };
+    c.inputs = read_planes(field(j, "inputs", where), planes.inputs, ib, c.count, "inputs");
+    c.expect.outputs = read_planes(field(ex, "outputs", where, "expect."), planes.outputs, ob,
+                                   c.expect.status == NINFER_OK ? c.count : 0, "expect.outputs");
 
     const auto nan = get_string(j, "nan", where);
     if (nan == "exact") c.nan = suites::NanPolicy::exact;

@@ -63,15 +63,15 @@ suites::Case bf16_case() {
     c.format_in = NINFER_FORMAT_fp32;
     c.method = NINFER_CONVERSION_fp32_to_bf16_rne;
     c.count = 2;
-    suites::put_word(c.in, 0x3F808000, 4);
-    suites::put_word(c.in, 0x7FC00001, 4);
-    suites::put_word(c.expect.out, 0x3F80, 2);
-    suites::put_word(c.expect.out, 0x7FC0, 2);
+    suites::put_word(c.input(NINFER_PLANE_WORDS), 0x3F808000, 4);
+    suites::put_word(c.input(NINFER_PLANE_WORDS), 0x7FC00001, 4);
+    suites::put_word(c.expect.output(NINFER_PLANE_WORDS), 0x3F80, 2);
+    suites::put_word(c.expect.output(NINFER_PLANE_WORDS), 0x7FC0, 2);
     return c;
 }
 
 const std::string kHeader =
-    R"J({"format":"ninfer-conform/vectors","version":1,"suite":"scalar.convert","description":"t","generator":"ninfer-conform oracle (MPFR, exact)","exact":true,"cases":2})J";
+    R"J({"format":"ninfer-conform/vectors","version":2,"suite":"scalar.convert","description":"t","generator":"ninfer-conform oracle (MPFR, exact)","exact":true,"cases":2})J";
 
 /// A small valid vector set: one file with two cases, and its manifest.
 fs::path small_set(const std::string &name, const std::string &line2_override = "", const std::string &header = kHeader) {
@@ -114,8 +114,9 @@ TEST_CASE("vector line format is pinned", "[vectors][format]") {
     CHECK(case_to_line(bf16_case()) ==
           R"({"id":"convert.fp32_to_bf16_rne/pinned","rule":"convert.fp32_to_bf16_rne","level":"quick",)"
           R"("source":"lesson Example 5","suite_reading":false,"op":"convert","format":"bf16","format_in":"fp32",)"
-          R"("layout":null,"method":"fp32_to_bf16_rne","flags":0,"shape":[],"count":2,"in":["3f808000","7fc00001"],)"
-          R"("aux":"","expect":{"status":"ok","detail":0,"out":["3f80","7fc0"],"out2":"","out3":""},"nan":"exact"})");
+          R"("layout":null,"method":"fp32_to_bf16_rne","flags":0,"shape":[],"count":2,)"
+          R"("inputs":{"words":["3f808000","7fc00001"]},)"
+          R"("expect":{"status":"ok","detail":0,"outputs":{"words":["3f80","7fc0"]}},"nan":"exact"})");
     suites::Case layout;
     layout.id = "layout.contiguous_le_v1.size/pinned";
     layout.rule = "layout.contiguous_le_v1.size";
@@ -124,13 +125,30 @@ TEST_CASE("vector line format is pinned", "[vectors][format]") {
     layout.format = NINFER_FORMAT_int32;
     layout.layout = NINFER_LAYOUT_contiguous_le_v1;
     layout.shape = {2, 18446744073709551615ull};
-    layout.in = {0x01, 0xff};
+    layout.input(NINFER_PLANE_PAYLOAD) = {0x01, 0xff};
     layout.expect.status = NINFER_E_SIZE;
     CHECK(case_to_line(layout) ==
           R"({"id":"layout.contiguous_le_v1.size/pinned","rule":"layout.contiguous_le_v1.size","level":"quick",)"
           R"("source":"boundary","suite_reading":false,"op":"layout_decode","format":"int32","format_in":null,)"
           R"("layout":"contiguous_le_v1","method":null,"flags":0,"shape":[2,18446744073709551615],"count":0,)"
-          R"("in":"01ff","aux":"","expect":{"status":"E_SIZE","detail":0,"out":"","out2":"","out3":""},"nan":"exact"})");
+          R"("inputs":{"payload":"01ff"},"expect":{"status":"E_SIZE","detail":0,"outputs":{}},"nan":"exact"})");
+    // Planes by name, in the op's order: a grouped decode carries three named outputs.
+    suites::Case grouped;
+    grouped.id = "grouped.code.q8_g32_fp16/pinned";
+    grouped.rule = "grouped.code.q8_g32_fp16";
+    grouped.source = "boundary";
+    grouped.op = NINFER_OP_quant_decode;
+    grouped.format = NINFER_FORMAT_q8_g32_fp16;
+    grouped.layout = NINFER_LAYOUT_row_split_k128_v1;
+    grouped.shape = {1, 1};
+    grouped.input(NINFER_PLANE_PAYLOAD) = {0xab};
+    grouped.expect.output(NINFER_PLANE_CODES) = {0x01};
+    grouped.expect.output(NINFER_PLANE_SCALES) = {0x00, 0x3c};
+    grouped.expect.output(NINFER_PLANE_VALUES) = {0x00, 0x00, 0x80, 0x3f};
+    CHECK(case_to_line(grouped).find(
+              R"("inputs":{"payload":"ab"},"expect":{"status":"ok","detail":0,)"
+              R"("outputs":{"codes":"01","scales":"003c","values":"0000803f"}})") != std::string::npos);
+    CHECK(case_from_line(case_to_line(grouped), "pinned").expect.outputs == grouped.expect.outputs);
 }
 
 TEST_CASE("every golden case round-trips through its line", "[vectors][roundtrip]") {
@@ -149,10 +167,9 @@ TEST_CASE("every golden case round-trips through its line", "[vectors][roundtrip
                    back.layout == c.layout && back.method == c.method && back.flags == c.flags));
             CHECK(back.shape == c.shape);
             CHECK(back.count == c.count);
-            CHECK(back.in == c.in);
-            CHECK(back.aux == c.aux);
+            CHECK(back.inputs == c.inputs);
             CHECK((back.expect.status == c.expect.status && back.expect.detail == c.expect.detail));
-            CHECK((back.expect.out == c.expect.out && back.expect.out2 == c.expect.out2 && back.expect.out3 == c.expect.out3));
+            CHECK(back.expect.outputs == c.expect.outputs);
             CHECK(back.nan == c.nan);
             CHECK(case_to_line(back) == line);
             ++n;
@@ -213,8 +230,20 @@ TEST_CASE("malformed vector sets are refused with one line naming file:line", "[
         check_one_line(load_error(dir), "MANIFEST.sha256:1", "expected \"<64 lowercase hex digits>  <file>\"");
     }
     SECTION("unknown version") {
-        const auto dir = small_set("version", "", replace_once(kHeader, "\"version\":1", "\"version\":2"));
-        check_one_line(load_error(dir), file + ":1", "unknown version 2 (this reader knows version 1)");
+        const auto dir = small_set("version", "", replace_once(kHeader, "\"version\":2", "\"version\":3"));
+        check_one_line(load_error(dir), file + ":1", "unknown version 3 (this reader knows version 2)");
+    }
+    SECTION("a version 1 file (unnamed buffers in, aux, out)") {
+        const auto dir = small_set("version1", "", replace_once(kHeader, "\"version\":2", "\"version\":1"));
+        check_one_line(load_error(dir), file + ":1", "unknown version 1 (this reader knows version 2)");
+    }
+    SECTION("a plane the op does not have") {
+        const auto dir = small_set("plane", replace_once(good, "\"inputs\":{\"words\"", "\"inputs\":{\"scales\""));
+        check_one_line(load_error(dir), file + ":3", "key \"inputs\": unknown plane \"scales\" for op convert (expected words)");
+    }
+    SECTION("planes not an object") {
+        const auto dir = small_set("planes_array", replace_once(good, "\"outputs\":{\"words\":[\"3f80\",\"7fc0\"]}", "\"outputs\":[]"));
+        check_one_line(load_error(dir), file + ":3", "key \"expect.outputs\": expected an object of named planes");
     }
     SECTION("truncated line") {
         const auto dir = small_set("truncated");

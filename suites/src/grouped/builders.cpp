@@ -147,16 +147,16 @@ Case layout_encode_case(const std::string &rule, const std::string &slug, Level 
     Case c = call_case(rule, slug, level, source, NINFER_OP_layout_encode, f, m.rows, m.cols);
     c.format_in = f.id;
     c.count = m.rows * m.cols;
-    c.in = codes_bytes(m.codes);
-    c.aux = le16(m.scales);
-    c.expect.out = row_split_encode(f, m);
+    c.input(NINFER_PLANE_CODES) = codes_bytes(m.codes);
+    c.input(NINFER_PLANE_SCALES) = le16(m.scales);
+    c.expect.output(NINFER_PLANE_PAYLOAD) = row_split_encode(f, m);
     return c;
 }
 
 Case payload_case(const std::string &rule, const std::string &slug, Level level, const std::string &source,
                   std::uint32_t op, const GroupedFormat &f, std::uint64_t n, std::uint64_t k, const Bytes &payload) {
     Case c = call_case(rule, slug, level, source, op, f, n, k);
-    c.in = payload;
+    c.input(NINFER_PLANE_PAYLOAD) = payload;
     const auto d = row_split_decode(f, n, k, payload);
     c.expect.status = d.status;
     if (d.status != NINFER_OK) {
@@ -164,13 +164,13 @@ Case payload_case(const std::string &rule, const std::string &slug, Level level,
         return c;
     }
     if (op == NINFER_OP_payload_validate) return c;
-    c.expect.out = codes_bytes(d.m.codes);
-    c.expect.out2 = le16(d.m.scales);
+    c.expect.output(NINFER_PLANE_CODES) = codes_bytes(d.m.codes);
+    c.expect.output(NINFER_PLANE_SCALES) = le16(d.m.scales);
     if (op == NINFER_OP_quant_decode) {
         std::vector<std::int8_t> codes = d.m.codes;
         const auto values = grouped_reconstruct_tensor(f, c.shape, codes, d.m.scales);
         if (!values) throw std::logic_error("grouped_reconstruct_tensor refused a decoded matrix");
-        c.expect.out3 = le32(*values);
+        c.expect.output(NINFER_PLANE_VALUES) = le32(*values);
     }
     return c;
 }
@@ -183,14 +183,14 @@ Case encode_case(const std::string &rule, const std::string &slug, Level level, 
     c.format_in = source_format;
     c.method = method;
     c.count = n * k;
-    c.in = src;
-    c.aux = le32(importance);
+    c.input(NINFER_PLANE_SOURCE) = src;
+    if (!importance.empty()) c.input(NINFER_PLANE_IMPORTANCE) = le32(importance);
     if (negative) c.flags = NINFER_FLAG_NEGATIVE_SCALES;
     const EncodeResult r = method == NINFER_ENCODER_grouped_absmax
                                ? grouped_absmax(f, source_format, n, k, src)
                                : grouped_search(f, source_format, n, k, src, importance, negative);
     c.expect.status = r.status;
-    if (r.status == NINFER_OK) c.expect.out = row_split_encode(f, r.m);
+    if (r.status == NINFER_OK) c.expect.output(NINFER_PLANE_PAYLOAD) = row_split_encode(f, r.m);
     // grouped_search results rest on the suite's reading of the candidate set (GROUPED.md R3).
     c.suite_reading = method == NINFER_ENCODER_grouped_search && r.status == NINFER_OK;
     return c;

@@ -107,8 +107,8 @@ void out_of_range_code_cases(const GroupedFormat &f, std::vector<Case> &out) {
                            Level::quick, "boundary", NINFER_OP_layout_encode, f, 1, G);
         c.format_in = f.id;
         c.count = G;
-        c.in = codes_bytes(m.codes);
-        c.aux = le16(m.scales);
+        c.input(NINFER_PLANE_CODES) = codes_bytes(m.codes);
+        c.input(NINFER_PLANE_SCALES) = le16(m.scales);
         c.expect.status = NINFER_E_INVALID_ARGUMENT;
         out.push_back(std::move(c));
     }

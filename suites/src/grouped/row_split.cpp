@@ -15,12 +15,12 @@ Case select_case(const std::string &rule, const std::string &slug, Level level, 
                  std::uint64_t k, const Bytes &payload, const std::vector<std::uint64_t> &rows, bool gather,
                  const std::vector<std::uint64_t> &slice = {}) {
     Case c = call_case(rule, slug, level, "boundary", NINFER_OP_rows_select, f, n, k);
-    c.in = payload;
+    c.input(NINFER_PLANE_PAYLOAD) = payload;
     c.flags = gather ? NINFER_FLAG_GATHER : 0;
-    c.aux = le64(gather ? rows : slice);
+    c.input(NINFER_PLANE_ROWS) = le64(gather ? rows : slice);
     c.count = rows.size();
     try {
-        c.expect.out = row_split_select_rows(f, n, k, payload, rows);
+        c.expect.output(NINFER_PLANE_PAYLOAD) = row_split_select_rows(f, n, k, payload, rows);
     } catch (const std::invalid_argument &) {
         c.expect.status = NINFER_E_INVALID_ARGUMENT;  // a row past N or an empty selection
         c.count = gather ? rows.size() : (slice.size() == 2 ? slice[1] : 0);
@@ -208,12 +208,12 @@ void pair_cases(std::vector<Case> &out) {
             c.format = format;
             c.layout = layout;
             c.shape = {1, 128};
-            c.in = Bytes(op == NINFER_OP_quant_encode ? 512 : 256, 0);
+            c.input(op_planes(op, format, layout).inputs[0]) = Bytes(op == NINFER_OP_quant_encode ? 512 : 256, 0);
             if (op == NINFER_OP_quant_encode) {
                 c.format_in = NINFER_FORMAT_fp32;
                 c.method = NINFER_ENCODER_grouped_absmax;
             }
-            if (op == NINFER_OP_rows_select) c.aux = le64({0, 1});
+            if (op == NINFER_OP_rows_select) c.input(NINFER_PLANE_ROWS) = le64({0, 1});
             c.expect.status = NINFER_E_LAYOUT;
             out.push_back(std::move(c));
         }
@@ -244,7 +244,7 @@ std::vector<Case> row_split_random(std::uint64_t seed, Level level) {
             Case enc = layout_encode_case(rule::row_split_geometry, slug, level, src, f, m);
             std::vector<std::uint64_t> rows;
             for (std::uint64_t j = 0; j < 1 + rng() % 6; ++j) rows.push_back(rng() % n);
-            out.push_back(select_case(rule::row_split_gather, slug, level, f, n, k, enc.expect.out, rows, true));
+            out.push_back(select_case(rule::row_split_gather, slug, level, f, n, k, enc.expect.output(NINFER_PLANE_PAYLOAD), rows, true));
             out.back().source = src;
             out.push_back(std::move(enc));
         }

@@ -14,8 +14,8 @@ Case classify_case(const WordFormat &f, const std::string &slug, Level level, co
     c.format = f.id;
     c.count = words.size();
     for (auto w : words) {
-        put_word(c.in, w, f.bytes());
-        put_word(c.expect.out, word_class_byte(f, w), 1);
+        put_word(c.input(NINFER_PLANE_WORDS), w, f.bytes());
+        put_word(c.expect.output(NINFER_PLANE_CLASSES), word_class_byte(f, w), 1);
         c.suite_reading = c.suite_reading || format_word_is_reading(f, w);
     }
     return c;

@@ -53,8 +53,8 @@ Case convert_case(const Conversion &cv, const std::string &slug, Level level, co
     c.method = cv.id;
     for (auto w : words) {
         if (!in_domain(cv, w)) throw std::logic_error("case " + c.id + ": word outside the conversion's domain");
-        put_word(c.in, w, src.bytes());
-        put_word(c.expect.out, convert_word(cv, w), dst.bytes());
+        put_word(c.input(NINFER_PLANE_WORDS), w, src.bytes());
+        put_word(c.expect.output(NINFER_PLANE_WORDS), convert_word(cv, w), dst.bytes());
         c.suite_reading = c.suite_reading || conversion_word_is_reading(cv, w, rule_reading);
     }
     c.count = words.size();

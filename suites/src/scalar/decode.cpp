@@ -14,8 +14,8 @@ Case decode_case(const WordFormat &f, const std::string &slug, Level level, cons
     c.format = f.id;
     c.count = words.size();
     for (auto w : words) {
-        put_word(c.in, w, f.bytes());
-        put_word(c.expect.out, decode_to_binary64(f, w), 8);
+        put_word(c.input(NINFER_PLANE_WORDS), w, f.bytes());
+        put_word(c.expect.output(NINFER_PLANE_VALUES), decode_to_binary64(f, w), 8);
         c.suite_reading = c.suite_reading || format_word_is_reading(f, w);
     }
     c.nan = NanPolicy::same_sign;

@@ -31,7 +31,7 @@ Case layout_case(const std::string &rule, const std::string &slug, Level level, 
     c.format = format;
     c.format_in = op == NINFER_OP_layout_encode ? format_in : 0;
     c.shape = std::move(shape);
-    c.in = std::move(in);
+    c.input(op_planes(op, format, layout).inputs[0]) = std::move(in);
     if (!layout_accepts(layout, format)) {
         c.expect.status = NINFER_E_LAYOUT;
         return c;
@@ -41,17 +41,17 @@ Case layout_case(const std::string &rule, const std::string &slug, Level level, 
         return c;
     }
     const auto size = contiguous_payload_bytes(format, c.shape);
-    if (!size || *size != c.in.size()) {
+    if (!size || *size != c.inputs[0].bytes.size()) {
         c.expect.status = NINFER_E_SIZE;
         return c;
     }
     const int bytes = word_format(format).bytes();
     Words words;
-    for (std::size_t i = 0; i < c.in.size() / static_cast<std::size_t>(bytes); ++i) words.push_back(get_word(c.in, i, bytes));
+    for (std::size_t i = 0; i < c.inputs[0].bytes.size() / static_cast<std::size_t>(bytes); ++i) words.push_back(get_word(c.inputs[0].bytes, i, bytes));
     if (op == NINFER_OP_layout_encode) {
-        c.expect.out = contiguous_encode(format, c.shape, words);
+        c.expect.output(NINFER_PLANE_PAYLOAD) = contiguous_encode(format, c.shape, words);
     } else {
-        for (auto w : contiguous_decode(format, c.shape, c.in)) put_word(c.expect.out, w, bytes);
+        for (auto w : contiguous_decode(format, c.shape, c.inputs[0].bytes)) put_word(c.expect.output(NINFER_PLANE_WORDS), w, bytes);
     }
     return c;
 }

@@ -15,8 +15,8 @@ Case validate_case(const Role &r, const std::string &slug, Level level, const st
     c.method = r.id;
     c.count = words.size();
     for (auto w : words) {
-        put_word(c.in, w, f.bytes());
-        put_word(c.expect.out, role_verdict(r, w), 1);
+        put_word(c.input(NINFER_PLANE_WORDS), w, f.bytes());
+        put_word(c.expect.output(NINFER_PLANE_VERDICTS), role_verdict(r, w), 1);
         c.suite_reading = c.suite_reading || format_word_is_reading(f, w);
     }
     return c;

@@ -13,20 +13,24 @@
 #include <vector>
 
 #include "ninfer/abi/plugin.h"
+#include "ninfer/suites/case.hpp"
 
 namespace ninfer::harness {
+
+/// A named plane with its bytes (an input of a call, an output of a reply).
+using suites::Plane;
 
 /// Identity and declared capabilities of a subject.
 struct SubjectInfo {
     std::string name, version;  ///< as the subject said them, made safe (reports::untrusted_text)
     std::string breaks;         ///< a bundled seeded-bug plugin's rule id (ninfer_mutant_breaks), else ""
-    std::uint32_t abi_version = 0;
-    std::vector<ninfer_capability> capabilities;
+    std::uint32_t abi_version = 0;  ///< the ABI the subject serves (1 through the adapter, or 2)
+    std::vector<ninfer_capability_v2> capabilities;  ///< a v1 plugin's with profile 0
 };
 
 /// Whether a declared capability covers a call (0 in a capability field matches anything).
-bool covers(const std::vector<ninfer_capability> &caps, std::uint32_t op, std::uint32_t format,
-            std::uint32_t format_in, std::uint32_t layout, std::uint32_t method);
+bool covers(const std::vector<ninfer_capability_v2> &caps, std::uint32_t op, std::uint32_t format,
+            std::uint32_t format_in, std::uint32_t layout, std::uint32_t method, std::uint32_t profile = 0);
 
 /// Inputs generated in the worker instead of sent: `count` words start, start+1, ... of
 /// `width` bytes (exhaustive sweeps of 2^32 inputs).
@@ -35,14 +39,20 @@ struct Iota {
     int width = 4;
 };
 
-/// One call to make (the pointer-free part of ninfer_call plus the buffers).
+/// An output plane offered to the subject: its name, format and capacity in bytes.
+struct OutputPlane {
+    std::uint32_t name = 0, format = 0;
+    std::uint64_t capacity = 0;
+};
+
+/// One call to make (the pointer-free part of ninfer_call_v2 plus its planes).
 struct Call {
-    std::uint32_t op = 0, format = 0, format_in = 0, layout = 0, method = 0, flags = 0;
+    std::uint32_t op = 0, format = 0, format_in = 0, layout = 0, method = 0, flags = 0, profile = 0;
     std::vector<std::uint64_t> shape;
     std::uint64_t count = 0;
-    std::vector<std::uint8_t> in, aux;
-    std::optional<Iota> iota;  ///< when set, `in` is empty and the worker makes count words
-    std::uint64_t out_capacity[3] = {0, 0, 0};
+    std::vector<Plane> inputs;  ///< in the op's order (suites::op_planes)
+    std::optional<Iota> iota;   ///< when set, inputs[0] has no bytes and the worker makes count words
+    std::vector<OutputPlane> outputs;  ///< in the op's order
 };
 
 enum class Outcome : std::uint8_t {
@@ -59,8 +69,11 @@ struct Reply {
     std::int32_t status = 0;
     std::uint32_t detail = 0;
     std::string message;  ///< plugin message, or why the outcome is not `returned`
-    std::vector<std::uint8_t> out[3];
+    /// When `returned`: the call's output planes, in its order, each holding the bytes written.
+    std::vector<Plane> outputs;
     double seconds = 0;
+    /// The bytes written to an output plane; empty when the reply has none of that name.
+    const std::vector<std::uint8_t> &output(std::uint32_t name) const { return suites::plane_bytes(outputs, name); }
 };
 
 struct SubjectOptions {

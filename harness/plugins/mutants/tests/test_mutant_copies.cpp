@@ -37,15 +37,15 @@ std::vector<EncodeCase> accepted_cases(const std::vector<suites::Case> &cases, s
         if (!f || !f->canonical_encoders || c.layout != f->layout) continue;
         EncodeCase e{&c, f, c.shape[0], c.shape[1], {}, {}};
         if (method == NINFER_ENCODER_grouped_absmax) {
-            e.want = oracle::grouped_absmax(*f, c.format_in, e.n, e.k, c.in);
+            e.want = oracle::grouped_absmax(*f, c.format_in, e.n, e.k, c.input(NINFER_PLANE_SOURCE));
         } else {
             std::vector<std::uint32_t> imp;
-            for (std::size_t i = 0; i + 4 <= c.aux.size(); i += 4)
-                imp.push_back(static_cast<std::uint32_t>(suites::get_word(c.aux, i / 4, 4)));
-            e.want = oracle::grouped_search(*f, c.format_in, e.n, e.k, c.in, imp, (c.flags & NINFER_FLAG_NEGATIVE_SCALES) != 0);
+            for (std::size_t i = 0; i + 4 <= c.input(NINFER_PLANE_IMPORTANCE).size(); i += 4)
+                imp.push_back(static_cast<std::uint32_t>(suites::get_word(c.input(NINFER_PLANE_IMPORTANCE), i / 4, 4)));
+            e.want = oracle::grouped_search(*f, c.format_in, e.n, e.k, c.input(NINFER_PLANE_SOURCE), imp, (c.flags & NINFER_FLAG_NEGATIVE_SCALES) != 0);
         }
         if (e.want.status != NINFER_OK) continue;
-        if (gn::source_to_f32(c.format_in, c.in, e.n * e.k, e.x).status != NINFER_OK) continue;
+        if (gn::source_to_f32(c.format_in, c.input(NINFER_PLANE_SOURCE), e.n * e.k, e.x).status != NINFER_OK) continue;
         out.push_back(std::move(e));
     }
     return out;
@@ -92,8 +92,8 @@ TEST_CASE("the mutants' grouped_search copy, unmutated, equals the oracle on eve
     for (const auto &e : cases) {
         INFO("case " << e.c->id);
         std::vector<float> imp;
-        for (std::size_t i = 0; i + 4 <= e.c->aux.size(); i += 4)
-            imp.push_back(std::bit_cast<float>(static_cast<std::uint32_t>(suites::get_word(e.c->aux, i / 4, 4))));
+        for (std::size_t i = 0; i + 4 <= e.c->input(NINFER_PLANE_IMPORTANCE).size(); i += 4)
+            imp.push_back(std::bit_cast<float>(static_cast<std::uint32_t>(suites::get_word(e.c->input(NINFER_PLANE_IMPORTANCE), i / 4, 4))));
         const bool neg = (e.c->flags & NINFER_FLAG_NEGATIVE_SCALES) != 0;
         weighted += !imp.empty();
         negative += neg;

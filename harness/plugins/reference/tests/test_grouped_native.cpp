@@ -233,11 +233,19 @@ std::string run_case(const ninfer::suites::Case &c) {
     call.rank = static_cast<std::uint32_t>(c.shape.size());
     for (std::size_t i = 0; i < c.shape.size(); ++i) call.shape[i] = c.shape[i];
     call.count = c.count;
-    call.in = c.in.data();
-    call.in_bytes = c.in.size();
-    call.aux = c.aux.data();
-    call.aux_bytes = c.aux.size();
-    std::vector<std::uint8_t> out(c.expect.out.size() + 64), out2(c.expect.out2.size() + 64), out3(c.expect.out3.size() + 64);
+    // ABI v1 buffers from the case's planes, by the op's plane order (the harness's v1 adapter).
+    const auto planes = ninfer::suites::op_planes(c.op, c.format, c.layout);
+    const auto in_at = [&](std::size_t i) -> const std::vector<std::uint8_t> & {
+        return c.input(i < planes.inputs.size() ? planes.inputs[i] : 0);
+    };
+    const auto out_at = [&](std::size_t i) -> const std::vector<std::uint8_t> & {
+        return c.expect.output(i < planes.outputs.size() ? planes.outputs[i] : 0);
+    };
+    call.in = in_at(0).data();
+    call.in_bytes = in_at(0).size();
+    call.aux = in_at(1).data();
+    call.aux_bytes = in_at(1).size();
+    std::vector<std::uint8_t> out(out_at(0).size() + 64), out2(out_at(1).size() + 64), out3(out_at(2).size() + 64);
     call.out = out.data();
     call.out_bytes = out.size();
     call.out2 = out2.data();
@@ -256,9 +264,9 @@ std::string run_case(const ninfer::suites::Case &c) {
     out.resize(res.out_written);
     out2.resize(res.out2_written);
     out3.resize(res.out3_written);
-    if (out != c.expect.out) return "out differs";
-    if (!c.expect.out2.empty() && out2 != c.expect.out2) return "out2 differs";
-    if (!c.expect.out3.empty() && out3 != c.expect.out3) return "out3 differs";
+    if (out != out_at(0)) return "out differs";
+    if (!out_at(1).empty() && out2 != out_at(1)) return "out2 differs";
+    if (!out_at(2).empty() && out3 != out_at(2)) return "out3 differs";
     return {};
 }
 

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 // The HTML conformance report (reports/README.md, "HTML"): one self-contained page of one or
-// more JSON reports (report-v1): a rule x subject matrix, the failures with their spec sentence
+// more JSON reports (report-v2): a rule x subject matrix, the failures with their spec sentence
 // and first mismatches, and inline SVG plots of sweeps and of grouped/block locations.
 #pragma once
 
@@ -26,7 +26,7 @@ struct HtmlRuleInfo {
 /// The page. Deterministic: the same sources give the same bytes (no timestamps, no
 /// randomness); every text taken from a report is escaped. Rules missing from `catalog` are
 /// grouped by the id's first component. Throws std::runtime_error naming the label of a
-/// source that is not a report-v1 document.
+/// source that is not a report-v2 document.
 std::string render_html(const std::vector<HtmlSource> &sources, const std::map<std::string, HtmlRuleInfo> &catalog = {});
 
 /// Text escaped for HTML element content and attribute values (& < > " ').

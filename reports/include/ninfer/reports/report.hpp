@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 // The report model of a conformance run and its renderings: versioned JSON (schema in
-// reports/schema/report-v1.schema.json), JUnit XML and the one-screen summary (reports/README.md).
+// reports/schema/report-v2.schema.json), JUnit XML and the one-screen summary (reports/README.md).
 // The model holds text only, so that reports depend on nothing but the run's results.
 #pragma once
 
@@ -16,7 +16,7 @@
 namespace ninfer::reports {
 
 /// The value of the report's "schema" field; bump the suffix on an incompatible change.
-inline constexpr std::string_view kSchemaId = "ninfer-conform/report/v1";
+inline constexpr std::string_view kSchemaId = "ninfer-conform/report/v2";
 
 /// Status of one case (and of one rule: the worst of its cases).
 enum class Status : std::uint8_t { pass, fail, unsupported, error, crash, timeout };
@@ -28,7 +28,7 @@ bool is_failure(Status s);
 /// One mismatching element, byte or verdict of a case.
 struct Mismatch {
     std::uint64_t index = 0;          ///< element index (word ops) or byte offset (buffer ops)
-    std::string buffer;               ///< "out", "out2", "out3" or "status"
+    std::string plane;                ///< the output plane's registry name ("values", "scales") or "status"
     std::vector<std::string> inputs;  ///< input word(s) as hex
     std::string input_value;          ///< exact value of the (first) input word, when a word
     std::string expected, actual;     ///< hex

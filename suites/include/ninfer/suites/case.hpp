@@ -30,11 +30,41 @@ enum class NanPolicy : std::uint8_t {
 
 const char *nan_policy_name(NanPolicy p);
 
+/// One named plane of an ABI v2 call (plugin.h NINFER_PLANES): its name, its element format
+/// where the op leaves it open (else 0), and its bytes.
+struct Plane {
+    std::uint32_t name = 0;    ///< NINFER_PLANE_*
+    std::uint32_t format = 0;  ///< NINFER_FORMAT_* or 0
+    std::vector<std::uint8_t> bytes;
+    bool operator==(const Plane &) const = default;
+};
+
+/// Planes in the op's order (op_planes); each name at most once.
+using Planes = std::vector<Plane>;
+
+/// The plane of a name, or nullptr.
+const Plane *find_plane(const Planes &planes, std::uint32_t name);
+/// The bytes of the plane of a name, appended (empty) at the end when absent.
+std::vector<std::uint8_t> &plane_bytes(Planes &planes, std::uint32_t name);
+/// The bytes of the plane of a name; empty when absent.
+const std::vector<std::uint8_t> &plane_bytes(const Planes &planes, std::uint32_t name);
+
+/// The input and output plane names of an op, in the ABI order (harness/README.md, "Planes per
+/// op"). layout_encode / layout_decode carry WORDS for a word `format`, CODES and SCALES for
+/// any other (an unknown format: by `layout`, contiguous_le_v1 meaning words).
+struct OpPlanes {
+    std::vector<std::uint32_t> inputs, outputs;
+};
+OpPlanes op_planes(std::uint32_t op, std::uint32_t format, std::uint32_t layout);
+
 /// What the oracle expects of a call.
 struct Expect {
     std::int32_t status = NINFER_OK;  ///< expected status; NINFER_OK or one NINFER_E_*
     std::uint32_t detail = 0;         ///< expected detail when status != OK (0: any)
-    std::vector<std::uint8_t> out, out2, out3;  ///< expected outputs when status == OK
+    Planes outputs;  ///< expected output planes when status == OK, in the op's order; absent: 0 bytes
+    /// The expected bytes of an output plane (appended when absent; const: empty when absent).
+    std::vector<std::uint8_t> &output(std::uint32_t name) { return plane_bytes(outputs, name); }
+    const std::vector<std::uint8_t> &output(std::uint32_t name) const { return plane_bytes(outputs, name); }
 };
 
 /// One case: a call of the ABI, its inputs, the expected result, and where it comes from.
@@ -48,16 +78,20 @@ struct Case {
     std::uint32_t op = 0, format = 0, format_in = 0, layout = 0, method = 0, flags = 0;
     std::vector<std::uint64_t> shape;
     std::uint64_t count = 0;
-    std::vector<std::uint8_t> in, aux;
+    Planes inputs;  ///< in the op's order (op_planes)
 
     Expect expect;
     NanPolicy nan = NanPolicy::exact;
+
+    /// The bytes of an input plane (appended when absent; const: empty when absent).
+    std::vector<std::uint8_t> &input(std::uint32_t name) { return plane_bytes(inputs, name); }
+    const std::vector<std::uint8_t> &input(std::uint32_t name) const { return plane_bytes(inputs, name); }
 };
 
 /// A case with its rule, id "<rule>/<slug>", level and provenance set; the call is left empty.
 Case base_case(const std::string &rule, const std::string &slug, Level level, const std::string &source);
 
-/// True for ops whose `in`/`out` are arrays of words (decode, classify, validate, convert).
+/// True for ops whose input and output planes are arrays of words (decode, classify, validate, convert).
 bool is_word_op(std::uint32_t op);
 
 /// Byte width of one input word and one output element of a word op (0 for buffer ops).

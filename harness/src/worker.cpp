@@ -202,6 +202,17 @@ std::string load_v2(const ninfer_plugin_v2 *t, Loaded &out) {
     return "";
 }
 
+/// The entry's table for one ABI version. The entry's C++ type depends on the ABI its plugin
+/// was built against (it returns a v1 or a v2 table pointer); the harness cannot know which
+/// before the call, so it calls through the version-neutral type of plugin.h. Clang's UBSan
+/// function check would flag that pointer pun of the C ABI; it is exempted here alone.
+#if defined(__clang__)
+__attribute__((no_sanitize("function")))
+#endif
+const void *call_entry(ninfer_plugin_entry_any_fn entry, std::uint32_t harness_abi) {
+    return entry(harness_abi);
+}
+
 /// Loads the plugin and negotiates its ABI (plugin.h, ninfer_plugin_entry): entry(2), then
 /// entry(1) when that returns NULL; the table's abi_version picks the layout. "" on success,
 /// else the one-line reason.
@@ -216,7 +227,7 @@ std::string load_plugin(const std::string &path, Loaded &out) {
     auto entry = reinterpret_cast<ninfer_plugin_entry_any_fn>(::dlsym(lib, NINFER_PLUGIN_ENTRY_SYMBOL));
     if (!entry) return who + "no symbol " NINFER_PLUGIN_ENTRY_SYMBOL " (not a ninfer-conform plugin?)";
     const void *table = nullptr;
-    for (std::uint32_t v = NINFER_ABI_LATEST; v >= NINFER_ABI_OLDEST && !table; --v) table = entry(v);
+    for (std::uint32_t v = NINFER_ABI_LATEST; v >= NINFER_ABI_OLDEST && !table; --v) table = call_entry(entry, v);
     if (!table)
         return who + NINFER_PLUGIN_ENTRY_SYMBOL " returned NULL for every ABI this harness loads (" +
                std::to_string(NINFER_ABI_OLDEST) + ".." + std::to_string(NINFER_ABI_LATEST) + ")";

@@ -23,6 +23,9 @@ if(NINFER_BUILD_TESTS)
   endforeach()
   foreach(plugin ${ninfer_test_plugins})
     target_link_libraries(${plugin} PRIVATE ninfer::abi)
+    if(NOT plugin STREQUAL "minimal_plugin")  # TRANSITIONAL (issue 6): the fixtures are still v1
+      target_compile_definitions(${plugin} PRIVATE NINFER_PLUGIN_ABI=1)
+    endif()
     set_target_properties(${plugin} PROPERTIES PREFIX "" LIBRARY_OUTPUT_DIRECTORY ${NINFER_TEST_PLUGIN_DIR}
       C_VISIBILITY_PRESET hidden)
   endforeach()
@@ -38,6 +41,9 @@ if(NINFER_BUILD_TESTS)
   list(APPEND ninfer_hostile_plugins zz_minimal)
   foreach(plugin ${ninfer_hostile_plugins})
     target_link_libraries(${plugin} PRIVATE ninfer::abi)
+    if(NOT plugin STREQUAL "zz_minimal")  # TRANSITIONAL (issue 6): the fixtures are still v1
+      target_compile_definitions(${plugin} PRIVATE NINFER_PLUGIN_ABI=1)
+    endif()
     set_target_properties(${plugin} PROPERTIES PREFIX "" LIBRARY_OUTPUT_DIRECTORY ${NINFER_HOSTILE_PLUGIN_DIR}
       C_VISIBILITY_PRESET hidden)
   endforeach()

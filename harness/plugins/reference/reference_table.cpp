@@ -170,11 +170,16 @@ std::int32_t op_layout(const ninfer_call_v2 *c, ninfer_result_v2 *r) {
     return NINFER_OK;
 }
 
-/// Whether a counted plane array is readable and names each plane at most once; else the
-/// refusal is written to `r`.
+/// More planes than any op could name (13 names today, ids only appended): a broken count.
+constexpr std::uint32_t kMaxPlanes = 64;
+
+/// Whether a counted plane array is readable, of a sane length, and names each plane at most
+/// once; else the refusal is written to `r`.
 template <class Plane>
 std::int32_t check_plane_list(ninfer_result_v2 *r, const Plane *planes, std::uint32_t count, const char *what) {
-    if (count && !planes) return refuse(r, NINFER_E_INVALID_ARGUMENT, fmt::format("{}_count is {} but {} is null", what, count, what));
+    if (count && !planes) return refuse(r, NINFER_E_INVALID_ARGUMENT, fmt::format("{}_count is {} but {}s is null", what, count, what));
+    if (count > kMaxPlanes)
+        return refuse(r, NINFER_E_INVALID_ARGUMENT, fmt::format("{}_count {} is above {} planes", what, count, kMaxPlanes));
     for (std::uint32_t i = 0; i < count; ++i)
         for (std::uint32_t j = 0; j < i; ++j)
             if (planes[i].name == planes[j].name)
@@ -188,8 +193,8 @@ std::int32_t serve_checked(const ninfer_call_v2 *c, ninfer_result_v2 *r) {
     if (!r) return NINFER_E_INVALID_ARGUMENT;
     if (!c || !NINFER_HAS_FIELD(c, ninfer_call_v2, outputs))
         return refuse(r, NINFER_E_INVALID_ARGUMENT, "call struct missing or smaller than ninfer_call v2");
-    if (const std::int32_t s = check_plane_list(r, c->inputs, c->input_count, "inputs"); s != NINFER_OK) return s;
-    if (const std::int32_t s = check_plane_list(r, c->outputs, c->output_count, "outputs"); s != NINFER_OK) return s;
+    if (const std::int32_t s = check_plane_list(r, c->inputs, c->input_count, "input"); s != NINFER_OK) return s;
+    if (const std::int32_t s = check_plane_list(r, c->outputs, c->output_count, "output"); s != NINFER_OK) return s;
     if (is_grouped_call(c)) return grouped_call(c, r);
     switch (c->op) {
     case NINFER_OP_decode: return op_decode(c, r);

@@ -406,6 +406,13 @@ TEST_CASE("v2 calls: malformed plane lists and a short call struct are refused",
     raw.outputs = nullptr;
     CHECK(t.ops[NINFER_OP_decode - 1](t.self, &raw, &r) == NINFER_E_INVALID_ARGUMENT);
     CHECK(std::string(r.message).find("outputs") != std::string::npos);
+    // a count no op could need is refused before the array is walked
+    std::vector<ninfer_input_plane> many(65, in);
+    raw.inputs = many.data();
+    raw.input_count = 65;
+    raw.outputs = &null_out;
+    CHECK(t.ops[NINFER_OP_decode - 1](t.self, &raw, &r) == NINFER_E_INVALID_ARGUMENT);
+    CHECK(std::string(r.message).find("input_count 65") != std::string::npos);
     // A call struct that does not reach `outputs` is refused before any plane is read.
     ninfer_call small = d;
     small.struct_size = offsetof(ninfer_call_v2, outputs);

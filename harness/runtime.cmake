@@ -27,8 +27,10 @@ if(NINFER_BUILD_TESTS)
   list(APPEND ninfer_test_plugins fixture_v1_minimal_0_1_0)
   foreach(plugin ${ninfer_test_plugins})
     target_link_libraries(${plugin} PRIVATE ninfer::abi)
-    # The example and these fixtures are ABI v1 sources: they exercise the harness's v1 adapter.
-    target_compile_definitions(${plugin} PRIVATE NINFER_PLUGIN_ABI=1)
+    # The fixtures are ABI v1 sources (they exercise the harness's v1 adapter); the example is v2.
+    if(NOT plugin STREQUAL "minimal_plugin")
+      target_compile_definitions(${plugin} PRIVATE NINFER_PLUGIN_ABI=1)
+    endif()
   endforeach()
   # ABI v2 fixtures (the header's default): named planes, a smaller table, a bad capability
   # stride, and a table of a future ABI.
@@ -53,7 +55,9 @@ if(NINFER_BUILD_TESTS)
   list(APPEND ninfer_hostile_plugins zz_minimal)
   foreach(plugin ${ninfer_hostile_plugins})
     target_link_libraries(${plugin} PRIVATE ninfer::abi)
-    target_compile_definitions(${plugin} PRIVATE NINFER_PLUGIN_ABI=1)
+    if(NOT plugin STREQUAL "zz_minimal")  # the hostile fixtures are ABI v1 sources
+      target_compile_definitions(${plugin} PRIVATE NINFER_PLUGIN_ABI=1)
+    endif()
     set_target_properties(${plugin} PROPERTIES PREFIX "" LIBRARY_OUTPUT_DIRECTORY ${NINFER_HOSTILE_PLUGIN_DIR}
       C_VISIBILITY_PRESET hidden)
   endforeach()

@@ -1,11 +1,15 @@
 // SPDX-License-Identifier: Apache-2.0
 // The abi module's C++ view (registry.hpp): one kAllFormats view over the three format tables,
-// constexpr lookups, and the names of the ABI's codes (plugin.h X-macros).
+// constexpr lookups, the names of the ABI's codes (plugin.h X-macros), and ABI v2's planes,
+// struct sizes and versions.
 #include <catch2/catch.hpp>
 
+#include <cstddef>
 #include <set>
 #include <string>
+#include <type_traits>
 
+#include "ninfer/abi/plugin.h"
 #include "ninfer/abi/registry.hpp"
 
 using namespace ninfer::abi;
@@ -86,4 +90,102 @@ TEST_CASE("the ABI's codes have unique values and names, and the C enumerators a
     CHECK(code_name(kClasses, NINFER_CLASS_OUTSIDE) == "outside");
     CHECK(code_name(kVerdicts, NINFER_VERDICT_NEGATIVE_ZERO) == "negative_zero");
     CHECK(detail_name(NINFER_DETAIL_SIZE) == "size");
+}
+
+// ---- ABI v2: planes, struct sizes, versions (plugin.h) -----------------------------------------
+
+// The unsuffixed names follow NINFER_PLUGIN_ABI, 2 by default.
+static_assert(NINFER_PLUGIN_ABI == 2 && NINFER_ABI_VERSION == 2u);
+static_assert(std::is_same_v<ninfer_call, ninfer_call_v2> && std::is_same_v<ninfer_result, ninfer_result_v2> &&
+              std::is_same_v<ninfer_capability, ninfer_capability_v2> && std::is_same_v<ninfer_plugin, ninfer_plugin_v2>);
+static_assert(NINFER_ABI_OLDEST == 1u && NINFER_ABI_LATEST == 2u);
+// A v2 table starts as a v1 table, so that a harness reads abi_version and struct_size (and the
+// identity) before it knows which layout it holds.
+static_assert(offsetof(ninfer_plugin_v2, abi_version) == offsetof(ninfer_plugin_v1, abi_version));
+static_assert(offsetof(ninfer_plugin_v2, struct_size) == offsetof(ninfer_plugin_v1, struct_size));
+static_assert(offsetof(ninfer_plugin_v2, name) == offsetof(ninfer_plugin_v1, name));
+static_assert(offsetof(ninfer_plugin_v2, version) == offsetof(ninfer_plugin_v1, version));
+static_assert(offsetof(ninfer_plugin_v2, capabilities) == offsetof(ninfer_plugin_v1, capabilities));
+static_assert(offsetof(ninfer_plugin_v2, capability_count) == offsetof(ninfer_plugin_v1, capability_count));
+// The capability stride a v2 table may declare starts at the v1 capability (5 x uint32 = 20 bytes).
+static_assert(sizeof(ninfer_capability_v1) == 20 && sizeof(ninfer_capability_v2) == 24);
+static_assert(plane_name(NINFER_PLANE_SCALES) == "scales");
+static_assert(plane_id("activation") == NINFER_PLANE_ACTIVATION);
+static_assert(plane_id("Scales") == NINFER_PLANE_NONE);
+
+TEST_CASE("planes: ids and names unique, ids from 1, plane_name and plane_id round trip") {
+    std::set<std::int32_t> ids;
+    std::set<std::string_view> names;
+    for (const auto &p : kPlanes) {
+        INFO(p.name);
+        CHECK(ids.insert(p.value).second);
+        CHECK(names.insert(p.name).second);
+        CHECK(p.value > 0);
+        CHECK(!p.summary.empty());
+        CHECK(plane_name(static_cast<std::uint32_t>(p.value)) == p.name);
+        CHECK(plane_id(p.name) == static_cast<std::uint32_t>(p.value));
+    }
+    CHECK(kPlanes.size() == 13);  // NINFER_PLANES: words .. output
+    // The C enumerators are the X-macro rows.
+    CHECK(plane_id("words") == NINFER_PLANE_WORDS);
+    CHECK(plane_id("values") == NINFER_PLANE_VALUES);
+    CHECK(plane_id("payload") == NINFER_PLANE_PAYLOAD);
+    CHECK(plane_id("output") == NINFER_PLANE_OUTPUT);
+    CHECK(plane_name(NINFER_PLANE_NONE).empty());
+    CHECK(plane_name(999).empty());
+    CHECK(plane_id("") == NINFER_PLANE_NONE);
+    CHECK(plane_id("codes ") == NINFER_PLANE_NONE);
+}
+
+TEST_CASE("NINFER_HAS_FIELD: a field counts only when struct_size covers all of it") {
+    ninfer_result_v2 r{};
+    r.struct_size = sizeof r;
+    CHECK(NINFER_HAS_FIELD(&r, ninfer_result_v2, detail));
+    CHECK(NINFER_HAS_FIELD(&r, ninfer_result_v2, message));
+    r.struct_size = offsetof(ninfer_result_v2, message);  // an older, smaller result
+    CHECK(NINFER_HAS_FIELD(&r, ninfer_result_v2, detail));
+    CHECK_FALSE(NINFER_HAS_FIELD(&r, ninfer_result_v2, message));
+    r.struct_size = offsetof(ninfer_result_v2, message) + 255;  // one byte short
+    CHECK_FALSE(NINFER_HAS_FIELD(&r, ninfer_result_v2, message));
+    r.struct_size = sizeof(std::uint32_t);
+    CHECK_FALSE(NINFER_HAS_FIELD(&r, ninfer_result_v2, detail));
+    ninfer_call_v2 c{};
+    c.struct_size = offsetof(ninfer_call_v2, outputs);
+    CHECK(NINFER_HAS_FIELD(&c, ninfer_call_v2, output_count));
+    CHECK_FALSE(NINFER_HAS_FIELD(&c, ninfer_call_v2, outputs));
+    c.struct_size = sizeof c + 64;  // a newer, larger call: every field this header knows is there
+    CHECK(NINFER_HAS_FIELD(&c, ninfer_call_v2, outputs));
+    ninfer_plugin_v2 t{};
+    t.struct_size = offsetof(ninfer_plugin_v2, ops) + 16 * sizeof(ninfer_fn_v2);  // a table with 16 op slots
+    CHECK(NINFER_HAS_FIELD(&t, ninfer_plugin_v2, capability_size));
+    CHECK_FALSE(NINFER_HAS_FIELD(&t, ninfer_plugin_v2, ops));
+}
+
+TEST_CASE("ninfer_find_input / ninfer_find_output: the plane of a name, or NULL") {
+    const std::uint8_t a = 1, b = 2;
+    std::uint8_t x = 0, y = 0;
+    const ninfer_input_plane inputs[] = {{NINFER_PLANE_PAYLOAD, 0, &a, 1}, {NINFER_PLANE_ACTIVATION, NINFER_FORMAT_bf16, &b, 1}};
+    ninfer_output_plane outputs[] = {{NINFER_PLANE_CODES, 0, &x, 1, 0}, {NINFER_PLANE_SCALES, 0, &y, 1, 0}};
+    ninfer_call_v2 c{};
+    c.struct_size = sizeof c;
+    c.input_count = 2;
+    c.inputs = inputs;
+    c.output_count = 2;
+    c.outputs = outputs;
+    CHECK(ninfer_find_input(&c, NINFER_PLANE_PAYLOAD) == &inputs[0]);
+    CHECK(ninfer_find_input(&c, NINFER_PLANE_ACTIVATION) == &inputs[1]);
+    CHECK(ninfer_find_input(&c, NINFER_PLANE_ACTIVATION)->format == NINFER_FORMAT_bf16);
+    CHECK(ninfer_find_input(&c, NINFER_PLANE_CODES) == nullptr);  // an output name is not an input
+    CHECK(ninfer_find_output(&c, NINFER_PLANE_SCALES) == &outputs[1]);
+    CHECK(ninfer_find_output(&c, NINFER_PLANE_PAYLOAD) == nullptr);
+    ninfer_find_output(&c, NINFER_PLANE_CODES)->written = 1;  // writable through the result
+    CHECK(outputs[0].written == 1);
+    // Only the counted planes are searched.
+    c.input_count = 1;
+    CHECK(ninfer_find_input(&c, NINFER_PLANE_ACTIVATION) == nullptr);
+    c.output_count = 0;
+    CHECK(ninfer_find_output(&c, NINFER_PLANE_CODES) == nullptr);
+    c.input_count = 0;
+    c.inputs = nullptr;
+    CHECK(ninfer_find_input(&c, NINFER_PLANE_PAYLOAD) == nullptr);
 }

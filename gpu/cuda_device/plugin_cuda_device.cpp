@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-// Plugin "cuda_device" (plugin.h): NVIDIA's conversions and widenings run as CUDA kernels on the
+// Plugin "cuda_device" (plugin.h, ABI v2): NVIDIA's conversions and widenings run as CUDA kernels on the
 // device (kernels.cu). Each call copies its words in, launches, and copies the result out; every
 // CUDA error becomes NINFER_E_INTERNAL with CUDA's own text. Without a usable device the table
 // declares no capability and its version says why, so every case is reported unsupported.
@@ -13,8 +13,12 @@
 #include "ninfer/abi/registry.hpp"
 #include "word_plugin.hpp"
 
+using ninfer::gpu::call_readable;
+using ninfer::gpu::check_words;
+using ninfer::gpu::refuse;
 using ninfer::gpu::word_capabilities;
 using ninfer::gpu::word_plugin_table;
+using ninfer::gpu::WordPlanes;
 
 namespace {
 
@@ -77,32 +81,9 @@ const Probe &probe() {
     return p;
 }
 
-std::int32_t refuse(ninfer_result *r, std::int32_t status, const std::string &message) {
-    std::snprintf(r->message, sizeof r->message, "%s", message.c_str());
-    return status;
-}
-
 /// NINFER_E_INTERNAL with the failing CUDA step and CUDA's name and text of the error.
 std::int32_t cuda_failed(ninfer_result *r, const char *step, cudaError_t e) {
     return refuse(r, NINFER_E_INTERNAL, std::string(step) + ": " + cudaGetErrorName(e) + ": " + cudaGetErrorString(e));
-}
-
-/// count words of in_width bytes in, as many of out_width bytes fit out (the reference
-/// plugin's checks); else the status already written to `r`.
-std::int32_t check_words(const ninfer_call *c, ninfer_result *r, int in_width, int out_width) {
-    std::uint64_t in_need = 0, out_need = 0;
-    if (__builtin_mul_overflow(c->count, static_cast<std::uint64_t>(in_width), &in_need) ||
-        __builtin_mul_overflow(c->count, static_cast<std::uint64_t>(out_width), &out_need))
-        return refuse(r, NINFER_E_SIZE, "count " + std::to_string(c->count) + " overflows the buffer size");
-    if (c->in_bytes != in_need)
-        return refuse(r, NINFER_E_INVALID_ARGUMENT,
-                      "in holds " + std::to_string(c->in_bytes) + " bytes, count " + std::to_string(c->count) + " x " +
-                          std::to_string(in_width) + " needs " + std::to_string(in_need));
-    if (in_need && !c->in) return refuse(r, NINFER_E_INVALID_ARGUMENT, "in is null");
-    if (c->out_bytes < out_need || (out_need && !c->out))
-        return refuse(r, NINFER_E_BUFFER,
-                      "out holds " + std::to_string(c->out_bytes) + " bytes, " + std::to_string(out_need) + " needed");
-    return NINFER_OK;
 }
 
 /// Device memory freed on every path out of a call.
@@ -117,27 +98,27 @@ struct DeviceBuffer {
     std::uint8_t *bytes() const { return static_cast<std::uint8_t *>(p); }
 };
 
-/// Copies `in_bytes` of c->in to the device, runs `launch(d_in, d_out)`, waits for it, and copies
-/// `out_bytes` back to c->out.
+/// Copies `in_bytes` of the input plane to the device, runs `launch(d_in, d_out)`, waits for it,
+/// and copies `out_bytes` back to the output plane.
 template <class Launch>
-std::int32_t run_on_device(const ninfer_call *c, ninfer_result *r, std::uint64_t in_bytes, std::uint64_t out_bytes,
-                           Launch launch) {
+std::int32_t run_on_device(const ninfer_call *c, ninfer_result *r, const WordPlanes &p, std::uint64_t in_bytes,
+                           std::uint64_t out_bytes, Launch launch) {
     if (c->count == 0) return NINFER_OK;
     DeviceBuffer d_in, d_out;
     if (cudaError_t e = cudaMalloc(&d_in.p, in_bytes); e != cudaSuccess) return cuda_failed(r, "cudaMalloc(in)", e);
     if (cudaError_t e = cudaMalloc(&d_out.p, out_bytes); e != cudaSuccess) return cuda_failed(r, "cudaMalloc(out)", e);
-    if (cudaError_t e = cudaMemcpy(d_in.p, c->in, in_bytes, cudaMemcpyHostToDevice); e != cudaSuccess)
+    if (cudaError_t e = cudaMemcpy(d_in.p, p.in->data, in_bytes, cudaMemcpyHostToDevice); e != cudaSuccess)
         return cuda_failed(r, "cudaMemcpy(in)", e);
     if (cudaError_t e = launch(d_in.bytes(), d_out.bytes()); e != cudaSuccess) return cuda_failed(r, "kernel launch", e);
     if (cudaError_t e = cudaDeviceSynchronize(); e != cudaSuccess) return cuda_failed(r, "kernel", e);
-    if (cudaError_t e = cudaMemcpy(c->out, d_out.p, out_bytes, cudaMemcpyDeviceToHost); e != cudaSuccess)
+    if (cudaError_t e = cudaMemcpy(p.out->data, d_out.p, out_bytes, cudaMemcpyDeviceToHost); e != cudaSuccess)
         return cuda_failed(r, "cudaMemcpy(out)", e);
-    r->out_written = out_bytes;
+    p.out->written = out_bytes;
     return NINFER_OK;
 }
 
 std::int32_t op_convert(void *, const ninfer_call *c, ninfer_result *r) {
-    if (!c || !r || c->struct_size < sizeof(ninfer_call)) return NINFER_E_INVALID_ARGUMENT;
+    if (!call_readable(c, r)) return NINFER_E_INVALID_ARGUMENT;
     if (!probe().usable) return refuse(r, NINFER_E_UNSUPPORTED, "cuda_device " + probe().version);
     const auto *conv = abi::find_id(abi::kConversions, c->method);
     if (!conv || !gpu::cuda_device_has_conversion(c->method))
@@ -146,21 +127,23 @@ std::int32_t op_convert(void *, const ninfer_call *c, ninfer_result *r) {
         return refuse(r, NINFER_E_INVALID_ARGUMENT, "formats do not match the conversion");
     const int ib = abi::find_id(abi::kWordFormats, conv->src)->bytes();
     const int ob = abi::find_id(abi::kWordFormats, conv->dst)->bytes();
-    if (const std::int32_t s = check_words(c, r, ib, ob); s != NINFER_OK) return s;
-    return run_on_device(c, r, c->count * ib, c->count * ob, [&](const std::uint8_t *d_in, std::uint8_t *d_out) {
+    WordPlanes p;
+    if (const std::int32_t s = check_words(c, r, NINFER_PLANE_WORDS, ib, ob, p); s != NINFER_OK) return s;
+    return run_on_device(c, r, p, c->count * ib, c->count * ob, [&](const std::uint8_t *d_in, std::uint8_t *d_out) {
         return gpu::cuda_device_launch_convert(c->method, d_in, ib, d_out, ob, c->count);
     });
 }
 
 std::int32_t op_decode(void *, const ninfer_call *c, ninfer_result *r) {
-    if (!c || !r || c->struct_size < sizeof(ninfer_call)) return NINFER_E_INVALID_ARGUMENT;
+    if (!call_readable(c, r)) return NINFER_E_INVALID_ARGUMENT;
     if (!probe().usable) return refuse(r, NINFER_E_UNSUPPORTED, "cuda_device " + probe().version);
     const auto *f = abi::find_id(abi::kWordFormats, c->format);
     if (!f || !gpu::cuda_device_has_decode(c->format))
         return refuse(r, NINFER_E_UNSUPPORTED, "no device kernel decodes format " + std::to_string(c->format));
     const int ib = f->bytes();
-    if (const std::int32_t s = check_words(c, r, ib, 8); s != NINFER_OK) return s;
-    return run_on_device(c, r, c->count * ib, c->count * 8, [&](const std::uint8_t *d_in, std::uint8_t *d_out) {
+    WordPlanes p;
+    if (const std::int32_t s = check_words(c, r, NINFER_PLANE_VALUES, ib, 8, p); s != NINFER_OK) return s;
+    return run_on_device(c, r, p, c->count * ib, c->count * 8, [&](const std::uint8_t *d_in, std::uint8_t *d_out) {
         return gpu::cuda_device_launch_decode(c->format, d_in, ib, d_out, c->count);
     });
 }
@@ -173,8 +156,9 @@ std::vector<ninfer_capability> capabilities() {
 
 }  // namespace
 
+// ABI 2 and later get the v2 table; a v1 harness gets NULL (plugin.h, negotiation).
 extern "C" NINFER_EXPORT const ninfer_plugin *ninfer_plugin_entry(std::uint32_t harness_abi) {
-    if (harness_abi != NINFER_ABI_VERSION) return nullptr;
+    if (harness_abi < 2) return nullptr;
     static const std::vector<ninfer_capability> caps = capabilities();
     static const ninfer_plugin table = word_plugin_table("cuda_device", probe().version.c_str(), caps, &op_decode, &op_convert);
     return &table;

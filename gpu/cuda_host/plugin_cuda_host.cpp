@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-// Plugin "cuda_host" (plugin.h): NVIDIA's conversions and widenings compiled for the host,
+// Plugin "cuda_host" (plugin.h, ABI v2): NVIDIA's conversions and widenings compiled for the host,
 // declared only where NVIDIA offers them (cuda_host_codecs.hpp). The suite measures it against
 // the spec; gpu/README.md records where it departs.
 #include <cstdio>
@@ -9,17 +9,16 @@
 #include "ninfer/abi/registry.hpp"
 #include "word_plugin.hpp"
 
+using ninfer::gpu::call_readable;
+using ninfer::gpu::check_words;
+using ninfer::gpu::refuse;
 using ninfer::gpu::word_capabilities;
 using ninfer::gpu::word_plugin_table;
+using ninfer::gpu::WordPlanes;
 
 namespace {
 
 using namespace ninfer;
-
-std::int32_t refuse(ninfer_result *r, std::int32_t status, const char *message) {
-    std::snprintf(r->message, sizeof r->message, "%s", message);
-    return status;
-}
 
 std::uint64_t load(const void *buf, std::uint64_t i, int bytes) {
     const auto *p = static_cast<const std::uint8_t *>(buf) + i * bytes;
@@ -33,20 +32,8 @@ void store(void *buf, std::uint64_t i, int bytes, std::uint64_t v) {
     for (int b = 0; b < bytes; ++b) p[b] = static_cast<std::uint8_t>(v >> (8 * b));
 }
 
-/// count words of in_width bytes in, as many of out_width bytes fit out; else the status.
-std::int32_t check_words(const ninfer_call *c, ninfer_result *r, int in_width, int out_width) {
-    std::uint64_t need_in = 0, need_out = 0;
-    if (__builtin_mul_overflow(c->count, static_cast<std::uint64_t>(in_width), &need_in) ||
-        __builtin_mul_overflow(c->count, static_cast<std::uint64_t>(out_width), &need_out))
-        return refuse(r, NINFER_E_SIZE, "count overflows the buffer size");
-    if (c->in_bytes != need_in || (need_in && !c->in))
-        return refuse(r, NINFER_E_INVALID_ARGUMENT, "in_bytes is not count x input word bytes");
-    if (c->out_bytes < need_out || (need_out && !c->out)) return refuse(r, NINFER_E_BUFFER, "out too small");
-    return NINFER_OK;
-}
-
 std::int32_t op_convert(void *, const ninfer_call *c, ninfer_result *r) {
-    if (!c || !r || c->struct_size < sizeof(ninfer_call)) return NINFER_E_INVALID_ARGUMENT;
+    if (!call_readable(c, r)) return NINFER_E_INVALID_ARGUMENT;
     const auto *conv = abi::find_id(abi::kConversions, c->method);
     if (!conv || !gpu::cuda_host_has_conversion(c->method))
         return refuse(r, NINFER_E_UNSUPPORTED, "NVIDIA's headers offer no such conversion");
@@ -54,21 +41,24 @@ std::int32_t op_convert(void *, const ninfer_call *c, ninfer_result *r) {
         return refuse(r, NINFER_E_INVALID_ARGUMENT, "formats do not match the conversion");
     const int ib = abi::find_id(abi::kWordFormats, conv->src)->bytes();
     const int ob = abi::find_id(abi::kWordFormats, conv->dst)->bytes();
-    if (const std::int32_t s = check_words(c, r, ib, ob); s != NINFER_OK) return s;
-    for (std::uint64_t i = 0; i < c->count; ++i) store(c->out, i, ob, gpu::cuda_host_convert(c->method, load(c->in, i, ib)));
-    r->out_written = c->count * static_cast<std::uint64_t>(ob);
+    WordPlanes p;
+    if (const std::int32_t s = check_words(c, r, NINFER_PLANE_WORDS, ib, ob, p); s != NINFER_OK) return s;
+    for (std::uint64_t i = 0; i < c->count; ++i)
+        store(p.out->data, i, ob, gpu::cuda_host_convert(c->method, load(p.in->data, i, ib)));
+    p.out->written = c->count * static_cast<std::uint64_t>(ob);
     return NINFER_OK;
 }
 
 std::int32_t op_decode(void *, const ninfer_call *c, ninfer_result *r) {
-    if (!c || !r || c->struct_size < sizeof(ninfer_call)) return NINFER_E_INVALID_ARGUMENT;
+    if (!call_readable(c, r)) return NINFER_E_INVALID_ARGUMENT;
     const auto *f = abi::find_id(abi::kWordFormats, c->format);
     if (!f || !gpu::cuda_host_has_decode(c->format))
         return refuse(r, NINFER_E_UNSUPPORTED, "NVIDIA's headers offer no widening of this format");
-    if (const std::int32_t s = check_words(c, r, f->bytes(), 8); s != NINFER_OK) return s;
+    WordPlanes p;
+    if (const std::int32_t s = check_words(c, r, NINFER_PLANE_VALUES, f->bytes(), 8, p); s != NINFER_OK) return s;
     for (std::uint64_t i = 0; i < c->count; ++i)
-        store(c->out, i, 8, gpu::cuda_host_decode(c->format, load(c->in, i, f->bytes())));
-    r->out_written = 8 * c->count;
+        store(p.out->data, i, 8, gpu::cuda_host_decode(c->format, load(p.in->data, i, f->bytes())));
+    p.out->written = 8 * c->count;
     return NINFER_OK;
 }
 
@@ -79,8 +69,9 @@ std::vector<ninfer_capability> capabilities() {
 
 }  // namespace
 
+// ABI 2 and later get the v2 table; a v1 harness gets NULL (plugin.h, negotiation).
 extern "C" NINFER_EXPORT const ninfer_plugin *ninfer_plugin_entry(std::uint32_t harness_abi) {
-    if (harness_abi != NINFER_ABI_VERSION) return nullptr;
+    if (harness_abi < 2) return nullptr;
     static const std::vector<ninfer_capability> caps = capabilities();
     static const ninfer_plugin table = word_plugin_table("cuda_host", "0.1.0", caps, &op_decode, &op_convert);
     return &table;

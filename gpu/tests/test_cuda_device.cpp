@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-// The cuda_device plugin through the plugin ABI (plugin.h), loaded with dlopen as the harness's
+// The cuda_device plugin through the plugin ABI (plugin.h, v2), loaded with dlopen as the harness's
 // worker loads it. Without a CUDA device: the table declares no capability, says "no CUDA
 // device", and a call is refused as unsupported. With a device: buffer checks as the reference
 // plugin's, then every declared conversion over whole 8/16-bit domains and the FP32 boundary set
@@ -21,50 +21,47 @@
 #include "ninfer/abi/plugin.h"
 #include "departure_survey.hpp"
 #include "ninfer/oracle/scalar.hpp"
+#include "v2_call.hpp"
 
 namespace {
 
 using namespace ninfer;
 using namespace ninfer::gpu_tests;
 
-/// The plugin's table, loaded once per test program (RTLD_LOCAL, as the worker does).
-const ninfer_plugin *plugin_table() {
-    static const ninfer_plugin *table = [] {
+/// The plugin's entry, loaded once per test program (RTLD_LOCAL, as the worker does).
+ninfer_plugin_entry_fn plugin_entry() {
+    static const ninfer_plugin_entry_fn entry = [] {
         void *lib = ::dlopen(NINFER_CUDA_DEVICE_PLUGIN, RTLD_NOW | RTLD_LOCAL);
         if (!lib) FAIL("cannot load " NINFER_CUDA_DEVICE_PLUGIN ": " << ::dlerror());
-        auto entry = reinterpret_cast<ninfer_plugin_entry_fn>(::dlsym(lib, NINFER_PLUGIN_ENTRY_SYMBOL));
-        if (!entry) FAIL(NINFER_CUDA_DEVICE_PLUGIN " exports no " NINFER_PLUGIN_ENTRY_SYMBOL);
-        return entry(NINFER_ABI_VERSION);
+        auto e = reinterpret_cast<ninfer_plugin_entry_fn>(::dlsym(lib, NINFER_PLUGIN_ENTRY_SYMBOL));
+        if (!e) FAIL(NINFER_CUDA_DEVICE_PLUGIN " exports no " NINFER_PLUGIN_ENTRY_SYMBOL);
+        return e;
     }();
-    return table;
+    return entry;
 }
+
+/// The plugin's table, as a harness of this ABI version gets it.
+const ninfer_plugin *plugin_table() { return plugin_entry()(NINFER_ABI_VERSION); }
 
 bool no_device(const ninfer_plugin &t) { return std::string_view(t.version).find("no CUDA device") != std::string_view::npos; }
 
-/// One word op through the table: `count` words of `in`, output capacity `out_capacity` bytes.
+/// One word op through the table: `count` words of `in` on the input plane `words`, an output
+/// plane (`values` for decode, `words` for convert) of `out_capacity` bytes. `out` holds the
+/// output plane's whole buffer (0xCD where nothing was written), `written` its written size.
 struct Outcome {
     std::int32_t status = 0;
     std::vector<std::uint8_t> out;
+    std::uint64_t written = 0;
     ninfer_result result{};
 };
 
 Outcome call(const ninfer_plugin &t, std::uint32_t op, std::uint32_t format, std::uint32_t format_in,
              std::uint32_t method, const std::vector<std::uint8_t> &in, std::uint64_t count, std::uint64_t out_capacity) {
-    ninfer_call c{};
-    c.struct_size = sizeof c;
-    c.op = op;
-    c.format = format;
-    c.format_in = format_in;
-    c.method = method;
+    ninfer_call c = testing::v2_head(op, format, format_in, 0, method);
     c.count = count;
-    c.in = in.data();
-    c.in_bytes = in.size();
-    Outcome o;
-    o.out.assign(out_capacity, 0);
-    c.out = o.out.data();
-    c.out_bytes = out_capacity;
-    o.status = t.ops[op - 1](t.self, &c, &o.result);
-    return o;
+    const std::uint32_t out_plane = testing::op_planes(op).out.at(0);
+    const testing::V2Outcome v = testing::call_v2(t, c, in, out_capacity);
+    return {v.status, v.buffer(out_plane), v.written(out_plane), v.result};
 }
 
 std::vector<std::uint8_t> pack(const std::vector<std::uint64_t> &words, int bytes) {
@@ -102,8 +99,10 @@ std::vector<std::uint64_t> inputs_of(const oracle::Conversion &c, std::uint64_t 
 TEST_CASE("cuda_device loads through the ABI and declares capabilities only with a device", "[cuda_device]") {
     const ninfer_plugin *t = plugin_table();
     REQUIRE(t != nullptr);
-    CHECK(t->abi_version == NINFER_ABI_VERSION);
+    CHECK(t->abi_version == 2);
     CHECK(t->struct_size == sizeof(ninfer_plugin));
+    CHECK(t->capability_size == sizeof(ninfer_capability));
+    CHECK(plugin_entry()(1) == nullptr);  // a v1 harness gets no table
     CHECK(std::string_view(t->name) == "cuda_device");
     REQUIRE(t->version != nullptr);
     std::printf("cuda_device version: %s\n", t->version);
@@ -116,7 +115,7 @@ TEST_CASE("cuda_device loads through the ABI and declares capabilities only with
                                   NINFER_CONVERSION_fp32_to_bf16_rne, pack(one, 4), 1, 2);
         CHECK(conv.status == NINFER_E_UNSUPPORTED);
         CHECK(std::string_view(conv.result.message).find("no CUDA device") != std::string_view::npos);
-        CHECK(conv.result.out_written == 0);
+        CHECK(conv.written == 0);
         const Outcome dec = call(*t, NINFER_OP_decode, NINFER_FORMAT_bf16, 0, 0, pack({0x3F80}, 2), 1, 8);
         CHECK(dec.status == NINFER_E_UNSUPPORTED);
         return;
@@ -126,6 +125,7 @@ TEST_CASE("cuda_device loads through the ABI and declares capabilities only with
     for (std::uint32_t i = 0; i < t->capability_count; ++i) {
         const ninfer_capability &cap = t->capabilities[i];
         INFO("capability " << i);
+        CHECK(cap.profile == 0);
         if (cap.op == NINFER_OP_convert) {
             const auto *conv = oracle::find_id(oracle::kConversions, cap.method);
             REQUIRE(conv != nullptr);
@@ -158,14 +158,21 @@ TEST_CASE("cuda_device checks its buffers like the reference plugin", "[cuda_dev
           NINFER_E_UNSUPPORTED);
     const Outcome empty = convert(NINFER_CONVERSION_fp32_to_bf16_rne, NINFER_FORMAT_bf16, {}, 0, 0);
     CHECK(empty.status == NINFER_OK);
-    CHECK(empty.result.out_written == 0);
+    CHECK(empty.written == 0);
     const Outcome two = convert(NINFER_CONVERSION_fp32_to_bf16_rne, NINFER_FORMAT_bf16, in4, 2, 8);
     REQUIRE(two.status == NINFER_OK);
-    CHECK(two.result.out_written == 4);
+    CHECK(two.written == 4);
     CHECK(unpack(two.out, 0, 2) == 0x3F80);  // 1.0 and 2.0 are exact in bf16 (tensor-formats.txt 3.1)
     CHECK(unpack(two.out, 1, 2) == 0x4000);
-    CHECK(unpack(two.out, 2, 2) == 0);       // nothing written past out_written
+    CHECK(unpack(two.out, 2, 2) == 0xCDCD);  // nothing written past `written`
     CHECK(call(*t, NINFER_OP_decode, NINFER_FORMAT_bf16, 0, 0, pack({0x3F80}, 2), 1, 7).status == NINFER_E_BUFFER);
+    // Planes by name: a convert offering its output as `values` lacks the `words` output plane.
+    ninfer_call c = testing::v2_head(NINFER_OP_convert, NINFER_FORMAT_bf16, NINFER_FORMAT_fp32, 0,
+                                     NINFER_CONVERSION_fp32_to_bf16_rne);
+    c.count = 2;
+    const auto missing = testing::call_v2(*t, c, {{NINFER_PLANE_WORDS, in4}}, {{NINFER_PLANE_VALUES, 4}});
+    CHECK(missing.status == NINFER_E_INVALID_ARGUMENT);
+    CHECK(missing.message().find("`words`") != std::string::npos);
 }
 
 TEST_CASE("cuda_device conversions against the oracle, departures printed", "[cuda_device][survey]") {
@@ -190,7 +197,7 @@ TEST_CASE("cuda_device conversions against the oracle, departures printed", "[cu
         const Outcome o = call(*t, NINFER_OP_convert, c.dst, c.src, c.id, pack(inputs, ib), inputs.size(), inputs.size() * ob);
         INFO(o.result.message);
         REQUIRE(o.status == NINFER_OK);
-        REQUIRE(o.result.out_written == inputs.size() * ob);
+        REQUIRE(o.written == inputs.size() * ob);
         for (std::size_t k = 0; k < inputs.size(); ++k) {
             ++s.inputs;
             const std::uint64_t expected = oracle::convert_word(c, inputs[k]);

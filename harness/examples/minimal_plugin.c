@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* A minimal ninfer-conform plugin, written from plugin.h alone (harness/README.md, "The plugin
- * C ABI"): decode of bf16 words to binary64 words, and the exact conversion bf16_to_fp32. */
+/* A minimal ninfer-conform plugin of ABI v2, written from plugin.h alone (harness/README.md, "The
+ * plugin C ABI"): decode of bf16 words to binary64 words, and the exact conversion bf16_to_fp32.
+ * Buffers are named planes: each op finds its input `words` and its output plane by name. */
 #include <stdio.h>
 #include <string.h>
 
@@ -32,28 +33,37 @@ static uint64_t bf16_to_binary64_bits(uint16_t w) {
     return sign | (uint64_t)(exp - 127 + 1023) << 52 | frac << 45;
 }
 
+/* A one-line message, written only where the result's struct_size covers it (plugin.h). */
 static int32_t refuse(ninfer_result *result, int32_t status, const char *why) {
-    snprintf(result->message, sizeof result->message, "%s", why);
+    if (NINFER_HAS_FIELD(result, ninfer_result, message)) snprintf(result->message, sizeof result->message, "%s", why);
     return status;
 }
 
-/* Checks the word buffers of a word op: count words of in_width bytes in, out_width bytes out. */
-static int32_t check_sizes(const ninfer_call *call, ninfer_result *result, uint64_t in_width, uint64_t out_width) {
+/* The planes of a word op, found by name: words in, `out_name` out (decode: values, convert:
+ * words); count words of in_width bytes in, out_width bytes each out. */
+static int32_t word_planes(const ninfer_call *call, ninfer_result *result, uint32_t out_name, uint64_t in_width,
+                           uint64_t out_width, const ninfer_input_plane **in, ninfer_output_plane **out) {
+    if (!NINFER_HAS_FIELD(call, ninfer_call, outputs)) return refuse(result, NINFER_E_INVALID_ARGUMENT, "call too short");
+    *in = ninfer_find_input(call, NINFER_PLANE_WORDS);
+    *out = ninfer_find_output(call, out_name);
+    if (!*in || !*out) return refuse(result, NINFER_E_INVALID_ARGUMENT, "the call lacks the words or the output plane");
     if (call->count > UINT64_MAX / 8) return refuse(result, NINFER_E_SIZE, "count overflows the byte size");
-    if (call->in_bytes < call->count * in_width) return refuse(result, NINFER_E_SIZE, "in holds fewer than count words");
-    if (call->out_bytes < call->count * out_width) return refuse(result, NINFER_E_BUFFER, "out is too small");
+    if ((*in)->bytes < call->count * in_width) return refuse(result, NINFER_E_SIZE, "words holds fewer than count words");
+    if ((*out)->capacity < call->count * out_width) return refuse(result, NINFER_E_BUFFER, "the output plane is too small");
     return NINFER_OK;
 }
 
 static int32_t decode(void *self, const ninfer_call *call, ninfer_result *result) {
     (void)self;
     if (call->format != NINFER_FORMAT_bf16) return refuse(result, NINFER_E_UNSUPPORTED, "decode: bf16 only");
-    int32_t st = check_sizes(call, result, 2, 8);
+    const ninfer_input_plane *words;
+    ninfer_output_plane *values;
+    int32_t st = word_planes(call, result, NINFER_PLANE_VALUES, 2, 8, &words, &values);
     if (st != NINFER_OK) return st;
-    const uint8_t *in = call->in;
-    uint8_t *out = call->out;
+    const uint8_t *in = words->data;
+    uint8_t *out = values->data;
     for (uint64_t i = 0; i < call->count; ++i) store_le(out + 8 * i, bf16_to_binary64_bits(load_le16(in + 2 * i)), 8);
-    result->out_written = call->count * 8;
+    values->written = call->count * 8;
     return NINFER_OK;
 }
 
@@ -62,19 +72,21 @@ static int32_t convert(void *self, const ninfer_call *call, ninfer_result *resul
     if (call->method != NINFER_CONVERSION_bf16_to_fp32 || call->format_in != NINFER_FORMAT_bf16 ||
         call->format != NINFER_FORMAT_fp32)
         return refuse(result, NINFER_E_UNSUPPORTED, "convert: bf16_to_fp32 only");
-    int32_t st = check_sizes(call, result, 2, 4);
+    const ninfer_input_plane *words;
+    ninfer_output_plane *target;
+    int32_t st = word_planes(call, result, NINFER_PLANE_WORDS, 2, 4, &words, &target);
     if (st != NINFER_OK) return st;
-    const uint8_t *in = call->in;
-    uint8_t *out = call->out;
+    const uint8_t *in = words->data;
+    uint8_t *out = target->data;
     /* bf16 is the upper half of a binary32 word: widening is exact, NaNs included. */
     for (uint64_t i = 0; i < call->count; ++i) store_le(out + 4 * i, (uint64_t)load_le16(in + 2 * i) << 16, 4);
-    result->out_written = call->count * 4;
+    target->written = call->count * 4;
     return NINFER_OK;
 }
 
 static const ninfer_capability capabilities[] = {
-    {NINFER_OP_decode, NINFER_FORMAT_bf16, 0, 0, 0},
-    {NINFER_OP_convert, NINFER_FORMAT_fp32, NINFER_FORMAT_bf16, 0, NINFER_CONVERSION_bf16_to_fp32},
+    {NINFER_OP_decode, NINFER_FORMAT_bf16, 0, 0, 0, 0},
+    {NINFER_OP_convert, NINFER_FORMAT_fp32, NINFER_FORMAT_bf16, 0, NINFER_CONVERSION_bf16_to_fp32, 0},
 };
 
 static const ninfer_plugin table = {
@@ -84,9 +96,11 @@ static const ninfer_plugin table = {
     .version = "1.0",
     .capabilities = capabilities,
     .capability_count = sizeof capabilities / sizeof capabilities[0],
+    .capability_size = sizeof(ninfer_capability),
     .ops = {[NINFER_OP_decode - 1] = decode, [NINFER_OP_convert - 1] = convert},
 };
 
+/* ABI 2 and later get this table; a harness that only knows ABI 1 gets NULL. */
 NINFER_EXPORT const ninfer_plugin *ninfer_plugin_entry(uint32_t harness_abi) {
-    return harness_abi == NINFER_ABI_VERSION ? &table : NULL;
+    return harness_abi >= 2 ? &table : NULL;
 }

@@ -86,7 +86,7 @@ TEST_CASE("the minimal C plugin decodes and converts bf16 in the worker", "[subj
     REQUIRE(s->open_error().empty());
     CHECK(s->info().name == "minimal");
     CHECK(s->info().version == "1.0");
-    CHECK(s->info().abi_version == 1);  // an ABI v1 source, served through the adapter
+    CHECK(s->info().abi_version == 2);  // an ABI v2 source: planes found by name
     REQUIRE(s->info().capabilities.size() == 2);
     CHECK(covers(s->info().capabilities, NINFER_OP_convert, NINFER_FORMAT_fp32, NINFER_FORMAT_bf16, 0,
                  NINFER_CONVERSION_bf16_to_fp32));
@@ -119,7 +119,7 @@ TEST_CASE("the minimal C plugin decodes and converts bf16 in the worker", "[subj
         r = s->call(c);
         CHECK(r.outcome == Outcome::returned);
         CHECK(r.status == NINFER_E_BUFFER);
-        CHECK(r.message == "out is too small");
+        CHECK(r.message == "the output plane is too small");
         CHECK(r.output(NINFER_PLANE_VALUES).empty());
     }
     SECTION("an op without a function and without a capability is unsupported") {
@@ -466,9 +466,9 @@ TEST_CASE("a v2 plugin gets named planes and its three outputs come back by name
 }
 
 TEST_CASE("a v1 plugin is adapted: planes by order, more planes than v1 has are unsupported", "[subject][plugin][abi2]") {
-    // minimal_plugin is built with NINFER_PLUGIN_ABI=1 and returns NULL unless asked for ABI 1:
+    // The 0.1.0 minimal plugin (verbatim, an ABI v1 source) returns NULL unless asked for ABI 1:
     // it loads only because the harness falls back from entry(2) to entry(1).
-    auto s = open_plugin(plugin("minimal_plugin"), options());
+    auto s = open_plugin(plugin("fixture_v1_minimal_0_1_0"), options());
     REQUIRE(s->open_error().empty());
     CHECK(s->info().abi_version == 1);
     check_serves(*s);

@@ -12,13 +12,13 @@
 namespace ninfer::reference {
 
 /// Capabilities of the grouped half (appended to the plugin's table).
-std::span<const ninfer_capability> grouped_capabilities();
+std::span<const ninfer_capability_v2> grouped_capabilities();
 
 /// True when the call belongs to the grouped half (grouped format or row_split layout).
-bool is_grouped_call(const ninfer_call *call);
+bool is_grouped_call(const ninfer_call_v2 *call);
 
 /// Serve one grouped call (layout_encode/decode, quant_encode/decode, payload_validate,
-/// rows_select); returns an NINFER_* status.
-std::int32_t grouped_call(const ninfer_call *call, ninfer_result *result);
+/// rows_select) over the planes of harness/README.md; returns an NINFER_* status.
+std::int32_t grouped_call(const ninfer_call_v2 *call, ninfer_result_v2 *result);
 
 }  // namespace ninfer::reference

@@ -9,29 +9,6 @@
 
 namespace ninfer::suites::grouped {
 
-namespace {
-
-/// A payload byte offset of one lane (input construction for corrupted payloads).
-struct LaneSpot {
-    std::uint64_t byte;
-    int shift, width;
-};
-LaneSpot base_spot(const GroupedFormat &f, const RowSplitGeometry &g, std::uint64_t row, std::uint64_t group, int lane) {
-    const std::uint64_t at = row * g.base_row_bytes + group * static_cast<std::uint64_t>(f.base_bytes);
-    switch (f.packing) {
-    case Packing::BYTE: return {at + static_cast<std::uint64_t>(lane), 0, 8};
-    case Packing::TWO_BIT_LSB: return {at + static_cast<std::uint64_t>(lane / 4), 2 * (lane % 4), 2};
-    case Packing::NIBBLE_HIGH: break;
-    }
-    return {at + static_cast<std::uint64_t>(lane / 2), 4 * (lane % 2), 4};
-}
-void set_bits(Bytes &p, LaneSpot s, std::uint32_t v) {
-    const auto mask = static_cast<std::uint8_t>(((1u << s.width) - 1) << s.shift);
-    p[s.byte] = static_cast<std::uint8_t>((p[s.byte] & ~mask) | ((v << s.shift) & mask));
-}
-
-}  // namespace
-
 std::string name_of(const GroupedFormat &f) { return std::string(f.name); }
 
 std::string hex(std::uint64_t w, int digits) {
@@ -229,18 +206,6 @@ U32 seeded_source(std::uint64_t n, std::uint64_t k, std::uint64_t seed) {
     return x;
 }
 
-void set_lane_word(const GroupedFormat &f, const RowSplitGeometry &g, Bytes &p, std::uint64_t row, std::uint64_t group,
-                   int lane, std::uint32_t w) {
-    const LaneSpot spot = base_spot(f, g, row, group, lane);
-    set_bits(p, spot, w & ((1u << spot.width) - 1));
-    const int hb = f.high_bits();
-    for (int j = 0; j < hb; ++j) {
-        const int t = lane * hb + j;
-        const std::uint64_t at = g.high_offset + row * g.high_row_bytes + group * static_cast<std::uint64_t>(f.high_bytes) +
-                                 static_cast<std::uint64_t>(t / 8);
-        p[at] = static_cast<std::uint8_t>((p[at] & ~(1u << (t % 8))) | (((w >> (4 + j)) & 1u) << (t % 8)));
-    }
-}
 
 std::vector<std::uint32_t> high_only_words(const GroupedFormat &f) {
     std::vector<std::uint32_t> out;

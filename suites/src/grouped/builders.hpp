@@ -86,11 +86,8 @@ std::uint32_t seeded_f32(std::mt19937_64 &rng, int lo, int hi);
 /// A seeded [n,k] source: rows of different magnitudes (weights ~2^-12..2^-1), a few outliers.
 U32 seeded_source(std::uint64_t n, std::uint64_t k, std::uint64_t seed);
 
-// ---- payload corruption (input construction) ----------------------------------------------
+// ---- payload corruption: the oracle's corrupt_* (ninfer/oracle/row_split.hpp) ---------------
 
-/// Overwrite the stored word of one lane, base and high planes (input construction).
-void set_lane_word(const GroupedFormat &f, const RowSplitGeometry &g, Bytes &p, std::uint64_t row, std::uint64_t group,
-                   int lane, std::uint32_t w);
 /// The stored words of nonzero codes whose base-plane bits are all zero (q5 -16; q6 -32, -16,
 /// 16): only the high plane tells them from code 0.
 std::vector<std::uint32_t> high_only_words(const GroupedFormat &f);

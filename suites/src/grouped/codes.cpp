@@ -57,7 +57,7 @@ void code_domain_cases(const GroupedFormat &f, std::vector<Case> &out) {
         const bool legal = grouped_code_value(f, w).has_value();
         if (legal && (1u << f.code_bits) > 64 && w % 17 != 0 && w != 0x7F && w != 0x81) continue;  // q8: a sample of legal words
         Bytes p = row_split_encode(f, uniform_matrix(f, 1, G, 0, 0x3C00));
-        set_lane_word(f, g, p, 0, 0, 3, w);
+        corrupt_code_word(f, g, p, 0, 0, 3, w);
         const std::string slug = "word_" + hex(w, (f.code_bits + 3) / 4);
         if (legal)
             out.push_back(payload_case(rule, slug + ".quant_decode", Level::quick, "domain", NINFER_OP_quant_decode, f, 1, G, p));
@@ -81,7 +81,7 @@ void illegal_word_cases(const GroupedFormat &f, std::vector<Case> &out) {
     const Spot spots[] = {{0, 0, 0}, {0, 0, f.group - 1}, {1, 1, 17}, {1, 2, 4}};
     for (const auto &s : spots) {
         Bytes p = row_split_encode(f, m);
-        set_lane_word(f, g, p, s.row, s.group, s.lane, static_cast<std::uint32_t>(f.illegal_word));
+        corrupt_code_word(f, g, p, s.row, s.group, s.lane, static_cast<std::uint32_t>(f.illegal_word));
         const std::string slug = "row" + std::to_string(s.row) + ".group" + std::to_string(s.group) + ".lane" + std::to_string(s.lane);
         out.push_back(payload_case(rule, slug, Level::quick, "boundary", NINFER_OP_payload_validate, f, n, k, p));
         out.push_back(payload_case(rule, slug + ".layout_decode", Level::quick, "boundary", NINFER_OP_layout_decode, f, n, k, p));
@@ -166,7 +166,7 @@ void scale_class_cases(const GroupedFormat &f, std::vector<Case> &out) {
         for (std::uint64_t c = spot.group * G; c < std::min(k, (spot.group + 1) * G); ++c) m.codes[spot.row * k + c] = 0;
         m.scales[spot.row * logical_groups(f, k) + spot.group] = 0x0000;
         Bytes p = row_split_encode(f, m);
-        set_lane_word(f, g, p, spot.row, spot.group, spot.lane, grouped_code_word(f, f.qmax));
+        corrupt_code_word(f, g, p, spot.row, spot.group, spot.lane, grouped_code_word(f, f.qmax));
         const std::string slug = name_of(f) + ".row" + std::to_string(spot.row) + ".group" + std::to_string(spot.group) +
                                  ".lane" + std::to_string(spot.lane);
         const std::string rule = f.encoding == CodeEncoding::OFFSET ? rule::grouped_scale_q2 : rule::grouped_scale_zero_group_codes;
@@ -175,7 +175,7 @@ void scale_class_cases(const GroupedFormat &f, std::vector<Case> &out) {
         // Codes whose base bits are all zero and whose high bits are not (q5 -16; q6 -32, -16, 16).
         for (const std::uint32_t w : high_only_words(f)) {
             Bytes h = row_split_encode(f, m);
-            set_lane_word(f, g, h, spot.row, spot.group, spot.lane, w);
+            corrupt_code_word(f, g, h, spot.row, spot.group, spot.lane, w);
             out.push_back(payload_case(rule, slug + ".high_only_" + hex(w, 2) + ".validate", Level::quick, "boundary",
                                        NINFER_OP_payload_validate, f, 2, k, h));
         }

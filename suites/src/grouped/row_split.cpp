@@ -28,11 +28,6 @@ Case select_case(const std::string &rule, const std::string &slug, Level level, 
     return c;
 }
 
-void put_scale(const RowSplitGeometry &g, Bytes &p, std::uint64_t row, std::uint64_t group, std::uint16_t s) {
-    const std::uint64_t at = g.scale_offset + row * g.scale_row_bytes + 2 * group;
-    p[at] = static_cast<std::uint8_t>(s);
-    p[at + 1] = static_cast<std::uint8_t>(s >> 8);
-}
 
 void geometry_cases(const GroupedFormat &f, std::vector<Case> &out) {
     const std::string nm = name_of(f);
@@ -112,52 +107,50 @@ void padding_cases(const GroupedFormat &f, std::vector<Case> &out) {
     const std::uint32_t not_zero = grouped_code_word(f, f.qmax == 0 ? 1 : f.qmax);
     {
         Bytes q = p;
-        set_lane_word(f, g, q, 1, 1, 1, not_zero);
+        corrupt_padding_lane(f, g, k, q, 1, 1, 1, not_zero);
         out.push_back(payload_case(rule::row_split_padding, nm + ".padding_lane.validate", Level::quick, "boundary", NINFER_OP_payload_validate, f, 2, k, q));
         out.push_back(payload_case(rule::row_split_padding, nm + ".padding_lane.quant_decode", Level::quick, "boundary", NINFER_OP_quant_decode, f, 2, k, q));
     }
     // Padding lanes and padding-group lanes holding a code whose base bits are zero (high plane only).
     for (const std::uint32_t w : high_only_words(f)) {
         Bytes q = p;
-        set_lane_word(f, g, q, 1, 1, 1, w);
+        corrupt_padding_lane(f, g, k, q, 1, 1, 1, w);
         out.push_back(payload_case(rule::row_split_padding, nm + ".padding_lane_high_only_" + hex(w, 2) + ".validate", Level::quick,
                                    "boundary", NINFER_OP_payload_validate, f, 2, k, q));
         if (g.groups_per_row > g.logical_groups) {
             Bytes r = p;
-            set_lane_word(f, g, r, 0, g.groups_per_row - 1, 2, w);
+            corrupt_padding_lane(f, g, k, r, 0, g.groups_per_row - 1, 2, w);
             out.push_back(payload_case(rule::row_split_padding, nm + ".padding_group_high_only_" + hex(w, 2) + ".validate",
                                        Level::quick, "boundary", NINFER_OP_payload_validate, f, 2, k, r));
         }
     }
     if (g.groups_per_row > g.logical_groups) {
         Bytes q = p;
-        set_lane_word(f, g, q, 0, g.groups_per_row - 1, f.group - 1, not_zero);
+        corrupt_padding_lane(f, g, k, q, 0, g.groups_per_row - 1, static_cast<std::uint64_t>(f.group - 1), not_zero);
         out.push_back(payload_case(rule::row_split_padding, nm + ".padding_group_code.validate", Level::quick, "boundary", NINFER_OP_payload_validate, f, 2, k, q));
         Bytes s = p;
-        put_scale(g, s, 1, g.groups_per_row - 1, 0x3C00);
+        corrupt_scale_word(g, s, 1, g.groups_per_row - 1, 0x3C00);
         out.push_back(payload_case(rule::row_split_padding, nm + ".padding_group_scale.validate", Level::quick, "boundary", NINFER_OP_payload_validate, f, 2, k, s));
         Bytes z = p;
-        put_scale(g, z, 0, g.groups_per_row - 1, 0x8000);
+        corrupt_scale_word(g, z, 0, g.groups_per_row - 1, 0x8000);
         out.push_back(payload_case(rule::row_split_padding, nm + ".padding_group_negative_zero.validate", Level::quick, "boundary", NINFER_OP_payload_validate, f, 2, k, z));
     }
     if (f.encoding == CodeEncoding::OFFSET) {
         Bytes q = p;  // Q2 padding stores signed code 0 as word 1: the word 0 (code -1) is refused
-        set_lane_word(f, g, q, 0, 1, 5, 0);
+        corrupt_padding_lane(f, g, k, q, 0, 1, 5, 0);
         out.push_back(payload_case(rule::row_split_padding, nm + ".padding_word0.validate", Level::quick, "suite reading", NINFER_OP_payload_validate, f, 2, k, q));
     }
     // Gaps: first and last byte of each gap (base->high, high->scale) set.
     const auto m2 = seeded_matrix(f, 1, 128, kGoldenSeed ^ (f.id * 11));
     const auto g2 = *row_split_geometry(f, 1, 128);
     const Bytes p2 = row_split_encode(f, m2);
-    const std::pair<std::uint64_t, std::uint64_t> gaps[] = {{g2.base_bytes, g2.high_offset},
-                                                            {g2.high_offset + g2.high_bytes, g2.scale_offset}};
     int gi = 0;
-    for (const auto &[from, to] : gaps) {
+    for (const auto &gap : row_split_gaps(g2)) {
         ++gi;
-        if (from >= to) continue;
-        for (const std::uint64_t at : {from, to - 1}) {
+        if (gap.begin >= gap.end) continue;
+        for (const std::uint64_t at : {gap.begin, gap.end - 1}) {
             Bytes q = p2;
-            q[at] = 0x01;
+            corrupt_gap_byte(g2, q, at, 0x01);
             out.push_back(payload_case(rule::row_split_gaps, nm + ".gap" + std::to_string(gi) + "_byte" + std::to_string(at),
                                        Level::quick, "boundary", NINFER_OP_payload_validate, f, 1, 128, q));
         }

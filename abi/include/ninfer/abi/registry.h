@@ -58,6 +58,40 @@
     X(41, fp8_e4m3fn_row_bf16, row_scale_v1)                     \
     X(42, fp8_e4m3fn_row_fp16, row_interleaved_v1)
 
+/* ---- GGUF block types (tensor-formats.txt, the gguf_* table; ggml.h GGML_TYPE_*) -------------
+ * X(name, ggml_type, block_values, block_bytes, in_ninfer_registry)
+ *   in_ninfer_registry: 1 for the 18 formats of the .ninfer registry, 0 for the other block types
+ *   ggml dequantizes (accepted by the GGUF suites only). The family gets its format ids and its
+ *   place in kAllFormats with its suites (issue 10); today the oracle's GGUF decoders read it. */
+#define NINFER_GGUF_TYPES(X)                 \
+    X(gguf_q8_0, 8, 32, 34, 1)               \
+    X(gguf_q4_0, 2, 32, 18, 1)               \
+    X(gguf_q5_0, 6, 32, 22, 1)               \
+    X(gguf_q2_0, 42, 64, 18, 1)              \
+    X(gguf_q2_k, 10, 256, 84, 1)             \
+    X(gguf_q3_k, 11, 256, 110, 1)            \
+    X(gguf_q4_k, 12, 256, 144, 1)            \
+    X(gguf_q5_k, 13, 256, 176, 1)            \
+    X(gguf_q6_k, 14, 256, 210, 1)            \
+    X(gguf_iq2_xxs, 16, 256, 66, 1)          \
+    X(gguf_iq2_xs, 17, 256, 74, 1)           \
+    X(gguf_iq3_xxs, 18, 256, 98, 1)          \
+    X(gguf_iq1_s, 19, 256, 50, 1)            \
+    X(gguf_iq4_nl, 20, 32, 18, 1)            \
+    X(gguf_iq3_s, 21, 256, 110, 1)           \
+    X(gguf_iq2_s, 22, 256, 82, 1)            \
+    X(gguf_iq4_xs, 23, 256, 136, 1)          \
+    X(gguf_iq1_m, 29, 256, 56, 1)            \
+    X(gguf_q4_1, 3, 32, 20, 0)               \
+    X(gguf_q5_1, 7, 32, 24, 0)               \
+    X(gguf_q8_1, 9, 32, 36, 0)               \
+    X(gguf_q8_k, 15, 256, 292, 0)            \
+    X(gguf_tq1_0, 34, 256, 54, 0)            \
+    X(gguf_tq2_0, 35, 256, 66, 0)            \
+    X(gguf_mxfp4, 39, 32, 17, 0)             \
+    X(gguf_nvfp4, 40, 64, 36, 0)             \
+    X(gguf_q1_0, 41, 128, 18, 0)
+
 /* ---- Layouts (storage-layouts.md Section 1) ------------------------------------------------
  * X(id, name, min_rank, max_rank, object_alignment) */
 #define NINFER_LAYOUTS(X)                                        \

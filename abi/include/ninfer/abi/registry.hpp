@@ -56,6 +56,14 @@ struct OtherFormat {
     std::uint32_t layout;
 };
 
+/// A GGUF block type (registry.h NINFER_GGUF_TYPES).
+struct GgufType {
+    std::string_view name;
+    std::uint32_t ggml_type;
+    std::uint32_t block_values, block_bytes;
+    bool in_ninfer_registry;  ///< one of the 18 formats of the .ninfer registry
+};
+
 struct Layout {
     std::uint32_t id;
     std::string_view name;
@@ -130,6 +138,12 @@ inline constexpr std::array kGroupedFormats = {
 inline constexpr std::array kOtherFormats = {
 #define NINFER_X_(id, name, layout) OtherFormat{id, #name, NINFER_LAYOUT_##layout},
     NINFER_OTHER_FORMATS(NINFER_X_)
+#undef NINFER_X_
+};
+
+inline constexpr std::array kGgufTypes = {
+#define NINFER_X_(name, type, values, bytes, registered) GgufType{#name, type, values, bytes, registered != 0},
+    NINFER_GGUF_TYPES(NINFER_X_)
 #undef NINFER_X_
 };
 

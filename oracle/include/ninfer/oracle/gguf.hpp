@@ -15,38 +15,14 @@
 #include <string_view>
 #include <vector>
 
+#include "ninfer/abi/registry.hpp"
 #include "ninfer/oracle/scaled.hpp"
 
 namespace ninfer::oracle {
 
-/// One ggml block type: its gguf_* name, ggml type id, values and bytes per block, and whether
-/// the .ninfer registry holds it (tensor-formats.txt's table) or only the GGUF suites.
-struct GgufType {
-    std::string_view name;
-    std::uint32_t ggml_type;
-    std::uint32_t block_values, block_bytes;
-    bool in_ninfer_registry;
-};
-
-/// Every block type ggml dequantizes (ggml.h GGML_TYPE_*, snapshot of the tables' JSON), the 18
-/// of tensor-formats.txt first, in its order. (Moves into abi/registry.h with the GGUF family.)
-inline constexpr std::array kGgufTypes = {
-    GgufType{"gguf_q8_0", 8, 32, 34, true},       GgufType{"gguf_q4_0", 2, 32, 18, true},
-    GgufType{"gguf_q5_0", 6, 32, 22, true},       GgufType{"gguf_q2_0", 42, 64, 18, true},
-    GgufType{"gguf_q2_k", 10, 256, 84, true},     GgufType{"gguf_q3_k", 11, 256, 110, true},
-    GgufType{"gguf_q4_k", 12, 256, 144, true},    GgufType{"gguf_q5_k", 13, 256, 176, true},
-    GgufType{"gguf_q6_k", 14, 256, 210, true},    GgufType{"gguf_iq2_xxs", 16, 256, 66, true},
-    GgufType{"gguf_iq2_xs", 17, 256, 74, true},   GgufType{"gguf_iq3_xxs", 18, 256, 98, true},
-    GgufType{"gguf_iq1_s", 19, 256, 50, true},    GgufType{"gguf_iq4_nl", 20, 32, 18, true},
-    GgufType{"gguf_iq3_s", 21, 256, 110, true},   GgufType{"gguf_iq2_s", 22, 256, 82, true},
-    GgufType{"gguf_iq4_xs", 23, 256, 136, true},  GgufType{"gguf_iq1_m", 29, 256, 56, true},
-    // Outside the .ninfer registry: accepted by the GGUF suites only.
-    GgufType{"gguf_q4_1", 3, 32, 20, false},      GgufType{"gguf_q5_1", 7, 32, 24, false},
-    GgufType{"gguf_q8_1", 9, 32, 36, false},      GgufType{"gguf_q8_k", 15, 256, 292, false},
-    GgufType{"gguf_tq1_0", 34, 256, 54, false},   GgufType{"gguf_tq2_0", 35, 256, 66, false},
-    GgufType{"gguf_mxfp4", 39, 32, 17, false},    GgufType{"gguf_nvfp4", 40, 64, 36, false},
-    GgufType{"gguf_q1_0", 41, 128, 18, false},
-};
+/// The GGUF block types are the registry's (abi/registry.h NINFER_GGUF_TYPES).
+using abi::GgufType;
+using abi::kGgufTypes;
 
 /// The type of a gguf_* name, or nullptr.
 const GgufType *find_gguf_type(std::string_view name);

@@ -383,6 +383,14 @@ bool convert_batch(std::uint32_t conversion_id, const std::uint8_t *in, std::uin
 
 bool knows_format(std::uint32_t format_id) { return word_format_or_null(format_id) != nullptr; }
 
+std::uint8_t classify(std::uint32_t format_id, std::uint64_t word) {
+    const auto *f = word_format_or_null(format_id);
+    if (!f || word > f->mask()) return NINFER_CLASS_OUTSIDE;
+    const Geom g = geom_of(*f);
+    const auto w = static_cast<std::uint32_t>(word);
+    return static_cast<std::uint8_t>(class_of(g, w) | (negative(g, w) ? NINFER_CLASS_SIGN : 0u));
+}
+
 std::uint64_t decode_to_binary64(std::uint32_t format_id, std::uint64_t word) {
     const auto *f = word_format_or_null(format_id);
     if (!f || word > f->mask()) return kNan64;

@@ -31,4 +31,8 @@ bool knows_format(std::uint32_t format_id);
 /// outside the format (or of an unknown format) -> 0x7FF8000000000000; int32 -> its integer value.
 std::uint64_t decode_to_binary64(std::uint32_t format_id, std::uint64_t word);
 
+/// The class byte of a word (NINFER_CLASS_* | NINFER_CLASS_SIGN for a negative word);
+/// NINFER_CLASS_OUTSIDE for an unknown format or a word wider than the format.
+std::uint8_t classify(std::uint32_t format_id, std::uint64_t word);
+
 }  // namespace ninfer::native

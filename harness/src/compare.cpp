@@ -441,7 +441,8 @@ std::string blame_lanes(const oracle::GroupedFormat &f, const std::vector<std::u
     if (f.illegal_word >= 0)
         for (std::size_t i = 0; i < a.size(); ++i)
             if (a[i] == static_cast<std::uint32_t>(f.illegal_word) && e[i] != a[i])
-                return f.code_bits == 8 ? suites::rule::grouped_code_q8_never_emitted : suites::rule::grouped_code_t2_0b10_illegal;
+                // An encoder's format emitting its illegal word breaks "never emitted"; otherwise the word's own rule.
+                return f.canonical_encoders ? suites::rule::grouped_code_q8_never_emitted : suites::rule::illegal_word(f);
     return "";
 }
 

@@ -5,6 +5,8 @@
 
 #include <exception>
 
+#include <fmt/format.h>
+#include <fmt/ranges.h>
 #include <nlohmann/json.hpp>
 
 #include "ninfer/abi/registry.hpp"
@@ -54,15 +56,7 @@ std::string brief(const nlohmann::json &j) {
     return j.type_name();
 }
 
-std::string to_hex(const std::vector<std::uint8_t> &bytes) {
-    static constexpr char digits[] = "0123456789abcdef";
-    std::string s(bytes.size() * 2, '\0');
-    for (std::size_t i = 0; i < bytes.size(); ++i) {
-        s[2 * i] = digits[bytes[i] >> 4];
-        s[2 * i + 1] = digits[bytes[i] & 15];
-    }
-    return s;
-}
+std::string to_hex(const std::vector<std::uint8_t> &bytes) { return fmt::format("{:02x}", fmt::join(bytes, "")); }
 
 int hex_digit(char c) {
     if (c >= '0' && c <= '9') return c - '0';

@@ -2,12 +2,19 @@
 // The case model (see case.hpp).
 #include "ninfer/suites/case.hpp"
 
+#include <fmt/format.h>
+
 #include <stdexcept>
 
 #include "ninfer/abi/registry.hpp"
 #include "ninfer/oracle/formats.hpp"
 
 namespace ninfer::suites {
+
+std::string hex(std::uint64_t word, int digits) {
+    if (digits < 16) word &= (std::uint64_t{1} << (4 * digits)) - 1;
+    return fmt::format("{:0{}x}", word, digits);
+}
 
 const char *level_name(Level l) {
     switch (l) {

@@ -11,13 +11,6 @@ namespace ninfer::suites::grouped {
 
 std::string name_of(const GroupedFormat &f) { return std::string(f.name); }
 
-std::string hex(std::uint64_t w, int digits) {
-    static constexpr char kDigits[] = "0123456789abcdef";
-    std::string s(static_cast<std::size_t>(digits), '0');
-    for (int i = digits - 1; i >= 0; --i, w >>= 4) s[static_cast<std::size_t>(i)] = kDigits[w & 0xF];
-    return s;
-}
-
 std::string shape_slug(std::uint64_t n, std::uint64_t k) { return std::to_string(n) + "x" + std::to_string(k); }
 
 std::uint32_t float_word(std::int64_t m, int e, int man, int bias, int exp_bits) {

@@ -34,7 +34,6 @@ inline constexpr std::uint64_t kGoldenSeed = 0x67726f7570656400ull;  ///< "group
 // ---- small helpers ------------------------------------------------------------------------
 
 std::string name_of(const GroupedFormat &f);
-std::string hex(std::uint64_t w, int digits);
 std::string shape_slug(std::uint64_t n, std::uint64_t k);
 /// An exact value m * 2^e as a word of a binary float with `man` fraction bits and bias `bias`
 /// (input construction only; throws when the value is not representable).

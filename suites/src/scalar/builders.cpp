@@ -9,13 +9,6 @@
 
 namespace ninfer::suites::scalar {
 
-std::string hex(std::uint64_t w, int digits) {
-    static constexpr char kDigits[] = "0123456789abcdef";
-    std::string s(static_cast<std::size_t>(digits), '0');
-    for (int i = digits - 1; i >= 0; --i, w >>= 4) s[static_cast<std::size_t>(i)] = kDigits[w & 0xF];
-    return s;
-}
-
 /// Append `w` unless already present (order kept: tables read top to bottom).
 void add(Words &out, std::unordered_set<std::uint64_t> &seen, std::uint64_t w) {
     if (seen.insert(w).second) out.push_back(w);

@@ -34,7 +34,6 @@ inline constexpr std::size_t kRandomExhaustive = 65536;
 
 // ---- small helpers ------------------------------------------------------------------------
 
-std::string hex(std::uint64_t w, int digits);
 /// Append `w` unless already present (order kept: tables read top to bottom).
 void add(Words &out, std::unordered_set<std::uint64_t> &seen, std::uint64_t w);
 Words unique(const Words &in);

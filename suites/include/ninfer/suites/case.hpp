@@ -98,6 +98,9 @@ bool is_word_op(std::uint32_t op);
 int in_word_bytes(const Case &c);
 int out_word_bytes(const Case &c);
 
+/// The low `digits` hex digits of a word, zero-padded ("3f80"): case ids and slugs.
+std::string hex(std::uint64_t word, int digits);
+
 /// Append a word of `bytes` little-endian bytes to a buffer; read the i-th one back.
 void put_word(std::vector<std::uint8_t> &buf, std::uint64_t word, int bytes);
 std::uint64_t get_word(const std::vector<std::uint8_t> &buf, std::size_t index, int bytes);

@@ -48,20 +48,27 @@ std::uint8_t nearest_e2m1(const Rational &x, const Rational &unit) {
 
 Real real_of(const WordFormat &f, std::uint64_t w) { return word_info(f, w).value; }
 
+/// The largest magnitude of binary32 words, exactly; false (with NINFER_E_NONFINITE and the
+/// element named) when one is not finite.
+bool finite_amax(std::span<const std::uint32_t> x, Real &amax, std::int32_t &status, std::string &message) {
+    for (std::size_t i = 0; i < x.size(); ++i) {
+        const auto xi = word_info(fp32(), x[i]);
+        if (!finite(xi)) {
+            status = NINFER_E_NONFINITE;
+            message = fmt::format("element {} is not finite", i);
+            return false;
+        }
+        if (abs(xi.value) > amax) amax = abs(xi.value);
+    }
+    return true;
+}
+
 }  // namespace
 
 Mxfp4Block mxfp4_encode_block(std::span<const std::uint32_t> x) {
     Mxfp4Block out;
     Real amax = exact_zero();
-    for (std::size_t i = 0; i < x.size(); ++i) {
-        const auto xi = word_info(fp32(), x[i]);
-        if (!finite(xi)) {
-            out.status = NINFER_E_NONFINITE;
-            out.message = fmt::format("element {} is not finite", i);
-            return out;
-        }
-        if (abs(xi.value) > amax) amax = abs(xi.value);
-    }
+    if (!finite_amax(x, amax, out.status, out.message)) return out;
     out.codes.assign(x.size(), 0);
     // An all-zero block: scale byte 0 (ggml's choice) and +0 codes.
     if (mpfr_zero_p(amax.backend().data())) return out;
@@ -94,15 +101,7 @@ Nvfp4Recipe nvfp4_two_level_encode(std::uint64_t n, std::uint64_t k, std::span<c
     out.m.codes.assign(n * k, 0);
     out.m.scales.assign(n * k / kNvfp4Group, 0);
     Real amax = exact_zero();
-    for (std::size_t i = 0; i < x.size(); ++i) {
-        const auto xi = word_info(fp32(), x[i]);
-        if (!finite(xi)) {
-            out.status = NINFER_E_NONFINITE;
-            out.message = fmt::format("element {} is not finite", i);
-            return out;
-        }
-        if (abs(xi.value) > amax) amax = abs(xi.value);
-    }
+    if (!finite_amax(x, amax, out.status, out.message)) return out;
     if (mpfr_zero_p(amax.backend().data())) {
         // Suite reading: an all-zero tensor stores +0 codes and scales and the divisor 1.0.
         out.divisor = 0x3F800000u;

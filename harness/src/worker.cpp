@@ -336,6 +336,21 @@ struct Frame {
     std::uint64_t in_bytes[wire::kMaxPlanes] = {};  ///< with iota, input 0's generated size
 };
 
+/// The fields a call of either ABI version shares, from the wire header (struct_size included).
+template <class Call>
+void fill_head(Call &c, const wire::CallHeader &h) {
+    c.struct_size = sizeof c;
+    c.op = h.op;
+    c.format = h.format;
+    c.format_in = h.format_in;
+    c.layout = h.layout;
+    c.method = h.method;
+    c.flags = h.flags;
+    c.rank = h.rank;
+    std::memcpy(c.shape, h.shape, sizeof c.shape);
+    c.count = h.count;
+}
+
 /// Calls a v2 function with the frame's planes.
 std::int32_t call_v2(const Loaded &p, ninfer_fn_v2 fn, const Frame &f, GuardedBuffer *out, std::uint64_t *written,
                      ninfer_result_v2 &res) {
@@ -345,16 +360,7 @@ std::int32_t call_v2(const Loaded &p, ninfer_fn_v2 fn, const Frame &f, GuardedBu
         in[i] = {f.in[i].name, f.in[i].format, f.data[i].p, f.in_bytes[i]};
     for (std::uint32_t i = 0; i < f.h.output_count; ++i) op[i] = {f.out[i].name, f.out[i].format, out[i].p, f.out[i].bytes, 0};
     ninfer_call_v2 c{};
-    c.struct_size = sizeof c;
-    c.op = f.h.op;
-    c.format = f.h.format;
-    c.format_in = f.h.format_in;
-    c.layout = f.h.layout;
-    c.method = f.h.method;
-    c.flags = f.h.flags;
-    c.rank = f.h.rank;
-    std::memcpy(c.shape, f.h.shape, sizeof c.shape);
-    c.count = f.h.count;
+    fill_head(c, f.h);
     c.profile = f.h.profile;
     c.input_count = f.h.input_count;
     c.inputs = in;
@@ -372,16 +378,7 @@ std::int32_t call_v2(const Loaded &p, ninfer_fn_v2 fn, const Frame &f, GuardedBu
 std::int32_t call_v1(const Loaded &p, ninfer_fn_v1 fn, const Frame &f, GuardedBuffer *out, std::uint64_t *written,
                      ninfer_result_v2 &res) {
     ninfer_call_v1 c{};
-    c.struct_size = sizeof c;
-    c.op = f.h.op;
-    c.format = f.h.format;
-    c.format_in = f.h.format_in;
-    c.layout = f.h.layout;
-    c.method = f.h.method;
-    c.flags = f.h.flags;
-    c.rank = f.h.rank;
-    std::memcpy(c.shape, f.h.shape, sizeof c.shape);
-    c.count = f.h.count;
+    fill_head(c, f.h);
     if (f.h.input_count > 0) {
         c.in = f.data[0].p;
         c.in_bytes = f.in_bytes[0];

@@ -65,9 +65,8 @@ void put16(std::vector<std::uint8_t> &b, std::size_t at, std::uint16_t v) {
     b[at + 1] = static_cast<std::uint8_t>(v >> 8);
 }
 
-/// make_qx_quants(n, nmax, x, L, rmse_type, NULL) for rmse_type 1 (weights x*x).
-F make_qx_quants(int n, int nmax, const F *x, std::int8_t *L) {
-    F max, amax;
+/// The value of largest magnitude (the first on ties) and that magnitude: ggml's max/amax scan.
+void signed_extreme(int n, const F *x, F &max, F &amax) {
     for (int i = 0; i < n; ++i) {
         const F ax = fabsf_(x[i]);
         if (ax > amax) {
@@ -75,6 +74,12 @@ F make_qx_quants(int n, int nmax, const F *x, std::int8_t *L) {
             max = x[i];
         }
     }
+}
+
+/// make_qx_quants(n, nmax, x, L, rmse_type, NULL) for rmse_type 1 (weights x*x).
+F make_qx_quants(int n, int nmax, const F *x, std::int8_t *L) {
+    F max, amax;
+    signed_extreme(n, x, max, amax);
     if (amax < group_max_eps()) {
         std::fill(L, L + n, 0);
         return F(0);
@@ -118,13 +123,7 @@ F make_qx_quants(int n, int nmax, const F *x, std::int8_t *L) {
 /// make_q3_quants(n, nmax, x, L, do_rmse = true).
 F make_q3_quants(int n, int nmax, const F *x, std::int8_t *L) {
     F max, amax;
-    for (int i = 0; i < n; ++i) {
-        const F ax = fabsf_(x[i]);
-        if (ax > amax) {
-            amax = ax;
-            max = x[i];
-        }
-    }
+    signed_extreme(n, x, max, amax);
     if (amax < group_max_eps()) {
         std::fill(L, L + n, 0);
         return F(0);

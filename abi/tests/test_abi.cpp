@@ -24,8 +24,8 @@ static_assert(!layout_accepts(NINFER_LAYOUT_contiguous_le_v1, NINFER_FORMAT_fp16
 static_assert(status_name(NINFER_E_INVALID_PAYLOAD) == "invalid_payload");
 static_assert(detail_name(NINFER_DETAIL_NONZERO_GAP) == "nonzero_gap");
 
-TEST_CASE("kAllFormats holds every row of the three format tables once, in registry order") {
-    REQUIRE(kAllFormats.size() == kWordFormats.size() + kGroupedFormats.size() + kOtherFormats.size());
+TEST_CASE("kAllFormats holds every row of the four format tables once, in registry order") {
+    REQUIRE(kAllFormats.size() == kWordFormats.size() + kGroupedFormats.size() + kScaledFormats.size() + kGgufTypes.size());
     std::size_t i = 0;
     for (const auto &w : kWordFormats) {
         const auto &v = kAllFormats[i++];
@@ -41,12 +41,26 @@ TEST_CASE("kAllFormats holds every row of the three format tables once, in regis
         CHECK(v.family == Family::grouped);
         CHECK(v.layout == g.layout);
     }
-    for (const auto &o : kOtherFormats) {
+    for (const auto &o : kScaledFormats) {
         const auto &v = kAllFormats[i++];
         CHECK(v.id == o.id);
         CHECK(v.name == o.name);
-        CHECK(v.family == Family::other);
+        CHECK(v.family == Family::scaled);
         CHECK(v.layout == o.layout);
+        CHECK(v.in_ninfer_registry);
+    }
+    for (const auto &t : kGgufTypes) {
+        const auto &v = kAllFormats[i++];
+        CHECK(v.id == t.id);
+        CHECK(v.id == 64 + t.ggml_type);
+        CHECK(v.name == t.name);
+        CHECK(v.family == Family::gguf);
+        CHECK(v.layout == NINFER_LAYOUT_ggml_blocks_v1);
+        CHECK(v.in_ninfer_registry == t.in_ninfer_registry);
+        // Outside the .ninfer registry: refused as a .ninfer pair, accepted by the GGUF suites.
+        CHECK(layout_accepts(NINFER_LAYOUT_ggml_blocks_v1, t.id) == t.in_ninfer_registry);
+        CHECK(gguf_layout_accepts(NINFER_LAYOUT_ggml_blocks_v1, t.id));
+        CHECK_FALSE(gguf_layout_accepts(NINFER_LAYOUT_row_split_k128_v1, t.id));
     }
 }
 
@@ -66,7 +80,7 @@ TEST_CASE("format ids and names are unique across families and every layout is r
 
 TEST_CASE("layout_accepts: a format is stored by its own layout only") {
     for (const auto &f : kAllFormats)
-        for (const auto &l : kLayouts) CHECK(layout_accepts(l.id, f.id) == (l.id == f.layout));
+        for (const auto &l : kLayouts) CHECK(layout_accepts(l.id, f.id) == (l.id == f.layout && f.in_ninfer_registry));
     CHECK_FALSE(layout_accepts(NINFER_LAYOUT_contiguous_le_v1, 999));
     CHECK_FALSE(layout_accepts(0, NINFER_FORMAT_fp16));
 }

@@ -99,7 +99,8 @@ TEST_CASE("list shows every registry table") {
     const auto j = json::parse(o.out);
     CHECK(j.at("formats").at("word").size() == ninfer::oracle::kWordFormats.size());
     CHECK(j.at("formats").at("grouped").size() == ninfer::oracle::kGroupedFormats.size());
-    CHECK(j.at("formats").at("other").size() == ninfer::oracle::kOtherFormats.size());
+    CHECK(j.at("formats").at("scaled").size() == ninfer::oracle::kScaledFormats.size());
+    CHECK(j.at("formats").at("gguf").size() == ninfer::abi::kGgufTypes.size());
     // Every format of the one view, each under its family (the sections follow kAllFormats).
     std::size_t listed = 0;
     for (const auto &[family, rows] : j.at("formats").items()) listed += rows.size();
@@ -119,7 +120,7 @@ TEST_CASE("list shows every registry table") {
     const auto t = cli("list");
     CHECK(t.status == 0);
     CHECK(t.out.find("q8_g32_fp16") != std::string::npos);
-    CHECK(t.out.find("other registered formats (refused by name):\n  40 nvfp4") != std::string::npos);
+    CHECK(t.out.find("scaled formats (id name codes, scales, reach, layout):\n  40 nvfp4") != std::string::npos);
     CHECK(t.out.find("fp32_to_ue4m3_rnu_satfinite") != std::string::npos);
 }
 

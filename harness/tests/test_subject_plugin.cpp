@@ -315,7 +315,7 @@ TEST_CASE("a plugin that cannot be loaded says why in one line", "[subject][plug
         {plugin("fixture_wrong_abi"), "plugin " + plugin("fixture_wrong_abi") + ": plugin ABI 7; this harness loads ABI 1..2", true},
         {plugin("fixture_no_entry"), "no symbol ninfer_plugin_entry", false},
         {plugin("fixture_null_entry"), "ninfer_plugin_entry returned NULL for every ABI this harness loads (1..2)", false},
-        {plugin("fixture_bad_capability"), "capability 1: format 99 is not a registered format", false},
+        {plugin("fixture_bad_capability"), "capability 1: format 999 is not a registered format", false},
         {plugin("does_not_exist"), "cannot load: cannot open shared object file", false},
     };
     for (const auto &k : cases) {

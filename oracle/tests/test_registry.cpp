@@ -19,7 +19,8 @@ TEST_CASE("format ids and names are unique across word, grouped and other format
     };
     for (const auto &f : kWordFormats) add(f.id, f.name);
     for (const auto &f : kGroupedFormats) add(f.id, f.name);
-    for (const auto &f : kOtherFormats) add(f.id, f.name);
+    for (const auto &f : kScaledFormats) add(f.id, f.name);
+    for (const auto &f : ninfer::abi::kGgufTypes) add(f.id, f.name);
     CHECK(ids.size() == n);
     CHECK(names.size() == n);
     CHECK(format_id("q8_g32_fp16").value() == NINFER_FORMAT_q8_g32_fp16);

@@ -73,6 +73,21 @@ const std::vector<std::uint8_t> &plane_bytes(const Planes &planes, std::uint32_t
 OpPlanes op_planes(std::uint32_t op, std::uint32_t format, std::uint32_t layout) {
     const auto *f = abi::find_format(format);
     const bool words = f ? f->family == abi::Family::word : layout == NINFER_LAYOUT_contiguous_le_v1;
+    // nvfp4's logical words add the weight divisors; a GGUF block payload decodes to values only
+    // (its layout ops are not defined: a call gets the default planes and a refusal).
+    const auto *scaled = abi::find_id(abi::kScaledFormats, format);
+    const bool divisors = scaled && scaled->divisors;
+    const bool gguf = f ? f->family == abi::Family::gguf : layout == NINFER_LAYOUT_ggml_blocks_v1;
+    if (gguf && op == NINFER_OP_quant_decode) return {{NINFER_PLANE_PAYLOAD}, {NINFER_PLANE_VALUES}};
+    if (divisors) {
+        switch (op) {
+        case NINFER_OP_layout_encode: return {{NINFER_PLANE_CODES, NINFER_PLANE_SCALES, NINFER_PLANE_DIVISORS}, {NINFER_PLANE_PAYLOAD}};
+        case NINFER_OP_layout_decode: return {{NINFER_PLANE_PAYLOAD}, {NINFER_PLANE_CODES, NINFER_PLANE_SCALES, NINFER_PLANE_DIVISORS}};
+        case NINFER_OP_quant_decode:
+            return {{NINFER_PLANE_PAYLOAD}, {NINFER_PLANE_CODES, NINFER_PLANE_SCALES, NINFER_PLANE_DIVISORS, NINFER_PLANE_VALUES}};
+        default: break;
+        }
+    }
     switch (op) {
     case NINFER_OP_decode: return {{NINFER_PLANE_WORDS}, {NINFER_PLANE_VALUES}};
     case NINFER_OP_classify: return {{NINFER_PLANE_WORDS}, {NINFER_PLANE_CLASSES}};

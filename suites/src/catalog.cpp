@@ -30,6 +30,8 @@ const std::vector<Rule> &rule_catalog() {
     static const std::vector<Rule> all = [] {
         std::vector<Rule> r = scalar_rules();
         for (auto &g : grouped_rules()) r.push_back(std::move(g));
+        for (auto &g : scaled_rules()) r.push_back(std::move(g));
+        for (auto &g : gguf_rules()) r.push_back(std::move(g));
         std::set<std::string> seen;
         for (const auto &x : r)
             if (!seen.insert(x.id).second) throw std::logic_error("duplicate rule id " + x.id);
@@ -48,6 +50,8 @@ const std::vector<Suite> &suite_catalog() {
     static const std::vector<Suite> all = [] {
         std::vector<Suite> s = scalar_suites();
         for (auto &g : grouped_suites()) s.push_back(std::move(g));
+        for (auto &g : scaled_suites()) s.push_back(std::move(g));
+        for (auto &g : gguf_suites()) s.push_back(std::move(g));
         std::set<std::string> seen;
         for (const auto &x : s)
             if (!seen.insert(x.name).second) throw std::logic_error("duplicate suite name " + x.name);

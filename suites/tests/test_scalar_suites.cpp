@@ -291,13 +291,20 @@ TEST_CASE("scalar suites: contiguous_le_v1 and registry expectations", "[scalar-
     std::vector<std::uint32_t> formats;
     for (const auto &f : kWordFormats) formats.push_back(f.id);
     for (const auto &f : kGroupedFormats) formats.push_back(f.id);
-    for (const auto &f : kOtherFormats) formats.push_back(f.id);
+    for (const auto &f : kScaledFormats) formats.push_back(f.id);
+    std::size_t gguf_registered = 0;
+    for (const auto &t : ninfer::abi::kGgufTypes) {
+        formats.push_back(t.id);
+        gguf_registered += t.in_ninfer_registry ? 1 : 0;
+    }
     for (const auto &l : kLayouts)
         for (auto f : formats) {
             ++pairs;
             registered += layout_accepts(l.id, f) ? 1 : 0;
         }
-    CHECK(registered == 3 + kGroupedFormats.size() + kOtherFormats.size());
+    // The GGUF types outside the .ninfer registry are refused as .ninfer pairs.
+    CHECK(registered == 3 + kGroupedFormats.size() + kScaledFormats.size() + gguf_registered);
+    CHECK(gguf_registered == 18);
     std::size_t refused = 0, ranks = 0;
     for (const auto &c : golden(Level::quick)) {
         INFO(c.id);

@@ -32,7 +32,8 @@ std::vector<ninfer_capability_v2> build_capabilities() {
     for (const auto &f : ninfer::abi::kGroupedFormats) {
         for (auto op : kLayoutOps) caps.push_back({op, f.id, 0, 0, 0, 0});
         for (auto src : kSources)
-            for (const auto &e : ninfer::abi::kEncoders) caps.push_back({NINFER_OP_quant_encode, f.id, src, 0, e.id, 0});
+            for (const auto &e : ninfer::abi::kEncoders)
+                if (e.family == ninfer::abi::Family::grouped) caps.push_back({NINFER_OP_quant_encode, f.id, src, 0, e.id, 0});
     }
     // Any format offered with row_split_k128_v1 reaches this half and is refused by name.
     for (auto op : kLayoutOps) caps.push_back({op, 0, 0, NINFER_LAYOUT_row_split_k128_v1, 0, 0});

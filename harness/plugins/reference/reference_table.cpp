@@ -15,9 +15,11 @@
 
 #include "call_planes.hpp"
 #include "grouped.hpp"
+#include "gguf_ops.hpp"
 #include "native.hpp"
 #include "ninfer/abi/registry.hpp"
 #include "reference_plugin.hpp"
+#include "scaled_ops.hpp"
 
 namespace ninfer::reference {
 namespace {
@@ -200,6 +202,8 @@ std::int32_t serve_checked(const ninfer_call_v2 *c, ninfer_result_v2 *r) {
     if (const std::int32_t s = check_plane_list(r, c->inputs, c->input_count, "input"); s != NINFER_OK) return s;
     if (const std::int32_t s = check_plane_list(r, c->outputs, c->output_count, "output"); s != NINFER_OK) return s;
     if (is_grouped_call(c)) return grouped_call(c, r);
+    if (is_scaled_call(c)) return scaled_call(c, r);
+    if (is_gguf_call(c)) return gguf_call(c, r);
     switch (c->op) {
     case NINFER_OP_decode: return op_decode(c, r);
     case NINFER_OP_classify: return op_classify(c, r);
@@ -231,6 +235,8 @@ std::vector<ninfer_capability_v2> build_capabilities() {
     caps.push_back({NINFER_OP_layout_encode, 0, 0, 0, 0, 0});
     caps.push_back({NINFER_OP_layout_decode, 0, 0, 0, 0, 0});
     for (const auto &g : grouped_capabilities()) caps.push_back(g);
+    for (const auto &g : scaled_capabilities()) caps.push_back(g);
+    for (const auto &g : gguf_capabilities()) caps.push_back(g);
     return caps;
 }
 

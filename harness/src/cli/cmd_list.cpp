@@ -70,7 +70,20 @@ nlohmann::ordered_json format_json(const oracle::FormatView &v) {
                 {"base_bytes_per_group", f.base_bytes}, {"high_bytes_per_group", f.high_bytes},
                 {"packing", packing_name(f.packing)}, {"scale_role", name_of(kRoles, f.scale_role)}};
     }
-    case Family::other: break;
+    case Family::scaled: {
+        const auto &f = *find_id(kScaledFormats, v.id);
+        return {{"id", f.id}, {"name", f.name}, {"code_format", format_name(f.code_format)},
+                {"scale_format", format_name(f.scale_format)}, {"group", f.group}, {"divisors", f.divisors},
+                {"layout", layout_name(f.layout)}, {"code_role", f.code_role ? name_of(kRoles, f.code_role) : std::string_view{}},
+                {"scale_role", name_of(kRoles, f.scale_role)},
+                {"encoder", f.encoder ? name_of(kEncoders, f.encoder) : std::string_view{}}};
+    }
+    case Family::gguf: {
+        const auto &t = *find_id(abi::kGgufTypes, v.id);
+        return {{"id", t.id}, {"name", t.name}, {"ggml_type", t.ggml_type}, {"block_values", t.block_values},
+                {"block_bytes", t.block_bytes}, {"layout", layout_name(v.layout)},
+                {"in_ninfer_registry", t.in_ninfer_registry}, {"ref_quantizer", t.ref_quantizer}};
+    }
     }
     return {{"id", v.id}, {"name", v.name}, {"layout", layout_name(v.layout)}};
 }
@@ -90,7 +103,18 @@ std::string format_line(const oracle::FormatView &v) {
         return fmt::format("  {:>2} {:<13} {} bits, G={:<3} [{},{}] {}{}\n", f.id, f.name, f.code_bits, f.group, f.qmin,
                            f.qmax, layout_name(f.layout), f.canonical_encoders ? "" : " (no canonical encoder)");
     }
-    case Family::other: break;
+    case Family::scaled: {
+        const auto &f = *find_id(kScaledFormats, v.id);
+        return fmt::format("  {:>2} {:<20} {} codes, {} scales per {}{}, {}\n", f.id, f.name, format_name(f.code_format),
+                           format_name(f.scale_format), f.group ? fmt::format("{} values", f.group) : std::string("row"),
+                           f.divisors ? ", fp32 divisors" : "", layout_name(f.layout));
+    }
+    case Family::gguf: {
+        const auto &t = *find_id(abi::kGgufTypes, v.id);
+        return fmt::format("  {:>3} {:<13} ggml type {:>2}, {:>3} values in {:>3} bytes{}{}\n", t.id, t.name, t.ggml_type,
+                           t.block_values, t.block_bytes, t.in_ninfer_registry ? "" : " (outside the .ninfer registry)",
+                           t.ref_quantizer ? ", ggml reference quantizer" : "");
+    }
     }
     return fmt::format("  {:>2} {:<20} {}\n", v.id, v.name, layout_name(v.layout));
 }
@@ -99,7 +123,8 @@ const char *family_heading(oracle::Family f) {
     switch (f) {
     case oracle::Family::word: return "word formats (id name bits exp man bias special):\n";
     case oracle::Family::grouped: return "grouped formats (id name code bits, group, [qmin,qmax], layout):\n";
-    case oracle::Family::other: return "other registered formats (refused by name):\n";
+    case oracle::Family::scaled: return "scaled formats (id name codes, scales, reach, layout):\n";
+    case oracle::Family::gguf: return "GGUF block types in ggml_blocks_v1 (id name ggml type, block):\n";
     }
     return "formats:\n";
 }

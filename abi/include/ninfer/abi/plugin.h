@@ -35,7 +35,8 @@ extern "C" {
 enum ninfer_format {
     NINFER_FORMAT_NONE = 0,
 #define NINFER_X_(id, name, ...) NINFER_FORMAT_##name = id,
-    NINFER_WORD_FORMATS(NINFER_X_) NINFER_GROUPED_FORMATS(NINFER_X_) NINFER_OTHER_FORMATS(NINFER_X_)
+    NINFER_WORD_FORMATS(NINFER_X_) NINFER_GROUPED_FORMATS(NINFER_X_) NINFER_SCALED_FORMATS(NINFER_X_)
+    NINFER_GGUF_TYPES(NINFER_X_)
 #undef NINFER_X_
 };
 
@@ -71,7 +72,7 @@ enum ninfer_role {
 
 enum ninfer_encoder {
     NINFER_ENCODER_NONE = 0,
-#define NINFER_X_(id, name) NINFER_ENCODER_##name = id, /* two columns: C11 needs no empty `...` */
+#define NINFER_X_(id, name, ...) NINFER_ENCODER_##name = id,
     NINFER_ENCODERS(NINFER_X_)
 #undef NINFER_X_
 };

@@ -51,46 +51,55 @@
     X(20, q8_g32_fp16, 8, 32, -127, 127, TWOS, 0x80, fp16, 1, row_split_k128_v1, 32, 0, BYTE, grouped_fp16_scale)   \
     X(21, t2_g128_fp16, 2, 128, -1, 1, TWOS, 0x2, fp16, 0, row_split_k128_v1, 32, 0, TWO_BIT_LSB, grouped_fp16_scale)
 
-/* ---- Other registered tensor formats, named so that they are refused by name --------------
- * The suite does not cover them yet. X(id, name, layout) */
-#define NINFER_OTHER_FORMATS(X)                                  \
-    X(40, nvfp4, block_scale_k16_m128x4_v1)                      \
-    X(41, fp8_e4m3fn_row_bf16, row_scale_v1)                     \
-    X(42, fp8_e4m3fn_row_fp16, row_interleaved_v1)
+/* ---- Scaled floating-point weight formats (tensor-formats.txt Sections 3.3, 3.4) ------------
+ * A composition: a floating-point code word + a scale word + how far a scale reaches + layout.
+ * X(id, name, code_format, scale_format, group, divisors, layout, code_role, scale_role, encoder)
+ *   group:     code words per scale word along K (0: one scale per row)
+ *   divisors:  1 when the payload ends with fp32_weight_divisor words (nvfp4's d_w)
+ *   code_role: the validity role of a code word (0: every word of code_format is a valid code)
+ *   encoder:   the format's canonical encoder (NINFER_ENCODERS), or none */
+#define NINFER_SCALED_FORMATS(X)                                                                                 \
+    X(40, nvfp4, e2m1, e4m3fn, 16, 1, block_scale_k16_m128x4_v1, none, nvfp4_e4m3_scale, nvfp4_two_level)        \
+    X(41, fp8_e4m3fn_row_bf16, e4m3fn, bf16, 0, 0, row_scale_v1, fp8_weight_code, bf16_row_multiplier, fp8_row_maxabs) \
+    X(42, fp8_e4m3fn_row_fp16, e4m3fn, fp16, 0, 0, row_interleaved_v1, fp8_weight_code, fp16_row_multiplier, fp8_row_maxabs)
 
 /* ---- GGUF block types (tensor-formats.txt, the gguf_* table; ggml.h GGML_TYPE_*) -------------
- * X(name, ggml_type, block_values, block_bytes, in_ninfer_registry)
+ * X(id, name, ggml_type, block_values, block_bytes, in_ninfer_registry, ref_quantizer)
+ *   id:                 64 + ggml_type (format ids are ABI: only appended)
  *   in_ninfer_registry: 1 for the 18 formats of the .ninfer registry, 0 for the other block types
- *   ggml dequantizes (accepted by the GGUF suites only). The family gets its format ids and its
- *   place in kAllFormats with its suites (issue 10); today the oracle's GGUF decoders read it. */
-#define NINFER_GGUF_TYPES(X)                 \
-    X(gguf_q8_0, 8, 32, 34, 1)               \
-    X(gguf_q4_0, 2, 32, 18, 1)               \
-    X(gguf_q5_0, 6, 32, 22, 1)               \
-    X(gguf_q2_0, 42, 64, 18, 1)              \
-    X(gguf_q2_k, 10, 256, 84, 1)             \
-    X(gguf_q3_k, 11, 256, 110, 1)            \
-    X(gguf_q4_k, 12, 256, 144, 1)            \
-    X(gguf_q5_k, 13, 256, 176, 1)            \
-    X(gguf_q6_k, 14, 256, 210, 1)            \
-    X(gguf_iq2_xxs, 16, 256, 66, 1)          \
-    X(gguf_iq2_xs, 17, 256, 74, 1)           \
-    X(gguf_iq3_xxs, 18, 256, 98, 1)          \
-    X(gguf_iq1_s, 19, 256, 50, 1)            \
-    X(gguf_iq4_nl, 20, 32, 18, 1)            \
-    X(gguf_iq3_s, 21, 256, 110, 1)           \
-    X(gguf_iq2_s, 22, 256, 82, 1)            \
-    X(gguf_iq4_xs, 23, 256, 136, 1)          \
-    X(gguf_iq1_m, 29, 256, 56, 1)            \
-    X(gguf_q4_1, 3, 32, 20, 0)               \
-    X(gguf_q5_1, 7, 32, 24, 0)               \
-    X(gguf_q8_1, 9, 32, 36, 0)               \
-    X(gguf_q8_k, 15, 256, 292, 0)            \
-    X(gguf_tq1_0, 34, 256, 54, 0)            \
-    X(gguf_tq2_0, 35, 256, 66, 0)            \
-    X(gguf_mxfp4, 39, 32, 17, 0)             \
-    X(gguf_nvfp4, 40, 64, 36, 0)             \
-    X(gguf_q1_0, 41, 128, 18, 0)
+ *                       ggml dequantizes: accepted by the GGUF suites, refused as a .ninfer
+ *                       format/layout pair (abi::layout_accepts)
+ *   ref_quantizer:      1 when ggml has a deterministic quantize_row_<type>_ref that the oracle
+ *                       reproduces (encoder ggml_quantize_ref)
+ * All are stored by ggml_blocks_v1. */
+#define NINFER_GGUF_TYPES(X) \
+    X(72, gguf_q8_0, 8, 32, 34, 1, 1)      \
+    X(66, gguf_q4_0, 2, 32, 18, 1, 1)      \
+    X(70, gguf_q5_0, 6, 32, 22, 1, 1)      \
+    X(106, gguf_q2_0, 42, 64, 18, 1, 0)    \
+    X(74, gguf_q2_k, 10, 256, 84, 1, 1)    \
+    X(75, gguf_q3_k, 11, 256, 110, 1, 1)   \
+    X(76, gguf_q4_k, 12, 256, 144, 1, 1)   \
+    X(77, gguf_q5_k, 13, 256, 176, 1, 1)   \
+    X(78, gguf_q6_k, 14, 256, 210, 1, 1)   \
+    X(80, gguf_iq2_xxs, 16, 256, 66, 1, 0) \
+    X(81, gguf_iq2_xs, 17, 256, 74, 1, 0)  \
+    X(82, gguf_iq3_xxs, 18, 256, 98, 1, 0) \
+    X(83, gguf_iq1_s, 19, 256, 50, 1, 0)   \
+    X(84, gguf_iq4_nl, 20, 32, 18, 1, 0)   \
+    X(85, gguf_iq3_s, 21, 256, 110, 1, 0)  \
+    X(86, gguf_iq2_s, 22, 256, 82, 1, 0)   \
+    X(87, gguf_iq4_xs, 23, 256, 136, 1, 0) \
+    X(93, gguf_iq1_m, 29, 256, 56, 1, 0)   \
+    X(67, gguf_q4_1, 3, 32, 20, 0, 1)      \
+    X(71, gguf_q5_1, 7, 32, 24, 0, 1)      \
+    X(73, gguf_q8_1, 9, 32, 36, 0, 1)      \
+    X(79, gguf_q8_k, 15, 256, 292, 0, 1)   \
+    X(98, gguf_tq1_0, 34, 256, 54, 0, 0)   \
+    X(99, gguf_tq2_0, 35, 256, 66, 0, 0)   \
+    X(103, gguf_mxfp4, 39, 32, 17, 0, 0)   \
+    X(104, gguf_nvfp4, 40, 64, 36, 0, 0)   \
+    X(105, gguf_q1_0, 41, 128, 18, 0, 0)
 
 /* ---- Layouts (storage-layouts.md Section 1) ------------------------------------------------
  * X(id, name, min_rank, max_rank, object_alignment) */
@@ -174,9 +183,19 @@
     X(6, fp16_row_multiplier, fp16, 0, 1, 0, "sign zero and finite, +0 and subnormals included")               \
     X(7, fp32_weight_divisor, fp32, 0, 0, 0, "finite and strictly positive")
 
-/* ---- Canonical encoder methods (tensor-formats.txt Section 7) ------------------------------ */
-#define NINFER_ENCODERS(X)         \
-    X(1, grouped_absmax)           \
-    X(2, grouped_search)
+/* ---- Encoder methods ---------------------------------------------------------------------
+ * grouped_absmax, grouped_search: tensor-formats.txt Section 7 (grouped formats)
+ * fp8_row_maxabs:  the fp8_row_maxabs paragraph (tensor-formats.txt 3.4; the FP8 row formats)
+ * nvfp4_two_level: NVIDIA's two-level NVFP4 recipe (lesson Example 15; informative; nvfp4)
+ * mxfp4_ocp:       the OCP MXFP4 recipe (lesson Example 14; informative; gguf_mxfp4 blocks)
+ * ggml_quantize_ref: ggml's quantize_row_<type>_ref (GGUF types with ref_quantizer = 1)
+ * X(id, name, family): family = the format family (Family in registry.hpp) whose formats it targets */
+#define NINFER_ENCODERS(X)                  \
+    X(1, grouped_absmax, grouped)           \
+    X(2, grouped_search, grouped)           \
+    X(3, fp8_row_maxabs, scaled)            \
+    X(4, nvfp4_two_level, scaled)           \
+    X(5, mxfp4_ocp, gguf)                   \
+    X(6, ggml_quantize_ref, gguf)
 
 #endif /* NINFER_ABI_REGISTRY_H */

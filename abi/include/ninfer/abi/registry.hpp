@@ -50,18 +50,28 @@ struct GroupedFormat {
     constexpr int high_bits() const { return packing == Packing::NIBBLE_HIGH ? code_bits - 4 : 0; }
 };
 
-struct OtherFormat {
+/// A scaled floating-point weight format (registry.h NINFER_SCALED_FORMATS): code word + scale
+/// word + reach of a scale + layout.
+struct ScaledFormat {
     std::uint32_t id;
     std::string_view name;
+    std::uint32_t code_format, scale_format;
+    int group;      ///< code words per scale word along K; 0: one scale per row
+    bool divisors;  ///< the payload ends with fp32_weight_divisor words (nvfp4's d_w)
     std::uint32_t layout;
+    std::uint32_t code_role;   ///< validity role of a code word, or 0 (every word valid)
+    std::uint32_t scale_role;  ///< validity role of a scale word
+    std::uint32_t encoder;     ///< the format's encoder (NINFER_ENCODER_*), or 0
 };
 
-/// A GGUF block type (registry.h NINFER_GGUF_TYPES).
+/// A GGUF block type (registry.h NINFER_GGUF_TYPES), stored by ggml_blocks_v1.
 struct GgufType {
+    std::uint32_t id;  ///< format id: 64 + ggml_type
     std::string_view name;
     std::uint32_t ggml_type;
     std::uint32_t block_values, block_bytes;
     bool in_ninfer_registry;  ///< one of the 18 formats of the .ninfer registry
+    bool ref_quantizer;       ///< ggml's quantize_row_<type>_ref is reproduced (ggml_quantize_ref)
 };
 
 struct Layout {
@@ -102,15 +112,30 @@ struct Role {
     std::string_view summary;
 };
 
+enum class Family : std::uint8_t;
+
 struct Encoder {
     std::uint32_t id;
     std::string_view name;
+    Family family;  ///< the format family whose formats the encoder targets
 };
 
 namespace detail {
 enum RoundingId : std::uint32_t {
 #define NINFER_X_(id, name, ...) rounding_##name = id,
     NINFER_ROUNDINGS(NINFER_X_)
+#undef NINFER_X_
+};
+enum RoleId : std::uint32_t {
+    role_none = 0,
+#define NINFER_X_(id, name, ...) role_##name = id,
+    NINFER_ROLES(NINFER_X_)
+#undef NINFER_X_
+};
+enum EncoderId : std::uint32_t {
+    encoder_none = 0,
+#define NINFER_X_(id, name, family) encoder_##name = id,
+    NINFER_ENCODERS(NINFER_X_)
 #undef NINFER_X_
 };
 enum OverflowId : std::uint32_t {
@@ -135,14 +160,17 @@ inline constexpr std::array kGroupedFormats = {
 #undef NINFER_X_
 };
 
-inline constexpr std::array kOtherFormats = {
-#define NINFER_X_(id, name, layout) OtherFormat{id, #name, NINFER_LAYOUT_##layout},
-    NINFER_OTHER_FORMATS(NINFER_X_)
+inline constexpr std::array kScaledFormats = {
+#define NINFER_X_(id, name, code, scale, group, divisors, layout, code_role, scale_role, encoder)                    \
+    ScaledFormat{id, #name, NINFER_FORMAT_##code, NINFER_FORMAT_##scale, group, divisors != 0, NINFER_LAYOUT_##layout, \
+                 detail::role_##code_role, detail::role_##scale_role, detail::encoder_##encoder},
+    NINFER_SCALED_FORMATS(NINFER_X_)
 #undef NINFER_X_
 };
 
 inline constexpr std::array kGgufTypes = {
-#define NINFER_X_(name, type, values, bytes, registered) GgufType{#name, type, values, bytes, registered != 0},
+#define NINFER_X_(id, name, type, values, bytes, registered, refq) \
+    GgufType{id, #name, type, values, bytes, registered != 0, refq != 0},
     NINFER_GGUF_TYPES(NINFER_X_)
 #undef NINFER_X_
 };
@@ -186,11 +214,7 @@ inline constexpr std::array kRoles = {
 #undef NINFER_X_
 };
 
-inline constexpr std::array kEncoders = {
-#define NINFER_X_(id, name) Encoder{id, #name},
-    NINFER_ENCODERS(NINFER_X_)
-#undef NINFER_X_
-};
+
 
 /// Lookup by id in any of the tables above; nullptr when absent.
 template <class Table>
@@ -209,27 +233,36 @@ constexpr auto find_name(const Table &table, std::string_view name) -> const typ
 }
 
 /// The family of a registered tensor format (which registry table holds its row).
-enum class Family : std::uint8_t { word, grouped, other };
+enum class Family : std::uint8_t { word, grouped, scaled, gguf };
+
+inline constexpr std::array kEncoders = {
+#define NINFER_X_(id, name, family) Encoder{id, #name, Family::family},
+    NINFER_ENCODERS(NINFER_X_)
+#undef NINFER_X_
+};
 
 constexpr std::string_view family_name(Family f) {
     switch (f) {
     case Family::word: return "word";
     case Family::grouped: return "grouped";
-    case Family::other: return "other";
+    case Family::scaled: return "scaled";
+    case Family::gguf: return "gguf";
     }
     return {};
 }
 
 /// One registered format of any family: what every consumer that iterates formats needs.
 /// `layout` is the layout that stores it (a word format that is not a direct tensor format: 0).
+/// `in_ninfer_registry`: false only for the GGUF block types outside the .ninfer registry.
 struct FormatView {
     std::uint32_t id;
     std::string_view name;
     Family family;
     std::uint32_t layout;
+    bool in_ninfer_registry = true;
 };
 
-/// Every registered format, word formats first, then grouped, then other, each in registry order.
+/// Every registered format: word formats, grouped, scaled, GGUF, each in registry order.
 inline constexpr std::array kAllFormats = {
 #define NINFER_X_(id, name, bits, e, m, bias, sign, special, direct) \
     FormatView{id, #name, Family::word, (direct) ? std::uint32_t{NINFER_LAYOUT_contiguous_le_v1} : std::uint32_t{0}},
@@ -239,8 +272,13 @@ inline constexpr std::array kAllFormats = {
     FormatView{id, #name, Family::grouped, NINFER_LAYOUT_##layout},
     NINFER_GROUPED_FORMATS(NINFER_X_)
 #undef NINFER_X_
-#define NINFER_X_(id, name, layout) FormatView{id, #name, Family::other, NINFER_LAYOUT_##layout},
-    NINFER_OTHER_FORMATS(NINFER_X_)
+#define NINFER_X_(id, name, code, scale, group, divisors, layout, ...) \
+    FormatView{id, #name, Family::scaled, NINFER_LAYOUT_##layout},
+    NINFER_SCALED_FORMATS(NINFER_X_)
+#undef NINFER_X_
+#define NINFER_X_(id, name, type, values, bytes, registered, refq) \
+    FormatView{id, #name, Family::gguf, NINFER_LAYOUT_ggml_blocks_v1, registered != 0},
+    NINFER_GGUF_TYPES(NINFER_X_)
 #undef NINFER_X_
 };
 
@@ -304,7 +342,7 @@ constexpr const FormatView *find_format(std::uint32_t id) { return find_id(kAllF
 /// The registered format of a name, or nullptr (names are case-sensitive, as artifacts store them).
 constexpr const FormatView *find_format(std::string_view name) { return find_name(kAllFormats, name); }
 
-/// The name of any format id (word, grouped or other), or "" when unknown.
+/// The name of any format id (any family), or "" when unknown.
 constexpr std::string_view format_name(std::uint32_t id) {
     const auto *f = find_format(id);
     return f ? f->name : std::string_view{};
@@ -323,10 +361,16 @@ constexpr std::string_view layout_name(std::uint32_t id) {
     const auto *l = find_id(kLayouts, id);
     return l ? l->name : std::string_view{};
 }
-/// Whether the format/layout pair is registered (storage-layouts.md Section 1).
+/// Whether the format/layout pair is registered in the .ninfer registry (storage-layouts.md
+/// Section 1): a GGUF block type outside it is refused here (gguf_layout_accepts takes it).
 constexpr bool layout_accepts(std::uint32_t layout, std::uint32_t format) {
     const auto *f = find_format(format);
-    return f && layout != 0 && f->layout == layout;
+    return f && layout != 0 && f->layout == layout && f->in_ninfer_registry;
+}
+/// The GGUF suites' pair check: any GGUF block type in ggml_blocks_v1, .ninfer registry or not.
+constexpr bool gguf_layout_accepts(std::uint32_t layout, std::uint32_t format) {
+    const auto *f = find_format(format);
+    return f && f->family == Family::gguf && layout == NINFER_LAYOUT_ggml_blocks_v1;
 }
 
 }  // namespace ninfer::abi

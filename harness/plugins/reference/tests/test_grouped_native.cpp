@@ -230,7 +230,10 @@ std::string run_case(const ninfer::suites::Case &c) {
     const auto v2 = ninfer::testing::run_case_v2(ninfer::reference::reference_table_v2(), c);
     if (auto m = ninfer::testing::mismatch(c, v2); !m.empty()) return "v2: " + m;
     const auto v1 = ninfer::testing::run_case_v1(ninfer::reference::reference_table_v1(), c);
-    if (v1.status != v2.status || v1.detail != v2.detail || v1.message != v2.message || v1.outputs != v2.outputs)
+    // A v1 call has three output buffers: the planes past them (nvfp4's fourth) are v2's alone.
+    auto v2_outputs = v2.outputs;
+    if (v2_outputs.size() > 3) v2_outputs.resize(3);
+    if (v1.status != v2.status || v1.detail != v2.detail || v1.message != v2.message || v1.outputs != v2_outputs)
         return "the v1 face answers otherwise than the v2 table: status " + std::to_string(v1.status) + ", " + v1.message;
     return {};
 }

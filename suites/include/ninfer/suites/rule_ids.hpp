@@ -2,7 +2,7 @@
 // Typed rule ids of the catalog (rules.hpp): a constant for every rule that stands alone, and
 // generators for the families that the registry (ninfer/abi/registry.hpp) spells out, one rule
 // per row: decode.<format>, classify.<format>, validity.<role>, convert.<conversion>,
-// convert.<conversion>.nan_payload, grouped.code.<format>. A misspelt id is a compile error; the
+// convert.<conversion>.nan_payload, grouped.code.<format>, gguf.decode.<type>, gguf.quantize.<type>. A misspelt id is a compile error; the
 // test "rule ids: every constant is in the catalog ..." (suites/tests/test_rules.cpp) ties the
 // constants to the rules tables. Header-only, depends on the abi module only, so that plugins
 // (the mutants' `breaks`) can name the rule they break.
@@ -84,11 +84,77 @@ struct RuleId {
     X(row_split_gather, "row_split.gather")                                           \
     X(row_split_decode_boundary, "row_split.decode_boundary")
 
+/// The scaled family's rules (nvfp4 in block_scale_k16_m128x4_v1, the FP8 row formats,
+/// fp8_row_maxabs, the lesson's NVFP4 recipe; rules_scaled.cpp): X(constant, id).
+#define NINFER_SCALED_RULES(X)                                                        \
+    X(nvfp4_code_e2m1, "nvfp4.code.e2m1")                                             \
+    X(nvfp4_scale_validity, "nvfp4.scale.validity")                                   \
+    X(nvfp4_scale_zero, "nvfp4.scale.zero")                                           \
+    X(nvfp4_divisor_validity, "nvfp4.divisor.validity")                               \
+    X(nvfp4_divisor_row_owner, "nvfp4.divisor.row_owner")                             \
+    X(nvfp4_reconstruct, "nvfp4.reconstruct")                                         \
+    X(block_scale_registry, "block_scale.registry")                                   \
+    X(block_scale_geometry, "block_scale.geometry")                                   \
+    X(block_scale_size, "block_scale.size")                                           \
+    X(block_scale_code_plane, "block_scale.code_plane")                               \
+    X(block_scale_swizzle, "block_scale.swizzle")                                     \
+    X(block_scale_divisor_plane, "block_scale.divisor_plane")                         \
+    X(block_scale_slice, "block_scale.slice")                                         \
+    X(block_scale_gather, "block_scale.gather")                                       \
+    X(block_scale_decode_boundary, "block_scale.decode_boundary")                     \
+    X(fp8_row_code_validity, "fp8_row.code.validity")                                 \
+    X(fp8_row_scale_validity, "fp8_row.scale.validity")                               \
+    X(fp8_row_zero_row, "fp8_row.zero_row")                                           \
+    X(fp8_row_reconstruct, "fp8_row.reconstruct")                                     \
+    X(fp8_row_size, "fp8_row.size")                                                   \
+    X(fp8_row_decode_boundary, "fp8_row.decode_boundary")                             \
+    X(fp8_row_slice, "fp8_row.slice")                                                 \
+    X(fp8_row_gather, "fp8_row.gather")                                               \
+    X(row_scale_layout, "row_scale.layout")                                           \
+    X(row_scale_gap, "row_scale.gap")                                                 \
+    X(row_interleaved_layout, "row_interleaved.layout")                               \
+    X(fp8_row_maxabs_bf16_inputs, "fp8_row_maxabs.bf16_inputs")                       \
+    X(fp8_row_maxabs_scale_rounding, "fp8_row_maxabs.scale_rounding")                 \
+    X(fp8_row_maxabs_rescue, "fp8_row_maxabs.rescue")                                 \
+    X(fp8_row_maxabs_scale_overflow, "fp8_row_maxabs.scale_overflow")                 \
+    X(fp8_row_maxabs_nonfinite, "fp8_row_maxabs.nonfinite")                           \
+    X(fp8_row_maxabs_reciprocal_multiply, "fp8_row_maxabs.reciprocal_multiply")       \
+    X(fp8_row_maxabs_clamp, "fp8_row_maxabs.clamp")                                   \
+    X(fp8_row_maxabs_ties_to_even, "fp8_row_maxabs.ties_to_even")                     \
+    X(fp8_row_maxabs_zero_row, "fp8_row_maxabs.zero_row")                             \
+    X(fp8_row_maxabs_chunking, "fp8_row_maxabs.chunking")                             \
+    X(fp8_row_maxabs_bit_exact, "fp8_row_maxabs.bit_exact")                           \
+    X(lesson_nvfp4_two_level, "lesson.nvfp4_two_level")
+
+/// The GGUF family's rules that stand alone (rules_gguf.cpp); one rule per block type besides:
+/// gguf.decode.<type>, and gguf.quantize.<type> for the types with a reference quantizer.
+#define NINFER_GGUF_RULES(X)                                                          \
+    X(gguf_registry, "gguf.registry")                                                 \
+    X(gguf_geometry, "gguf.geometry")                                                 \
+    X(gguf_size, "gguf.size")                                                         \
+    X(gguf_rows_slice, "gguf.rows.slice")                                             \
+    X(gguf_rows_gather, "gguf.rows.gather")                                           \
+    X(lesson_mxfp4, "lesson.mxfp4")
+
 namespace rule {
 
 #define NINFER_X_(constant, id) inline constexpr RuleId constant{id};
 NINFER_FIXED_RULES(NINFER_X_)
+NINFER_SCALED_RULES(NINFER_X_)
+NINFER_GGUF_RULES(NINFER_X_)
 #undef NINFER_X_
+
+/// The scaled and GGUF families' standalone rules, in catalog order.
+inline constexpr RuleId kScaled[] = {
+#define NINFER_X_(constant, id) constant,
+    NINFER_SCALED_RULES(NINFER_X_)
+#undef NINFER_X_
+};
+inline constexpr RuleId kGguf[] = {
+#define NINFER_X_(constant, id) constant,
+    NINFER_GGUF_RULES(NINFER_X_)
+#undef NINFER_X_
+};
 
 /// Every fixed rule, in catalog order.
 inline constexpr RuleId kFixed[] = {
@@ -114,6 +180,10 @@ inline std::string convert(const abi::Conversion &c) { return generated("convert
 /// The stricter NaN payload profile of a conversion (suites/nan_principle.hpp).
 inline std::string convert_nan_payload(const abi::Conversion &c) { return generated("convert.", c.name, ".nan_payload"); }
 inline std::string grouped_code(const abi::GroupedFormat &f) { return generated("grouped.code.", f.name); }
+/// ggml's dequantize_row_<type>, bit for bit (one rule per GGUF block type).
+inline std::string gguf_decode(const abi::GgufType &t) { return generated("gguf.decode.", t.name); }
+/// ggml's quantize_row_<type>_ref, byte for byte (the types with ref_quantizer).
+inline std::string gguf_quantize(const abi::GgufType &t) { return generated("gguf.quantize.", t.name); }
 
 /// A registry-generated id built at compile time, for code that needs a constant (a mutant's
 /// `breaks`): `rule::convert_id<NINFER_CONVERSION_fp32_to_bf16_rne>`.
@@ -153,6 +223,10 @@ inline constexpr GeneratedId convert_nan_payload_id =
     make_generated("convert.", detail::row_name(abi::kConversions, Conversion), ".nan_payload");
 template <std::uint32_t Format>
 inline constexpr GeneratedId grouped_code_id = make_generated("grouped.code.", detail::row_name(abi::kGroupedFormats, Format));
+template <std::uint32_t Format>
+inline constexpr GeneratedId gguf_decode_id = make_generated("gguf.decode.", detail::row_name(abi::kGgufTypes, Format));
+template <std::uint32_t Format>
+inline constexpr GeneratedId gguf_quantize_id = make_generated("gguf.quantize.", detail::row_name(abi::kGgufTypes, Format));
 
 /// The rule of a grouped format's illegal stored word, chosen by the registry column
 /// `illegal_word` (tensor-formats.txt Section 5: Q8's 0x80, T2's 0b10).

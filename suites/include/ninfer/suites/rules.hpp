@@ -43,5 +43,7 @@ const Rule *find_rule(std::string_view id);
 /// The rules of each family's table (rules_scalar.cpp, rules_grouped.cpp).
 std::vector<Rule> scalar_rules();
 std::vector<Rule> grouped_rules();
+std::vector<Rule> scaled_rules();  ///< rules_scaled.cpp: nvfp4, the FP8 row formats, fp8_row_maxabs
+std::vector<Rule> gguf_rules();    ///< rules_gguf.cpp: the GGUF block types in ggml_blocks_v1
 
 }  // namespace ninfer::suites

@@ -26,9 +26,11 @@ const std::vector<Suite> &suite_catalog();
 /// The suite with this name, or nullptr.
 const Suite *find_suite(const std::string &name);
 
-/// The suites of each family folder (src/scalar/, src/grouped/: one file per suite).
+/// The suites of each family folder (src/scalar/, src/grouped/, src/scaled/, src/gguf/: one file per suite).
 std::vector<Suite> scalar_suites();
 std::vector<Suite> grouped_suites();
+std::vector<Suite> scaled_suites();  ///< src/scaled/
+std::vector<Suite> gguf_suites();    ///< src/gguf/
 
 /// Default seed of random cases; printed in every report ("include this in bug reports").
 inline constexpr std::uint64_t kDefaultSeed = 20261129;

@@ -2,7 +2,7 @@
 # The runner: cases on a subject, comparison and mismatch classes, baselines, sweeps
 # (docs/cli.md). Included from harness/CMakeLists.txt.
 target_sources(ninfer_harness PRIVATE
-  ${CMAKE_CURRENT_LIST_DIR}/src/compare.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/src/compare.cpp ${CMAKE_CURRENT_LIST_DIR}/src/compare_families.cpp
   ${CMAKE_CURRENT_LIST_DIR}/src/baseline.cpp
   ${CMAKE_CURRENT_LIST_DIR}/src/runner.cpp
   ${CMAKE_CURRENT_LIST_DIR}/src/sweep.cpp)

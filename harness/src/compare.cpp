@@ -12,6 +12,7 @@
 #include "ninfer/oracle/grouped.hpp"
 #include "ninfer/oracle/row_split.hpp"
 #include "ninfer/oracle/scalar.hpp"
+#include "compare_families.hpp"
 
 namespace ninfer::harness {
 
@@ -348,6 +349,7 @@ std::string row_split_location(const oracle::GroupedFormat &f, std::uint64_t n, 
 }  // namespace
 
 std::string locate(const suites::Case &c, int buffer, std::uint64_t offset) {
+    if (std::string s = locate_block_family(c, out_plane(c, buffer), offset); !s.empty()) return s;
     if (suites::is_word_op(c.op)) {
         const int ob = suites::out_word_bytes(c);
         return fmt::format("element {}", offset / static_cast<std::uint64_t>(ob > 0 ? ob : 1));
@@ -733,7 +735,10 @@ void compare_buffers(const suites::Case &c, const Reply &r, Collector &col) {
         // Words where the layout stores words: contiguous payloads and binary32 values.
         const WordFormat *unit = nullptr;
         if (c.layout == NINFER_LAYOUT_contiguous_le_v1 && b == 0) unit = oracle::find_id(oracle::kWordFormats, c.format);
-        if (c.op == NINFER_OP_quant_decode && b == 2) unit = &oracle::word_format(NINFER_FORMAT_fp32);
+        // binary32 words: quant_decode's values, nvfp4's divisors.
+        const std::uint32_t plane = out_plane(c, b);
+        if ((c.op == NINFER_OP_quant_decode && plane == NINFER_PLANE_VALUES) || plane == NINFER_PLANE_DIVISORS)
+            unit = &oracle::word_format(NINFER_FORMAT_fp32);
         const std::size_t w = unit ? static_cast<std::size_t>(unit->bytes()) : 1;
         const std::size_t common = std::min(exp.size(), act.size()) / w;
         for (std::size_t i = 0; i < common; ++i) {
@@ -760,6 +765,7 @@ void compare_buffers(const suites::Case &c, const Reply &r, Collector &col) {
                 if (col.out.first.size() < col.max_first) {
                     m.expected_value = value_text(*unit, e);
                     m.actual_value = value_text(*unit, a);
+                    if (plane == NINFER_PLANE_VALUES) explain_block_value(c, i, static_cast<std::uint32_t>(a), m);
                 }
                 const auto &in = suites::plane_bytes(c.inputs, c.inputs.empty() ? 0 : c.inputs[0].name);
                 if (c.layout == NINFER_LAYOUT_contiguous_le_v1 && (i + 1) * w <= in.size())

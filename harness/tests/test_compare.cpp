@@ -395,3 +395,86 @@ TEST_CASE("a subnormal input decoded or widened to zero is a flushed subnormal")
     CHECK(classify_word_mismatch(oracle::kBinary64, nullptr, 0x3f80, 0x3ff0000000000000ull, 0, &bf16) ==
           MismatchClass::gross);
 }
+
+TEST_CASE("block families: locations in nvfp4, FP8-row and GGUF planes, worked by hand") {
+    // nvfp4 [256, 128]: code plane 16384 bytes, scales at 16384; word (n=130, g=5) lies at
+    // (floor(130/128) * (128/64) + floor(5/4)) * 512 + (130%128 % 32) * 16 + floor(2/32) * 4 + 5 % 4 = 1569.
+    suites::Case k;
+    k.op = NINFER_OP_layout_encode;
+    k.format = NINFER_FORMAT_nvfp4;
+    k.layout = NINFER_LAYOUT_block_scale_k16_m128x4_v1;
+    k.shape = {256, 128};
+    CHECK(locate(k, 0, 16384 + 1569) == "scale plane word (row 130, group 5) (byte 17953)");
+    CHECK(locate(k, 0, 70) == "code plane row 1 columns 12 (low nibble) and 13 (byte 70)");
+    CHECK(locate(k, 0, 16384 + 2048 + 4) == "divisor 1 (byte 18436)");
+    // row_interleaved_v1 [3, 4]: stride 6, bytes 4 and 5 of a row hold its multiplier.
+    k.format = NINFER_FORMAT_fp8_e4m3fn_row_fp16;
+    k.layout = NINFER_LAYOUT_row_interleaved_v1;
+    k.shape = {3, 4};
+    CHECK(locate(k, 0, 7) == "row 1 code column 1 (byte 7)");
+    CHECK(locate(k, 0, 11) == "row 1 multiplier (byte 11)");
+    // ggml_blocks_v1 q4_0 [2, 64]: rows of two 18-byte blocks.
+    k.format = NINFER_FORMAT_gguf_q4_0;
+    k.layout = NINFER_LAYOUT_ggml_blocks_v1;
+    k.op = NINFER_OP_rows_select;
+    k.shape = {2, 64};
+    k.input(NINFER_PLANE_ROWS) = {};
+    suites::put_word(k.input(NINFER_PLANE_ROWS), 0, 8);
+    suites::put_word(k.input(NINFER_PLANE_ROWS), 2, 8);
+    CHECK(locate(k, 0, 36 + 18 + 3) == "row 1 block 1 byte 3 (payload byte 57)");
+}
+
+TEST_CASE("block families: a VALUES mismatch shows the exact value and whether the word is within its rounding") {
+    // nvfp4 [128, 64], one divisor 3.0f: element 0 is E2M1 0x2 (1.0) x E4M3 0x38 (1.0) / 3 = 1/3;
+    // its binary32 rounding is 0x3eaaaaab, the word below (0x3eaaaaaa) is within rounding.
+    suites::Case k;
+    k.op = NINFER_OP_quant_decode;
+    k.format = NINFER_FORMAT_nvfp4;
+    k.layout = NINFER_LAYOUT_block_scale_k16_m128x4_v1;
+    k.shape = {128, 64};
+    k.expect.output(NINFER_PLANE_CODES) = std::vector<std::uint8_t>(128 * 64, 0);
+    k.expect.output(NINFER_PLANE_CODES)[0] = 0x2;
+    k.expect.output(NINFER_PLANE_SCALES) = std::vector<std::uint8_t>(128 * 4, 0);
+    k.expect.output(NINFER_PLANE_SCALES)[0] = 0x38;
+    k.expect.output(NINFER_PLANE_DIVISORS) = {0x00, 0x00, 0x40, 0x40};
+    auto &values = k.expect.output(NINFER_PLANE_VALUES);
+    values.assign(128 * 64 * 4, 0);
+    values[0] = 0xab, values[1] = 0xaa, values[2] = 0xaa, values[3] = 0x3e;
+    Reply r;
+    r.outcome = Outcome::returned;
+    r.status = NINFER_OK;
+    for (auto name : {NINFER_PLANE_CODES, NINFER_PLANE_SCALES, NINFER_PLANE_DIVISORS, NINFER_PLANE_VALUES})
+        r.outputs.push_back({static_cast<std::uint32_t>(name), 0, k.expect.output(name)});
+    r.outputs[3].bytes[0] = 0xaa;
+    auto cmp = compare_reply(k, r, true, 8);
+    REQUIRE(cmp.first.size() == 1);
+    CHECK(cmp.first[0].location == "value row 0 column 0");
+    CHECK(cmp.first[0].exact_value == "1/3");
+    CHECK_THAT(cmp.first[0].criterion, Catch::Contains("nearest-even") && Catch::Contains("is within rounding"));
+    r.outputs[3].bytes[0] = 0xac;  // two steps from 1/3's rounding: outside
+    cmp = compare_reply(k, r, true, 8);
+    REQUIRE(cmp.first.size() == 1);
+    CHECK_THAT(cmp.first[0].criterion, Catch::Contains("is not within rounding"));
+
+    // gguf_q4_0, one block: d = 0x3800 (0.5), nibble 0x9 at element 0 -> (9 - 8) * 0.5 = 0.5 exactly.
+    suites::Case g;
+    g.op = NINFER_OP_quant_decode;
+    g.format = NINFER_FORMAT_gguf_q4_0;
+    g.layout = NINFER_LAYOUT_ggml_blocks_v1;
+    g.shape = {32};
+    auto &blk = g.input(NINFER_PLANE_PAYLOAD);
+    blk.assign(18, 0x88);
+    blk[0] = 0x00, blk[1] = 0x38, blk[2] = 0x89;
+    auto &gv = g.expect.output(NINFER_PLANE_VALUES);
+    gv.assign(32 * 4, 0);
+    gv[3] = 0x3f;  // 0x3f000000 = 0.5
+    Reply gr;
+    gr.outcome = Outcome::returned;
+    gr.status = NINFER_OK;
+    gr.outputs.push_back({NINFER_PLANE_VALUES, 0, gv});
+    gr.outputs[0].bytes[0] = 0x01;
+    cmp = compare_reply(g, gr, true, 8);
+    REQUIRE(cmp.first.size() == 1);
+    CHECK(cmp.first[0].exact_value == "0.5");
+    CHECK_THAT(cmp.first[0].criterion, Catch::Contains("ggml") && Catch::Contains("not within rounding"));
+}

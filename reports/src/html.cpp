@@ -235,6 +235,15 @@ std::string word_and_value(const json &m, const char *word, const char *value) {
     return fmt::format("<code>{}</code>{}", e(text_of(m, word)), v.empty() ? "" : " = " + e(v));
 }
 
+/// The exact value of a block format's element and the case's criterion, when the report has them.
+std::string exact_note(const json &m) {
+    const std::string x = text_of(m, "exact_value"), crit = text_of(m, "criterion");
+    std::string s;
+    if (!x.empty()) s += "<br><span class=\"small\">exact value " + e(x) + "</span>";
+    if (!crit.empty()) s += "<br><span class=\"small\">requires " + e(crit) + "</span>";
+    return s;
+}
+
 void put_mismatches(std::string &o, const json &c) {
     const json &first = array_of(c, "first_mismatches");
     if (first.empty()) return;
@@ -249,7 +258,8 @@ void put_mismatches(std::string &o, const json &c) {
         o += fmt::format("<tr><td>{} <span class=\"small\">({} {})</span></td><td><code>{}</code></td>"
                          "<td><code>{}</code>{}</td><td>{}</td><td>{}</td></tr>\n",
                          e(text_of(m, "location")), e(text_of(m, "plane")), count_of(m, "index"), e(text_of(m, "class")),
-                         e(in), iv.empty() ? "" : " = " + e(iv), word_and_value(m, "expected", "expected_value"),
+                         e(in), iv.empty() ? "" : " = " + e(iv),
+                         word_and_value(m, "expected", "expected_value") + exact_note(m),
                          word_and_value(m, "actual", "actual_value"));
     }
     o += "</table>\n";

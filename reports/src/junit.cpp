@@ -43,9 +43,11 @@ std::string xml_escape(std::string_view raw) {
 std::string mismatch_line(const Mismatch &m) {
     std::string in;
     for (const auto &w : m.inputs) in += (in.empty() ? "" : ",") + w;
-    return fmt::format("{} at {}: input {} expected {}{} actual {}{}", m.cls, m.location, in.empty() ? "-" : in,
+    return fmt::format("{} at {}: input {} expected {}{} actual {}{}{}{}", m.cls, m.location, in.empty() ? "-" : in,
                        m.expected, m.expected_value.empty() ? "" : " (" + m.expected_value + ")", m.actual,
-                       m.actual_value.empty() ? "" : " (" + m.actual_value + ")");
+                       m.actual_value.empty() ? "" : " (" + m.actual_value + ")",
+                       m.exact_value.empty() ? "" : "; exact value " + m.exact_value,
+                       m.criterion.empty() ? "" : "; requires " + m.criterion);
 }
 
 std::string case_body(const CaseResult &c) {

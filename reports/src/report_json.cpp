@@ -16,6 +16,8 @@ nlohmann::ordered_json mismatch_json(const Mismatch &m) {
     j["actual"] = m.actual;
     if (!m.actual_value.empty()) j["actual_value"] = m.actual_value;
     if (!m.blame.empty()) j["blame"] = m.blame;
+    if (!m.exact_value.empty()) j["exact_value"] = m.exact_value;
+    if (!m.criterion.empty()) j["criterion"] = m.criterion;
     return j;
 }
 

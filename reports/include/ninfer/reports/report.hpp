@@ -36,6 +36,10 @@ struct Mismatch {
     std::string cls;                  ///< mismatch class (reports/README.md)
     std::string location;             ///< "element 3", "coordinate [1,2]", "scale plane row 0 group 1"
     std::string blame;                ///< the rule the plane/field points at, "" = the case's rule
+    /// Block formats' VALUES (nvfp4, FP8 rows, GGUF): the exact value of the element's formula, and
+    /// what the case compares ("bit for bit equal to ggml's binary32 word; the actual word is
+    /// within rounding of the exact value"); "" elsewhere.
+    std::string exact_value{}, criterion{};  // NSDMI: aggregate initializers that stop earlier stay warning-free
 };
 
 /// A word the case's NaN policy accepted though it differs from the oracle's (nan_policy of

@@ -1,11 +1,13 @@
 // SPDX-License-Identifier: Apache-2.0
 // Plugin "cuda_host" (plugin.h, ABI v2): NVIDIA's conversions and widenings compiled for the host,
-// declared only where NVIDIA offers them (cuda_host_codecs.hpp). The suite measures it against
+// declared only where NVIDIA offers them (cuda_host_codecs.hpp), and the scaled weight formats
+// decoded and fp8_row_maxabs-encoded through them (cuda_host_scaled_ops.hpp). The suite measures it against
 // the spec; gpu/README.md records where it departs.
 #include <cstdio>
 #include <vector>
 
 #include "cuda_host_codecs.hpp"
+#include "cuda_host_scaled_ops.hpp"
 #include "ninfer/abi/registry.hpp"
 #include "word_plugin.hpp"
 
@@ -63,8 +65,10 @@ std::int32_t op_decode(void *, const ninfer_call *c, ninfer_result *r) {
 }
 
 std::vector<ninfer_capability> capabilities() {
-    return word_capabilities([](std::uint32_t f) { return gpu::cuda_host_has_decode(f); },
-                             [](std::uint32_t c) { return gpu::cuda_host_has_conversion(c); });
+    auto caps = word_capabilities([](std::uint32_t f) { return gpu::cuda_host_has_decode(f); },
+                                  [](std::uint32_t c) { return gpu::cuda_host_has_conversion(c); });
+    gpu::append_scaled_capabilities(caps);
+    return caps;
 }
 
 }  // namespace
@@ -73,6 +77,11 @@ std::vector<ninfer_capability> capabilities() {
 extern "C" NINFER_EXPORT const ninfer_plugin *ninfer_plugin_entry(std::uint32_t harness_abi) {
     if (harness_abi < 2) return nullptr;
     static const std::vector<ninfer_capability> caps = capabilities();
-    static const ninfer_plugin table = word_plugin_table("cuda_host", "0.1.0", caps, &op_decode, &op_convert);
+    static const ninfer_plugin table = [] {
+        ninfer_plugin t = word_plugin_table("cuda_host", "0.1.0", caps, &op_decode, &op_convert);
+        t.ops[NINFER_OP_quant_decode - 1] = &gpu::cuda_host_quant_decode;
+        t.ops[NINFER_OP_quant_encode - 1] = &gpu::cuda_host_quant_encode;
+        return t;
+    }();
     return &table;
 }

@@ -117,6 +117,8 @@ TEST_CASE("oracle geometry: nvfp4 numbers derived by hand from storage-layouts.m
     refused(cli("oracle geometry --format nvfp4 --shape 128,48"), 2, {"block_scale.geometry", "K = 48"});
     refused(cli("oracle geometry --format nvfp4 --shape 256,128 --divisors 3"), 2, {"block_scale.geometry", "does not divide"});
     refused(cli("oracle geometry --format nvfp4 --shape 128,64,2"), 2, {"rank 2"});
+    CHECK(cli("oracle geometry --format nvfp4 --shape 256,128 --divisors -1").status == 2);  // not read as 2^64-1
+    CHECK(cli("oracle geometry --format nvfp4 --shape 256,128 --divisors 0").status == 2);
     refused(cli("oracle geometry --format fp8_e4m3fn_row_bf16 --shape 2,4 --divisors 2"), 2, {"--divisors belongs to nvfp4"});
 }
 

@@ -11,6 +11,7 @@
 
 #include "ninfer/oracle/contiguous.hpp"
 #include "ninfer/oracle/scalar.hpp"
+#include "cmd_common.hpp"
 #include "ninfer/suites/rule_ids.hpp"
 #include "oracle_io.hpp"
 
@@ -207,6 +208,7 @@ void add_oracle_tensor_subcommands(CLI::App &oracle) {
     geo->add_option("--format", lo->format, "format name (see `list`)")->required();
     geo->add_option("--shape", lo->shape, "dimensions, e.g. 256,128")->required();
     auto *div = geo->add_option("--divisors", lo->divisor_count, "nvfp4: number of source matrices D (default 1)")
+                    ->check(digits())
                     ->check(CLI::Range(std::uint64_t{1}, ~std::uint64_t{0}));
     geo->callback([lo, div] {
         lo->divisors_given = div->count() > 0;

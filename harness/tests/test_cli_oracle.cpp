@@ -10,6 +10,8 @@
 #include <cstdint>
 #include <filesystem>
 #include <fstream>
+#include <random>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -17,6 +19,7 @@
 
 #include "cli_support.hpp"
 #include "ninfer/abi/registry.hpp"
+#include "ninfer/oracle/gguf.hpp"
 
 namespace fs = std::filesystem;
 using nlohmann::json;
@@ -431,4 +434,52 @@ TEST_CASE("oracle encode and decode: GGUF reference quantizers and mxfp4_ocp, by
             2, {"gguf_iq2_xxs has no reference quantizer", "gguf_q8_0"});
     refused(cli("oracle encode --format gguf_q4_0 --method mxfp4_ocp --source-type fp32 --shape 32 --input x --output y"), 2,
             {"encodes gguf_mxfp4 only"});
+}
+
+TEST_CASE("oracle encode and decode wire every GGUF type's blocks in row order (against the oracle's block functions)") {
+    // The CLI adds the row and block order of ggml_blocks_v1 (storage-layouts.md Section 7) to the
+    // oracle's per-block functions; the blocks themselves are the oracle's (oracle/tests).
+    std::mt19937 rng(20261130);  // fixed seed; include it in bug reports
+    for (const auto &t : ninfer::abi::kGgufTypes) {
+        const std::string name(t.name);
+        INFO(name << " (seed 20261130)");
+        // [2, 3, 2*block_values]: 6 rows of 2 blocks, random bytes (NaN or Inf scales included).
+        std::vector<std::uint8_t> payload(12 * t.block_bytes);
+        for (auto &b : payload) b = static_cast<std::uint8_t>(rng());
+        const std::string shape = "2,3," + std::to_string(2 * t.block_values);
+        const auto values_file = tmp_dir() / (name + ".values");
+        const auto o = cli("oracle decode --format " + name + " --shape " + shape + " --payload " +
+                           write_bytes(name + ".payload", payload) + " --values '" + values_file.string() + "'");
+        INFO(o.err);
+        REQUIRE(o.status == 0);
+        std::string want;
+        for (std::size_t b = 0; b < 12; ++b) {
+            const auto d = ninfer::oracle::gguf_dequantize_block(
+                t, std::span<const std::uint8_t>(payload).subspan(b * t.block_bytes, t.block_bytes));
+            for (const auto w : d.ggml)
+                for (int i = 0; i < 4; ++i) want.push_back(static_cast<char>(w >> (8 * i)));
+        }
+        CHECK(slurp(values_file) == want);
+        if (!t.ref_quantizer) continue;
+        // Encode [2, 2*block_values] of seeded values: magnitudes in [2, 4), random signs, some zeros.
+        std::vector<std::uint32_t> x(4 * t.block_values);
+        for (std::size_t i = 0; i < x.size(); ++i) {
+            const std::uint32_t magnitude = i % 7 == 3 ? 0 : 0x40000000u + (rng() & 0x007FFFFFu);
+            x[i] = magnitude | (rng() & 1u) << 31;
+        }
+        const auto out = tmp_dir() / (name + ".encoded");
+        const auto e = cli("oracle encode --format " + name + " --method ggml_quantize_ref --source-type fp32 --shape 2," +
+                           std::to_string(2 * t.block_values) + " --input " + write_f32(name + ".f32", x) + " --output '" +
+                           out.string() + "'");
+        INFO(e.err);
+        REQUIRE(e.status == 0);
+        std::string blocks;
+        for (std::size_t b = 0; b < 4; ++b) {
+            const auto q = ninfer::oracle::gguf_quantize_block_ref(
+                t, std::span<const std::uint32_t>(x).subspan(b * t.block_values, t.block_values));
+            REQUIRE(q.status == 0);
+            blocks.append(q.block.begin(), q.block.end());
+        }
+        CHECK(slurp(out) == blocks);
+    }
 }

@@ -355,6 +355,18 @@ TEST_CASE("oracle encode and decode: fp8_row_maxabs and nvfp4_two_level, by hand
             write_f32("inf.f32", {0x7F800000u, 0}) + " --output '" + (tmp_dir() / "inf.payload").string() + "'");
     refused(o, 1, {"NINFER_E_NONFINITE", "fp8_row_maxabs.nonfinite", "row 0"});
     CHECK_FALSE(fs::exists(tmp_dir() / "inf.payload"));
+    // fp8_e4m3fn_row_fp16 [2,2] from BF16 {448, 1; 0, 0}: row 0 scale 1.0 (binary16 3c00), codes
+    // 7e 38; row 1 is all zero: codes 00 00 and multiplier +0. Interleaved: 7e 38 00 3c 00 00 00 00.
+    const auto bf = write_bytes("fp8.bf16", {0xe0, 0x43, 0x80, 0x3f, 0, 0, 0, 0});
+    o = cli("oracle encode --format fp8_e4m3fn_row_fp16 --method fp8_row_maxabs --source-type bf16 --shape 2,2 --input " +
+            bf + " --output '" + (tmp_dir() / "fp8i.payload").string() + "'");
+    INFO(o.err);
+    REQUIRE(o.status == 0);
+    const std::string pi = slurp(tmp_dir() / "fp8i.payload");
+    CHECK(hex({pi.begin(), pi.end()}) == "7e38003c00000000");
+    j = ok_json(cli("oracle decode --format fp8_e4m3fn_row_fp16 --shape 2,2 --payload '" + (tmp_dir() / "fp8i.payload").string() + "'"));
+    CHECK(j.at("scales") == json::parse(R"(["3c00","0000"])"));
+    CHECK(j.at("values") == json::parse(R"([["43e00000","3f800000"],["00000000","00000000"]])"));
     refused(cli("oracle encode --format nvfp4 --method fp8_row_maxabs --source-type fp32 --shape 128,64 --input " + src +
                 " --output x"),
             2, {"does not encode nvfp4", "nvfp4_two_level"});

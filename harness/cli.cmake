@@ -14,7 +14,11 @@ add_executable(ninfer-conform
   ${CMAKE_CURRENT_LIST_DIR}/src/cli/cmd_sweep.cpp
   ${CMAKE_CURRENT_LIST_DIR}/src/cli/cmd_worker.cpp
   ${CMAKE_CURRENT_LIST_DIR}/src/cli/subject_options.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/src/cli/oracle_io.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/src/cli/oracle_layout.cpp
   ${CMAKE_CURRENT_LIST_DIR}/src/cli/oracle_grouped.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/src/cli/oracle_scaled.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/src/cli/oracle_gguf.cpp
   ${NINFER_OWN_MANIFEST_CPP})
 target_link_libraries(ninfer-conform PRIVATE ninfer::harness ninfer::suites ninfer::vectors ninfer::oracle
   ninfer::reports CLI11::CLI11 fmt::fmt nlohmann_json::nlohmann_json ${CMAKE_DL_LIBS})
@@ -39,7 +43,8 @@ if(NINFER_BUILD_TESTS)
     ${CMAKE_CURRENT_LIST_DIR}/tests/test_cli.cpp
     ${CMAKE_CURRENT_LIST_DIR}/tests/test_mutants_killed.cpp
     ${CMAKE_CURRENT_LIST_DIR}/tests/test_cli_hostile.cpp
-    ${CMAKE_CURRENT_LIST_DIR}/tests/test_cli_report.cpp)
+    ${CMAKE_CURRENT_LIST_DIR}/tests/test_cli_report.cpp
+    ${CMAKE_CURRENT_LIST_DIR}/tests/test_cli_oracle.cpp)
   target_link_libraries(ninfer_cli_tests PRIVATE ninfer_catch_main ninfer::harness ninfer::suites ninfer::vectors
     ninfer::oracle ninfer::reports fmt::fmt nlohmann_json::nlohmann_json ${CMAKE_DL_LIBS})
   get_property(ninfer_mutant_targets DIRECTORY ${CMAKE_CURRENT_LIST_DIR}/plugins/mutants PROPERTY BUILDSYSTEM_TARGETS)

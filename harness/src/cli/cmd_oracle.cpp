@@ -12,7 +12,7 @@
 #include "cmd_common.hpp"
 #include "ninfer/harness/compare.hpp"
 #include "ninfer/oracle/scalar.hpp"
-#include "oracle_grouped.hpp"
+#include "oracle_io.hpp"
 #include "oracle_requests.hpp"
 
 namespace ninfer::harness::cli {
@@ -227,7 +227,7 @@ void add_oracle(CLI::App &app) {
     validate->add_option("--word", o->words, "word(s) as hex")->required();
     validate->callback([o] { print(flatten_single(answer_validate(o->role, o->words))); });
 
-    add_oracle_grouped_subcommands(*cmd);
+    tensor::add_oracle_tensor_subcommands(*cmd);
 
     cmd->callback([cmd] {
         if (cmd->get_subcommands().empty()) serve_stdin();

@@ -77,9 +77,11 @@ void type_cases(const GgufType &t, std::vector<Case> &out) {
         }
         out.push_back(decode_case(rule, nm + "." + slug, Level::quick, "domain", t, rows_of(t, g.blocks.size()), concat(g.blocks)));
     }
-    // 3. Rows of several blocks and odd leading shapes (rank 1 with two blocks, rank 3 [2,3,K];
-    // [1,2,K] for the 256-value types).
-    for (const Shape &shape : {Shape{2 * t.block_values}, big ? Shape{1, 2, t.block_values} : Shape{2, 3, t.block_values}}) {
+    // 3. Rows of several blocks and odd leading shapes: rank 1 with two blocks and rank 3 [2,3,K];
+    // for the 256-value types rank 3 [1,2,K] (their rank-1 cases are the blocks above).
+    const std::vector<Shape> shapes = big ? std::vector<Shape>{{1, 2, t.block_values}}
+                                          : std::vector<Shape>{{2 * t.block_values}, {2, 3, t.block_values}};
+    for (const Shape &shape : shapes) {
         std::vector<Bytes> blocks;
         for (std::uint64_t i = 0; i < elements(shape) / t.block_values; ++i) blocks.push_back(seeded_block(t, rng));
         out.push_back(decode_case(rule, nm + ".seeded." + shape_slug(shape), Level::quick, "boundary", t, shape, concat(blocks)));

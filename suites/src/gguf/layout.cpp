@@ -57,19 +57,24 @@ void registry_cases(std::vector<Case> &out) {
             if (l.id == kBlocks) continue;
             const std::vector<std::uint32_t> ops =
                 l.id == NINFER_LAYOUT_contiguous_le_v1
-                    ? std::vector<std::uint32_t>{NINFER_OP_payload_validate, NINFER_OP_quant_decode, NINFER_OP_rows_select,
-                                                 NINFER_OP_quant_encode}
+                    ? std::vector<std::uint32_t>{NINFER_OP_payload_validate, NINFER_OP_quant_decode, NINFER_OP_rows_select}
                     : std::vector<std::uint32_t>{NINFER_OP_payload_validate};
             for (const auto op : ops)
                 out.push_back(refused(rule::gguf_registry, name_of(t) + "." + std::string(l.name) + "." + op_slug(op), op, t.id,
                                       l.id, {1, t.block_values}, Bytes(t.block_bytes, 0), NINFER_E_LAYOUT));
         }
-    // Any other format in ggml_blocks_v1.
+    // A GGUF type's encoder in another layout (the encoders of ggml_quantize_ref's types).
+    for (const auto *t : quantizer_types())
+        out.push_back(refused(rule::gguf_registry, name_of(*t) + ".contiguous_le_v1.encode", NINFER_OP_quant_encode, t->id,
+                              NINFER_LAYOUT_contiguous_le_v1, {1, t->block_values}, {}, NINFER_E_LAYOUT));
+    // Any other format in ggml_blocks_v1 (payload_validate; quant_decode for the block formats).
     for (const auto &f : abi::kAllFormats) {
         if (f.family == abi::Family::gguf) continue;
-        for (const auto op : {NINFER_OP_payload_validate, NINFER_OP_quant_decode})
+        for (const auto op : {NINFER_OP_payload_validate, NINFER_OP_quant_decode}) {
+            if (op == NINFER_OP_quant_decode && f.family == abi::Family::word) continue;
             out.push_back(refused(rule::gguf_registry, std::string(f.name) + ".ggml_blocks_v1." + op_slug(op), op, f.id, kBlocks,
-                                  {1, 256}, Bytes(256, 0), NINFER_E_LAYOUT));
+                                  {1, 256}, Bytes(16, 0), NINFER_E_LAYOUT));
+        }
     }
 }
 
@@ -104,10 +109,13 @@ void geometry_cases(std::vector<Case> &out) {
         Shape r17(16, 1);
         r17.push_back(bv);
         bad.push_back({"rank17", r17});
+        // (quant_decode too for K and rank 17; a refusal reads no plane, so 16 bytes stand for any payload.)
         for (const auto &[slug, shape] : bad)
-            for (const auto op : {NINFER_OP_payload_validate, NINFER_OP_quant_decode})
+            for (const auto op : {NINFER_OP_payload_validate, NINFER_OP_quant_decode}) {
+                if (op == NINFER_OP_quant_decode && slug != "k_plus_1" && slug != "rank17") continue;
                 out.push_back(refused(rule::gguf_geometry, nm + "." + slug + "." + op_slug(op), op, t.id, kBlocks, shape,
                                       Bytes(16, 0), NINFER_E_SIZE, NINFER_DETAIL_SIZE));
+            }
         if (t.ref_quantizer)
             out.push_back(refused(rule::gguf_geometry, nm + ".k_plus_1.encode", NINFER_OP_quant_encode, t.id, kBlocks, {1, bv + 1},
                                   {}, NINFER_E_SIZE, NINFER_DETAIL_SIZE));
@@ -123,8 +131,9 @@ void size_cases(std::vector<Case> &out) {
             Bytes q = p;
             q.resize(static_cast<std::size_t>(std::max(0L, static_cast<long>(q.size()) + delta)), 0x5A);
             for (const auto op : {NINFER_OP_payload_validate, NINFER_OP_quant_decode})
-                out.push_back(decode_case(rule::gguf_size, nm + "." + slug + "." + op_slug(op), Level::quick, "boundary", t, shape, q, op));
-            if (!q.empty()) out.push_back(select_case(rule::gguf_size, nm + "." + slug + ".select", Level::quick, t, shape, q, {0, 1}, false));
+                if (op == NINFER_OP_payload_validate || slug != "empty")
+                    out.push_back(decode_case(rule::gguf_size, nm + "." + slug + "." + op_slug(op), Level::quick, "boundary", t, shape, q, op));
+            if (slug == "short1") out.push_back(select_case(rule::gguf_size, nm + "." + slug + ".select", Level::quick, t, shape, q, {0, 1}, false));
         }
         // A shape whose payload size overflows uint64.
         out.push_back(refused(rule::gguf_size, nm + ".overflow.validate", NINFER_OP_payload_validate, t.id, kBlocks,

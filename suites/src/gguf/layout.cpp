@@ -102,17 +102,15 @@ void geometry_cases(std::vector<Case> &out) {
         r16.push_back(bv);
         out.push_back(decode_case(rule::gguf_geometry, nm + ".rank16.decode", Level::quick, "boundary", t, r16,
                                   seeded_payload(t, r16, kGoldenSeed ^ (t.id * 19)), NINFER_OP_quant_decode));
-        // Refused: K not a multiple of the block values, rank 0 and 17, a zero dimension.
+        // Refused: K not a multiple of the block values, rank 0, a zero dimension. (Rank 17 cannot
+        // be offered: the ABI's shape holds NINFER_MAX_RANK = 16 dimensions, and vector files none more.)
         std::vector<std::pair<std::string, Shape>> bad = {{"k_plus_1", {1, bv + 1}}, {"rank0", {}}, {"zero_rows", {0, bv}},
                                                           {"zero_middle", {2, 0, bv}}, {"zero_k", {3, 0}}};
         if (bv > 1) bad.push_back({"k_half", {2, bv / 2}});
-        Shape r17(16, 1);
-        r17.push_back(bv);
-        bad.push_back({"rank17", r17});
-        // (quant_decode too for K and rank 17; a refusal reads no plane, so 16 bytes stand for any payload.)
+        // (quant_decode too for K; a refusal reads no plane, so 16 bytes stand for any payload.)
         for (const auto &[slug, shape] : bad)
             for (const auto op : {NINFER_OP_payload_validate, NINFER_OP_quant_decode}) {
-                if (op == NINFER_OP_quant_decode && slug != "k_plus_1" && slug != "rank17") continue;
+                if (op == NINFER_OP_quant_decode && slug != "k_plus_1") continue;
                 out.push_back(refused(rule::gguf_geometry, nm + "." + slug + "." + op_slug(op), op, t.id, kBlocks, shape,
                                       Bytes(16, 0), NINFER_E_SIZE, NINFER_DETAIL_SIZE));
             }

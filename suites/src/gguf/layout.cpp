@@ -90,8 +90,7 @@ void geometry_cases(std::vector<Case> &out) {
     for (const auto &t : kGgufTypes) {
         const std::string nm = name_of(t);
         const std::uint64_t bv = t.block_values;
-        // Accepted: ranks 1, 2, 3, 16 (every rank 1..16 for q4_0) by payload_validate, and
-        // quant_decode of rank 16.
+        // Accepted: ranks 1, 2, 3, 16 (every rank 1..16 for q4_0) by payload_validate.
         for (std::size_t r = 1; r <= 16; ++r) {
             if (t.ggml_type != 2 && r > 3 && r < 16) continue;
             const Shape s = rank_shape(t, r);
@@ -100,7 +99,8 @@ void geometry_cases(std::vector<Case> &out) {
         }
         Shape r16(15, 1);
         r16.push_back(bv);
-        out.push_back(decode_case(rule::gguf_geometry, nm + ".rank16.decode", Level::quick, "boundary", t, r16,
+        // The decode of a rank-16 tensor: an odd leading shape of gguf.decode.<type> (its values).
+        out.push_back(decode_case(rule::gguf_decode(t), nm + ".rank16", Level::quick, "boundary", t, r16,
                                   seeded_payload(t, r16, kGoldenSeed ^ (t.id * 19)), NINFER_OP_quant_decode));
         // Refused: K not a multiple of the block values, rank 0, a zero dimension. (Rank 17 cannot
         // be offered: the ABI's shape holds NINFER_MAX_RANK = 16 dimensions, and vector files none more.)

@@ -222,7 +222,7 @@ TEST_CASE("gguf.decode: expected values are the oracle's block decode, NaN cases
         with_inf += inf;
         ++checked;
     }
-    CHECK(checked > 300);
+    CHECK(checked > 250);
     CHECK(with_nan > 25);  // a NaN scale of every type that has a binary16 or binary32 one
     CHECK(with_inf > 25);
 }

@@ -97,6 +97,8 @@ bool registry_generated(const std::string &id) {
         if (id == rule::convert(c) || id == rule::convert_nan_payload(c)) return true;
     for (const auto &f : kGroupedFormats)
         if (id == rule::grouped_code(f)) return true;
+    for (const auto &t : ninfer::abi::kGgufTypes)
+        if (id == rule::gguf_decode(t) || (t.ref_quantizer && id == rule::gguf_quantize(t))) return true;
     return false;
 }
 
@@ -215,6 +217,11 @@ TEST_CASE("rule ids: every constant is in the catalog, every rule without a regi
         CHECK(find_rule(id) != nullptr);
         CHECK(constants.insert(std::string(id.view())).second);
     }
+    for (const RuleId id : rule::kGguf) {
+        INFO(id.view());
+        CHECK(find_rule(id) != nullptr);
+        CHECK(constants.insert(std::string(id.view())).second);
+    }
     for (const auto &r : rule_catalog()) {
         INFO(r.id);
         CHECK((registry_generated(r.id) != (constants.count(r.id) == 1)));
@@ -227,6 +234,13 @@ TEST_CASE("rule ids: every constant is in the catalog, every rule without a regi
     for (const auto &r : kRoles) CHECK(find_rule(rule::validity(r)) != nullptr);
     for (const auto &c : kConversions) CHECK(find_rule(rule::convert(c)) != nullptr);
     for (const auto &f : kGroupedFormats) CHECK(find_rule(rule::grouped_code(f)) != nullptr);
+    for (const auto &t : ninfer::abi::kGgufTypes) {
+        CHECK(find_rule(rule::gguf_decode(t)) != nullptr);
+        CHECK((find_rule(rule::gguf_quantize(t)) != nullptr) == t.ref_quantizer);
+    }
+    STATIC_REQUIRE(std::string_view(rule::gguf_decode_id<NINFER_FORMAT_gguf_q4_0>.c_str()) == "gguf.decode.gguf_q4_0");
+    STATIC_REQUIRE(std::string_view(rule::gguf_quantize_id<NINFER_FORMAT_gguf_q2_k>.c_str()) == "gguf.quantize.gguf_q2_k");
+    CHECK(find_rule(rule::gguf_decode_id<NINFER_FORMAT_gguf_iq1_m>) != nullptr);
     STATIC_REQUIRE(std::string_view(rule::convert_id<NINFER_CONVERSION_fp32_to_bf16_rne>.c_str()) == "convert.fp32_to_bf16_rne");
     STATIC_REQUIRE(std::string_view(rule::decode_id<NINFER_FORMAT_e4m3fn>.c_str()) == "decode.e4m3fn");
     STATIC_REQUIRE(std::string_view(rule::validity_id<NINFER_ROLE_grouped_fp16_scale>.c_str()) == "validity.grouped_fp16_scale");

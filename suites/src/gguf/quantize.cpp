@@ -1,0 +1,175 @@
+// SPDX-License-Identifier: Apache-2.0
+// Suite gguf.quantize: ggml's reference quantizers quantize_row_<type>_ref byte for byte
+// (quant_encode, method ggml_quantize_ref, fp32 source; tensor-formats.txt's gguf_* paragraph:
+// the block is the byte image of ggml's block_* struct): zero blocks, ties for nearest_int (ties
+// to even below 2^22) and for roundf (ties away), the signed maximum at negative and positive,
+// tiny and huge magnitudes, q8_1 sums and q8_K bsums, seeded blocks, non-finite and short
+// sources; the types without a reference quantizer and foreign methods are refused.
+#include "builders.hpp"
+
+#include <bit>
+#include <cmath>
+
+namespace ninfer::suites::gguf {
+
+namespace {
+
+/// The binary32 word of m * 2^e (input construction only; m and the result exactly representable).
+std::uint32_t f32w(std::int64_t m, int e) { return std::bit_cast<std::uint32_t>(static_cast<float>(std::ldexp(static_cast<double>(m), e))); }
+/// The binary32 word of k + 1/2.
+std::uint32_t half_int(std::int64_t k) { return f32w(2 * k + 1, -1); }
+
+/// A seeded block of values m * 2^(e + emin) with 12-bit m, random sign, e in 0..7.
+U32 seeded_values(std::size_t n, int emin, std::mt19937_64 &rng) {
+    U32 x(n);
+    for (auto &w : x) {
+        const auto r = rng();
+        const std::int64_t m = static_cast<std::int64_t>(r & 0xFFF) * ((r >> 12) & 1 ? -1 : 1);
+        w = f32w(m, emin + static_cast<int>((r >> 16) % 8));
+    }
+    return x;
+}
+
+/// A block of half-integers whose scale is exactly 1 for the type (anchored extremes), so that
+/// every x * id is a tie of the quantizer's rounding (roundf for q8_0/q8_1, nearest_int else).
+U32 tie_block(const GgufType &t) {
+    const std::size_t n = t.block_values;
+    U32 x(n);
+    for (std::size_t j = 0; j < n; ++j) {
+        const auto jj = static_cast<std::int64_t>(j);
+        switch (t.ggml_type) {
+        case 8: case 9: case 15: x[j] = half_int((jj * 37) % 253 - 126); break;
+        case 2: x[j] = half_int(jj % 16 - 8); break;
+        case 6: x[j] = half_int(jj % 32 - 16); break;
+        case 3: x[j] = half_int(jj % 15); break;
+        case 7: x[j] = half_int(jj % 31); break;
+        default: x[j] = half_int((jj * 7) % 16 - 8); break;
+        }
+    }
+    switch (t.ggml_type) {  // the anchors: d = 1 (q8: amax 127; q4_0: max -8; q5_0: -16; q8_K: -127)
+    case 8: case 9: x[0] = f32w(127, 0); break;
+    case 2: x[0] = f32w(-8, 0); break;
+    case 6: x[0] = f32w(-16, 0); break;
+    case 15: x[0] = f32w(-127, 0); break;
+    case 3: x[0] = f32w(0, 0), x[1] = f32w(15, 0); break;
+    case 7: x[0] = f32w(0, 0), x[1] = f32w(31, 0); break;
+    default: break;
+    }
+    return x;
+}
+
+void type_cases(const GgufType &t, std::vector<Case> &out) {
+    const std::string rule = rule::gguf_quantize(t), nm = name_of(t);
+    const std::size_t n = t.block_values;
+    const Shape one{t.block_values};
+    std::mt19937_64 rng(kGoldenSeed ^ (t.id << 8));
+    auto add = [&](const std::string &slug, const std::string &source, const Shape &shape, const U32 &x) {
+        out.push_back(quantize_case(rule, nm + "." + slug, Level::quick, source, t, shape, x));
+    };
+    // 1. Zero blocks.
+    add("zero", "special values", one, U32(n, 0));
+    U32 mixed(n, 0);
+    for (std::size_t j = 0; j < n; j += 3) mixed[j] = 0x80000000u;
+    add("signed_zeros", "special values", one, mixed);
+    // 2. Ties of the quantizer's rounding.
+    add("ties", "ties", one, tie_block(t));
+    const bool big = t.block_values >= 256;  // the K-quants: fewer variants (their oracle is slow)
+    if (!big) {
+        U32 ties_neg = tie_block(t);
+        for (auto &w : ties_neg) w ^= 0x80000000u;
+        add("ties.negated", "ties", one, ties_neg);
+    }
+    // 3. The signed maximum: largest magnitude negative, positive, equal magnitudes both orders.
+    const U32 small = seeded_values(n, -12, rng);
+    for (const auto &[slug, at, word, at2, word2] :
+         std::vector<std::tuple<std::string, std::size_t, std::uint32_t, std::size_t, std::uint32_t>>{
+             {"max_negative", 5, f32w(-3, 0), 5, f32w(-3, 0)},
+             {"max_positive", 5, f32w(3, 0), 5, f32w(3, 0)},
+             {"max_equal.pos_first", 3, f32w(3, 0), 9, f32w(-3, 0)},
+             {"max_equal.neg_first", 3, f32w(-3, 0), 9, f32w(3, 0)}}) {
+        if (big && t.ggml_type != 15 && slug.rfind("max_equal", 0) == 0) continue;
+        U32 x = small;
+        x[at] = word;
+        x[at2] = word2;
+        add(slug, "boundary", one, x);
+    }
+    // 4. Tiny and huge magnitudes: binary32 subnormals beside a normal maximum (an all-subnormal
+    // block makes ggml's 1/d infinite and its float-to-int conversion undefined), binary16 scale
+    // underflow and overflow.
+    U32 subnormal = seeded_values(n, -160, rng);
+    subnormal[3] = f32w(-3, -100);
+    add("subnormal", "boundary", one, subnormal);
+    for (const auto &[slug, emin] : std::vector<std::pair<std::string, int>>{
+             {"tiny", -40}, {"fp16_underflow", -30}, {"huge", 60}, {"fp16_overflow", 8}}) {
+        if (big && (slug == "tiny" || slug == "huge")) continue;
+        add(slug, "boundary", one, seeded_values(n, emin, rng));
+    }
+    U32 extreme = seeded_values(n, -12, rng);
+    extreme[1] = 0x7F7FFFFFu;  // the largest binary32
+    add("largest_f32", "boundary", one, extreme);
+    // 5. Seeded blocks (q8_1: its sums; q8_K: its bsums), rows of several blocks, rank 3.
+    add(t.ggml_type == 9 ? "sums" : t.ggml_type == 15 ? "bsums" : "seeded", "random seed=golden", one, seeded_values(n, -6, rng));
+    if (!big) add("seeded.2x" + std::to_string(2 * n), "random seed=golden", {2, 2 * n}, seeded_values(4 * n, -4, rng));
+    add("seeded.2x1x" + std::to_string(n), "random seed=golden", {2, 1, n}, seeded_values(2 * n, -8, rng));
+    // 6. Refusals: a non-finite input (NINFER_E_NONFINITE), a source one word short.
+    for (const auto &[slug, at, word] : std::vector<std::tuple<std::string, std::size_t, std::uint32_t>>{
+             {"nan_first", 0, 0x7FC00000u}, {"inf_last", n - 1, 0x7F800000u}, {"neg_inf", n / 2, 0xFF800000u}, {"snan", 7, 0xFF800001u}}) {
+        if (big && (slug == "neg_inf" || slug == "snan")) continue;
+        U32 x = seeded_values(n, -6, rng);
+        x[at] = word;
+        add(slug, "special values", one, x);
+    }
+    U32 short_src = seeded_values(n - 1, -6, rng);
+    add("source_short", "boundary", one, short_src);
+}
+
+std::vector<Case> golden() {
+    std::vector<Case> out;
+    for (const auto *t : quantizer_types()) type_cases(*t, out);
+    // The encoder of the family serves only the types with a reference quantizer; a method of
+    // another family is refused (rule gguf.registry). (An unknown method id, NINFER_E_UNSUPPORTED,
+    // has no name that a vector file could hold.)
+    for (const auto &t : kGgufTypes) {
+        if (t.ref_quantizer) continue;
+        std::mt19937_64 rng(kGoldenSeed ^ t.id);
+        U32 x(t.block_values);
+        for (auto &w : x) w = static_cast<std::uint32_t>(0x3C000000u + (rng() & 0xFFFFFF));
+        out.push_back(quantize_case(rule::gguf_registry, name_of(t) + ".no_reference_quantizer", Level::quick, "registry", t,
+                                    {t.block_values}, x));
+    }
+    const GgufType &q8 = *find_gguf_type("gguf_q8_0");
+    const U32 ones(32, 0x3F800000u);
+    Case foreign = quantize_case(rule::gguf_registry, "gguf_q8_0.method_grouped_absmax", Level::quick, "registry", q8, {32}, ones);
+    foreign.method = NINFER_ENCODER_grouped_absmax;
+    foreign.expect = {};
+    foreign.expect.status = NINFER_E_METHOD;
+    out.push_back(foreign);
+    return out;
+}
+
+std::vector<Case> seeded(std::uint64_t seed, Level level) {
+    std::vector<Case> out;
+    if (level == Level::quick) return out;
+    const int n = level == Level::full ? 3 : 10;
+    for (const auto *t : quantizer_types()) {
+        std::mt19937_64 rng(seed ^ (t->id * 0x9E3779B97F4A7C15ull));
+        for (int i = 0; i < n; ++i) {
+            const std::uint64_t k = t->block_values * (1 + static_cast<std::uint64_t>(i % 2));
+            out.push_back(quantize_case(rule::gguf_quantize(*t), name_of(*t) + ".random" + std::to_string(i), level,
+                                        "random seed=" + std::to_string(seed), *t, {2, k},
+                                        seeded_values(2 * k, -14 + 3 * (i % 5), rng)));
+        }
+    }
+    return out;
+}
+
+}  // namespace
+
+Suite quantize_suite() {
+    return {"gguf.quantize",
+            "ggml's reference quantizers quantize_row_<type>_ref byte for byte (quant_encode ggml_quantize_ref): zero "
+            "blocks, nearest_int and roundf ties, signed maxima, tiny and huge magnitudes, sums and bsums, refusals",
+            cached_golden(&golden), random_of(&seeded)};
+}
+
+}  // namespace ninfer::suites::gguf

@@ -215,6 +215,11 @@ TEST_CASE("rule ids: every constant is in the catalog, every rule without a regi
         CHECK(find_rule(id) != nullptr);
         CHECK(constants.insert(std::string(id.view())).second);
     }
+    for (const RuleId id : rule::kScaled) {  // the scaled family's rules (rules_scaled.cpp)
+        INFO(id.view());
+        CHECK(find_rule(id) != nullptr);
+        CHECK(constants.insert(std::string(id.view())).second);
+    }
     for (const auto &r : rule_catalog()) {
         INFO(r.id);
         CHECK((registry_generated(r.id) != (constants.count(r.id) == 1)));

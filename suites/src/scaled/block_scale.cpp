@@ -71,7 +71,7 @@ void registry_cases(std::vector<Case> &out) {
 
 void geometry_cases(std::vector<Case> &out) {
     // Shapes the layout has: layout_encode places every plane (offsets follow from N and K).
-    for (const auto &[n, k] : std::vector<std::pair<std::uint64_t, std::uint64_t>>{{128, 64}, {128, 1024}, {256, 64}})
+    for (const auto &[n, k] : std::vector<std::pair<std::uint64_t, std::uint64_t>>{{128, 64}})
         out.push_back(nv_encode_case(rule::block_scale_geometry, shape_slug(n, k) + ".layout_encode", Level::quick, "boundary",
                                      nv_seeded(n, k, {kOne}, kGoldenSeed ^ (n * 3 + k))));
     // Shapes it has not: N % 128, K % 64, N = 0, K = 0 (E_SIZE); each with payload ops, rows_select
@@ -79,15 +79,15 @@ void geometry_cases(std::vector<Case> &out) {
     const std::pair<std::uint64_t, std::uint64_t> bad[] = {{64, 64}, {129, 64}, {200, 64}, {128, 32}, {128, 80}, {128, 16}, {0, 64}, {128, 0}};
     for (const auto &[n, k] : bad) {
         const std::string slug = shape_slug(n, k);
-        // A payload as big as the formula would give with one divisor (no geometry, so refused anyway).
-        const Bytes p(((n * k / 2 + 255) / 256) * 256 + n * k / 16 + 4, 0);
+        // The shape is refused before the payload is read: 64 bytes stand for any payload.
+        const Bytes p(64, 0);
         out.push_back(nv_payload_case(rule::block_scale_geometry, slug + ".validate", Level::quick, "boundary", NINFER_OP_payload_validate, n, k, p));
         out.push_back(nv_payload_case(rule::block_scale_geometry, slug + ".layout_decode", Level::quick, "boundary", NINFER_OP_layout_decode, n, k, p));
         out.push_back(nv_payload_case(rule::block_scale_geometry, slug + ".quant_decode", Level::quick, "boundary", NINFER_OP_quant_decode, n, k, p));
         out.push_back(nv_select_case(rule::block_scale_geometry, slug + ".rows_select", Level::quick, n, k, p, {0}, true));
         Nvfp4Matrix m = nv_matrix(n, k, [](std::uint64_t, std::uint64_t) -> std::uint8_t { return 1; },
                                   [](std::uint64_t, std::uint64_t) -> std::uint8_t { return 0x38; }, {kOne});
-        out.push_back(nv_encode_case(rule::block_scale_geometry, slug + ".layout_encode", Level::quick, "boundary", m));
+        if (n * k <= 128 * 32) out.push_back(nv_encode_case(rule::block_scale_geometry, slug + ".layout_encode", Level::quick, "boundary", m));
     }
     // A number of divisors that does not divide N: 3 over N = 128 (payload 8 bytes longer; encode with 3 words).
     {
@@ -102,7 +102,7 @@ void geometry_cases(std::vector<Case> &out) {
         out.push_back(std::move(e));
     }
     // Rank other than 2: NINFER_E_INVALID_ARGUMENT.
-    const Bytes good = block_scale_encode(nv_seeded(128, 64, {kOne}, kGoldenSeed ^ 22));
+    const Bytes good(64, 0);  // the rank is refused before the payload is read
     for (const auto &shape : std::vector<std::vector<std::uint64_t>>{{128 * 64}, {1, 128, 64}}) {
         std::string slug = "rank" + std::to_string(shape.size());
         for (const auto op : {NINFER_OP_payload_validate, NINFER_OP_layout_decode, NINFER_OP_quant_decode}) {
@@ -118,6 +118,7 @@ void geometry_cases(std::vector<Case> &out) {
         s.expect.status = NINFER_E_INVALID_ARGUMENT;
         out.push_back(std::move(s));
         Case e = nv_encode_case(rule::block_scale_geometry, slug + ".layout_encode", Level::quick, "boundary", nv_seeded(128, 64, {kOne}, kGoldenSeed ^ 22));
+        for (auto &pl : e.inputs) pl.bytes.resize(std::min<std::size_t>(pl.bytes.size(), 64));
         e.shape = shape;
         e.expect = {};
         e.expect.status = NINFER_E_INVALID_ARGUMENT;
@@ -164,79 +165,75 @@ void size_cases(std::vector<Case> &out) {
 }
 
 void plane_cases(std::vector<Case> &out) {
-    // Codes that tell the low nibble from the high one: 1 at even k, 2 at odd k; and per-row patterns.
+    // Codes that tell the low nibble from the high one: 1 at even k, 2 at odd k.
     const auto m = nv_matrix(128, 64, [](std::uint64_t, std::uint64_t c) -> std::uint8_t { return c % 2 ? 2 : 1; },
                              [](std::uint64_t, std::uint64_t) -> std::uint8_t { return 0x38; }, {kOne});
     out.push_back(nv_encode_case(rule::block_scale_code_plane, "even1_odd2.layout_encode", Level::quick, "boundary", m));
     out.push_back(nv_payload_case(rule::block_scale_code_plane, "even1_odd2.layout_decode", Level::quick, "boundary",
                                   NINFER_OP_layout_decode, 128, 64, block_scale_encode(m)));
-    const auto r = nv_matrix(128, 64, [](std::uint64_t n, std::uint64_t c) { return static_cast<std::uint8_t>(c % 2 ? 0x8 | (n % 8) : (n + c / 2) % 16); },
-                             [](std::uint64_t, std::uint64_t) -> std::uint8_t { return 0x38; }, {kOne});
-    out.push_back(nv_encode_case(rule::block_scale_code_plane, "row_patterns.layout_encode", Level::quick, "boundary", r));
 
     // The swizzle: distinct neighbouring scale words; shapes with several row tiles (N = 256),
     // several group tiles (K = 128, 256) and all four 32-row quarters of a tile.
-    for (const auto &[n, k] : std::vector<std::pair<std::uint64_t, std::uint64_t>>{{128, 64}, {256, 128}, {128, 256}}) {
+    for (const auto &[n, k] : std::vector<std::pair<std::uint64_t, std::uint64_t>>{{128, 64}, {256, 128}}) {
         const auto s = swizzle_matrix(n, k, {kOne});
         out.push_back(nv_encode_case(rule::block_scale_swizzle, shape_slug(n, k) + ".layout_encode", Level::quick, "boundary", s));
-        out.push_back(nv_payload_case(rule::block_scale_swizzle, shape_slug(n, k) + ".layout_decode", Level::quick, "boundary",
+        if (n == 128) out.push_back(nv_payload_case(rule::block_scale_swizzle, shape_slug(n, k) + ".layout_decode", Level::quick, "boundary",
                                       NINFER_OP_layout_decode, n, k, block_scale_encode(s)));
     }
 
     // The divisor plane: D consecutive words after the scale plane, in source order.
     for (const auto &[n, divs] : std::vector<std::pair<std::uint64_t, U32>>{
-             {128, {kOne, 0x40000000u}}, {128, {0x40400000u, kOne, 0x3F000000u, 0x40E00000u}}, {256, {0x3DCCCCCDu, 0x41200000u}}}) {
+             {128, {kOne, 0x40000000u}}, {128, {0x40400000u, kOne, 0x3F000000u, 0x40E00000u}}}) {
         const auto d = swizzle_matrix(n, 64, divs);
         const std::string slug = shape_slug(n, 64) + "_d" + std::to_string(divs.size());
         out.push_back(nv_encode_case(rule::block_scale_divisor_plane, slug + ".layout_encode", Level::quick, "boundary", d));
-        out.push_back(nv_payload_case(rule::block_scale_divisor_plane, slug + ".layout_decode", Level::quick, "boundary",
+        if (divs.size() == 4) out.push_back(nv_payload_case(rule::block_scale_divisor_plane, slug + ".layout_decode", Level::quick, "boundary",
                                       NINFER_OP_layout_decode, n, 64, block_scale_encode(d)));
     }
 }
 
 void select_cases(std::vector<Case> &out) {
-    // N = 512 in four sources of 128 rows (K = 64).
-    const auto m = swizzle_matrix(512, 64, {kOne, 0x40000000u, 0x40400000u, 0x40800000u});
-    const Bytes p = block_scale_encode(m);
     auto range = [](std::uint64_t first, std::uint64_t count) {
         U64 r;
         for (std::uint64_t i = 0; i < count; ++i) r.push_back(first + i);
         return r;
     };
+    // Slices of N = 256 in four sources of 64 rows (K = 64).
+    const Bytes p = block_scale_encode(swizzle_matrix(256, 64, {kOne, 0x40000000u, 0x40400000u, 0x40800000u}));
     auto slice = [&](const std::string &slug, std::uint64_t first, std::uint64_t count) {
-        const U64 rows = first + count <= 512 ? range(first, count) : U64{first, 512};  // past N: refused
-        out.push_back(nv_select_case(rule::block_scale_slice, slug, Level::quick, 512, 64, p, rows, false, {first, count}));
+        const U64 rows = first + count <= 256 ? range(first, count) : U64{first, 256};  // past N: refused
+        out.push_back(nv_select_case(rule::block_scale_slice, slug, Level::quick, 256, 64, p, rows, false, {first, count}));
     };
-    slice("source1", 128, 128);               // one source: one divisor
-    slice("sources0_1", 0, 256);              // two runs of 128
-    slice("all", 0, 512);
-    slice("half_of_two_sources", 64, 128);    // runs of 64 and 64: two divisors
-    slice("unequal_runs", 32, 128);           // runs of 96 and 32: refused
-    slice("no_geometry_64_rows", 0, 64);      // 64 rows: refused
-    slice("empty", 0, 0);                     // refused
-    slice("past_end", 448, 128);              // refused
+    slice("sources1_2", 64, 128);           // two runs of 64: two divisors
+    slice("sources2_3", 128, 128);
+    slice("unequal_runs", 32, 128);         // runs of 32, 64, 32: refused
+    slice("no_geometry_64_rows", 0, 64);    // 64 rows: refused
+    slice("empty", 0, 0);                   // refused
+    slice("past_end", 192, 128);            // refused
+    // Gathers of 128 rows from N = 128 in four sources of 32 rows.
+    const Bytes q = block_scale_encode(swizzle_matrix(128, 64, {kOne, 0x40000000u, 0x40400000u, 0x40800000u}));
     auto gather = [&](const std::string &slug, const U64 &rows) {
-        out.push_back(nv_select_case(rule::block_scale_gather, slug, Level::quick, 512, 64, p, rows, true));
+        out.push_back(nv_select_case(rule::block_scale_gather, slug, Level::quick, 128, 64, q, rows, true));
     };
-    U64 rev;  // source 1 reversed: one run
-    for (std::uint64_t i = 0; i < 128; ++i) rev.push_back(255 - i);
-    gather("source1_reversed", rev);
-    U64 swapped = range(384, 128);  // source 3 then source 0: two divisors in selection order
-    for (auto r : range(0, 128)) swapped.push_back(r);
-    gather("source3_then_source0", swapped);
-    U64 alternating;  // rows alternating between sources 0 and 2: 256 runs of one row
-    for (std::uint64_t i = 0; i < 128; ++i) {
-        alternating.push_back(i);
-        alternating.push_back(256 + i);
+    U64 rev;  // sources in reverse order, rows reversed within each: four runs of 32
+    for (std::uint64_t i = 0; i < 128; ++i) rev.push_back(127 - i);
+    gather("reversed", rev);
+    U64 twice = range(32, 32);  // source 1 four times over: one run of 128, one divisor
+    for (int t = 0; t < 3; ++t)
+        for (auto r : range(32, 32)) twice.push_back(r);
+    gather("source1_four_times", twice);
+    U64 alternating;  // rows alternating between sources 0 and 2: 128 runs of one row
+    for (std::uint64_t i = 0; i < 64; ++i) {
+        alternating.push_back(i % 32);
+        alternating.push_back(64 + i % 32);
     }
     gather("alternating_sources", alternating);
-    gather("row5_128_times", U64(128, 5));
     U64 past = range(0, 128);
-    past[77] = 512;
+    past[77] = 128;
     gather("index_past_end", past);
     gather("empty", {});
-    U64 unequal = range(0, 100);  // runs of 100 and 28
-    for (auto r : range(128, 28)) unequal.push_back(r);
+    U64 unequal = range(0, 100);  // runs of 32, 32, 32, 4 (source 3) and 28 (source 0 again)
+    for (auto r : range(0, 28)) unequal.push_back(r);
     gather("unequal_runs", unequal);
 }
 

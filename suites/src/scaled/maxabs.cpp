@@ -196,7 +196,8 @@ void cases_of(const Fp8RowFormat &f, std::vector<Case> &out) {
     out.push_back(rows_case(rule::fp8_row_maxabs_bit_exact, "seeded_fp32_3x48", Level::quick, "boundary", f, F32,
                             {seeded_f32_row(rng, 48, -6, 6), seeded_f32_row(rng, 48, 10, 14), seeded_f32_row(rng, 48, -30, -20)}));
     {
-        // A source one word short, a wrong method, an unknown method.
+        // A source one word short, a method of another family (an unknown method id has no name in
+        // the vector files: not a golden case).
         Case c = rows_case(rule::fp8_row_maxabs_bit_exact, "source_short1", Level::quick, "boundary", f, BF16, {{0x3F80, 0x4000}});
         c.input(NINFER_PLANE_SOURCE).resize(2);
         c.expect = {};
@@ -207,11 +208,6 @@ void cases_of(const Fp8RowFormat &f, std::vector<Case> &out) {
         m.expect = {};
         m.expect.status = NINFER_E_METHOD;
         out.push_back(std::move(m));
-        Case u = rows_case(rule::fp8_row_maxabs_bit_exact, "method_unknown", Level::quick, "boundary", f, BF16, {{0x3F80, 0x4000}});
-        u.method = 0xFFFF;
-        u.expect = {};
-        u.expect.status = NINFER_E_UNSUPPORTED;
-        out.push_back(std::move(u));
     }
 }
 

@@ -9,6 +9,7 @@
 #include <fstream>
 #include <map>
 #include <set>
+#include <span>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -212,16 +213,14 @@ TEST_CASE("rules: the suite's glosses are readings, apart from the quoted text",
 
 TEST_CASE("rule ids: every constant is in the catalog, every rule without a registry generator has one", "[rules][ids]") {
     std::set<std::string> constants;
-    for (const RuleId id : rule::kFixed) {
-        INFO(id.view());
-        CHECK(find_rule(id) != nullptr);
-        CHECK(constants.insert(std::string(id.view())).second);
-    }
-    for (const RuleId id : rule::kGguf) {
-        INFO(id.view());
-        CHECK(find_rule(id) != nullptr);
-        CHECK(constants.insert(std::string(id.view())).second);
-    }
+    // The standalone rules of every family: fixed (scalar, grouped), scaled, GGUF.
+    for (const std::span<const RuleId> family : {std::span<const RuleId>(rule::kFixed), std::span<const RuleId>(rule::kScaled),
+                                                 std::span<const RuleId>(rule::kGguf)})
+        for (const RuleId id : family) {
+            INFO(id.view());
+            CHECK(find_rule(id) != nullptr);
+            CHECK(constants.insert(std::string(id.view())).second);
+        }
     for (const auto &r : rule_catalog()) {
         INFO(r.id);
         CHECK((registry_generated(r.id) != (constants.count(r.id) == 1)));

@@ -228,12 +228,16 @@ std::vector<ninfer_capability_v2> build_capabilities() {
     }
     for (const auto &role : abi::kRoles) caps.push_back({NINFER_OP_validate, role.format, 0, 0, role.id, 0});
     for (const auto &conv : abi::kConversions) caps.push_back({NINFER_OP_convert, conv.dst, conv.src, 0, conv.id, 0});
-    // Layout ops for any format/layout: contiguous_le_v1 x {bf16, fp32, int32} served, every
-    // unregistered pair refused by name (E_LAYOUT) and cross-type words refused (E_CONVERSION),
-    // which the registry and cross_type rules test; a registered pair the reference does not
-    // implement answers E_UNSUPPORTED.
-    caps.push_back({NINFER_OP_layout_encode, 0, 0, 0, 0, 0});
-    caps.push_back({NINFER_OP_layout_decode, 0, 0, 0, 0, 0});
+    // Layout ops: contiguous_le_v1 for every format (bf16, fp32, int32 served, the others refused
+    // by name, cross-type words refused with E_CONVERSION) and every unregistered pair (refused by
+    // name, E_LAYOUT), which the registry and cross_type rules test. A registered pair of another
+    // layout is declared by the family half that serves it (grouped, scaled, gguf); one that no
+    // half serves is not declared (the call still answers E_UNSUPPORTED).
+    for (const auto &l : abi::kLayouts)
+        for (const auto &f : abi::kAllFormats)
+            if (l.id == NINFER_LAYOUT_contiguous_le_v1 || !abi::layout_accepts(l.id, f.id))
+                for (const std::uint32_t op : {NINFER_OP_layout_encode, NINFER_OP_layout_decode})
+                    caps.push_back({op, f.id, 0, l.id, 0, 0});
     for (const auto &g : grouped_capabilities()) caps.push_back(g);
     for (const auto &g : scaled_capabilities()) caps.push_back(g);
     for (const auto &g : gguf_capabilities()) caps.push_back(g);

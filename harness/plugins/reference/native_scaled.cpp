@@ -52,6 +52,10 @@ std::uint16_t rescue_smallest_subnormal(std::uint16_t scale) { return scale == 0
 float reciprocal_product(float x, float, float inv32) { return x * inv32; }
 float clamp_448(float q) { return std::fmin(std::fmax(q, -448.0f), 448.0f); }
 std::uint8_t e4m3_rne(float q) {
+    // The clamp (step 5) has brought q into range: the plain nearest-even conversion.
+    return static_cast<std::uint8_t>(native_convert(NINFER_CONVERSION_fp32_to_e4m3fn_rne_nan, bits(q)));
+}
+std::uint8_t e4m3_rne_satfinite(float q) {
     return static_cast<std::uint8_t>(native_convert(NINFER_CONVERSION_fp32_to_e4m3fn_rne_satfinite, bits(q)));
 }
 
@@ -251,7 +255,7 @@ ScaledOutcome nvfp4_two_level_native(std::uint64_t n, std::uint64_t k, std::span
         float bamax = 0.0f;
         for (std::uint64_t i = 0; i < 16; ++i) bamax = std::fmax(bamax, std::fabs(f32(x[b * 16 + i])));
         // 2. The block's E4M3 code of binary32(binary32(amax / 6) / tensorScale), nearest-even, at most 448.
-        const std::uint8_t code = e4m3_rne((bamax / 6.0f) / tensor_scale);
+        const std::uint8_t code = e4m3_rne_satfinite((bamax / 6.0f) / tensor_scale);
         out.scales[b] = code;
         // 3. blockScale = binary32(e4m3(code) * tensorScale); a zero block scale keeps +0 codes.
         const float block_scale = word_value(NINFER_CONVERSION_e4m3fn_to_fp32, code) * tensor_scale;

@@ -3,7 +3,8 @@
 # cross-check against the oracle (included by harness/plugins/reference/CMakeLists.txt).
 target_sources(ninfer_reference PRIVATE ${CMAKE_CURRENT_LIST_DIR}/native_scaled.cpp ${CMAKE_CURRENT_LIST_DIR}/scaled_ops.cpp)
 if(NINFER_BUILD_TESTS)
-  target_sources(ninfer_reference_tests PRIVATE ${CMAKE_CURRENT_LIST_DIR}/tests/test_scaled_native.cpp)
+  target_sources(ninfer_reference_tests PRIVATE ${CMAKE_CURRENT_LIST_DIR}/tests/test_scaled_native.cpp
+    ${CMAKE_CURRENT_LIST_DIR}/tests/test_scaled_ops.cpp)
 endif()
 if(NINFER_BUILD_BENCHMARKS)
   add_executable(bench_scaled_reference ${CMAKE_CURRENT_LIST_DIR}/bench_scaled_reference.cpp)

@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <span>
 
+#include "native_scaled.hpp"
 #include "ninfer/abi/plugin.h"
 
 namespace ninfer::reference {
@@ -16,7 +17,9 @@ std::span<const ninfer_capability_v2> scaled_capabilities();
 /// True when the call belongs to this half (a format of the family, or one of its layouts).
 bool is_scaled_call(const ninfer_call_v2 *call);
 
-/// Serve one call of this half; returns an NINFER_* status.
-std::int32_t scaled_call(const ninfer_call_v2 *call, ninfer_result_v2 *result);
+/// Serve one call of this half under `rules` (the reference's own, or a mutant's with one rule
+/// replaced); returns an NINFER_* status. Check order of the family contract: the pair (before
+/// any plane is read), the shape, the planes present and sized, then their content.
+std::int32_t scaled_call(const ninfer_call_v2 *call, ninfer_result_v2 *result, const ScaledRules &rules = kScaledRules);
 
 }  // namespace ninfer::reference

@@ -1,0 +1,21 @@
+// SPDX-License-Identifier: Apache-2.0
+// Seeded bug: the nvfp4 weight is reconstructed as e2m1 * e4m3 * d_w, multiplying by the
+// row's weight divisor instead of dividing (tensor-formats.txt 3.3: W = e2m1 * e4m3 / d_w).
+#include "mutant_scaled_common.hpp"
+
+namespace {
+std::uint32_t multiplied(std::uint8_t code, std::uint8_t scale, std::uint32_t divisor) {
+    using ninfer::mutants::scaled::f32_of;
+    return std::bit_cast<std::uint32_t>(f32_of(ninfer::reference::nvfp4_weight(code, scale, 0x3F800000u)) * f32_of(divisor));
+}
+void patch(ninfer::reference::ScaledRules &r) { r.nvfp4_weight = multiplied; }
+struct M {
+    static constexpr const char *name = "mutant_scaled_divisor_multiplied";
+    static constexpr const char *breaks = ninfer::suites::rule::nvfp4_reconstruct;
+    static std::optional<std::int32_t> before(const ninfer_call_v2 *c, ninfer_result_v2 *r) {
+        return ninfer::mutants::scaled::serve_patched<patch>(c, r);
+    }
+};
+}  // namespace
+
+NINFER_MUTANT_V2(M)

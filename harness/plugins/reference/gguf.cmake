@@ -2,7 +2,8 @@
 # The reference plugin's GGUF half (ggml_blocks_v1): its own native decoders and reference
 # quantizers, the ops of the family contract, their cross-check against the oracle and the
 # decode benchmark (included by harness/plugins/reference/CMakeLists.txt).
-set(NINFER_GGUF_NATIVE_SOURCES ${CMAKE_CURRENT_LIST_DIR}/native_gguf.cpp ${CMAKE_CURRENT_LIST_DIR}/native_gguf_quantize.cpp)
+set(NINFER_GGUF_NATIVE_SOURCES ${CMAKE_CURRENT_LIST_DIR}/native_gguf.cpp ${CMAKE_CURRENT_LIST_DIR}/native_gguf_quantize.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/native_gguf_kquants.cpp)
 target_sources(ninfer_reference PRIVATE ${CMAKE_CURRENT_LIST_DIR}/gguf_ops.cpp ${NINFER_GGUF_NATIVE_SOURCES})
 # ggml's binary32 evaluation order: no product may be fused into an addition.
 set_source_files_properties(${NINFER_GGUF_NATIVE_SOURCES} PROPERTIES COMPILE_OPTIONS "-ffp-contract=off")

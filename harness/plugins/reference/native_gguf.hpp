@@ -2,7 +2,8 @@
 // The reference plugin's own GGUF block codecs (tensor-formats.txt, the gguf_* table and its
 // paragraph; storage-layouts.md Section 7): ggml's dequantize_row_<type> for the 27 block types
 // of abi::kGgufTypes and ggml's deterministic quantize_row_<type>_ref for q8_0, q4_0, q4_1, q5_0,
-// q5_1, q8_1 and q8_K, plus the MXFP4 recipe for gguf_mxfp4 blocks. Host binary32 arithmetic in
+// q5_1, q8_1, q8_K and the K-quants q2_K .. q6_K (no importance matrix), plus the MXFP4 recipe
+// for gguf_mxfp4 blocks. Host binary32 arithmetic in
 // ggml's evaluation order, compiled without FMA contraction (gguf.cmake: -ffp-contract=off);
 // written from ggml's public sources independently of the oracle, and checked against it
 // (tests/test_gguf_native.cpp). A NaN produced by an operation is stored as 0x7FC00000.

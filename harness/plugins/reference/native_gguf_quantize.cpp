@@ -12,6 +12,7 @@
 #include <string>
 
 #include "native_gguf.hpp"
+#include "native_gguf_kquants.hpp"
 #include "ninfer/abi/plugin.h"
 #include "ninfer/oracle/ggml_tables.hpp"
 
@@ -161,16 +162,30 @@ EncodeOutcome check_finite(std::span<const float> x) {
 bool has_reference_quantizer(std::uint32_t ggml_type) {
     switch (ggml_type) {
     case 2: case 3: case 6: case 7: case 8: case 9: case 15: return true;
+    case 10: case 11: case 12: case 13: case 14: return true;  // native_gguf_kquants.cpp
     default: return false;
     }
 }
 
 EncodeOutcome quantize_row_ref(std::uint32_t ggml_type, std::span<const float> x, std::uint8_t *out) {
     if (auto o = check_finite(x); o.status != NINFER_OK) return o;
-    const std::size_t values = ggml_type == 15 ? 256 : 32;
-    const std::size_t bytes = ggml_type == 2 ? 18 : ggml_type == 3 ? 20 : ggml_type == 6 ? 22 : ggml_type == 7 ? 24
-                            : ggml_type == 8 ? 34 : ggml_type == 9 ? 36 : 292;
     if (!has_reference_quantizer(ggml_type)) return refuse(NINFER_E_METHOD, "no reference quantizer for ggml type " + std::to_string(ggml_type));
+    // Block values and bytes of ggml-common.h's block_* structs.
+    std::size_t values = 32, bytes = 0;
+    switch (ggml_type) {
+    case 2: bytes = 18; break;
+    case 3: bytes = 20; break;
+    case 6: bytes = 22; break;
+    case 7: bytes = 24; break;
+    case 8: bytes = 34; break;
+    case 9: bytes = 36; break;
+    case 10: values = 256, bytes = 84; break;
+    case 11: values = 256, bytes = 110; break;
+    case 12: values = 256, bytes = 144; break;
+    case 13: values = 256, bytes = 176; break;
+    case 14: values = 256, bytes = 210; break;
+    default: values = 256, bytes = 292; break;  // q8_K
+    }
     for (std::size_t i = 0; i + values <= x.size(); i += values) {
         std::uint8_t *b = out + (i / values) * bytes;
         std::fill(b, b + bytes, std::uint8_t{0});
@@ -182,7 +197,8 @@ EncodeOutcome quantize_row_ref(std::uint32_t ggml_type, std::span<const float> x
         case 7: affine_block(xb, 5, b); break;
         case 8: q8_block(xb, false, b); break;
         case 9: q8_block(xb, true, b); break;
-        default: q8_k_block(xb, b); break;
+        case 15: q8_k_block(xb, b); break;
+        default: kquant_block(ggml_type, xb, b); break;
         }
     }
     return {};

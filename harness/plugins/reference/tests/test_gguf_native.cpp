@@ -220,7 +220,9 @@ TEST_CASE("each native reference quantizer equals the oracle's, byte for byte", 
         if (!gn::has_reference_quantizer(t.ggml_type)) continue;
         ++declared;
         CHECK(t.ref_quantizer);
-        for (int b = 0; b < 700; ++b) {
+        // The oracle's K-quant quantizers take about 0.1 s a block: 35 blocks each (5 a regime).
+        const int blocks = t.block_values == 256 && t.ggml_type != 15 ? 35 : 700;
+        for (int b = 0; b < blocks; ++b) {
             const int regime = b % 7;
             const auto x = random_values(t.block_values, rng, regime);
             std::vector<std::uint8_t> got(t.block_bytes, 0xCD);

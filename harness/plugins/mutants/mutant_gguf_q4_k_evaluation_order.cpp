@@ -1,0 +1,39 @@
+// SPDX-License-Identifier: Apache-2.0
+// Seeded bug: q4_K evaluates d*sc*q - dmin*m in another order, d1 * (q - m1 / d1), so that one
+// binary32 rounding differs from ggml's (d1 * q) - m1. (ggml's products of a binary16 scale and
+// small integers are exact in binary32, so reordering products alone changes no word: the
+// rounding that moves is the one of the subtraction, now a division and a subtraction.)
+#include "mutant_gguf_common.hpp"
+
+namespace {
+namespace g = ninfer::mutants::gguf;
+void scale_min(const std::uint8_t *q, int j, int &sc, int &mn) {
+    if (j < 4) {
+        sc = q[j] & 63;
+        mn = q[j + 4] & 63;
+    } else {
+        sc = (q[j + 4] & 0xF) | ((q[j - 4] >> 6) << 4);
+        mn = (q[j + 4] >> 4) | ((q[j] >> 6) << 4);
+    }
+}
+void q4_k(const std::uint8_t *x, float *y) {
+    const float d = g::half_at(x), dmin = g::half_at(x + 2);
+    const std::uint8_t *q = x + 16;
+    for (int is = 0; is < 8; is += 2, q += 32) {
+        int sc = 0, mn = 0;
+        scale_min(x + 4, is, sc, mn);
+        const float d1 = d * static_cast<float>(sc), m1 = dmin * static_cast<float>(mn);
+        scale_min(x + 4, is + 1, sc, mn);
+        const float d2 = d * static_cast<float>(sc), m2 = dmin * static_cast<float>(mn);
+        for (int l = 0; l < 32; ++l) *y++ = d1 * (static_cast<float>(q[l] & 0xF) - m1 / d1);  // the bug
+        for (int l = 0; l < 32; ++l) *y++ = d2 * (static_cast<float>(q[l] >> 4) - m2 / d2);
+    }
+}
+struct M {
+    static constexpr const char *name = "mutant_gguf_q4_k_evaluation_order";
+    static constexpr const char *breaks = ninfer::suites::rule::gguf_decode_id<NINFER_FORMAT_gguf_q4_k>;
+    static void after(const ninfer_call_v2 *c, ninfer_result_v2 *) { g::redecode<NINFER_FORMAT_gguf_q4_k>(c, q4_k); }
+};
+}  // namespace
+
+NINFER_MUTANT_V2(M)

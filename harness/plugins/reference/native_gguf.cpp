@@ -1,0 +1,557 @@
+// SPDX-License-Identifier: Apache-2.0
+// The reference's own GGUF block decoders (tensor-formats.txt, the gguf_* table and its
+// paragraph "A gguf_* weight is a row-major [N,K] matrix ..."; storage-layouts.md Section 7):
+// what ggml's dequantize_row_<type> computes, in host binary32 arithmetic in ggml's evaluation
+// order (this file is compiled with -ffp-contract=off: no product is fused into an addition).
+// Block layouts are the byte images of ggml-common.h's block_* structs; grids, sign tables and
+// code books are the data of ../shared/data/ggml-tables.json (ggml_tables.hpp, generated).
+#include "native_gguf.hpp"
+
+#include <bit>
+#include <cstring>
+
+#include "ninfer/oracle/ggml_tables.hpp"
+
+namespace ninfer::reference::gguf_native {
+
+namespace tables = ninfer::oracle::ggml;
+
+float fp16_to_f32(std::uint16_t h) {
+    const std::uint32_t sign = static_cast<std::uint32_t>(h & 0x8000u) << 16, e = (h >> 10) & 0x1Fu, m = h & 0x3FFu;
+    if (e == 0x1F) return std::bit_cast<float>(sign | 0x7F800000u | m << 13);
+    if (e != 0) return std::bit_cast<float>(sign | (e + 112) << 23 | m << 13);
+    // Subnormal or zero: m * 2^-24, exact in binary32.
+    const float mag = static_cast<float>(m) * 0x1p-24f;
+    return std::bit_cast<float>(std::bit_cast<std::uint32_t>(mag) | sign);
+}
+
+std::uint16_t f32_to_fp16(float f) {
+    const std::uint32_t w = std::bit_cast<std::uint32_t>(f);
+    const auto sign = static_cast<std::uint16_t>((w >> 16) & 0x8000u);
+    const std::uint32_t abs = w & 0x7FFFFFFFu;
+    if (abs > 0x7F800000u) return static_cast<std::uint16_t>(sign | 0x7E00u | ((abs >> 13) & 0x3FFu));  // NaN, quiet
+    if (abs >= 0x477FF000u) return static_cast<std::uint16_t>(sign | 0x7C00u);  // rounds past 65504 (or Inf)
+    const int e = static_cast<int>(abs >> 23) - 127;
+    if (e >= -14) {  // normal binary16: drop 13 bits, nearest-even (a carry may bump the exponent)
+        const std::uint32_t base = (static_cast<std::uint32_t>(e + 15) << 10) | ((abs >> 13) & 0x3FFu);
+        const std::uint32_t rest = abs & 0x1FFFu;
+        const std::uint32_t up = rest > 0x1000u || (rest == 0x1000u && (base & 1u)) ? 1u : 0u;
+        return static_cast<std::uint16_t>(sign | (base + up));
+    }
+    if (e < -25) return sign;  // below half the smallest subnormal
+    // Subnormal binary16: the significand (implicit bit included) shifted right, nearest-even.
+    const std::uint32_t sig = (abs & 0x7FFFFFu) | 0x800000u;
+    const int shift = -1 - e;  // 14 + 13 - (e + 14) ... value = sig * 2^(e-23), unit 2^-24
+    const std::uint32_t base = sig >> shift, rest = sig & ((1u << shift) - 1u), half = 1u << (shift - 1);
+    const std::uint32_t up = rest > half || (rest == half && (base & 1u)) ? 1u : 0u;
+    return static_cast<std::uint16_t>(sign | (base + up));
+}
+
+int nearest_int(float f) {
+    const float v = f + 12582912.f;
+    return static_cast<int>(std::bit_cast<std::uint32_t>(v) & 0x007FFFFFu) - 0x00400000;
+}
+
+namespace {
+
+constexpr std::uint32_t kCanonicalNaN = 0x7FC00000u;
+
+/// Element i of the output as a little-endian binary32 word; an operation's NaN canonical.
+inline void put(std::uint8_t *out, std::uint64_t i, float v) {
+    const std::uint32_t w = v != v ? kCanonicalNaN : std::bit_cast<std::uint32_t>(v);
+    std::memcpy(out + 4 * i, &w, 4);
+}
+
+inline std::uint16_t u16(const std::uint8_t *p) { return static_cast<std::uint16_t>(p[0] | p[1] << 8); }
+inline std::uint32_t u32(const std::uint8_t *p) {
+    return static_cast<std::uint32_t>(p[0]) | static_cast<std::uint32_t>(p[1]) << 8 | static_cast<std::uint32_t>(p[2]) << 16 |
+           static_cast<std::uint32_t>(p[3]) << 24;
+}
+inline float half_at(const std::uint8_t *p) { return fp16_to_f32(u16(p)); }
+
+// ---- 32-value blocks -----------------------------------------------------------------------------
+
+void row_q4_0(const std::uint8_t *x, std::uint64_t nb, std::uint8_t *y) {
+    for (std::uint64_t i = 0; i < nb; ++i, x += 18) {
+        const float d = half_at(x);
+        for (int j = 0; j < 16; ++j) {
+            const int x0 = (x[2 + j] & 0x0F) - 8, x1 = (x[2 + j] >> 4) - 8;
+            put(y, 32 * i + j, static_cast<float>(x0) * d);
+            put(y, 32 * i + j + 16, static_cast<float>(x1) * d);
+        }
+    }
+}
+
+void row_q4_1(const std::uint8_t *x, std::uint64_t nb, std::uint8_t *y) {
+    for (std::uint64_t i = 0; i < nb; ++i, x += 20) {
+        const float d = half_at(x), m = half_at(x + 2);
+        for (int j = 0; j < 16; ++j) {
+            put(y, 32 * i + j, static_cast<float>(x[4 + j] & 0x0F) * d + m);
+            put(y, 32 * i + j + 16, static_cast<float>(x[4 + j] >> 4) * d + m);
+        }
+    }
+}
+
+void row_q5_0(const std::uint8_t *x, std::uint64_t nb, std::uint8_t *y) {
+    for (std::uint64_t i = 0; i < nb; ++i, x += 22) {
+        const float d = half_at(x);
+        const std::uint32_t qh = u32(x + 2);
+        for (int j = 0; j < 16; ++j) {
+            const std::uint32_t xh0 = ((qh >> j) << 4) & 0x10, xh1 = (qh >> (j + 12)) & 0x10;
+            const int x0 = static_cast<int>((x[6 + j] & 0x0Fu) | xh0) - 16, x1 = static_cast<int>((x[6 + j] >> 4) | xh1) - 16;
+            put(y, 32 * i + j, static_cast<float>(x0) * d);
+            put(y, 32 * i + j + 16, static_cast<float>(x1) * d);
+        }
+    }
+}
+
+void row_q5_1(const std::uint8_t *x, std::uint64_t nb, std::uint8_t *y) {
+    for (std::uint64_t i = 0; i < nb; ++i, x += 24) {
+        const float d = half_at(x), m = half_at(x + 2);
+        const std::uint32_t qh = u32(x + 4);
+        for (int j = 0; j < 16; ++j) {
+            const std::uint32_t xh0 = ((qh >> j) << 4) & 0x10, xh1 = (qh >> (j + 12)) & 0x10;
+            const auto x0 = static_cast<int>((x[8 + j] & 0x0Fu) | xh0), x1 = static_cast<int>((x[8 + j] >> 4) | xh1);
+            put(y, 32 * i + j, static_cast<float>(x0) * d + m);
+            put(y, 32 * i + j + 16, static_cast<float>(x1) * d + m);
+        }
+    }
+}
+
+void row_q8_0(const std::uint8_t *x, std::uint64_t nb, std::uint8_t *y) {
+    for (std::uint64_t i = 0; i < nb; ++i, x += 34) {
+        const float d = half_at(x);
+        for (int j = 0; j < 32; ++j) put(y, 32 * i + j, static_cast<float>(static_cast<std::int8_t>(x[2 + j])) * d);
+    }
+}
+
+/// q8_1 has no dequantize_row in ggml: the value of an element is q * d (s is metadata).
+void row_q8_1(const std::uint8_t *x, std::uint64_t nb, std::uint8_t *y) {
+    for (std::uint64_t i = 0; i < nb; ++i, x += 36) {
+        const float d = half_at(x);
+        for (int j = 0; j < 32; ++j) put(y, 32 * i + j, static_cast<float>(static_cast<std::int8_t>(x[4 + j])) * d);
+    }
+}
+
+void row_iq4_nl(const std::uint8_t *x, std::uint64_t nb, std::uint8_t *y) {
+    for (std::uint64_t i = 0; i < nb; ++i, x += 18) {
+        const float d = half_at(x);
+        for (int j = 0; j < 16; ++j) {
+            put(y, 32 * i + j, d * static_cast<float>(tables::kvalues_iq4nl[x[2 + j] & 0x0F]));
+            put(y, 32 * i + j + 16, d * static_cast<float>(tables::kvalues_iq4nl[x[2 + j] >> 4]));
+        }
+    }
+}
+
+/// GGML_E8M0_TO_FP32_HALF: 2^(e - 128) as a binary32 word (subnormal patterns for e < 2).
+inline float e8m0_half(std::uint8_t e) {
+    return std::bit_cast<float>(e < 2 ? 0x00200000u << e : static_cast<std::uint32_t>(e - 1) << 23);
+}
+
+void row_mxfp4(const std::uint8_t *x, std::uint64_t nb, std::uint8_t *y) {
+    for (std::uint64_t i = 0; i < nb; ++i, x += 17) {
+        const float d = e8m0_half(x[0]);
+        for (int j = 0; j < 16; ++j) {
+            put(y, 32 * i + j, static_cast<float>(tables::kvalues_fp4[x[1 + j] & 0x0F]) * d);
+            put(y, 32 * i + j + 16, static_cast<float>(tables::kvalues_fp4[x[1 + j] >> 4]) * d);
+        }
+    }
+}
+
+/// ggml_ue4m3_to_fp32: 0x00 and 0x7F are 0; else the E4M3 magnitude of the low seven bits
+/// (bias 7, no NaN), halved to match kvalues_fp4's doubled E2M1 values.
+inline float ue4m3_half(std::uint8_t s) {
+    if (s == 0 || s == 0x7F) return 0.0f;
+    const int e = (s >> 3) & 0xF, m = s & 7;
+    const float raw = e == 0 ? static_cast<float>(m) * 0x1p-9f
+                             : (1.0f + static_cast<float>(m) / 8.0f) * std::bit_cast<float>(static_cast<std::uint32_t>(e - 7 + 127) << 23);
+    return raw * 0.5f;
+}
+
+void row_nvfp4(const std::uint8_t *x, std::uint64_t nb, std::uint8_t *y) {
+    for (std::uint64_t i = 0; i < nb; ++i, x += 36) {
+        for (int s = 0; s < 4; ++s) {
+            const float d = ue4m3_half(x[s]);
+            const std::uint8_t *q = x + 4 + 8 * s;
+            const std::uint64_t o = 64 * i + 16 * static_cast<std::uint64_t>(s);
+            for (int j = 0; j < 8; ++j) {
+                put(y, o + j, static_cast<float>(tables::kvalues_fp4[q[j] & 0x0F]) * d);
+                put(y, o + j + 8, static_cast<float>(tables::kvalues_fp4[q[j] >> 4]) * d);
+            }
+        }
+    }
+}
+
+void row_q1_0(const std::uint8_t *x, std::uint64_t nb, std::uint8_t *y) {
+    for (std::uint64_t i = 0; i < nb; ++i, x += 18) {
+        const float d = half_at(x), neg_d = -d;
+        // The value is d itself or its negation: a NaN d keeps its word (no operation made it).
+        const std::uint32_t wd = std::bit_cast<std::uint32_t>(d), wn = d != d ? kCanonicalNaN : std::bit_cast<std::uint32_t>(neg_d);
+        for (int j = 0; j < 128; ++j) {
+            const std::uint32_t w = (x[2 + j / 8] >> (j % 8)) & 1 ? wd : wn;
+            std::memcpy(y + 4 * (128 * i + static_cast<std::uint64_t>(j)), &w, 4);
+        }
+    }
+}
+
+void row_q2_0(const std::uint8_t *x, std::uint64_t nb, std::uint8_t *y) {
+    for (std::uint64_t i = 0; i < nb; ++i, x += 18) {
+        const float d = half_at(x);
+        for (int j = 0; j < 64; ++j) {
+            const int q = (x[2 + j / 4] >> ((j % 4) * 2)) & 3;
+            put(y, 64 * i + j, static_cast<float>(q - 1) * d);
+        }
+    }
+}
+
+// ---- Ternary blocks ------------------------------------------------------------------------------
+
+/// Base-3 digit n of a packed tq1_0 byte: (byte * 3^n mod 256) * 3 >> 8.
+inline int tq1_trit(std::uint8_t byte, int n) {
+    static constexpr std::uint8_t kPow3[6] = {1, 3, 9, 27, 81, 243};
+    const auto q = static_cast<std::uint8_t>(byte * kPow3[n]);
+    return (static_cast<std::uint16_t>(q) * 3) >> 8;
+}
+
+void row_tq1_0(const std::uint8_t *x, std::uint64_t nb, std::uint8_t *y) {
+    for (std::uint64_t i = 0; i < nb; ++i, x += 54) {
+        const float d = half_at(x + 52);
+        std::uint64_t o = 256 * i;
+        for (int n = 0; n < 5; ++n)
+            for (int m = 0; m < 32; ++m) put(y, o++, static_cast<float>(tq1_trit(x[m], n) - 1) * d);
+        for (int n = 0; n < 5; ++n)
+            for (int m = 0; m < 16; ++m) put(y, o++, static_cast<float>(tq1_trit(x[32 + m], n) - 1) * d);
+        for (int n = 0; n < 4; ++n)
+            for (int j = 0; j < 4; ++j) put(y, o++, static_cast<float>(tq1_trit(x[48 + j], n) - 1) * d);
+    }
+}
+
+void row_tq2_0(const std::uint8_t *x, std::uint64_t nb, std::uint8_t *y) {
+    for (std::uint64_t i = 0; i < nb; ++i, x += 66) {
+        const float d = half_at(x + 64);
+        std::uint64_t o = 256 * i;
+        for (int j = 0; j < 64; j += 32)
+            for (int l = 0; l < 4; ++l)
+                for (int m = 0; m < 32; ++m) put(y, o++, static_cast<float>(((x[j + m] >> (2 * l)) & 3) - 1) * d);
+    }
+}
+
+// ---- K-quants ------------------------------------------------------------------------------------
+
+void row_q2_k(const std::uint8_t *x, std::uint64_t nb, std::uint8_t *y) {
+    for (std::uint64_t i = 0; i < nb; ++i, x += 84) {
+        const float d = half_at(x + 80), dmin = half_at(x + 82);
+        std::uint64_t o = 256 * i;
+        const std::uint8_t *q = x + 16;
+        int is = 0;
+        for (int n = 0; n < 2; ++n, q += 32)
+            for (int shift = 0; shift < 8; shift += 2)
+                for (int half = 0; half < 2; ++half) {
+                    const std::uint8_t sc = x[is++];
+                    const float dl = d * static_cast<float>(sc & 0xF), ml = dmin * static_cast<float>(sc >> 4);
+                    for (int l = 0; l < 16; ++l) put(y, o++, dl * static_cast<float>((q[16 * half + l] >> shift) & 3) - ml);
+                }
+    }
+}
+
+/// The sixteen 6-bit q3_K scales (bias 32 not removed): low nibbles from bytes 0..7, the high
+/// two bits from bytes 8..11.
+inline void q3_k_scales(const std::uint8_t *s, int out[16]) {
+    for (int j = 0; j < 16; ++j) {
+        const int lo = j < 8 ? s[j] & 0xF : s[j - 8] >> 4;
+        const int hi = (s[8 + j % 4] >> (2 * (j / 4))) & 3;
+        out[j] = lo | hi << 4;
+    }
+}
+
+void row_q3_k(const std::uint8_t *x, std::uint64_t nb, std::uint8_t *y) {
+    for (std::uint64_t i = 0; i < nb; ++i, x += 110) {
+        const float d = half_at(x + 108);
+        int scales[16];
+        q3_k_scales(x + 96, scales);
+        std::uint64_t o = 256 * i;
+        const std::uint8_t *q = x + 32, *hm = x;
+        int is = 0;
+        unsigned m = 1;
+        for (int n = 0; n < 2; ++n, q += 32)
+            for (int shift = 0; shift < 8; shift += 2, m <<= 1)
+                for (int half = 0; half < 2; ++half) {
+                    const float dl = d * static_cast<float>(scales[is++] - 32);
+                    for (int l = 0; l < 16; ++l) {
+                        const int v = ((q[16 * half + l] >> shift) & 3) - ((hm[16 * half + l] & m) ? 0 : 4);
+                        put(y, o++, dl * static_cast<float>(v));
+                    }
+                }
+    }
+}
+
+/// Scale and min of sub-block j of q4_K / q5_K from their 12 packed bytes.
+inline void k4_scale_min(const std::uint8_t *q, int j, int &sc, int &mn) {
+    if (j < 4) {
+        sc = q[j] & 63;
+        mn = q[j + 4] & 63;
+    } else {
+        sc = (q[j + 4] & 0xF) | ((q[j - 4] >> 6) << 4);
+        mn = (q[j + 4] >> 4) | ((q[j] >> 6) << 4);
+    }
+}
+
+void row_q4_k(const std::uint8_t *x, std::uint64_t nb, std::uint8_t *y) {
+    for (std::uint64_t i = 0; i < nb; ++i, x += 144) {
+        const float d = half_at(x), dmin = half_at(x + 2);
+        const std::uint8_t *q = x + 16;
+        std::uint64_t o = 256 * i;
+        for (int is = 0; is < 8; is += 2, q += 32) {
+            int sc = 0, mn = 0;
+            k4_scale_min(x + 4, is, sc, mn);
+            const float d1 = d * static_cast<float>(sc), m1 = dmin * static_cast<float>(mn);
+            k4_scale_min(x + 4, is + 1, sc, mn);
+            const float d2 = d * static_cast<float>(sc), m2 = dmin * static_cast<float>(mn);
+            for (int l = 0; l < 32; ++l) put(y, o++, d1 * static_cast<float>(q[l] & 0xF) - m1);
+            for (int l = 0; l < 32; ++l) put(y, o++, d2 * static_cast<float>(q[l] >> 4) - m2);
+        }
+    }
+}
+
+void row_q5_k(const std::uint8_t *x, std::uint64_t nb, std::uint8_t *y) {
+    for (std::uint64_t i = 0; i < nb; ++i, x += 176) {
+        const float d = half_at(x), dmin = half_at(x + 2);
+        const std::uint8_t *ql = x + 48, *qh = x + 16;
+        std::uint64_t o = 256 * i;
+        unsigned u1 = 1, u2 = 2;
+        for (int is = 0; is < 8; is += 2, ql += 32, u1 <<= 2, u2 <<= 2) {
+            int sc = 0, mn = 0;
+            k4_scale_min(x + 4, is, sc, mn);
+            const float d1 = d * static_cast<float>(sc), m1 = dmin * static_cast<float>(mn);
+            k4_scale_min(x + 4, is + 1, sc, mn);
+            const float d2 = d * static_cast<float>(sc), m2 = dmin * static_cast<float>(mn);
+            for (int l = 0; l < 32; ++l) put(y, o++, d1 * static_cast<float>((ql[l] & 0xF) + (qh[l] & u1 ? 16 : 0)) - m1);
+            for (int l = 0; l < 32; ++l) put(y, o++, d2 * static_cast<float>((ql[l] >> 4) + (qh[l] & u2 ? 16 : 0)) - m2);
+        }
+    }
+}
+
+void row_q6_k(const std::uint8_t *x, std::uint64_t nb, std::uint8_t *y) {
+    for (std::uint64_t i = 0; i < nb; ++i, x += 210) {
+        const float d = half_at(x + 208);
+        for (int n = 0; n < 2; ++n) {
+            const std::uint8_t *ql = x + 64 * n, *qh = x + 128 + 32 * n;
+            const auto *sc = reinterpret_cast<const std::int8_t *>(x + 192 + 8 * n);
+            const std::uint64_t o = 256 * i + 128 * static_cast<std::uint64_t>(n);
+            for (int l = 0; l < 32; ++l) {
+                const int is = l / 16;
+                const int q1 = ((ql[l] & 0xF) | ((qh[l] >> 0) & 3) << 4) - 32;
+                const int q2 = ((ql[l + 32] & 0xF) | ((qh[l] >> 2) & 3) << 4) - 32;
+                const int q3 = ((ql[l] >> 4) | ((qh[l] >> 4) & 3) << 4) - 32;
+                const int q4 = ((ql[l + 32] >> 4) | ((qh[l] >> 6) & 3) << 4) - 32;
+                put(y, o + l, d * static_cast<float>(sc[is + 0]) * static_cast<float>(q1));
+                put(y, o + l + 32, d * static_cast<float>(sc[is + 2]) * static_cast<float>(q2));
+                put(y, o + l + 64, d * static_cast<float>(sc[is + 4]) * static_cast<float>(q3));
+                put(y, o + l + 96, d * static_cast<float>(sc[is + 6]) * static_cast<float>(q4));
+            }
+        }
+    }
+}
+
+void row_q8_k(const std::uint8_t *x, std::uint64_t nb, std::uint8_t *y) {
+    for (std::uint64_t i = 0; i < nb; ++i, x += 292) {
+        const float d = std::bit_cast<float>(u32(x));
+        for (int j = 0; j < 256; ++j) put(y, 256 * i + j, d * static_cast<float>(static_cast<std::int8_t>(x[4 + j])));
+    }
+}
+
+// ---- i-quants ------------------------------------------------------------------------------------
+
+/// Byte j of a grid entry, as ggml reads the entry through a byte pointer (little-endian).
+inline std::uint8_t grid_byte(std::uint64_t entry, int j) { return static_cast<std::uint8_t>(entry >> (8 * j)); }
+
+/// db * grid * (+-1), ggml's two products.
+inline float signed_grid(float db, std::uint8_t g, bool negative) {
+    return db * static_cast<float>(g) * (negative ? -1.0f : 1.0f);
+}
+
+void row_iq2_xxs(const std::uint8_t *x, std::uint64_t nb, std::uint8_t *y) {
+    for (std::uint64_t i = 0; i < nb; ++i, x += 66) {
+        const float d = half_at(x);
+        std::uint64_t o = 256 * i;
+        for (int ib = 0; ib < 8; ++ib) {
+            const std::uint32_t aux0 = u32(x + 2 + 8 * ib), aux1 = u32(x + 6 + 8 * ib);
+            const float db = d * (0.5f + static_cast<float>(aux1 >> 28)) * 0.25f;
+            for (int l = 0; l < 4; ++l) {
+                const std::uint64_t grid = tables::iq2xxs_grid[(aux0 >> (8 * l)) & 0xFF];
+                const std::uint8_t signs = tables::ksigns_iq2xs[(aux1 >> (7 * l)) & 127];
+                for (int j = 0; j < 8; ++j) put(y, o++, signed_grid(db, grid_byte(grid, j), signs & tables::kmask_iq2xs[j]));
+            }
+        }
+    }
+}
+
+void row_iq2_xs(const std::uint8_t *x, std::uint64_t nb, std::uint8_t *y) {
+    for (std::uint64_t i = 0; i < nb; ++i, x += 74) {
+        const float d = half_at(x);
+        std::uint64_t o = 256 * i;
+        for (int ib = 0; ib < 8; ++ib) {
+            const std::uint8_t s = x[66 + ib];
+            const float db[2] = {d * (0.5f + static_cast<float>(s & 0xF)) * 0.25f, d * (0.5f + static_cast<float>(s >> 4)) * 0.25f};
+            for (int l = 0; l < 4; ++l) {
+                const std::uint16_t q = u16(x + 2 + 2 * (4 * ib + l));
+                const std::uint64_t grid = tables::iq2xs_grid[q & 511];
+                const std::uint8_t signs = tables::ksigns_iq2xs[q >> 9];
+                for (int j = 0; j < 8; ++j) put(y, o++, signed_grid(db[l / 2], grid_byte(grid, j), signs & tables::kmask_iq2xs[j]));
+            }
+        }
+    }
+}
+
+void row_iq2_s(const std::uint8_t *x, std::uint64_t nb, std::uint8_t *y) {
+    for (std::uint64_t i = 0; i < nb; ++i, x += 82) {
+        const float d = half_at(x);
+        std::uint64_t o = 256 * i;
+        for (int ib = 0; ib < 8; ++ib) {
+            const std::uint8_t s = x[74 + ib], qh = x[66 + ib];
+            const float db[2] = {d * (0.5f + static_cast<float>(s & 0xF)) * 0.25f, d * (0.5f + static_cast<float>(s >> 4)) * 0.25f};
+            for (int l = 0; l < 4; ++l) {
+                const std::uint64_t grid = tables::iq2s_grid[x[2 + 4 * ib + l] | ((qh << (8 - 2 * l)) & 0x300)];
+                const std::uint8_t signs = x[34 + 4 * ib + l];
+                for (int j = 0; j < 8; ++j) put(y, o++, signed_grid(db[l / 2], grid_byte(grid, j), signs & tables::kmask_iq2xs[j]));
+            }
+        }
+    }
+}
+
+void row_iq3_xxs(const std::uint8_t *x, std::uint64_t nb, std::uint8_t *y) {
+    for (std::uint64_t i = 0; i < nb; ++i, x += 98) {
+        const float d = half_at(x);
+        std::uint64_t o = 256 * i;
+        for (int ib = 0; ib < 8; ++ib) {
+            const std::uint32_t aux = u32(x + 66 + 4 * ib);
+            const float db = d * (0.5f + static_cast<float>(aux >> 28)) * 0.5f;
+            for (int l = 0; l < 4; ++l) {
+                const std::uint8_t signs = tables::ksigns_iq2xs[(aux >> (7 * l)) & 127];
+                const std::uint32_t g1 = tables::iq3xxs_grid[x[2 + 8 * ib + 2 * l]], g2 = tables::iq3xxs_grid[x[3 + 8 * ib + 2 * l]];
+                for (int j = 0; j < 4; ++j) put(y, o + j, signed_grid(db, grid_byte(g1, j), signs & tables::kmask_iq2xs[j]));
+                for (int j = 0; j < 4; ++j) put(y, o + 4 + j, signed_grid(db, grid_byte(g2, j), signs & tables::kmask_iq2xs[j + 4]));
+                o += 8;
+            }
+        }
+    }
+}
+
+void row_iq3_s(const std::uint8_t *x, std::uint64_t nb, std::uint8_t *y) {
+    for (std::uint64_t i = 0; i < nb; ++i, x += 110) {
+        const float d = half_at(x);
+        std::uint64_t o = 256 * i;
+        const std::uint8_t *qs = x + 2, *signs = x + 74;
+        for (int ib = 0; ib < 8; ib += 2) {
+            const std::uint8_t s = x[106 + ib / 2];
+            const float db[2] = {d * static_cast<float>(1 + 2 * (s & 0xF)), d * static_cast<float>(1 + 2 * (s >> 4))};
+            for (int half = 0; half < 2; ++half, qs += 8, signs += 4) {
+                const std::uint8_t qh = x[66 + ib + half];
+                for (int l = 0; l < 4; ++l) {
+                    const std::uint32_t g1 = tables::iq3s_grid[qs[2 * l] | ((qh << (8 - 2 * l)) & 256)];
+                    const std::uint32_t g2 = tables::iq3s_grid[qs[2 * l + 1] | ((qh << (7 - 2 * l)) & 256)];
+                    for (int j = 0; j < 4; ++j) put(y, o + j, signed_grid(db[half], grid_byte(g1, j), signs[l] & tables::kmask_iq2xs[j]));
+                    for (int j = 0; j < 4; ++j)
+                        put(y, o + 4 + j, signed_grid(db[half], grid_byte(g2, j), signs[l] & tables::kmask_iq2xs[j + 4]));
+                    o += 8;
+                }
+            }
+        }
+    }
+}
+
+/// IQ1S_DELTA (ggml-common.h; ggml-tables.json constants), exact in binary32.
+constexpr float kIq1Delta = static_cast<float>(tables::kIQ1S_DELTA_num) / static_cast<float>(tables::kIQ1S_DELTA_den);
+static_assert(kIq1Delta == 0.125f, "IQ1S_DELTA is 0.125 in ggml-common.h");
+
+/// dl * (grid + delta) over the eight signed bytes of an iq1 grid entry.
+inline void iq1_group(float dl, std::uint64_t grid, float delta, std::uint8_t *y, std::uint64_t o) {
+    for (int j = 0; j < 8; ++j) put(y, o + j, dl * (static_cast<float>(static_cast<std::int8_t>(grid_byte(grid, j))) + delta));
+}
+
+void row_iq1_s(const std::uint8_t *x, std::uint64_t nb, std::uint8_t *y) {
+    for (std::uint64_t i = 0; i < nb; ++i, x += 50) {
+        const float d = half_at(x);
+        std::uint64_t o = 256 * i;
+        for (int ib = 0; ib < 8; ++ib) {
+            const std::uint16_t qh = u16(x + 34 + 2 * ib);
+            const float dl = d * static_cast<float>(2 * ((qh >> 12) & 7) + 1);
+            const float delta = qh & 0x8000 ? -kIq1Delta : kIq1Delta;
+            for (int l = 0; l < 4; ++l, o += 8)
+                iq1_group(dl, tables::iq1s_grid[x[2 + 4 * ib + l] | (((qh >> (3 * l)) & 7) << 8)], delta, y, o);
+        }
+    }
+}
+
+void row_iq1_m(const std::uint8_t *x, std::uint64_t nb, std::uint8_t *y) {
+    for (std::uint64_t i = 0; i < nb; ++i, x += 56) {
+        const std::uint16_t sc[4] = {u16(x + 48), u16(x + 50), u16(x + 52), u16(x + 54)};
+        const float d = fp16_to_f32(static_cast<std::uint16_t>((sc[0] >> 12) | ((sc[1] >> 8) & 0x00F0) | ((sc[2] >> 4) & 0x0F00) |
+                                                               (sc[3] & 0xF000)));
+        std::uint64_t o = 256 * i;
+        for (int ib = 0; ib < 8; ++ib) {
+            const float dl1 = d * static_cast<float>(2 * ((sc[ib / 2] >> (6 * (ib % 2) + 0)) & 7) + 1);
+            const float dl2 = d * static_cast<float>(2 * ((sc[ib / 2] >> (6 * (ib % 2) + 3)) & 7) + 1);
+            const std::uint8_t *qs = x + 4 * ib, *qh = x + 32 + 2 * ib;
+            const int idx[4] = {qs[0] | ((qh[0] << 8) & 0x700), qs[1] | ((qh[0] << 4) & 0x700), qs[2] | ((qh[1] << 8) & 0x700),
+                                qs[3] | ((qh[1] << 4) & 0x700)};
+            const float delta[4] = {qh[0] & 0x08 ? -kIq1Delta : kIq1Delta, qh[0] & 0x80 ? -kIq1Delta : kIq1Delta,
+                                    qh[1] & 0x08 ? -kIq1Delta : kIq1Delta, qh[1] & 0x80 ? -kIq1Delta : kIq1Delta};
+            for (int l = 0; l < 4; ++l, o += 8) iq1_group(l < 2 ? dl1 : dl2, tables::iq1s_grid[idx[l]], delta[l], y, o);
+        }
+    }
+}
+
+void row_iq4_xs(const std::uint8_t *x, std::uint64_t nb, std::uint8_t *y) {
+    for (std::uint64_t i = 0; i < nb; ++i, x += 136) {
+        const float d = half_at(x);
+        const std::uint16_t sh = u16(x + 2);
+        for (int ib = 0; ib < 8; ++ib) {
+            const int ls = ((x[4 + ib / 2] >> (4 * (ib % 2))) & 0xF) | (((sh >> (2 * ib)) & 3) << 4);
+            const float dl = d * static_cast<float>(ls - 32);
+            const std::uint8_t *q = x + 8 + 16 * ib;
+            const std::uint64_t o = 256 * i + 32 * static_cast<std::uint64_t>(ib);
+            for (int j = 0; j < 16; ++j) {
+                put(y, o + j, dl * static_cast<float>(tables::kvalues_iq4nl[q[j] & 0xF]));
+                put(y, o + j + 16, dl * static_cast<float>(tables::kvalues_iq4nl[q[j] >> 4]));
+            }
+        }
+    }
+}
+
+}  // namespace
+
+RowDecoder row_decoder(std::uint32_t ggml_type) {
+    switch (ggml_type) {
+    case 2: return row_q4_0;
+    case 3: return row_q4_1;
+    case 6: return row_q5_0;
+    case 7: return row_q5_1;
+    case 8: return row_q8_0;
+    case 9: return row_q8_1;
+    case 10: return row_q2_k;
+    case 11: return row_q3_k;
+    case 12: return row_q4_k;
+    case 13: return row_q5_k;
+    case 14: return row_q6_k;
+    case 15: return row_q8_k;
+    case 16: return row_iq2_xxs;
+    case 17: return row_iq2_xs;
+    case 18: return row_iq3_xxs;
+    case 19: return row_iq1_s;
+    case 20: return row_iq4_nl;
+    case 21: return row_iq3_s;
+    case 22: return row_iq2_s;
+    case 23: return row_iq4_xs;
+    case 29: return row_iq1_m;
+    case 34: return row_tq1_0;
+    case 35: return row_tq2_0;
+    case 39: return row_mxfp4;
+    case 40: return row_nvfp4;
+    case 41: return row_q1_0;
+    case 42: return row_q2_0;
+    default: return nullptr;
+    }
+}
+
+}  // namespace ninfer::reference::gguf_native

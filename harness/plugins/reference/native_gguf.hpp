@@ -1,0 +1,51 @@
+// SPDX-License-Identifier: Apache-2.0
+// The reference plugin's own GGUF block codecs (tensor-formats.txt, the gguf_* table and its
+// paragraph; storage-layouts.md Section 7): ggml's dequantize_row_<type> for the 27 block types
+// of abi::kGgufTypes and ggml's deterministic quantize_row_<type>_ref for q8_0, q4_0, q4_1, q5_0,
+// q5_1, q8_1, q8_K and the K-quants q2_K .. q6_K (no importance matrix), plus the MXFP4 recipe
+// for gguf_mxfp4 blocks. Host binary32 arithmetic in
+// ggml's evaluation order, compiled without FMA contraction (gguf.cmake: -ffp-contract=off);
+// written from ggml's public sources independently of the oracle, and checked against it
+// (tests/test_gguf_native.cpp). A NaN produced by an operation is stored as 0x7FC00000.
+#pragma once
+
+#include <cstdint>
+#include <span>
+#include <string>
+
+namespace ninfer::reference::gguf_native {
+
+/// Decode `blocks` consecutive blocks at `in` into blocks * block_values binary32 words
+/// (little-endian bytes) at `out`. One function per type: a row loop, no per-element dispatch.
+using RowDecoder = void (*)(const std::uint8_t *in, std::uint64_t blocks, std::uint8_t *out);
+
+/// The native row decoder of a ggml type id (GGML_TYPE_*), or nullptr.
+RowDecoder row_decoder(std::uint32_t ggml_type);
+
+/// binary16 word -> binary32 value (exact; NaN payload and sign kept), as GGML_FP16_TO_FP32.
+float fp16_to_f32(std::uint16_t h);
+/// binary32 -> binary16 word, nearest-even with IEEE overflow, as GGML_FP32_TO_FP16.
+std::uint16_t f32_to_fp16(float f);
+
+/// ggml's nearest_int: f + 12582912.f in binary32, the low mantissa bits minus 2^22.
+int nearest_int(float f);
+
+/// The outcome of an encoder: an NINFER_* status and a one-line message.
+struct EncodeOutcome {
+    std::int32_t status = 0;
+    std::string message;
+};
+
+/// Whether the reference implements ggml's quantize_row_<type>_ref for the ggml type.
+bool has_reference_quantizer(std::uint32_t ggml_type);
+
+/// quantize_row_<type>_ref over `x.size() / block_values` blocks into `out` (blocks * block
+/// bytes). Refuses a non-finite input (NINFER_E_NONFINITE); nothing beyond the refusal is valid.
+EncodeOutcome quantize_row_ref(std::uint32_t ggml_type, std::span<const float> x, std::uint8_t *out);
+
+/// The MXFP4 recipe (lesson Example 14, ggml's quantize_row_mxfp4_ref with an exact
+/// floor(log2(amax))) over 32-value blocks into block_mxfp4 bytes (e, then qs[16]). Refuses a
+/// non-finite input (NINFER_E_NONFINITE) and a scale exponent outside E8M0 (NINFER_E_SCALE_OVERFLOW).
+EncodeOutcome mxfp4_encode_row(std::span<const float> x, std::uint8_t *out);
+
+}  // namespace ninfer::reference::gguf_native

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "cuda_host_codecs.hpp"
+#include "ninfer/abi/registry.hpp"
 #include "ninfer/abi/plugin.h"
 #include "v2_call.hpp"
 
@@ -44,8 +45,14 @@ TEST_CASE("cuda_host serves ABI 2 and declares v2 capabilities", "[cuda_host][ab
         const auto &cap = t->capabilities[i];
         INFO("capability " << i);
         CHECK(cap.profile == 0);
+        const auto *scaled = abi::find_id(abi::kScaledFormats, cap.format);
         if (cap.op == NINFER_OP_convert)
             CHECK(gpu::cuda_host_has_conversion(cap.method));
+        else if (cap.op == NINFER_OP_quant_decode)  // the scaled formats, each in its own layout
+            CHECK((scaled && cap.layout == scaled->layout));
+        else if (cap.op == NINFER_OP_quant_encode)  // fp8_row_maxabs of the FP8 row formats
+            CHECK((scaled && cap.layout == scaled->layout && cap.method == NINFER_ENCODER_fp8_row_maxabs &&
+                   scaled->encoder == cap.method));
         else
             CHECK((cap.op == NINFER_OP_decode && gpu::cuda_host_has_decode(cap.format)));
     }

@@ -23,25 +23,37 @@ struct OpPlanes {
     std::array<std::uint32_t, 3> out{};
 };
 
-/// Whether a layout call is on the grouped side (a grouped format or row_split_k128_v1).
-bool grouped_layout(const ninfer_call_v1 &c) {
-    return abi::find_id(abi::kGroupedFormats, c.format) != nullptr || c.layout == NINFER_LAYOUT_row_split_k128_v1;
+/// The planes of a layout op follow the format's family (harness/README.md): a word format's
+/// logical data are WORDS, any other format's CODES and SCALES, nvfp4's also DIVISORS; a GGUF
+/// block payload decodes to VALUES alone. Without a known format, the layout decides.
+struct Family {
+    bool words, divisors, gguf;
+};
+Family family_of(const ninfer_call_v1 &c) {
+    const auto *f = abi::find_format(c.format);
+    const auto *scaled = abi::find_id(abi::kScaledFormats, c.format);
+    return {f ? f->family == abi::Family::word : c.layout == NINFER_LAYOUT_contiguous_le_v1, scaled && scaled->divisors,
+            f ? f->family == abi::Family::gguf : c.layout == NINFER_LAYOUT_ggml_blocks_v1};
 }
 
 OpPlanes planes_of(const ninfer_call_v1 &c) {
+    const Family f = family_of(c);
     switch (c.op) {
     case NINFER_OP_decode: return {{NINFER_PLANE_WORDS}, {NINFER_PLANE_VALUES}};
     case NINFER_OP_classify: return {{NINFER_PLANE_WORDS}, {NINFER_PLANE_CLASSES}};
     case NINFER_OP_validate: return {{NINFER_PLANE_WORDS}, {NINFER_PLANE_VERDICTS}};
     case NINFER_OP_convert: return {{NINFER_PLANE_WORDS}, {NINFER_PLANE_WORDS}};
-    case NINFER_OP_layout_encode:
-        if (grouped_layout(c)) return {{NINFER_PLANE_CODES, NINFER_PLANE_SCALES}, {NINFER_PLANE_PAYLOAD}};
+    case NINFER_OP_layout_encode:  // nvfp4's third input (DIVISORS) has no v1 buffer
+        if (!f.words) return {{NINFER_PLANE_CODES, NINFER_PLANE_SCALES}, {NINFER_PLANE_PAYLOAD}};
         return {{NINFER_PLANE_WORDS}, {NINFER_PLANE_PAYLOAD}};
     case NINFER_OP_layout_decode:
-        if (grouped_layout(c)) return {{NINFER_PLANE_PAYLOAD}, {NINFER_PLANE_CODES, NINFER_PLANE_SCALES}};
+        if (f.divisors) return {{NINFER_PLANE_PAYLOAD}, {NINFER_PLANE_CODES, NINFER_PLANE_SCALES, NINFER_PLANE_DIVISORS}};
+        if (!f.words) return {{NINFER_PLANE_PAYLOAD}, {NINFER_PLANE_CODES, NINFER_PLANE_SCALES}};
         return {{NINFER_PLANE_PAYLOAD}, {NINFER_PLANE_WORDS}};
     case NINFER_OP_quant_encode: return {{NINFER_PLANE_SOURCE, NINFER_PLANE_IMPORTANCE}, {NINFER_PLANE_PAYLOAD}};
-    case NINFER_OP_quant_decode:
+    case NINFER_OP_quant_decode:  // nvfp4's fourth output (VALUES) has no v1 buffer
+        if (f.gguf) return {{NINFER_PLANE_PAYLOAD}, {NINFER_PLANE_VALUES}};
+        if (f.divisors) return {{NINFER_PLANE_PAYLOAD}, {NINFER_PLANE_CODES, NINFER_PLANE_SCALES, NINFER_PLANE_DIVISORS}};
         return {{NINFER_PLANE_PAYLOAD}, {NINFER_PLANE_CODES, NINFER_PLANE_SCALES, NINFER_PLANE_VALUES}};
     case NINFER_OP_payload_validate: return {{NINFER_PLANE_PAYLOAD}, {}};
     case NINFER_OP_rows_select: return {{NINFER_PLANE_PAYLOAD, NINFER_PLANE_ROWS}, {NINFER_PLANE_PAYLOAD}};

@@ -6,6 +6,7 @@
 #include <catch2/catch.hpp>
 
 #include <algorithm>
+#include <array>
 #include <bit>
 #include <cstdint>
 #include <random>
@@ -645,4 +646,54 @@ TEST_CASE("scaled half: rows_select equals the oracle's slices and gathers", "[s
         REQUIRE(o.status == NINFER_OK);
         CHECK(o.out(NINFER_PLANE_PAYLOAD) == no::fp8_row_select_rows(f, 9, 33, q, std::vector<std::uint64_t>{3, 4, 5, 6, 7}));
     }
+}
+
+// ---- The v1 face (what the ABI v1 mutants wrap) ---------------------------------------------
+
+TEST_CASE("scaled half: the v1 face maps a scaled call's buffers onto the family's planes", "[scaled][plugin][v1]") {
+    // nvfp4 layout_decode: out, out2, out3 are codes, scales, divisors; FP8 quant_decode: codes, scales, values.
+    const auto &t1 = ninfer::reference::reference_table_v1();
+    auto run = [&](std::uint32_t op, std::uint32_t format, std::uint64_t n, std::uint64_t k, const Bytes &payload,
+                   std::array<std::uint64_t, 3> capacity) {
+        ninfer_call_v1 c{};
+        c.struct_size = sizeof c;
+        c.op = op;
+        c.format = format;
+        c.layout = layout_of(format);
+        c.rank = 2;
+        c.shape[0] = n;
+        c.shape[1] = k;
+        c.count = n * k;
+        c.in = payload.data();
+        c.in_bytes = payload.size();
+        std::array<Bytes, 3> out = {Bytes(capacity[0]), Bytes(capacity[1]), Bytes(capacity[2])};
+        c.out = out[0].data();
+        c.out_bytes = capacity[0];
+        c.out2 = out[1].data();
+        c.out2_bytes = capacity[1];
+        c.out3 = out[2].data();
+        c.out3_bytes = capacity[2];
+        ninfer_result_v1 r{};
+        const std::int32_t status = t1.ops[op - 1](t1.self, &c, &r);
+        out[0].resize(r.out_written);
+        out[1].resize(r.out2_written);
+        out[2].resize(r.out3_written);
+        return std::pair{status, out};
+    };
+    std::mt19937_64 rng(kSeed + 7);
+    const auto m = random_nvfp4(256, 64, 2, rng);
+    const auto [s1, nv] = run(NINFER_OP_layout_decode, kNvfp4, 256, 64, no::block_scale_encode(m), {256 * 64, 256 * 4, 8});
+    REQUIRE(s1 == NINFER_OK);
+    CHECK(nv[0] == m.codes);
+    CHECK(nv[1] == m.scales);
+    CHECK(nv[2] == le(m.divisors));
+    const auto f = *no::fp8_row_format(kRowFp16);
+    const auto r = random_fp8(f, 3, 40, rng);
+    const auto [s2, fp8] = run(NINFER_OP_quant_decode, kRowFp16, 3, 40, no::fp8_row_encode(f, r), {120, 6, 480});
+    REQUIRE(s2 == NINFER_OK);
+    CHECK(fp8[0] == r.codes);
+    CHECK(fp8[1] == le(r.scales));
+    std::vector<std::uint32_t> want;
+    for (std::size_t i = 0; i < r.codes.size(); ++i) want.push_back(no::fp8_row_weight_binary32(f, r.codes[i], r.scales[i / 40]));
+    CHECK(words32(fp8[2]) == want);
 }

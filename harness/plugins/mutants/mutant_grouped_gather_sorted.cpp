@@ -9,7 +9,9 @@ struct M {
     static constexpr const char *name = "mutant_grouped_gather_sorted";
     static constexpr const char *breaks = ninfer::suites::rule::row_split_gather;
     static std::optional<std::int32_t> before(const ninfer_call *c, ninfer_result *r) {
-        if (c->op != NINFER_OP_rows_select || !(c->flags & NINFER_FLAG_GATHER) || c->aux_bytes % 8) return std::nullopt;
+        if (c->op != NINFER_OP_rows_select || c->layout != NINFER_LAYOUT_row_split_k128_v1 || !(c->flags & NINFER_FLAG_GATHER) ||
+            c->aux_bytes % 8)
+            return std::nullopt;
         std::vector<std::uint64_t> rows(c->aux_bytes / 8);
         std::memcpy(rows.data(), c->aux, c->aux_bytes);
         std::sort(rows.begin(), rows.end());

@@ -42,6 +42,8 @@ OpPlanes planes_of(const ninfer_call_v1 &c) {
         return {{NINFER_PLANE_PAYLOAD}, {NINFER_PLANE_WORDS}};
     case NINFER_OP_quant_encode: return {{NINFER_PLANE_SOURCE, NINFER_PLANE_IMPORTANCE}, {NINFER_PLANE_PAYLOAD}};
     case NINFER_OP_quant_decode:
+        // A GGUF block tensor decodes to its values alone (the family contract of issue 10).
+        if (abi::find_id(abi::kGgufTypes, c.format) != nullptr) return {{NINFER_PLANE_PAYLOAD}, {NINFER_PLANE_VALUES}};
         return {{NINFER_PLANE_PAYLOAD}, {NINFER_PLANE_CODES, NINFER_PLANE_SCALES, NINFER_PLANE_VALUES}};
     case NINFER_OP_payload_validate: return {{NINFER_PLANE_PAYLOAD}, {}};
     case NINFER_OP_rows_select: return {{NINFER_PLANE_PAYLOAD, NINFER_PLANE_ROWS}, {NINFER_PLANE_PAYLOAD}};

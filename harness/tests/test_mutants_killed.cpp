@@ -14,6 +14,7 @@
 #include <set>
 
 #include "ninfer/harness/runner.hpp"
+#include "ninfer/suites/rule_ids.hpp"
 #include "ninfer/suites/rules.hpp"
 
 using namespace ninfer;
@@ -103,11 +104,14 @@ const std::map<std::string, Bound> &bounds() {
 
 /// Whether the rule's family has landed in this build's catalog. The GGUF mutants (issue 10) are
 /// built before the GGUF suites reach the same branch: until the family's fixed rule
-/// gguf.registry is in the catalog, a mutant naming a gguf.* rule is reported and skipped;
-/// once it is, every GGUF mutant is held to the full kill check.
+/// gguf.registry is in the catalog, a mutant naming a GGUF rule (gguf.*, or one of
+/// rule::kGguf such as lesson.mxfp4) is reported and skipped; once it is, every GGUF mutant is
+/// held to the full kill check.
 bool family_landed(const std::string &rule) {
-    if (rule.rfind("gguf.", 0) == 0) return suites::find_rule("gguf.registry") != nullptr;
-    return true;
+    const bool gguf = rule.rfind("gguf.", 0) == 0 ||
+                      std::any_of(std::begin(suites::rule::kGguf), std::end(suites::rule::kGguf),
+                                  [&](suites::RuleId r) { return rule == r.view(); });
+    return !gguf || suites::find_rule("gguf.registry") != nullptr;
 }
 
 bool matches(const std::string &pattern, const std::string &id) {

@@ -458,3 +458,28 @@ TEST_CASE("gguf capabilities: what is served, nothing more", "[gguf][ops]") {
         CHECK_FALSE(declared(NINFER_OP_classify, g.id, 0, NINFER_LAYOUT_ggml_blocks_v1, 0));
     }
 }
+
+TEST_CASE("gguf ops: the v1 face (what the v1 mutants wrap) decodes a GGUF payload into its one output", "[gguf][ops]") {
+    std::mt19937_64 rng(kSeed);
+    const auto &t = type_named("gguf_iq3_s");
+    const auto payload = random_blocks(t, 2, rng);
+    std::vector<std::uint8_t> values(2 * t.block_values * 4, 0xCD), native(values.size());
+    gn::row_decoder(t.ggml_type)(payload.data(), 2, native.data());
+    ninfer_call_v1 c{};
+    c.struct_size = sizeof c;
+    c.op = NINFER_OP_quant_decode;
+    c.format = t.id;
+    c.layout = NINFER_LAYOUT_ggml_blocks_v1;
+    c.rank = 1;
+    c.shape[0] = 2 * t.block_values;
+    c.count = c.shape[0];
+    c.in = payload.data();
+    c.in_bytes = payload.size();
+    c.out = values.data();
+    c.out_bytes = values.size();
+    ninfer_result_v1 r{};
+    const auto &v1 = ninfer::reference::reference_table_v1();
+    REQUIRE(v1.ops[NINFER_OP_quant_decode - 1](v1.self, &c, &r) == NINFER_OK);
+    CHECK(r.out_written == values.size());
+    CHECK(values == native);
+}

@@ -2,6 +2,8 @@
 // The grouped family's shared case builders (builders.hpp).
 #include "builders.hpp"
 
+#include "../plumbing.hpp"
+
 #include <algorithm>
 #include <memory>
 #include <mutex>
@@ -199,7 +201,6 @@ U32 seeded_source(std::uint64_t n, std::uint64_t k, std::uint64_t seed) {
     return x;
 }
 
-
 std::vector<std::uint32_t> high_only_words(const GroupedFormat &f) {
     std::vector<std::uint32_t> out;
     if (!f.high_bytes) return out;
@@ -223,19 +224,11 @@ std::vector<Case> mark_readings(std::vector<Case> cases) {
 }
 
 std::function<std::vector<Case>(std::uint64_t, Level)> random_of(std::vector<Case> (*make)(std::uint64_t, Level)) {
-    return [make](std::uint64_t seed, Level level) { return mark_readings(make(seed, level)); };
+    return random_with(make, &mark_readings);
 }
 
-/// Golden cases computed once per process, then filtered by level.
 std::function<std::vector<Case>(Level)> cached_golden(std::vector<Case> (*make)()) {
-    auto cache = std::make_shared<std::pair<std::once_flag, std::vector<Case>>>();
-    return [cache, make](Level level) {
-        std::call_once(cache->first, [&] { cache->second = mark_readings(make()); });
-        std::vector<Case> out;
-        for (const auto &c : cache->second)
-            if (c.level <= level) out.push_back(c);
-        return out;
-    };
+    return cached_golden_with(make, &mark_readings);
 }
 
 }  // namespace ninfer::suites::grouped

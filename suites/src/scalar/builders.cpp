@@ -3,6 +3,8 @@
 // the lesson's worked inputs, level and seed plumbing.
 #include "builders.hpp"
 
+#include "../plumbing.hpp"
+
 #include <memory>
 #include <mutex>
 #include <stdexcept>
@@ -201,21 +203,14 @@ const std::vector<LessonWords> &lesson_words() {
 
 std::optional<std::uint64_t> uniform_word(std::mt19937_64 &rng, const WordFormat &f) { return rng() & f.mask(); }
 
-std::function<std::vector<Case>(Level)> cached_golden(std::vector<Case> (*make)()) {
-    auto cache = std::make_shared<std::pair<std::once_flag, std::vector<Case>>>();
-    return [cache, make](Level level) {
-        std::call_once(cache->first, [&] { cache->second = make(); });
-        std::vector<Case> out;
-        for (const auto &c : cache->second)
-            if (c.level <= level) out.push_back(c);
-        return out;
-    };
-}
+std::vector<Case> none(std::uint64_t, Level) { return {}; }
 
 std::function<std::vector<Case>(std::uint64_t, Level)> random_of(std::vector<Case> (*make)(std::uint64_t, Level)) {
-    return [make](std::uint64_t seed, Level level) { return make(seed, level); };
+    return random_with(make, nullptr);
 }
 
-std::vector<Case> none(std::uint64_t, Level) { return {}; }
+std::function<std::vector<Case>(Level)> cached_golden(std::vector<Case> (*make)()) {
+    return cached_golden_with(make, nullptr);
+}
 
 }  // namespace ninfer::suites::scalar

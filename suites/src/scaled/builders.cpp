@@ -2,6 +2,8 @@
 // The scaled family's shared case builders (builders.hpp).
 #include "builders.hpp"
 
+#include "../plumbing.hpp"
+
 #include <memory>
 #include <mutex>
 #include <stdexcept>
@@ -333,27 +335,14 @@ Case maxabs_case(const std::string &rule, const std::string &slug, Level level, 
 
 // ---- suites ---------------------------------------------------------------------------------
 
-std::vector<Case> mark_readings(std::vector<Case> cases) {
-    for (auto &c : cases) {
-        const Rule *r = find_rule(c.rule);
-        c.suite_reading = c.suite_reading || (r && r->suite_reading);
-    }
-    return cases;
-}
+std::vector<Case> mark_readings(std::vector<Case> cases) { return mark_rule_readings(std::move(cases)); }
 
 std::function<std::vector<Case>(std::uint64_t, Level)> random_of(std::vector<Case> (*make)(std::uint64_t, Level)) {
-    return [make](std::uint64_t seed, Level level) { return mark_readings(make(seed, level)); };
+    return random_with(make, &mark_readings);
 }
 
 std::function<std::vector<Case>(Level)> cached_golden(std::vector<Case> (*make)()) {
-    auto cache = std::make_shared<std::pair<std::once_flag, std::vector<Case>>>();
-    return [cache, make](Level level) {
-        std::call_once(cache->first, [&] { cache->second = mark_readings(make()); });
-        std::vector<Case> out;
-        for (const auto &c : cache->second)
-            if (c.level <= level) out.push_back(c);
-        return out;
-    };
+    return cached_golden_with(make, &mark_readings);
 }
 
 }  // namespace ninfer::suites::scaled

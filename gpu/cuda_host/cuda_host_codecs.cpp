@@ -12,6 +12,7 @@
 #include <limits>
 
 #include "ninfer/abi/plugin.h"
+#include "nv_words.hpp"
 
 namespace ninfer::gpu {
 namespace {
@@ -23,20 +24,10 @@ static_assert(std::numeric_limits<double>::is_iec559, "the cuda_host codecs need
 float f32(std::uint64_t w) { return std::bit_cast<float>(static_cast<std::uint32_t>(w)); }
 std::uint32_t bits(float x) { return std::bit_cast<std::uint32_t>(x); }
 
-float from_half(unsigned short w) {
-    __half_raw raw;
-    raw.x = w;
-    return __half2float(__half(raw));
-}
-
-float from_bf16(unsigned short w) {
-    __nv_bfloat16_raw raw;
-    raw.x = w;
-    return __bfloat162float(__nv_bfloat16(raw));
-}
-
-unsigned short half_bits(__half h) { return static_cast<__half_raw>(h).x; }
-unsigned short bf16_bits(__nv_bfloat16 b) { return static_cast<__nv_bfloat16_raw>(b).x; }
+using nv::bf16_bits;
+using nv::from_bf16;
+using nv::from_half;
+using nv::half_bits;
 
 /// Widening to float of a word of a format NVIDIA offers; false when it offers none.
 bool to_float(std::uint32_t format, std::uint64_t w, float &out) {

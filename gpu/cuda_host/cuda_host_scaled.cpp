@@ -13,24 +13,15 @@
 #include <cmath>
 
 #include "ninfer/abi/plugin.h"
+#include "nv_words.hpp"
 
 namespace ninfer::gpu {
 namespace {
 
-float from_half(unsigned short w) {
-    __half_raw raw;
-    raw.x = w;
-    return __half2float(__half(raw));
-}
-
-float from_bf16(unsigned short w) {
-    __nv_bfloat16_raw raw;
-    raw.x = w;
-    return __bfloat162float(__nv_bfloat16(raw));
-}
-
-unsigned short half_bits(__half h) { return static_cast<__half_raw>(h).x; }
-unsigned short bf16_bits(__nv_bfloat16 b) { return static_cast<__nv_bfloat16_raw>(b).x; }
+using nv::bf16_bits;
+using nv::from_bf16;
+using nv::from_half;
+using nv::half_bits;
 
 /// A source word as the BF16 value the paragraph starts from ("first represents inputs as BF16").
 float bf16_input(std::uint32_t source_format, std::uint32_t w) {

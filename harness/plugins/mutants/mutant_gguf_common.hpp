@@ -37,6 +37,38 @@ inline void put(std::span<std::uint8_t> out, std::uint64_t i, float v) {
     std::memcpy(out.data() + 4 * i, &w, 4);
 }
 
+/// ggml's get_scale_min_k4: scale and min `j` (0..7) of a K-quant's 12 packed 6-bit scale bytes.
+inline void scale_min_k4(const std::uint8_t *q, int j, int &sc, int &mn) {
+    if (j < 4) {
+        sc = q[j] & 63;
+        mn = q[j + 4] & 63;
+    } else {
+        sc = (q[j + 4] & 0xF) | ((q[j - 4] >> 6) << 4);
+        mn = (q[j + 4] >> 4) | ((q[j] >> 6) << 4);
+    }
+}
+
+/// One q4_K block (d, dmin, scales[12], qs[128]) in ggml's order, with the two steps a mutant
+/// may break as parameters: `scale_min(q, j, sc, mn)` unpacks sub-block j's scale and min, and
+/// `element(d_sc, code, dmin_m)` is ggml's `d_sc * code - dmin_m`.
+template <class ScaleMin, class Element>
+void q4_k_block(const std::uint8_t *x, float *y, ScaleMin scale_min, Element element) {
+    const float d = half_at(x), dmin = half_at(x + 2);
+    const std::uint8_t *q = x + 16;
+    for (int is = 0; is < 8; is += 2, q += 32) {
+        int sc = 0, mn = 0;
+        scale_min(x + 4, is, sc, mn);
+        const float d1 = d * static_cast<float>(sc), m1 = dmin * static_cast<float>(mn);
+        scale_min(x + 4, is + 1, sc, mn);
+        const float d2 = d * static_cast<float>(sc), m2 = dmin * static_cast<float>(mn);
+        for (int l = 0; l < 32; ++l) *y++ = element(d1, static_cast<float>(q[l] & 0xF), m1);
+        for (int l = 0; l < 32; ++l) *y++ = element(d2, static_cast<float>(q[l] >> 4), m2);
+    }
+}
+
+/// ggml's element of a K-quant with a min: d_sc * code - dmin_m, two binary32 roundings.
+inline float kquant_element(float d_sc, float code, float dmin_m) { return d_sc * code - dmin_m; }
+
 /// After the reference served quant_decode of `Format`: every block decoded again by
 /// `block(bytes, y)` (y: the block's first element in the values plane, as a float array).
 template <std::uint32_t Format, class Block>

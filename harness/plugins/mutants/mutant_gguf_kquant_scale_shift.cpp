@@ -5,28 +5,12 @@
 
 namespace {
 namespace g = ninfer::mutants::gguf;
+/// ggml's get_scale_min_k4 with the scales' high bits one place too high.
 void scale_min(const std::uint8_t *q, int j, int &sc, int &mn) {
-    if (j < 4) {
-        sc = q[j] & 63;
-        mn = q[j + 4] & 63;
-    } else {
-        sc = ((q[j + 4] & 0xF) | ((q[j - 4] >> 6) << 5)) & 0xFF;  // the bug: << 5
-        mn = (q[j + 4] >> 4) | ((q[j] >> 6) << 4);
-    }
+    g::scale_min_k4(q, j, sc, mn);
+    if (j >= 4) sc = ((q[j + 4] & 0xF) | ((q[j - 4] >> 6) << 5)) & 0xFF;  // the bug: << 5
 }
-void q4_k(const std::uint8_t *x, float *y) {
-    const float d = g::half_at(x), dmin = g::half_at(x + 2);
-    const std::uint8_t *q = x + 16;
-    for (int is = 0; is < 8; is += 2, q += 32) {
-        int sc = 0, mn = 0;
-        scale_min(x + 4, is, sc, mn);
-        const float d1 = d * static_cast<float>(sc), m1 = dmin * static_cast<float>(mn);
-        scale_min(x + 4, is + 1, sc, mn);
-        const float d2 = d * static_cast<float>(sc), m2 = dmin * static_cast<float>(mn);
-        for (int l = 0; l < 32; ++l) *y++ = d1 * static_cast<float>(q[l] & 0xF) - m1;
-        for (int l = 0; l < 32; ++l) *y++ = d2 * static_cast<float>(q[l] >> 4) - m2;
-    }
-}
+void q4_k(const std::uint8_t *x, float *y) { g::q4_k_block(x, y, scale_min, g::kquant_element); }
 struct M {
     static constexpr const char *name = "mutant_gguf_kquant_scale_shift";
     static constexpr const char *breaks = ninfer::suites::rule::gguf_decode_id<NINFER_FORMAT_gguf_q4_k>;

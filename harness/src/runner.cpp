@@ -63,6 +63,7 @@ Call call_of(const suites::Case &c) {
     call.layout = c.layout;
     call.method = c.method;
     call.flags = c.flags;
+    call.profile = c.profile;
     call.shape = c.shape;
     call.count = c.count;
     call.inputs = c.inputs;
@@ -76,8 +77,11 @@ Call call_of(const suites::Case &c) {
         const std::uint64_t words = suites::is_word_op(c.op) ? (c.count > cap / 8 ? cap : c.count * 8) : 0;
         room = std::max<std::uint64_t>({std::uint64_t{1} << 16, in_bytes > cap / 4 ? cap : 4 * in_bytes, words});
     }
-    for (const auto name : suites::op_planes(c.op, c.format, c.layout).outputs)
-        call.outputs.push_back({name, 0, c.expect.status == NINFER_OK ? c.expect.output(name).size() : room});
+    // An output plane's format (an operator's OUTPUT) is the expected plane's, refusals included.
+    for (const auto name : suites::op_planes(c.op, c.format, c.layout).outputs) {
+        const auto *want = suites::find_plane(c.expect.outputs, name);
+        call.outputs.push_back({name, want ? want->format : 0u, c.expect.status == NINFER_OK ? c.expect.output(name).size() : room});
+    }
     return call;
 }
 
@@ -88,7 +92,7 @@ bool case_declared(const SubjectInfo &info, const suites::Case &c) {
         const auto planes = suites::op_planes(c.op, c.format, c.layout);
         if (planes.inputs.size() > 2 || planes.outputs.size() > 3) return false;
     }
-    return covers(info.capabilities, c.op, c.format, c.format_in, c.layout, c.method);
+    return covers(info.capabilities, c.op, c.format, c.format_in, c.layout, c.method, c.profile);
 }
 
 namespace {

@@ -77,6 +77,20 @@ enum ninfer_encoder {
 #undef NINFER_X_
 };
 
+enum ninfer_profile {
+    NINFER_PROFILE_NONE = 0,
+#define NINFER_X_(id, name, ...) NINFER_PROFILE_##name = id,
+    NINFER_PROFILES(NINFER_X_)
+#undef NINFER_X_
+};
+
+enum ninfer_criterion {
+    NINFER_CRITERION_NONE = 0,
+#define NINFER_X_(id, name, ...) NINFER_CRITERION_##name = id,
+    NINFER_CRITERIA(NINFER_X_)
+#undef NINFER_X_
+};
+
 /* ---- Status codes, classes, verdicts and payload details as X-macros ----------------------
  * X(value, NAME, name, summary): NAME builds the C enumerator, name is the spelling the
  * vectors, reports and wire use (ninfer/abi/registry.hpp: status_name, detail_name, ...).

@@ -198,4 +198,29 @@
     X(5, mxfp4_ocp, gguf)                   \
     X(6, ggml_quantize_ref, gguf)
 
+/* ---- Operator criteria and compute profiles (tensor-formats.txt Section 2: "A compute profile
+ * owns observable input and output types, ... and operator-level numerical tolerances"; Sections
+ * 8-9: "the observable Op result is qualified against the independent oracle with the Op's named
+ * criterion for that implementation profile"; suites/LINEAR.md).
+ * Criteria: X(id, name, summary); each is the rule linear.<name> of the catalog. */
+#define NINFER_CRITERIA(X)                                                                                   \
+    X(1, bit_exact, "the output word equals the profile's defined evaluation bit for bit (any NaN for NaN)")   \
+    X(2, correctly_rounded, "the exact result rounded once to the output format, nearest-even")               \
+    X(3, forward_error_bound, "|y - y_exact| <= k * u * sum_k |w_k x_k|, k and u named by the profile")         \
+    X(4, gguf_q8_1_product, "the activation quantized to q8_1 as ggml does, then the forward error bound")
+
+/* Compute profiles of the `linear` op: X(id, name, criterion, summary). A profile names its
+ * criterion and the criterion's parameters; a plugin declares the profiles it claims
+ * (ninfer_capability_v2.profile). Activation formats: fp32, bf16, fp16 (gguf_q8_1_f32: fp32);
+ * output format: fp32 (correctly_rounded: fp32, bf16 or fp16). Ids are ABI (only appended). */
+#define NINFER_PROFILES(X)                                                                                     \
+    X(1, f32_sequential, bit_exact,                                                                            \
+      "binary32 decoded weights; each product and the running sum rounded to binary32 in k order, no FMA")     \
+    X(2, correctly_rounded, correctly_rounded,                                                                 \
+      "the exact sum of the exact products rounded once to the output format")                                 \
+    X(3, f32_accumulate, forward_error_bound,                                                                  \
+      "binary32 accumulation in any order: k = K + 2, u = 2^-24")                                              \
+    X(4, gguf_q8_1_f32, gguf_q8_1_product,                                                                     \
+      "GGUF weights; activation to q8_1 blocks (quantize_row_q8_1_ref), binary32 accumulation: k = K + 2, u = 2^-24")
+
 #endif /* NINFER_ABI_REGISTRY_H */

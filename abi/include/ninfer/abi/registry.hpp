@@ -241,6 +241,37 @@ inline constexpr std::array kEncoders = {
 #undef NINFER_X_
 };
 
+/// A named criterion of an operator (registry.h NINFER_CRITERIA): the rule linear.<name>.
+struct Criterion {
+    std::uint32_t id;
+    std::string_view name, summary;
+};
+inline constexpr std::array kCriteria = {
+#define NINFER_X_(id, name, summary) Criterion{id, #name, summary},
+    NINFER_CRITERIA(NINFER_X_)
+#undef NINFER_X_
+};
+
+/// A compute profile of the `linear` op (registry.h NINFER_PROFILES).
+struct Profile {
+    std::uint32_t id;
+    std::string_view name;
+    std::uint32_t criterion;  ///< a kCriteria id
+    std::string_view summary;
+};
+namespace detail {
+enum CriterionId : std::uint32_t {
+#define NINFER_X_(id, name, summary) criterion_##name = id,
+    NINFER_CRITERIA(NINFER_X_)
+#undef NINFER_X_
+};
+}  // namespace detail
+inline constexpr std::array kProfiles = {
+#define NINFER_X_(id, name, criterion, summary) Profile{id, #name, detail::criterion_##criterion, summary},
+    NINFER_PROFILES(NINFER_X_)
+#undef NINFER_X_
+};
+
 constexpr std::string_view family_name(Family f) {
     switch (f) {
     case Family::word: return "word";

@@ -57,11 +57,24 @@ struct OpPlanes {
 };
 OpPlanes op_planes(std::uint32_t op, std::uint32_t format, std::uint32_t layout);
 
+/// Flag bits of an acceptance entry (Expect::accept).
+inline constexpr std::uint8_t kAcceptNan = 0x1;   ///< any NaN is accepted
+inline constexpr std::uint8_t kAcceptBits = 0x2;  ///< only lo itself, bit for bit (bit_exact); NaN: any NaN if kAcceptNan
+
 /// What the oracle expects of a call.
 struct Expect {
     std::int32_t status = NINFER_OK;  ///< expected status; NINFER_OK or one NINFER_E_*
     std::uint32_t detail = 0;         ///< expected detail when status != OK (0: any)
     Planes outputs;  ///< expected output planes when status == OK, in the op's order; absent: 0 bytes
+    /// Operators (op linear): the acceptance of each OUTPUT element under the case's profile
+    /// (suites/LINEAR.md, "Acceptance"): per element, in row-major order, the words lo and hi
+    /// (the OUTPUT plane's format, its byte width each, little-endian) and one flag byte
+    /// (kAccept*). An actual word is accepted when its value lies in [value(lo), value(hi)]
+    /// (-0 == +0; an infinite bound admits that infinity), or when kAcceptBits is set and it
+    /// equals lo bit for bit, or when kAcceptNan is set and it is a NaN. Empty: the OUTPUT plane
+    /// is compared bit for bit with `outputs`. `outputs` holds the correctly rounded word (the
+    /// profile's defined word for bit_exact) as the documented reference value.
+    std::vector<std::uint8_t> accept;
     /// The expected bytes of an output plane (appended when absent; const: empty when absent).
     std::vector<std::uint8_t> &output(std::uint32_t name) { return plane_bytes(outputs, name); }
     const std::vector<std::uint8_t> &output(std::uint32_t name) const { return plane_bytes(outputs, name); }
@@ -76,6 +89,7 @@ struct Case {
     bool suite_reading = false;  ///< expected result rests on a documented suite reading
 
     std::uint32_t op = 0, format = 0, format_in = 0, layout = 0, method = 0, flags = 0;
+    std::uint32_t profile = 0;  ///< an operator's compute profile (NINFER_PROFILE_*), else 0
     std::vector<std::uint64_t> shape;
     std::uint64_t count = 0;
     Planes inputs;  ///< in the op's order (op_planes)

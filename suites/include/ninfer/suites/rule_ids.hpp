@@ -136,13 +136,30 @@ struct RuleId {
     X(gguf_rows_gather, "gguf.rows.gather")                                           \
     X(lesson_mxfp4, "lesson.mxfp4")
 
+/// The `linear` operator's structural rules (suites/LINEAR.md); its criteria are generated, one
+/// rule per row of abi::kCriteria: rule::linear_criterion(c), "linear.<criterion>".
+#define NINFER_LINEAR_RULES(X)                                                        \
+    X(linear_registry, "linear.registry")                                             \
+    X(linear_shape, "linear.shape")                                                   \
+    X(linear_profile, "linear.profile")                                               \
+    X(linear_payload, "linear.payload")                                               \
+    X(linear_nonfinite, "linear.nonfinite")
+
 namespace rule {
 
 #define NINFER_X_(constant, id) inline constexpr RuleId constant{id};
 NINFER_FIXED_RULES(NINFER_X_)
 NINFER_SCALED_RULES(NINFER_X_)
 NINFER_GGUF_RULES(NINFER_X_)
+NINFER_LINEAR_RULES(NINFER_X_)
 #undef NINFER_X_
+
+/// The `linear` operator's standalone rules, in catalog order.
+inline constexpr RuleId kLinear[] = {
+#define NINFER_X_(constant, id) constant,
+    NINFER_LINEAR_RULES(NINFER_X_)
+#undef NINFER_X_
+};
 
 /// The scaled and GGUF families' standalone rules, in catalog order.
 inline constexpr RuleId kScaled[] = {
@@ -182,6 +199,8 @@ inline std::string convert_nan_payload(const abi::Conversion &c) { return genera
 inline std::string grouped_code(const abi::GroupedFormat &f) { return generated("grouped.code.", f.name); }
 /// ggml's dequantize_row_<type>, bit for bit (one rule per GGUF block type).
 inline std::string gguf_decode(const abi::GgufType &t) { return generated("gguf.decode.", t.name); }
+/// A named criterion of the `linear` op (abi::kCriteria): "linear.<criterion>".
+inline std::string linear_criterion(const abi::Criterion &c) { return generated("linear.", c.name); }
 /// ggml's quantize_row_<type>_ref, byte for byte (the types with ref_quantizer).
 inline std::string gguf_quantize(const abi::GgufType &t) { return generated("gguf.quantize.", t.name); }
 
@@ -225,6 +244,8 @@ template <std::uint32_t Format>
 inline constexpr GeneratedId grouped_code_id = make_generated("grouped.code.", detail::row_name(abi::kGroupedFormats, Format));
 template <std::uint32_t Format>
 inline constexpr GeneratedId gguf_decode_id = make_generated("gguf.decode.", detail::row_name(abi::kGgufTypes, Format));
+template <std::uint32_t Criterion>
+inline constexpr GeneratedId linear_criterion_id = make_generated("linear.", detail::row_name(abi::kCriteria, Criterion));
 template <std::uint32_t Format>
 inline constexpr GeneratedId gguf_quantize_id = make_generated("gguf.quantize.", detail::row_name(abi::kGgufTypes, Format));
 

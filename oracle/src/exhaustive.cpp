@@ -1,0 +1,75 @@
+// SPDX-License-Identifier: Apache-2.0
+// Expected words of whole source ranges by the MPFR oracle (exhaustive.hpp): convert_word and
+// decode_to_binary64 of scalar.hpp per word, the range split into contiguous slices per thread.
+#include "ninfer/oracle/exhaustive.hpp"
+
+#include <algorithm>
+#include <stdexcept>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "ninfer/oracle/formats.hpp"
+#include "ninfer/oracle/scalar.hpp"
+
+namespace ninfer::oracle {
+
+namespace {
+
+// Runs fn(first, n, out) over `threads` contiguous slices of the range; rethrows the first error.
+template <class Fn>
+void split_range(std::uint64_t first, std::uint64_t n, std::uint8_t *out, int width, unsigned threads, Fn fn) {
+    if (threads == 0) threads = std::max(1u, std::thread::hardware_concurrency());
+    threads = static_cast<unsigned>(std::min<std::uint64_t>(threads, std::max<std::uint64_t>(1, n)));
+    std::vector<std::thread> pool;
+    std::vector<std::exception_ptr> errors(threads);
+    for (unsigned t = 0; t < threads; ++t) {
+        const std::uint64_t lo = n * t / threads, hi = n * (t + 1) / threads;
+        pool.emplace_back([&, t, lo, hi] {
+            try {
+                fn(first + lo, hi - lo, out + lo * static_cast<std::uint64_t>(width));
+            } catch (...) {
+                errors[t] = std::current_exception();
+            }
+        });
+    }
+    for (auto &th : pool) th.join();
+    for (auto &e : errors)
+        if (e) std::rethrow_exception(e);
+}
+
+void put(std::uint8_t *out, std::uint64_t w, int width) {
+    for (int b = 0; b < width; ++b) out[b] = static_cast<std::uint8_t>(w >> (8 * b));
+}
+
+void check_range(const WordFormat &src, std::uint64_t first, std::uint64_t n) {
+    const std::uint64_t domain = src.bits >= 64 ? ~0ull : (std::uint64_t{1} << src.bits);
+    if (first > domain || n > domain - first)
+        throw std::invalid_argument("range past the " + std::to_string(src.bits) + "-bit source domain");
+}
+
+}  // namespace
+
+void oracle_convert_range(std::uint32_t conversion_id, std::uint64_t first, std::uint64_t n, std::uint8_t *out,
+                          unsigned threads) {
+    const auto *c = find_id(kConversions, conversion_id);
+    if (!c) throw std::invalid_argument("unknown conversion id " + std::to_string(conversion_id));
+    const auto &src = word_format(c->src);
+    const int width = word_format(c->dst).bytes();
+    check_range(src, first, n);
+    split_range(first, n, out, width, threads, [&](std::uint64_t f, std::uint64_t m, std::uint8_t *o) {
+        for (std::uint64_t i = 0; i < m; ++i) put(o + i * width, convert_word(*c, f + i), width);
+    });
+}
+
+void oracle_decode_range(std::uint32_t format_id, std::uint64_t first, std::uint64_t n, std::uint8_t *out,
+                         unsigned threads) {
+    const auto *f = find_id(kWordFormats, format_id);
+    if (!f) throw std::invalid_argument("unknown word format id " + std::to_string(format_id));
+    check_range(*f, first, n);
+    split_range(first, n, out, 8, threads, [&](std::uint64_t s, std::uint64_t m, std::uint8_t *o) {
+        for (std::uint64_t i = 0; i < m; ++i) put(o + i * 8, decode_to_binary64(*f, s + i), 8);
+    });
+}
+
+}  // namespace ninfer::oracle

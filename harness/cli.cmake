@@ -44,12 +44,13 @@ if(NINFER_BUILD_TESTS)
     ${CMAKE_CURRENT_LIST_DIR}/tests/test_mutants_killed.cpp
     ${CMAKE_CURRENT_LIST_DIR}/tests/test_cli_hostile.cpp
     ${CMAKE_CURRENT_LIST_DIR}/tests/test_cli_report.cpp
-    ${CMAKE_CURRENT_LIST_DIR}/tests/test_cli_oracle.cpp)
+    ${CMAKE_CURRENT_LIST_DIR}/tests/test_cli_oracle.cpp
+    ${CMAKE_CURRENT_LIST_DIR}/tests/test_cli_sweep.cpp)
   target_link_libraries(ninfer_cli_tests PRIVATE ninfer_catch_main ninfer::harness ninfer::suites ninfer::vectors
     ninfer::oracle ninfer::reports fmt::fmt nlohmann_json::nlohmann_json ${CMAKE_DL_LIBS})
   get_property(ninfer_mutant_targets DIRECTORY ${CMAKE_CURRENT_LIST_DIR}/plugins/mutants PROPERTY BUILDSYSTEM_TARGETS)
   add_dependencies(ninfer_cli_tests ninfer-conform reference ${ninfer_mutant_targets} ${ninfer_hostile_plugins}
-    fixture_v1_minimal_0_1_0)
+    fixture_v1_minimal_0_1_0 fixture_crash fixture_hang fixture_overrun)
   find_package(Python3 REQUIRED COMPONENTS Interpreter)
   target_compile_definitions(ninfer_cli_tests PRIVATE
     NINFER_CONFORM_EXE="$<TARGET_FILE:ninfer-conform>"

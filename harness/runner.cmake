@@ -20,7 +20,7 @@ endif()
 
 if(NINFER_BUILD_BENCHMARKS)
   add_executable(bench_sweep ${CMAKE_CURRENT_LIST_DIR}/bench/bench_sweep.cpp)
-  target_link_libraries(bench_sweep PRIVATE ninfer::harness ninfer::reference fmt::fmt)
+  target_link_libraries(bench_sweep PRIVATE ninfer::harness ninfer::reference ninfer::native fmt::fmt Threads::Threads)
   add_dependencies(bench_sweep reference ninfer-conform)
   target_compile_definitions(bench_sweep PRIVATE
     NINFER_CONFORM_EXE="$<TARGET_FILE:ninfer-conform>"

@@ -1,16 +1,25 @@
 // SPDX-License-Identifier: Apache-2.0
 // Benchmark (not a test): exhaustive sweeps through the harness against the reference plugin
-// (worker process, Iota batches, comparison), beside the bare native loop without the harness.
-// Prints words per second; the harness uses one core for itself and one for the worker.
-//   bench_sweep [--skip-fp32]
+// (worker processes, pipelined Iota batches in shared memory, block compare), each printed
+// beside the same run's bare loop: the reference plugin's conversion code linked in-process
+// converts, ninfer::native gives the expected words (what the sweep compares against), memcmp
+// compares; in blocks of 4096 words, on one thread and on `jobs` threads.
+//   bench_sweep [--skip-fp32] [--count N] [--jobs N] [--only NAME]
+#include <algorithm>
+#include <atomic>
 #include <chrono>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
+#include <string>
 #include <thread>
 #include <vector>
 
+#include <fmt/format.h>
+
 #include "native.hpp"
 #include "ninfer/harness/runner.hpp"
+#include "ninfer/oracle/native_words.hpp"
 
 using namespace ninfer;
 using namespace ninfer::harness;
@@ -22,35 +31,63 @@ struct Row {
     std::uint32_t op, id;
 };
 
-void report(const char *what, std::uint64_t words, double s, const char *how) {
-    std::printf("%-34s %12llu words %9.3f s %14.4g words/s  (%s)\n", what, static_cast<unsigned long long>(words), s,
-                static_cast<double>(words) / s, how);
+void report(const std::string &what, std::uint64_t words, double s, const std::string &how) {
+    std::printf("%-44s %12llu words %9.3f s %14.4g words/s  (%s)\n", what.c_str(), static_cast<unsigned long long>(words), s,
+                static_cast<double>(words) / s, how.c_str());
 }
 
-double bare_loop(std::uint32_t conversion, std::uint64_t total, std::uint64_t batch) {
-    std::vector<std::uint8_t> in(batch * 4), out(batch * 2);
+/// The bare loop over [0, total) on `threads` threads (contiguous ranges): convert with the
+/// reference code, expected words from ninfer::native, memcmp; returns seconds and counts
+/// differing blocks in `differing`.
+double bare_loop(std::uint32_t conversion, std::uint64_t total, unsigned threads, std::uint64_t &differing) {
+    constexpr std::uint64_t kBlock = 4096;
+    std::atomic<std::uint64_t> diff{0};
     const auto t0 = std::chrono::steady_clock::now();
-    std::uint64_t sink = 0;
-    for (std::uint64_t start = 0; start < total; start += batch) {
-        const std::uint64_t n = std::min(batch, total - start);
-        for (std::uint64_t i = 0; i < n; ++i) {
-            const auto w = static_cast<std::uint32_t>(start + i);
-            std::memcpy(&in[i * 4], &w, 4);
+    const auto work = [&](std::uint64_t begin, std::uint64_t end) {
+        std::vector<std::uint32_t> in(kBlock);
+        std::vector<std::uint8_t> out(kBlock * 8), expected(kBlock * 8);
+        const int ob = conversion == NINFER_CONVERSION_fp32_to_bf16_rne || conversion == NINFER_CONVERSION_fp32_to_fp16_rne ? 2 : 1;
+        std::uint64_t d = 0;
+        for (std::uint64_t start = begin; start < end; start += kBlock) {
+            const std::uint64_t n = std::min(kBlock, end - start);
+            for (std::uint64_t i = 0; i < n; ++i) in[i] = static_cast<std::uint32_t>(start + i);
+            const auto *bytes = reinterpret_cast<const std::uint8_t *>(in.data());
+            reference::native_convert_batch(conversion, bytes, out.data(), n);
+            native::convert_batch(conversion, bytes, expected.data(), n);
+            if (std::memcmp(out.data(), expected.data(), n * static_cast<std::uint64_t>(ob)) != 0) ++d;
         }
-        reference::native_convert_batch(conversion, in.data(), out.data(), n);
-        sink += out[(n - 1) * 2];
-    }
-    const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-    if (sink == 0xFFFFFFFFFFFFull) std::printf("\n");
-    return s;
+        diff += d;
+    };
+    std::vector<std::thread> pool;
+    for (unsigned t = 1; t < threads; ++t) pool.emplace_back(work, total * t / threads, total * (t + 1) / threads);
+    work(0, total / threads);
+    for (auto &t : pool) t.join();
+    differing = diff;
+    return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
 }
 
 }  // namespace
 
 int main(int argc, char **argv) {
-    const bool skip_fp32 = argc > 1 && std::strcmp(argv[1], "--skip-fp32") == 0;
-    std::printf("bench_sweep: %u hardware threads; harness figures use 2 processes (runner + worker), "
-                "the bare loop one core\n", std::thread::hardware_concurrency());
+    bool skip_fp32 = false;
+    std::uint64_t total = 1ull << 32;
+    unsigned jobs = 2;
+    std::string only;
+    for (int i = 1; i < argc; ++i) {
+        const std::string a = argv[i];
+        if (a == "--skip-fp32") skip_fp32 = true;
+        else if (a == "--count" && i + 1 < argc) total = std::strtoull(argv[++i], nullptr, 0);
+        else if (a == "--jobs" && i + 1 < argc) jobs = static_cast<unsigned>(std::strtoul(argv[++i], nullptr, 0));
+        else if (a == "--only" && i + 1 < argc) only = argv[++i];
+        else {
+            std::fprintf(stderr, "usage: bench_sweep [--skip-fp32] [--count N] [--jobs N] [--only CONVERSION]\n");
+            return 2;
+        }
+    }
+    if (skip_fp32) total = 1ull << 28;
+    std::printf("bench_sweep: %u hardware threads; harness figures with --jobs %u (a worker process and a checker "
+                "thread each); bare loops on 1 and on %u threads\n",
+                std::thread::hardware_concurrency(), jobs, jobs);
     SubjectOptions so;
     so.worker_executable = NINFER_CONFORM_EXE;
     so.call_timeout = std::chrono::milliseconds(600000);
@@ -60,44 +97,58 @@ int main(int argc, char **argv) {
         std::fprintf(stderr, "bench_sweep: %s\n", subject->open_error().c_str());
         return 1;
     }
+    const auto open_more = [&] { return open_plugin(plugin, so); };
     const auto id = identity_of(*subject, "plugin", plugin);
-    const Row rows[] = {
-        {"convert bf16_to_fp32 (all 2^16)", NINFER_OP_convert, NINFER_CONVERSION_bf16_to_fp32},
-        {"convert fp16_to_fp32 (all 2^16)", NINFER_OP_convert, NINFER_CONVERSION_fp16_to_fp32},
-        {"decode bf16 (all 2^16)", NINFER_OP_decode, NINFER_FORMAT_bf16},
-        {"decode fp16 (all 2^16)", NINFER_OP_decode, NINFER_FORMAT_fp16},
-        {"convert e4m3fn_to_fp32 (all 2^8)", NINFER_OP_convert, NINFER_CONVERSION_e4m3fn_to_fp32},
-        {"decode e4m3fn (all 2^8)", NINFER_OP_decode, NINFER_FORMAT_e4m3fn},
-    };
     int failures = 0;
-    for (const auto &r : rows) {
-        SweepOptions o;
-        o.op = r.op;
-        (r.op == NINFER_OP_convert ? o.conversion : o.format) = r.id;
-        // Small domains: repeat for a measurable time, best of the repeats.
-        double best = 1e30;
-        std::uint64_t words = 0;
-        for (int rep = 0; rep < 5; ++rep) {
-            const auto res = run_sweep(*subject, o, id);
-            if (reports::run_failed(res.report)) ++failures;
-            best = std::min(best, res.seconds);
-            words = res.words;
+    if (only.empty()) {
+        const Row rows[] = {
+            {"convert bf16_to_fp32 (all 2^16)", NINFER_OP_convert, NINFER_CONVERSION_bf16_to_fp32},
+            {"convert fp16_to_fp32 (all 2^16)", NINFER_OP_convert, NINFER_CONVERSION_fp16_to_fp32},
+            {"decode bf16 (all 2^16)", NINFER_OP_decode, NINFER_FORMAT_bf16},
+            {"decode fp16 (all 2^16)", NINFER_OP_decode, NINFER_FORMAT_fp16},
+            {"convert e4m3fn_to_fp32 (all 2^8)", NINFER_OP_convert, NINFER_CONVERSION_e4m3fn_to_fp32},
+            {"decode e4m3fn (all 2^8)", NINFER_OP_decode, NINFER_FORMAT_e4m3fn},
+        };
+        for (const auto &r : rows) {
+            SweepOptions o;
+            o.op = r.op;
+            (r.op == NINFER_OP_convert ? o.conversion : o.format) = r.id;
+            // Small domains: repeat for a measurable time, best of the repeats.
+            double best = 1e30;
+            std::uint64_t words = 0;
+            for (int rep = 0; rep < 5; ++rep) {
+                const auto res = run_sweep(*subject, o, id);
+                if (reports::run_failed(res.report)) ++failures;
+                best = std::min(best, res.seconds);
+                words = res.words;
+            }
+            report(r.what, words, best, "harness, one job, best of 5");
         }
-        report(r.what, words, best, "harness, best of 5");
     }
-    const std::uint64_t total = skip_fp32 ? (1ull << 28) : (1ull << 32);
-    const char *label = skip_fp32 ? "fp32_to_bf16_rne (2^28 inputs)" : "fp32_to_bf16_rne (all 2^32)";
-    {
+    const Row fp32[] = {
+        {"fp32_to_bf16_rne", NINFER_OP_convert, NINFER_CONVERSION_fp32_to_bf16_rne},
+        {"fp32_to_fp16_rne", NINFER_OP_convert, NINFER_CONVERSION_fp32_to_fp16_rne},
+        {"fp32_to_e4m3fn_rne_satfinite", NINFER_OP_convert, NINFER_CONVERSION_fp32_to_e4m3fn_rne_satfinite},
+        {"fp32_to_e2m1_rne_satfinite", NINFER_OP_convert, NINFER_CONVERSION_fp32_to_e2m1_rne_satfinite},
+    };
+    const std::string range = total == (1ull << 32) ? "all 2^32" : fmt::format("{} inputs", total);
+    for (const auto &r : fp32) {
+        if (!only.empty() && only != r.what) continue;
+        const std::string label = fmt::format("{} ({})", r.what, range);
         SweepOptions o;
-        o.conversion = NINFER_CONVERSION_fp32_to_bf16_rne;
+        o.conversion = r.id;
         o.count = total;
-        o.progress = true;
-        const auto res = run_sweep(*subject, o, id);
+        o.jobs = jobs;
+        const auto res = run_sweep(*subject, o, id, open_more);
         if (reports::run_failed(res.report)) ++failures;
-        report(label, res.words, res.seconds, "harness");
+        std::uint64_t d1 = 0, dn = 0;
+        const double bare1 = bare_loop(r.id, total, 1, d1);
+        const double baren = jobs > 1 ? bare_loop(r.id, total, jobs, dn) : bare1;
+        report(label, res.words, res.seconds, fmt::format("harness, --jobs {}", jobs));
+        report(label, total, bare1, fmt::format("bare loop, 1 thread, {} differing blocks", d1));
+        if (jobs > 1) report(label, total, baren, fmt::format("bare loop, {} threads, {} differing blocks", jobs, dn));
+        std::printf("%-44s harness / bare loop on %u threads: %.2fx\n", label.c_str(), jobs, res.seconds / baren);
     }
-    report(label, total, bare_loop(NINFER_CONVERSION_fp32_to_bf16_rne, total, 1ull << 22),
-           "bare native_convert_batch loop, one core");
     if (failures) std::printf("WARNING: %d sweeps reported mismatches\n", failures);
     return failures ? 1 : 0;
 }

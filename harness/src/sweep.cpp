@@ -2,11 +2,19 @@
 // Exhaustive sweeps (docs/cli.md, "sweep"): every source word of a conversion (or decode of a
 // format) through the subject in Iota batches, against the fast native expected words of
 // ninfer::native (ninfer/oracle/native_words.hpp), which the cross-check tests compare with the
-// MPFR oracle over the same domains. The harness never links the reference plugin.
+// MPFR oracle over the same domains, or against the MPFR oracle itself (--expected oracle).
+// The harness never links the reference plugin. Batches are pipelined (Subject::submit) and
+// the range is cut into contiguous runs of whole batches, one per job (worker); the report
+// does not depend on the number of jobs.
+#include <algorithm>
+#include <atomic>
 #include <chrono>
 #include <cstdio>
-#include <future>
+#include <cstring>
+#include <deque>
 #include <map>
+#include <mutex>
+#include <thread>
 #include <tuple>
 
 #include <fmt/format.h>
@@ -14,10 +22,12 @@
 #include "ninfer/abi/registry.hpp"
 #include "ninfer/harness/compare.hpp"
 #include "ninfer/harness/runner.hpp"
+#include "ninfer/oracle/exhaustive.hpp"
 #include "ninfer/oracle/native_words.hpp"
 #include "ninfer/oracle/scalar.hpp"
 #include "ninfer/suites/nan_principle.hpp"
 #include "ninfer/suites/rules.hpp"
+#include "wire.hpp"
 
 namespace ninfer::harness {
 
@@ -48,14 +58,6 @@ Geometry geometry_of(const SweepOptions &o) {
     return g;
 }
 
-void put_iota(std::vector<std::uint8_t> &buf, std::uint64_t start, std::uint64_t n, int width) {
-    buf.resize(n * static_cast<std::uint64_t>(width));
-    for (std::uint64_t i = 0; i < n; ++i) {
-        const std::uint64_t w = start + i;
-        for (int b = 0; b < width; ++b) buf[i * width + b] = static_cast<std::uint8_t>(w >> (8 * b));
-    }
-}
-
 std::uint64_t load_word(const std::uint8_t *p, int width) {
     std::uint64_t w = 0;
     for (int b = 0; b < width; ++b) w |= static_cast<std::uint64_t>(p[b]) << (8 * b);
@@ -80,22 +82,213 @@ std::uint64_t source_domain(const SweepOptions &o) {
     return std::uint64_t{1} << g.src->bits;
 }
 
-SweepResult run_sweep(Subject &s, const SweepOptions &o, const reports::SubjectIdentity &id) {
+namespace {
+
+/// Words compared per block: memcmp first, single words only in a block that differs.
+constexpr std::uint64_t kBlock = 4096;
+
+/// Everything a job needs to sweep its part, the same for every job.
+struct Plan {
+    Geometry g;
+    suites::NanPolicy nan_policy = suites::NanPolicy::exact;
+    const SweepOptions *o = nullptr;
+    std::uint32_t format = 0, format_in = 0, method = 0, out_plane = 0;
+    int ib = 0, ob = 0;
+    unsigned oracle_threads = 1;
+};
+
+/// What one job found over its contiguous run of batches; merged in range order.
+struct JobResult {
+    Comparison cmp;
+    std::map<std::pair<bool, int>, std::uint64_t> bins;  // (negative, binade) -> word mismatches
+    std::uint64_t nan_accepted = 0;  // NaN words the policy accepted, not bit-equal
+    reports::Status status = reports::Status::pass;  // the first non-pass status a batch set
+    std::string message;  // the first batch message
+};
+
+/// The expected words of source words first .. first+n-1 into `out` (n * ob bytes).
+void native_expected(const Plan &p, std::uint64_t first, std::uint64_t n, std::uint8_t *in, std::uint8_t *out) {
+    wire::fill_iota(in, first, p.ib, n);
+    if (p.o->op == NINFER_OP_convert) {
+        native::convert_batch(p.g.conv->id, in, out, n);
+        return;
+    }
+    for (std::uint64_t i = 0; i < n; ++i) {
+        const std::uint64_t v = native::decode_to_binary64(p.g.src->id, load_word(in + i * p.ib, p.ib));
+        for (int b = 0; b < 8; ++b) out[i * 8 + b] = static_cast<std::uint8_t>(v >> (8 * b));
+    }
+}
+
+/// One word that differs: NaN policy, class, bin, and the first mismatches kept.
+void word_mismatch(const Plan &p, JobResult &jr, std::uint64_t src, std::uint64_t e, std::uint64_t a) {
+    const auto &g = p.g;
+    // The conversion's NaN policy of the NaN principle (suites/nan_principle.hpp), as `run`.
+    if (p.o->op == NINFER_OP_convert && words_match(*g.dst, p.nan_policy, e, a)) {
+        ++jr.nan_accepted;
+        return;
+    }
+    auto &cmp = jr.cmp;
+    const MismatchClass cls = classify_word_mismatch(*g.dst, g.conv, src, e, a, g.src);
+    ++cmp.mismatches;
+    ++cmp.classes[mismatch_class_name(cls)];
+    ++jr.bins[{g.src->has_sign && word_is_negative(*g.src, src), binade_of(*g.src, src)}];
+    if (cmp.first.size() < p.o->max_mismatches) {
+        reports::Mismatch m;
+        m.index = src - p.o->start;
+        m.plane = std::string(abi::plane_name(p.out_plane));
+        m.location = fmt::format("source word {}", oracle::word_hex(*g.src, src));
+        m.cls = mismatch_class_name(cls);
+        m.inputs = {oracle::word_hex(*g.src, src)};
+        m.input_value = oracle::word_value_text(*g.src, src);
+        m.expected = oracle::word_hex(*g.dst, e);
+        m.actual = oracle::word_hex(*g.dst, a);
+        m.expected_value = word_is_nan(*g.dst, e) ? nan_text(*g.dst, e) : oracle::word_value_text(*g.dst, e);
+        m.actual_value = word_is_nan(*g.dst, a) ? nan_text(*g.dst, a) : oracle::word_value_text(*g.dst, a);
+        cmp.first.push_back(std::move(m));
+    }
+}
+
+/// Checks the reply of the batch first .. first+n-1.
+void check_batch(const Plan &p, JobResult &jr, const Reply &r, std::uint64_t first, std::uint64_t n,
+                 std::vector<std::uint8_t> &scratch) {
+    const auto &g = p.g;
+    const auto &o = *p.o;
+    auto &cmp = jr.cmp;
+    if (r.outcome != Outcome::returned || r.status != NINFER_OK) {
+        // A dead or refusing batch: every word of it counts as a mismatch.
+        const auto st = r.outcome == Outcome::crash     ? reports::Status::crash
+                        : r.outcome == Outcome::timeout ? reports::Status::timeout
+                                                        : reports::Status::error;
+        if (r.outcome != Outcome::returned) {
+            if (jr.status == reports::Status::pass) jr.status = st;
+            if (jr.message.empty()) jr.message = fmt::format("batch at {}: {}", oracle::word_hex(*g.src, first), r.message);
+        } else {
+            if (jr.status == reports::Status::pass) jr.status = reports::Status::fail;
+            ++cmp.classes[mismatch_class_name(MismatchClass::unexpected_error)];
+            if (cmp.first.size() < o.max_mismatches)
+                cmp.first.push_back({first - o.start, "status", {oracle::word_hex(*g.src, first)}, "", "NINFER_OK",
+                                     status_text(r.status), "", "", "unexpected_error",
+                                     fmt::format("batch at element {}", first - o.start), ""});
+        }
+        cmp.mismatches += n;
+        return;
+    }
+    const std::uint8_t *act = r.shared;
+    std::uint64_t act_bytes = r.shared_bytes;
+    if (!act) {
+        const auto &v = r.output(p.out_plane);
+        act = v.data();
+        act_bytes = v.size();
+    }
+    const std::uint64_t ob = static_cast<std::uint64_t>(p.ob), ib = static_cast<std::uint64_t>(p.ib);
+    if (act_bytes != n * ob) {
+        ++cmp.mismatches;
+        ++cmp.classes["size_mismatch"];
+        if (cmp.first.size() < o.max_mismatches)
+            cmp.first.push_back({first - o.start, std::string(abi::plane_name(p.out_plane)), {}, "",
+                                 fmt::format("{} bytes", n * ob), fmt::format("{} bytes", act_bytes), "", "",
+                                 "size_mismatch", fmt::format("batch at element {}", first - o.start), ""});
+    }
+    const std::uint64_t common = std::min<std::uint64_t>(n, act_bytes / ob);
+    // The oracle's words for the whole batch (its threads), or the native words block by block
+    // (in cache beside the block compared).
+    const bool by_oracle = o.expected == SweepExpected::oracle;
+    if (by_oracle) {
+        scratch.resize(n * ob);
+        if (o.op == NINFER_OP_convert) oracle::oracle_convert_range(g.conv->id, first, n, scratch.data(), p.oracle_threads);
+        else oracle::oracle_decode_range(g.src->id, first, n, scratch.data(), p.oracle_threads);
+    } else {
+        scratch.resize(kBlock * (ib + ob));
+    }
+    for (std::uint64_t b = 0; b < common; b += kBlock) {
+        const std::uint64_t k = std::min(kBlock, common - b);
+        const std::uint8_t *exp = nullptr;
+        if (by_oracle) {
+            exp = scratch.data() + b * ob;
+        } else {
+            native_expected(p, first + b, k, scratch.data(), scratch.data() + kBlock * ib);
+            exp = scratch.data() + kBlock * ib;
+        }
+        const std::uint8_t *got = act + b * ob;
+        if (std::memcmp(exp, got, k * ob) == 0) continue;
+        for (std::uint64_t i = 0; i < k; ++i) {
+            const std::uint64_t e = load_word(exp + i * ob, p.ob), a = load_word(got + i * ob, p.ob);
+            if (e != a) word_mismatch(p, jr, first + b + i, e, a);
+        }
+    }
+}
+
+/// Sweeps [begin, end) in batches through one subject, `depth` batches in flight.
+void sweep_part(Subject &s, const Plan &p, std::uint64_t begin, std::uint64_t end, JobResult &jr,
+                std::atomic<std::uint64_t> &done) {
+    const auto &o = *p.o;
+    std::vector<std::uint8_t> scratch;
+    std::deque<std::pair<std::uint64_t, std::uint64_t>> in_flight;  // (first, n)
+    std::uint64_t next = begin;
+    const auto submit_next = [&] {
+        const std::uint64_t n = std::min(o.batch, end - next);
+        Call call;
+        call.op = o.op;
+        call.format = p.format;
+        call.format_in = p.format_in;
+        call.method = p.method;
+        call.count = n;
+        call.inputs = {{NINFER_PLANE_WORDS, 0, {}}};
+        call.iota = Iota{next, p.ib};
+        call.outputs = {{p.out_plane, 0, n * static_cast<std::uint64_t>(p.ob)}};
+        s.submit(call);
+        in_flight.emplace_back(next, n);
+        next += n;
+    };
+    const std::size_t depth = std::max<std::size_t>(1, s.pipeline_depth());
+    while (next < end && in_flight.size() < depth) submit_next();
+    while (!in_flight.empty()) {
+        const auto [first, n] = in_flight.front();
+        in_flight.pop_front();
+        const Reply r = s.collect();
+        // The worker computes the next batch meanwhile; its slot is free again once checked.
+        check_batch(p, jr, r, first, n, scratch);
+        done += n;
+        if (next < end) submit_next();
+    }
+}
+
+std::string shard_text(const SweepOptions &o) { return fmt::format("{}/{}", o.shard_index, o.shard_count); }
+
+}  // namespace
+
+SweepResult run_sweep(Subject &s, const SweepOptions &o, const reports::SubjectIdentity &id,
+                      const std::function<std::unique_ptr<Subject>()> &open_more) {
     using clock = std::chrono::steady_clock;
-    Geometry g = geometry_of(o);
+    Plan plan;
+    plan.o = &o;
+    Geometry &g = plan.g;
+    g = geometry_of(o);
     if (o.nan_payload) {
         if (o.op != NINFER_OP_convert || !suites::nan_principle(*g.conv).payload_profile)
             throw UsageError(fmt::format("--nan-payload: {} has no NaN payload profile (oracle/README.md)", g.rule));
         g.rule = suites::nan_payload_rule(*g.conv);
     }
-    const suites::NanPolicy nan_policy = o.nan_payload || o.op != NINFER_OP_convert ? suites::NanPolicy::exact
-                                                                                   : suites::nan_principle(*g.conv).policy;
+    plan.nan_policy = o.nan_payload || o.op != NINFER_OP_convert ? suites::NanPolicy::exact
+                                                                 : suites::nan_principle(*g.conv).policy;
     const std::uint64_t domain = source_domain(o);
     if (o.start >= domain) throw UsageError(fmt::format("--start {:x} is outside the {}-bit source domain", o.start, g.src->bits));
     const std::uint64_t count = o.count.value_or(domain - o.start);
     if (count == 0 || count > domain - o.start)
         throw UsageError(fmt::format("--count {} does not fit the source domain of {} words from {:x}", count, domain, o.start));
-    const int ib = g.src->bytes(), ob = g.dst->bytes();
+    const bool sharded = o.shard_count > 0;
+    if (sharded && o.shard_index >= o.shard_count)
+        throw UsageError(fmt::format("--shard {}: the index must be below the count (I/N with 0 <= I < N)", shard_text(o)));
+    if (o.batch == 0) throw UsageError("--batch 0: a batch holds at least one word");
+    // This report's part of the whole range (docs/cli.md, "Shards").
+    const auto cut = [&](std::uint64_t i) {
+        return static_cast<std::uint64_t>(static_cast<unsigned __int128>(count) * i / o.shard_count);
+    };
+    const std::uint64_t part_begin = o.start + (sharded ? cut(o.shard_index) : 0);
+    const std::uint64_t part_end = sharded ? o.start + cut(o.shard_index + 1) : o.start + count;
+    const std::uint64_t part_count = part_end - part_begin;
+    plan.ib = g.src->bytes();
+    plan.ob = g.dst->bytes();
 
     SweepResult res;
     auto &rep = res.report;
@@ -105,7 +298,16 @@ SweepResult run_sweep(Subject &s, const SweepOptions &o, const reports::SubjectI
     rep.open_error = s.open_error();
     rep.level = "sweep";
     rep.host = reports::host_description();
-    rep.extra = {{"sweep", g.rule}, {"start", oracle::word_hex(*g.src, o.start)}, {"count", std::to_string(count)}};
+    rep.extra = {{"sweep", g.rule},
+                 {"start", oracle::word_hex(*g.src, o.start)},
+                 {"count", std::to_string(count)},
+                 {"expected", o.expected == SweepExpected::oracle ? "oracle" : "native"},
+                 {"max_mismatches", std::to_string(o.max_mismatches)}};
+    if (sharded) {
+        rep.extra["shard"] = shard_text(o);
+        rep.extra["shard_start"] = oracle::word_hex(*g.src, part_begin);
+        rep.extra["shard_count"] = std::to_string(part_count);
+    }
     rep.started_at = reports::utc_now();
 
     reports::CaseResult cr;
@@ -115,122 +317,91 @@ SweepResult run_sweep(Subject &s, const SweepOptions &o, const reports::SubjectI
     cr.sentence = rule ? rule->sentence : "(rule not in the catalog)";
     cr.suite = "sweep";
     cr.source = fmt::format("exhaustive [{}, +{})", oracle::word_hex(*g.src, o.start), count);
-    cr.elements = count;
+    cr.elements = part_count;
 
-    const std::uint32_t format = o.op == NINFER_OP_convert ? g.conv->dst : g.src->id;
-    const std::uint32_t format_in = o.op == NINFER_OP_convert ? g.conv->src : 0;
-    const std::uint32_t method = o.op == NINFER_OP_convert ? g.conv->id : 0;
+    plan.format = o.op == NINFER_OP_convert ? g.conv->dst : g.src->id;
+    plan.format_in = o.op == NINFER_OP_convert ? g.conv->src : 0;
+    plan.method = o.op == NINFER_OP_convert ? g.conv->id : 0;
+    plan.out_plane = o.op == NINFER_OP_convert ? NINFER_PLANE_WORDS : NINFER_PLANE_VALUES;
     const auto t0 = clock::now();
     if (!rep.open_error.empty()) {
         cr.status = reports::Status::error;
         cr.message = rep.open_error;
-    } else if (!covers(s.info().capabilities, o.op, format, format_in, NINFER_LAYOUT_NONE, method)) {
+    } else if (!covers(s.info().capabilities, o.op, plan.format, plan.format_in, NINFER_LAYOUT_NONE, plan.method)) {
         cr.status = reports::Status::unsupported;
         cr.message = "the subject does not declare this " + std::string(oracle::op_name(o.op));
     } else {
-        std::vector<std::uint8_t> in, expected;
-        Comparison cmp;
-        std::map<std::pair<bool, int>, std::uint64_t> bins;  // (negative, binade) -> word mismatches
-        std::uint64_t nan_accepted = 0;  // NaN words the policy accepted, not bit-equal
-        auto last_progress = clock::now();
-        for (std::uint64_t done = 0; done < count;) {
-            const std::uint64_t n = std::min(o.batch, count - done);
-            const std::uint64_t first = o.start + done;
-            Call call;
-            call.op = o.op;
-            call.format = format;
-            call.format_in = format_in;
-            call.method = method;
-            call.count = n;
-            call.inputs = {{NINFER_PLANE_WORDS, 0, {}}};
-            call.iota = Iota{first, ib};
-            const std::uint32_t out_plane = o.op == NINFER_OP_convert ? NINFER_PLANE_WORDS : NINFER_PLANE_VALUES;
-            call.outputs = {{out_plane, 0, n * static_cast<std::uint64_t>(ob)}};
-            // Large batches: the expected words are computed while the worker computes its own.
-            const auto policy = n >= (std::uint64_t{1} << 18) ? std::launch::async : std::launch::deferred;
-            auto expect = std::async(policy, [&] {
-                put_iota(in, first, n, ib);
-                expected.resize(n * static_cast<std::uint64_t>(ob));
-                if (o.op == NINFER_OP_convert) {
-                    native::convert_batch(g.conv->id, in.data(), expected.data(), n);
+        // Contiguous runs of whole batches, one per job: the batches are those of --jobs 1.
+        const std::uint64_t batches = (part_count + o.batch - 1) / o.batch;
+        const std::uint64_t jobs = std::clamp<std::uint64_t>(open_more ? o.jobs : 1, 1, batches);
+        const unsigned hw = std::max(1u, std::thread::hardware_concurrency());
+        plan.oracle_threads = std::max<unsigned>(1, hw / static_cast<unsigned>(jobs));
+        std::vector<JobResult> parts(jobs);
+        std::atomic<std::uint64_t> done{0};
+        const auto job_begin = [&](std::uint64_t j) {
+            return part_begin + std::min(part_count, static_cast<std::uint64_t>(static_cast<unsigned __int128>(batches) * j / jobs) * o.batch);
+        };
+        const auto run_job = [&](std::uint64_t j) {
+            const std::uint64_t b = job_begin(j), e = job_begin(j + 1);
+            try {
+                if (j == 0) return sweep_part(s, plan, b, e, parts[j], done);
+                auto more = open_more();
+                if (!more->open_error().empty()) {
+                    // A worker that cannot start: its batches are lost, as a dead batch.
+                    parts[j].status = reports::Status::error;
+                    parts[j].message = fmt::format("batch at {}: {}", oracle::word_hex(*g.src, b), more->open_error());
+                    parts[j].cmp.mismatches = e - b;
+                    done += e - b;
                     return;
                 }
-                for (std::uint64_t i = 0; i < n; ++i) {
-                    const std::uint64_t v = native::decode_to_binary64(g.src->id, load_word(&in[i * ib], ib));
-                    for (int b = 0; b < 8; ++b) expected[i * 8 + b] = static_cast<std::uint8_t>(v >> (8 * b));
+                sweep_part(*more, plan, b, e, parts[j], done);
+            } catch (const std::exception &ex) {
+                parts[j].status = reports::Status::error;
+                parts[j].message = fmt::format("harness: {}", ex.what());
+            }
+        };
+        std::vector<std::thread> threads;
+        for (std::uint64_t j = 1; j < jobs; ++j) threads.emplace_back(run_job, j);
+        std::atomic<bool> finished{false};
+        std::thread progress;
+        if (o.progress)
+            progress = std::thread([&] {
+                auto last = clock::now();
+                while (!finished.load()) {
+                    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+                    if (clock::now() - last < std::chrono::seconds(2) || finished.load()) continue;
+                    last = clock::now();
+                    const double sec = std::chrono::duration<double>(clock::now() - t0).count();
+                    const auto d = done.load();
+                    std::fprintf(stderr, "sweep %s: %llu/%llu words (%.1f%%), %.3g words/s\n", g.rule.c_str(),
+                                 static_cast<unsigned long long>(d), static_cast<unsigned long long>(part_count),
+                                 100.0 * static_cast<double>(d) / static_cast<double>(part_count), static_cast<double>(d) / sec);
                 }
             });
-            const Reply r = s.call(call);
-            expect.get();
-            if (r.outcome != Outcome::returned || r.status != NINFER_OK) {
-                // A dead or refusing batch: every word of it counts as a mismatch.
-                const auto st = r.outcome == Outcome::crash     ? reports::Status::crash
-                                : r.outcome == Outcome::timeout ? reports::Status::timeout
-                                                                : reports::Status::error;
-                if (r.outcome != Outcome::returned) {
-                    if (cr.status == reports::Status::pass) cr.status = st;
-                    if (cr.message.empty())
-                        cr.message = fmt::format("batch at {}: {}", oracle::word_hex(*g.src, first), r.message);
-                } else {
-                    if (cr.status == reports::Status::pass) cr.status = reports::Status::fail;
-                    ++cmp.classes[mismatch_class_name(MismatchClass::unexpected_error)];
-                    if (cmp.first.size() < o.max_mismatches)
-                        cmp.first.push_back({first, "status", {oracle::word_hex(*g.src, first)}, "", "NINFER_OK",
-                                             status_text(r.status), "", "", "unexpected_error",
-                                             fmt::format("batch at element {}", first - o.start), ""});
-                }
-                cmp.mismatches += n;
-                done += n;
-                continue;
-            }
-            const auto &act = r.output(out_plane);
-            const std::string plane(abi::plane_name(out_plane));
-            if (act.size() != expected.size()) {
-                ++cmp.mismatches;
-                ++cmp.classes["size_mismatch"];
-                if (cmp.first.size() < o.max_mismatches)
-                    cmp.first.push_back({first - o.start, plane, {}, "", fmt::format("{} bytes", expected.size()),
-                                         fmt::format("{} bytes", act.size()), "", "", "size_mismatch",
-                                         fmt::format("batch at element {}", first - o.start), ""});
-            }
-            const std::uint64_t common = std::min<std::uint64_t>(n, act.size() / static_cast<std::uint64_t>(ob));
-            for (std::uint64_t i = 0; i < common; ++i) {
-                const std::uint64_t e = load_word(&expected[i * ob], ob), a = load_word(&act[i * ob], ob);
-                if (e == a) continue;
-                const std::uint64_t src = first + i;
-                // The conversion's NaN policy of the NaN principle (suites/nan_principle.hpp), as `run`.
-                if (o.op == NINFER_OP_convert && words_match(*g.dst, nan_policy, e, a)) {
-                    ++nan_accepted;
-                    continue;
-                }
-                const MismatchClass cls = classify_word_mismatch(*g.dst, g.conv, src, e, a, g.src);
-                ++cmp.mismatches;
-                ++cmp.classes[mismatch_class_name(cls)];
-                ++bins[{g.src->has_sign && word_is_negative(*g.src, src), binade_of(*g.src, src)}];
-                if (cmp.first.size() < o.max_mismatches) {
-                    reports::Mismatch m;
-                    m.index = src - o.start;
-                    m.plane = plane;
-                    m.location = fmt::format("source word {}", oracle::word_hex(*g.src, src));
-                    m.cls = mismatch_class_name(cls);
-                    m.inputs = {oracle::word_hex(*g.src, src)};
-                    m.input_value = oracle::word_value_text(*g.src, src);
-                    m.expected = oracle::word_hex(*g.dst, e);
-                    m.actual = oracle::word_hex(*g.dst, a);
-                    m.expected_value = word_is_nan(*g.dst, e) ? nan_text(*g.dst, e) : oracle::word_value_text(*g.dst, e);
-                    m.actual_value = word_is_nan(*g.dst, a) ? nan_text(*g.dst, a) : oracle::word_value_text(*g.dst, a);
-                    cmp.first.push_back(std::move(m));
-                }
-            }
-            done += n;
-            if (o.progress && (clock::now() - last_progress > std::chrono::seconds(2) || done == count)) {
-                last_progress = clock::now();
-                const double sec = std::chrono::duration<double>(clock::now() - t0).count();
-                std::fprintf(stderr, "sweep %s: %llu/%llu words (%.1f%%), %llu mismatches, %.3g words/s\n",
-                             g.rule.c_str(), static_cast<unsigned long long>(done),
-                             static_cast<unsigned long long>(count), 100.0 * static_cast<double>(done) / static_cast<double>(count),
-                             static_cast<unsigned long long>(cmp.mismatches), static_cast<double>(done) / sec);
-            }
+        run_job(0);
+        for (auto &t : threads) t.join();
+        finished = true;
+        if (progress.joinable()) progress.join();
+
+        // Merged in range order: the report of --jobs 1.
+        Comparison cmp;
+        std::map<std::pair<bool, int>, std::uint64_t> bins;
+        std::uint64_t nan_accepted = 0;
+        for (auto &jr : parts) {
+            cmp.mismatches += jr.cmp.mismatches;
+            for (const auto &[k, v] : jr.cmp.classes) cmp.classes[k] += v;
+            for (auto &m : jr.cmp.first)
+                if (cmp.first.size() < o.max_mismatches) cmp.first.push_back(std::move(m));
+            for (const auto &[k, v] : jr.bins) bins[k] += v;
+            nan_accepted += jr.nan_accepted;
+            if (cr.status == reports::Status::pass) cr.status = jr.status;
+            if (cr.message.empty()) cr.message = jr.message;
+        }
+        if (o.progress) {
+            const double sec = std::chrono::duration<double>(clock::now() - t0).count();
+            std::fprintf(stderr, "sweep %s: %llu/%llu words (100.0%%), %llu mismatches, %.3g words/s\n", g.rule.c_str(),
+                         static_cast<unsigned long long>(part_count), static_cast<unsigned long long>(part_count),
+                         static_cast<unsigned long long>(cmp.mismatches), static_cast<double>(part_count) / sec);
         }
         std::string text;
         for (const auto &[key, n] : bins) text += fmt::format("{}{}{}:{}", text.empty() ? "" : " ", key.first ? '-' : '+', key.second, n);
@@ -241,14 +412,14 @@ SweepResult run_sweep(Subject &s, const SweepOptions &o, const reports::SubjectI
         cr.first = std::move(cmp.first);
         cr.classes = std::move(cmp.classes);
         if (nan_accepted) {
-            cr.nan_policy = suites::nan_policy_name(nan_policy);
+            cr.nan_policy = suites::nan_policy_name(plan.nan_policy);
             cr.nan_accepted = nan_accepted;
         }
         if (cr.status == reports::Status::pass && cr.mismatches) cr.status = reports::Status::fail;
     }
     res.seconds = std::chrono::duration<double>(clock::now() - t0).count();
-    res.words = count;
-    res.words_per_second = res.seconds > 0 ? static_cast<double>(count) / res.seconds : 0;
+    res.words = part_count;
+    res.words_per_second = res.seconds > 0 ? static_cast<double>(part_count) / res.seconds : 0;
     rep.duration_s = res.seconds;
     rep.finished_at = reports::utc_now();
     rep.cases.push_back(std::move(cr));

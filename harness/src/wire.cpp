@@ -228,7 +228,7 @@ static std::set<pid_t> &live_subjects() {
     return pids;
 }
 
-bool Child::spawn(const std::vector<std::string> &argv, std::uint64_t memory_limit, std::string &why) {
+bool Child::spawn(const std::vector<std::string> &argv, std::uint64_t memory_limit, std::string &why, int shared_fd) {
     kill();
     tail_.clear();
     become_subreaper();
@@ -242,6 +242,8 @@ bool Child::spawn(const std::vector<std::string> &argv, std::uint64_t memory_lim
     for (char **e = environ; e && *e; ++e)
         if (std::strncmp(*e, "NINFER_CONFORM_SUBJECT=", 23) != 0) envp.push_back(*e);
     envp.push_back(token_.data());
+    std::string shm_env = std::string(kShmEnv) + "=" + std::to_string(kShmFd);
+    if (shared_fd >= 0) envp.push_back(shm_env.data());
     envp.push_back(nullptr);
 
     int pin[2] = {-1, -1}, pout[2] = {-1, -1}, perr[2] = {-1, -1}, pexec[2] = {-1, -1};
@@ -264,6 +266,12 @@ bool Child::spawn(const std::vector<std::string> &argv, std::uint64_t memory_lim
         ::dup2(pin[0], 0);
         ::dup2(pout[1], 1);
         ::dup2(perr[1], 2);
+        int exec_report = pexec[1];
+        if (shared_fd >= 0) {
+            if (exec_report == kShmFd) exec_report = ::fcntl(exec_report, F_DUPFD_CLOEXEC, kShmFd + 1);
+            if (shared_fd == kShmFd) ::fcntl(kShmFd, F_SETFD, 0);  // dup2 onto itself keeps CLOEXEC
+            else ::dup2(shared_fd, kShmFd);
+        }
         struct rlimit core = {0, 0};
         ::setrlimit(RLIMIT_CORE, &core);
         if (memory_limit > 0) {
@@ -275,7 +283,7 @@ bool Child::spawn(const std::vector<std::string> &argv, std::uint64_t memory_lim
         ::sigaction(SIGPIPE, &dfl, nullptr);
         ::execve(args[0], args.data(), envp.data());
         int e = errno;
-        [[maybe_unused]] auto w = ::write(pexec[1], &e, sizeof e);
+        [[maybe_unused]] auto w = ::write(exec_report, &e, sizeof e);
         ::_exit(127);
     }
     ::setpgid(pid, pid);

@@ -26,9 +26,14 @@ inline constexpr std::uint32_t kReplyMagic = 0x50524E4Eu;  // "NNRP"
 
 inline constexpr std::uint32_t kMaxText = 4096;            ///< name, version, message, error
 inline constexpr std::uint32_t kMaxCapabilities = 65536;
-/// The frames' version: 2 carries counted named planes (ABI v2). The worker sends it in its
-/// hello and the harness refuses any other, so that a stale worker binary fails by name.
-inline constexpr std::uint32_t kWireVersion = 2;
+/// The frames' version: 2 carries counted named planes (ABI v2); 3 adds batches in shared
+/// memory (CallHeader shm_*). The worker sends it in its hello and the harness refuses any
+/// other, so that a stale worker binary fails by name.
+inline constexpr std::uint32_t kWireVersion = 3;
+/// The descriptor at which a worker finds the harness's shared batch memory (a memfd), when its
+/// environment says kShmEnv=3; the worker moves it to a private descriptor at once.
+inline constexpr int kShmFd = 3;
+inline constexpr const char *kShmEnv = "NINFER_WORKER_SHM_FD";
 /// Most input planes and most output planes of one call (each direction).
 inline constexpr std::uint32_t kMaxPlanes = 16;
 
@@ -55,6 +60,9 @@ struct PlaneHeader {
 /// Harness -> worker, one per call. Followed by input_count input PlaneHeaders, output_count
 /// output PlaneHeaders (bytes: the capacity), then each input's bytes in order (with iota,
 /// input 0 is sent with 0 bytes and the worker makes count words of iota_width bytes).
+/// With shm_bytes != 0 the call has one output plane, which the worker places in the shared
+/// batch memory: the slot [shm_offset, shm_offset + shm_bytes) of the memfd (both whole pages),
+/// the buffer ending at the slot's end, between guard pages; its bytes do not travel in the reply.
 struct CallHeader {
     std::uint32_t magic = kCallMagic;
     std::uint32_t op = 0, format = 0, format_in = 0, layout = 0, method = 0, flags = 0, rank = 0;
@@ -64,11 +72,12 @@ struct CallHeader {
     std::uint32_t input_count = 0, output_count = 0;
     std::uint32_t iota_width = 0;  ///< 0: no iota; 1, 2, 4 or 8: the worker makes input 0
     std::uint64_t iota_start = 0;
+    std::uint64_t shm_offset = 0, shm_bytes = 0;
 };
 
 /// Worker -> harness, one per call. Followed by message_len bytes of message, output_count
 /// uint64 `written` sizes (the call's output planes, in its order; 0 unless `returned`) and
-/// then each output's written bytes.
+/// then each output's written bytes (none for a shared-memory call).
 struct ReplyHeader {
     std::uint32_t magic = kReplyMagic;
     std::uint8_t outcome = 0;  ///< Outcome::returned or Outcome::error
@@ -135,7 +144,8 @@ public:
     ~Child() { kill(); }
 
     /// fork+exec of argv with RLIMIT_AS (0: none) and RLIMIT_CORE 0; false and `why` on failure.
-    bool spawn(const std::vector<std::string> &argv, std::uint64_t memory_limit, std::string &why);
+    /// shared_fd >= 0: the child gets it at descriptor kShmFd and kShmEnv=3 in its environment.
+    bool spawn(const std::vector<std::string> &argv, std::uint64_t memory_limit, std::string &why, int shared_fd = -1);
     bool running() const { return pid_ > 0; }
 
     Io write_all(const void *buf, std::size_t n, Clock::time_point deadline);

@@ -52,6 +52,7 @@ struct GuardedBuffer {
     std::size_t page = 0, data = 0;  ///< page size; bytes of read-write pages between the guards
     std::uint8_t *p = nullptr;       ///< the buffer: map + page + data - capacity
     std::size_t capacity = 0;
+    std::uint64_t shared_offset = ~0ull;  ///< the slot of the shared batch memory mapped, or ~0: private
 
     GuardedBuffer() = default;
     GuardedBuffer(const GuardedBuffer &) = delete;
@@ -61,17 +62,39 @@ struct GuardedBuffer {
         if (map) ::munmap(map, data + 2 * page);
         map = p = nullptr;
         data = capacity = 0;
+        shared_offset = ~0ull;
     }
     std::size_t slack() const { return data - capacity; }
     std::uint8_t *leading_guard() const { return map; }
     std::uint8_t *trailing_guard() const { return map + page + data; }
 
+    /// Places a zero-filled buffer of n bytes at the end of the slot [offset, offset + bytes) of
+    /// the shared batch memory `fd` (whole pages), mapped between the guard pages; false when it
+    /// cannot be mapped.
+    bool place_shared(int fd, std::uint64_t offset, std::uint64_t bytes, std::uint64_t n) {
+        page = static_cast<std::size_t>(::sysconf(_SC_PAGESIZE));
+        if (fd < 0 || n > bytes || bytes % page || offset % page || bytes > SIZE_MAX - 4 * page) return false;
+        if (!map || shared_offset != offset || data != bytes) {
+            unmap();
+            void *m = ::mmap(nullptr, bytes + 2 * page, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+            if (m == MAP_FAILED) return false;
+            map = static_cast<std::uint8_t *>(m);
+            data = static_cast<std::size_t>(bytes);
+            if (::mmap(map + page, data, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_FIXED, fd, static_cast<off_t>(offset)) ==
+                MAP_FAILED) {
+                unmap();
+                return false;
+            }
+            shared_offset = offset;
+        }
+        return fill(n);
+    }
     /// Places a zero-filled buffer of n bytes with canary-filled slack; false when it cannot be mapped.
     bool place(std::uint64_t n) {
         page = static_cast<std::size_t>(::sysconf(_SC_PAGESIZE));
         if (n > SIZE_MAX - 4 * page) return false;
         const std::size_t need = (static_cast<std::size_t>(n) + page - 1) / page * page;
-        if (!map || data != need) {
+        if (!map || data != need || shared_offset != ~0ull) {
             unmap();
             void *m = ::mmap(nullptr, need + 2 * page, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
             if (m == MAP_FAILED) return false;
@@ -82,6 +105,9 @@ struct GuardedBuffer {
                 return false;
             }
         }
+        return fill(n);
+    }
+    bool fill(std::uint64_t n) {
         capacity = static_cast<std::size_t>(n);
         p = map + page + data - capacity;
         for (std::size_t k = 0; k < slack(); ++k) map[page + k] = canary_byte(k);
@@ -287,13 +313,14 @@ struct Outgoing {
     const std::uint8_t *out[wire::kMaxPlanes] = {};
 };
 
-bool send_reply(int fd, Outgoing &r, std::uint32_t output_count) {
+/// `shared`: the output bytes are in the shared batch memory already; only their sizes travel.
+bool send_reply(int fd, Outgoing &r, std::uint32_t output_count, bool shared = false) {
     r.h.message_len = static_cast<std::uint32_t>(r.message.size());
     r.h.output_count = output_count;
     if (!wire::write_full(fd, &r.h, sizeof r.h) || !wire::write_full(fd, r.message.data(), r.message.size()) ||
         !wire::write_full(fd, r.written, output_count * sizeof(std::uint64_t)))
         return false;
-    for (std::uint32_t i = 0; i < output_count; ++i)
+    for (std::uint32_t i = 0; i < output_count && !shared; ++i)
         if (r.written[i] > 0 && !wire::write_full(fd, r.out[i], static_cast<std::size_t>(r.written[i]))) return false;
     return true;
 }
@@ -352,13 +379,13 @@ void fill_head(Call &c, const wire::CallHeader &h) {
 }
 
 /// Calls a v2 function with the frame's planes.
-std::int32_t call_v2(const Loaded &p, ninfer_fn_v2 fn, const Frame &f, GuardedBuffer *out, std::uint64_t *written,
+std::int32_t call_v2(const Loaded &p, ninfer_fn_v2 fn, const Frame &f, GuardedBuffer *const *out, std::uint64_t *written,
                      ninfer_result_v2 &res) {
     ninfer_input_plane in[wire::kMaxPlanes] = {};
     ninfer_output_plane op[wire::kMaxPlanes] = {};
     for (std::uint32_t i = 0; i < f.h.input_count; ++i)
         in[i] = {f.in[i].name, f.in[i].format, f.data[i].p, f.in_bytes[i]};
-    for (std::uint32_t i = 0; i < f.h.output_count; ++i) op[i] = {f.out[i].name, f.out[i].format, out[i].p, f.out[i].bytes, 0};
+    for (std::uint32_t i = 0; i < f.h.output_count; ++i) op[i] = {f.out[i].name, f.out[i].format, out[i]->p, f.out[i].bytes, 0};
     ninfer_call_v2 c{};
     fill_head(c, f.h);
     c.profile = f.h.profile;
@@ -375,7 +402,7 @@ std::int32_t call_v2(const Loaded &p, ninfer_fn_v2 fn, const Frame &f, GuardedBu
 
 /// The v1 adapter: input planes 0, 1 become in, aux; output planes 0, 1, 2 become out, out2,
 /// out3, in the op's order.
-std::int32_t call_v1(const Loaded &p, ninfer_fn_v1 fn, const Frame &f, GuardedBuffer *out, std::uint64_t *written,
+std::int32_t call_v1(const Loaded &p, ninfer_fn_v1 fn, const Frame &f, GuardedBuffer *const *out, std::uint64_t *written,
                      ninfer_result_v2 &res) {
     ninfer_call_v1 c{};
     fill_head(c, f.h);
@@ -390,7 +417,7 @@ std::int32_t call_v1(const Loaded &p, ninfer_fn_v1 fn, const Frame &f, GuardedBu
     void **outs[3] = {&c.out, &c.out2, &c.out3};
     std::uint64_t *caps[3] = {&c.out_bytes, &c.out2_bytes, &c.out3_bytes};
     for (std::uint32_t i = 0; i < f.h.output_count; ++i) {
-        *outs[i] = out[i].p;
+        *outs[i] = out[i]->p;
         *caps[i] = f.out[i].bytes;
     }
     ninfer_result_v1 r1{};
@@ -408,14 +435,27 @@ std::int32_t call_v1(const Loaded &p, ninfer_fn_v1 fn, const Frame &f, GuardedBu
 }
 
 /// Runs one call on the plugin and checks what it did to the output planes.
-Outgoing run_call(const Loaded &p, const Frame &f, GuardedBuffer (&out)[wire::kMaxPlanes]) {
+/// A shared-memory call (h.shm_bytes != 0) places its one output in `shared` (shm_fd's slot).
+Outgoing run_call(const Loaded &p, const Frame &f, GuardedBuffer (&buffers)[wire::kMaxPlanes], GuardedBuffer &shared,
+                  int shm_fd) {
     const auto &h = f.h;
+    const bool shm = h.shm_bytes != 0;
+    if (shm && (h.output_count != 1 || shm_fd < 0))
+        return error_reply(shm_fd < 0 ? "shared-memory call but the worker was given no shared batch memory"
+                                      : "shared-memory call with " + std::to_string(h.output_count) +
+                                            " output planes (expected 1)");
+    GuardedBuffer *out[wire::kMaxPlanes];
+    for (std::uint32_t i = 0; i < wire::kMaxPlanes; ++i) out[i] = shm && i == 0 ? &shared : &buffers[i];
     for (std::uint32_t i = 0; i < h.output_count; ++i) {
-        if (!out[i].place(f.out[i].bytes))
+        if (shm && i == 0 && !shared.place_shared(shm_fd, h.shm_offset, h.shm_bytes, f.out[0].bytes))
+            return error_reply("worker cannot map " + std::to_string(f.out[0].bytes) + " bytes of " + plane_text(0, f.out[0]) +
+                               " in the shared batch memory (slot at " + std::to_string(h.shm_offset) + ", " +
+                               std::to_string(h.shm_bytes) + " bytes)");
+        if (!(shm && i == 0) && !out[i]->place(f.out[i].bytes))
             return error_reply("worker cannot allocate " + std::to_string(f.out[i].bytes) + " bytes for " +
                                plane_text(i, f.out[i]) + " (memory limit?)");
-        note_guard(g_guard_notes[2 * i], out[i].leading_guard(), out[i].page, "before the start of " + plane_text(i, f.out[i]));
-        note_guard(g_guard_notes[2 * i + 1], out[i].trailing_guard(), out[i].page, "past the end of " + plane_text(i, f.out[i]));
+        note_guard(g_guard_notes[2 * i], out[i]->leading_guard(), out[i]->page, "before the start of " + plane_text(i, f.out[i]));
+        note_guard(g_guard_notes[2 * i + 1], out[i]->trailing_guard(), out[i]->page, "past the end of " + plane_text(i, f.out[i]));
     }
     for (std::uint32_t i = h.output_count; i < wire::kMaxPlanes; ++i) g_guard_notes[2 * i].len = g_guard_notes[2 * i + 1].len = 0;
     const bool v1 = p.abi == 1;
@@ -437,7 +477,7 @@ Outgoing run_call(const Loaded &p, const Frame &f, GuardedBuffer (&out)[wire::kM
     // 1. The slack before each buffer: a write there (a guard page caught anything past the
     //    end or further before) leaves the worker suspect, so it restarts.
     for (std::uint32_t i = 0; i < h.output_count; ++i)
-        if (!out[i].slack_intact()) return error_reply("wrote before the start of " + plane_text(i, f.out[i]), true);
+        if (!out[i]->slack_intact()) return error_reply("wrote before the start of " + plane_text(i, f.out[i]), true);
     // 2. Reported sizes within the capacities (a v1 plugin: also none for a buffer it was not given).
     const std::uint32_t reported = v1 ? 3 : h.output_count;
     for (std::uint32_t i = 0; i < reported; ++i) {
@@ -456,7 +496,7 @@ Outgoing run_call(const Loaded &p, const Frame &f, GuardedBuffer (&out)[wire::kM
     r.h.detail = res.detail;
     for (std::uint32_t i = 0; i < h.output_count; ++i) {
         r.written[i] = written[i];
-        r.out[i] = out[i].p;
+        r.out[i] = out[i]->p;
     }
     return r;
 }
@@ -466,6 +506,14 @@ Outgoing run_call(const Loaded &p, const Frame &f, GuardedBuffer (&out)[wire::kM
 int worker_main(const std::string &library_path) {
     struct rlimit core = {0, 0};
     ::setrlimit(RLIMIT_CORE, &core);
+    // The harness's shared batch memory, moved off the descriptor it came on (before the
+    // protocol descriptors take the lowest free ones).
+    int shm_fd = -1;
+    if (const char *e = std::getenv(wire::kShmEnv); e && std::string(e) == std::to_string(wire::kShmFd)) {
+        shm_fd = ::fcntl(wire::kShmFd, F_DUPFD_CLOEXEC, wire::kShmFd + 1);
+        ::close(wire::kShmFd);
+        ::unsetenv(wire::kShmEnv);
+    }
     // The protocol moves to private descriptors; the plugin's stdout goes to stderr and its
     // stdin reads /dev/null, so that nothing it prints or reads can break the framing.
     int proto_in = ::fcntl(0, F_DUPFD_CLOEXEC, 3);
@@ -487,6 +535,7 @@ int worker_main(const std::string &library_path) {
 
     Buffer in[wire::kMaxPlanes];
     GuardedBuffer out[wire::kMaxPlanes];
+    GuardedBuffer shared[4];  // the slots of pipelined batches, each mapped once
     for (;;) {
         Frame f;
         f.data = in;
@@ -542,9 +591,9 @@ int worker_main(const std::string &library_path) {
         else if (h.rank > NINFER_MAX_RANK)
             r = error_reply("rank " + std::to_string(h.rank) + " exceeds " + std::to_string(NINFER_MAX_RANK));
         else
-            r = run_call(plugin, f, out);
+            r = run_call(plugin, f, out, shared[h.shm_bytes ? h.shm_offset / h.shm_bytes % 4 : 0], shm_fd);
         const bool ret = r.h.outcome == static_cast<std::uint8_t>(Outcome::returned);
-        if (!send_reply(proto_out, r, ret ? h.output_count : 0)) return 0;
+        if (!send_reply(proto_out, r, ret ? h.output_count : 0, h.shm_bytes != 0)) return 0;
         if (r.h.restart) return 3;
     }
 }

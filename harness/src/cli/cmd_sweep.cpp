@@ -4,6 +4,7 @@
 // stderr; words/s.
 #include <cstdio>
 #include <memory>
+#include <thread>
 
 #include "cmd_common.hpp"
 #include "ninfer/oracle/formats.hpp"
@@ -14,7 +15,8 @@ namespace {
 
 struct SweepArgs {
     SubjectArgs subject;
-    std::string conversion, start, report, junit;
+    std::string conversion, start, report, junit, shard, expected = "native";
+    unsigned jobs = 0;
     std::uint64_t count = 0, batch = 1ull << 22;
     std::size_t max_mismatches = 8;
     bool nan_payload = false;
@@ -49,6 +51,13 @@ void add_sweep(CLI::App &app) {
     cmd->add_option("--max-mismatches", a->max_mismatches, "mismatches kept, 0..1000000 (default 8)")
         ->check(digits())
         ->check(CLI::Range(std::size_t{0}, kMaxMismatches));
+    cmd->add_option("--jobs", a->jobs, "workers on disjoint ranges, 1..256 (default: the number of cores)")
+        ->check(digits())
+        ->check(CLI::Range(1u, 256u));
+    cmd->add_option("--shard", a->shard, "sweep only shard I of N (I/N, 0 <= I < N <= 65536) of the range; "
+                                         "`merge` combines the shard reports");
+    cmd->add_option("--expected", a->expected, "expected words from native (default) or oracle (MPFR, every word)")
+        ->check(CLI::IsMember({"native", "oracle"}));
     cmd->add_flag("--nan-payload", a->nan_payload,
                   "judge NaN words bit for bit under the profile rule convert.<name>.nan_payload");
     cmd->callback([a] {
@@ -67,12 +76,31 @@ void add_sweep(CLI::App &app) {
         o.max_mismatches = a->max_mismatches;
         o.progress = true;
         o.nan_payload = a->nan_payload;
+        o.expected = a->expected == "oracle" ? SweepExpected::oracle : SweepExpected::native;
+        o.jobs = a->jobs ? a->jobs : std::max(1u, std::thread::hardware_concurrency());
+        if (!a->shard.empty()) {
+            const auto slash = a->shard.find('/');
+            const auto number = [](const std::string &t) {
+                return !t.empty() && t.size() <= 5 && t.find_first_not_of("0123456789") == std::string::npos;
+            };
+            const std::string i = a->shard.substr(0, slash), n = slash == std::string::npos ? "" : a->shard.substr(slash + 1);
+            if (slash == std::string::npos || !number(i) || !number(n) || std::stoul(n) == 0 || std::stoul(n) > 65536 ||
+                std::stoul(i) >= std::stoul(n))
+                throw UsageError("--shard '" + echo(a->shard) + "': expected I/N with 0 <= I < N <= 65536 (e.g. 0/4)");
+            o.shard_index = std::stoul(i);
+            o.shard_count = std::stoul(n);
+        }
         source_domain(o);
         check_destination(a->report, "--report");
         check_destination(a->junit, "--junit");
         reports::SubjectIdentity id;
         auto subject = open_subject(a->subject, id);
-        SweepResult res = run_sweep(*subject, o, id);
+        // The other jobs' workers: the same subject, opened again in their threads.
+        const auto open_more = [a] {
+            reports::SubjectIdentity ignored;
+            return open_subject(a->subject, ignored);
+        };
+        SweepResult res = run_sweep(*subject, o, id, open_more);
         write_reports(res.report, a->report, a->junit);
         std::fputs(reports::render_summary(res.report).c_str(), stdout);
         // An undeclared conversion is not swept: no words and no speed to report (as `run` says).
@@ -80,8 +108,9 @@ void add_sweep(CLI::App &app) {
             std::fprintf(stderr, "warning: nothing was tested: subject %s %s does not declare %s\n", id.name.c_str(),
                          id.version.c_str(), conv.name.data());
         else
-            std::printf("swept %llu words in %.3f s: %.4g words per second (one harness process, one worker)\n",
-                        static_cast<unsigned long long>(res.words), res.seconds, res.words_per_second);
+            std::printf("swept %llu words in %.3f s: %.4g words per second (%u job%s, each a worker and a checker)\n",
+                        static_cast<unsigned long long>(res.words), res.seconds, res.words_per_second, o.jobs,
+                        o.jobs == 1 ? "" : "s");
         if (!a->report.empty()) std::printf("report: %s\n", a->report.c_str());
         if (!a->junit.empty()) std::printf("junit: %s\n", a->junit.c_str());
         if (reports::run_failed(res.report)) throw CLI::RuntimeError(kExitFail);

@@ -73,6 +73,12 @@ reports::Report run_cases(Subject &s, const CaseSet &set, const RunOptions &opts
 
 // ---- Exhaustive sweeps ---------------------------------------------------------------------
 
+/// Where a sweep's expected words come from.
+enum class SweepExpected : std::uint8_t {
+    native,  ///< ninfer::native (native_words.hpp), cross-checked against the oracle by the tests
+    oracle   ///< the MPFR oracle itself, word by word (exhaustive.hpp), in parallel
+};
+
 struct SweepOptions {
     std::uint32_t op = NINFER_OP_convert;  ///< convert (by `conversion`) or decode (of `format`)
     std::uint32_t conversion = 0;
@@ -85,11 +91,19 @@ struct SweepOptions {
     /// convert: judge NaN words bit for bit under the profile rule convert.<name>.nan_payload
     /// instead of the conversion's NaN principle policy (oracle/README.md).
     bool nan_payload = false;
+    SweepExpected expected = SweepExpected::native;
+    /// Workers (subjects) on disjoint contiguous runs of whole batches; the report is the same
+    /// for any value (timings aside). More than 1 needs run_sweep's open_more.
+    unsigned jobs = 1;
+    /// A shard I/N (shard_count 0: none): the words [start + floor(count*I/N),
+    /// start + floor(count*(I+1)/N)) of the range; the report keeps the whole range's start and
+    /// count (docs/cli.md, "Shards").
+    std::uint64_t shard_index = 0, shard_count = 0;
 };
 
 struct SweepResult {
     reports::Report report;  ///< one case: "<rule>/sweep"
-    std::uint64_t words = 0;
+    std::uint64_t words = 0; ///< the words swept (a shard's part)
     double seconds = 0;      ///< wall time of calls and comparison
     double words_per_second = 0;
 };
@@ -97,11 +111,13 @@ struct SweepResult {
 /// Size of the source domain of a conversion or format (2^bits).
 std::uint64_t source_domain(const SweepOptions &o);
 
-/// Sweep [start, start+count) of the source domain through the subject in Iota batches;
-/// expected words from the reference's native codecs (cross-checked against the oracle in the
-/// reference's tests), compared under the conversion's NaN principle policy (or bit for bit
-/// with nan_payload).
-/// Throws UsageError for a bad conversion, format or range.
-SweepResult run_sweep(Subject &s, const SweepOptions &o, const reports::SubjectIdentity &id);
+/// Sweep [start, start+count) (or its shard) of the source domain through the subject in
+/// pipelined Iota batches; expected words from the native codecs (cross-checked against the
+/// oracle in the tests) or the oracle itself, compared block by block (memcmp) under the
+/// conversion's NaN principle policy (or bit for bit with nan_payload). With o.jobs > 1,
+/// open_more opens the other jobs' subjects (in their threads).
+/// Throws UsageError for a bad conversion, format, range or shard.
+SweepResult run_sweep(Subject &s, const SweepOptions &o, const reports::SubjectIdentity &id,
+                      const std::function<std::unique_ptr<Subject>()> &open_more = {});
 
 }  // namespace ninfer::harness

@@ -7,6 +7,7 @@
 
 #include <chrono>
 #include <cstdint>
+#include <deque>
 #include <memory>
 #include <optional>
 #include <string>
@@ -72,6 +73,10 @@ struct Reply {
     /// When `returned`: the call's output planes, in its order, each holding the bytes written.
     std::vector<Plane> outputs;
     double seconds = 0;
+    /// A pipelined batch of a plugin subject (Subject::collect): its one output plane's written
+    /// bytes in memory shared with the worker, `outputs` empty; valid until the next submit.
+    const std::uint8_t *shared = nullptr;
+    std::uint64_t shared_bytes = 0;
     /// The bytes written to an output plane; empty when the reply has none of that name.
     const std::vector<std::uint8_t> &output(std::uint32_t name) const { return suites::plane_bytes(outputs, name); }
 };
@@ -94,6 +99,23 @@ public:
     virtual const std::string &open_error() const = 0;
     /// One call. Restarts a dead worker before the next call.
     virtual Reply call(const Call &c) = 0;
+
+    // ---- Pipelined batches (sweeps) ----
+    /// How many calls submit may have in flight before a collect (at least 1).
+    virtual std::size_t pipeline_depth() const { return 1; }
+    /// Queue a call with one output plane; the subject may start it at once. The replies come
+    /// back by collect, in submit order, each as call() would give it (a crash, timeout or
+    /// error of one call is its reply; the next call runs on a restarted worker).
+    virtual void submit(const Call &c) { queued_.push_back(c); }
+    /// The reply of the oldest submitted call. Default: that call, made now.
+    virtual Reply collect() {
+        Call c = std::move(queued_.front());
+        queued_.pop_front();
+        return call(c);
+    }
+
+private:
+    std::deque<Call> queued_;
 };
 
 /// A plugin shared library run in an isolated worker process (`ninfer-conform worker`).

@@ -1,0 +1,224 @@
+// SPDX-License-Identifier: Apache-2.0
+// Sweeps in shared-memory batches (issue 11, docs/cli.md "sweep"): pipelined batches survive a
+// crash, hang or overrun of the plugin as a reported result; --jobs N gives the report of
+// --jobs 1; the shards of --shard I/N cover the unsharded sweep's mismatches exactly and carry
+// the contract's extras; --expected oracle finds what native finds.
+#include <catch2/catch.hpp>
+
+#include <cstdio>
+#include <filesystem>
+#include <set>
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+#include "cli_support.hpp"
+#include "ninfer/harness/runner.hpp"
+#include "ninfer/harness/subject.hpp"
+
+namespace fs = std::filesystem;
+using nlohmann::json;
+using namespace ninfer;
+using namespace ninfer::harness;
+
+namespace {
+
+fs::path scratch() {
+    static const fs::path d = test::fresh_dir(fs::path(NINFER_CLI_TEST_TMP).string() + "-sweep");
+    return d;
+}
+
+test::Out conform(const std::string &args) { return test::run_cli(scratch(), args); }
+
+/// The report of a sweep run by the CLI (exit status 0 or 1 expected).
+json sweep_report(const std::string &name, const std::string &args) {
+    const fs::path report = scratch() / (name + ".json");
+    const auto o = conform("sweep " + args + " --report '" + report.string() + "'");
+    INFO(args << "\n" << o.out << o.err);
+    REQUIRE((o.status == 0 || o.status == 1));
+    return json::parse(test::slurp(report));
+}
+
+/// A report without what may differ between equal sweeps: timestamps and timings.
+json without_timings(json r) {
+    for (const char *k : {"started_at", "finished_at", "duration_s"}) r.erase(k);
+    for (auto &c : r["cases"]) c.erase("seconds");
+    return r;
+}
+
+/// A plugin subject of a fixture or bundled plugin, its worker the CLI binary.
+std::unique_ptr<Subject> open_fixture(const std::string &path, int timeout_ms = 10000) {
+    SubjectOptions so;
+    so.worker_executable = NINFER_CONFORM_EXE;
+    so.call_timeout = std::chrono::milliseconds(timeout_ms);
+    return open_plugin(path, so);
+}
+
+/// A decode sweep of bf16 words (the fixtures decode normal bf16 numbers correctly).
+SweepOptions bf16_decode(std::uint64_t start, std::uint64_t count, std::uint64_t batch) {
+    SweepOptions o;
+    o.op = NINFER_OP_decode;
+    o.format = NINFER_FORMAT_bf16;
+    o.start = start;
+    o.count = count;
+    o.batch = batch;
+    o.max_mismatches = 4;
+    return o;
+}
+
+std::string fmt_hex(std::uint64_t v) {
+    char buf[17];
+    std::snprintf(buf, sizeof buf, "%08llx", static_cast<unsigned long long>(v));
+    return buf;
+}
+
+const std::string kMutant = "mutant_bf16_truncation";  // fp32_to_bf16_rne truncates: many mismatches
+
+}  // namespace
+
+TEST_CASE("a crash, hang or overrun in a pipelined sweep batch is that batch's result; the next batch runs on a "
+          "fresh worker", "[sweep][isolation]") {
+    const std::string dir = NINFER_TEST_PLUGIN_DIR;
+    // Batches of 173 words from 0xDE00: the second starts at the fixtures' trigger word 0xDEAD,
+    // the third was already sent to the worker that dies and must be sent again.
+    const auto o = bf16_decode(0xDE00, 3 * 173, 173);
+    SECTION("crash") {
+        auto s = open_fixture(dir + "/fixture_crash.so");
+        REQUIRE(s->open_error().empty());
+        CHECK(s->pipeline_depth() >= 2);
+        const auto res = run_sweep(*s, o, identity_of(*s, "plugin", "crash"));
+        const auto &c = res.report.cases.at(0);
+        CHECK(c.status == reports::Status::crash);
+        CHECK(c.mismatches == 173);  // the dead batch only: the first and third pass
+        CHECK_THAT(c.message, Catch::StartsWith("batch at dead: worker killed by SIGSEGV"));
+        CHECK_THAT(c.message, Catch::Contains("about to dereference NULL"));
+    }
+    SECTION("hang") {
+        auto s = open_fixture(dir + "/fixture_hang.so", 1000);
+        const auto res = run_sweep(*s, o, identity_of(*s, "plugin", "hang"));
+        const auto &c = res.report.cases.at(0);
+        CHECK(c.status == reports::Status::timeout);
+        CHECK(c.mismatches == 173);
+        CHECK_THAT(c.message, Catch::StartsWith("batch at dead: no reply within 1000 ms; worker killed"));
+    }
+    SECTION("a write past the end of the shared output slot faults on its guard page") {
+        auto s = open_fixture(dir + "/fixture_overrun.so");
+        const auto res = run_sweep(*s, o, identity_of(*s, "plugin", "overrun"));
+        const auto &c = res.report.cases.at(0);
+        CHECK(c.status == reports::Status::crash);
+        CHECK(c.mismatches == 173);
+        CHECK_THAT(c.message, Catch::Contains("the plugin wrote past the end of output plane 1 (values, capacity 1384 bytes)"));
+    }
+    SECTION("a write before the start of the shared output slot is caught by the canaries") {
+        auto s = open_fixture(dir + "/fixture_overrun.so");
+        const auto res = run_sweep(*s, bf16_decode(0xF000, 3 * 13, 13), identity_of(*s, "plugin", "overrun"));
+        const auto &c = res.report.cases.at(0);
+        CHECK(c.status == reports::Status::error);
+        CHECK(c.mismatches == 13);
+        CHECK_THAT(c.message, Catch::Contains("batch at f00d: wrote before the start of output plane 1 (values, capacity 104 bytes)"));
+    }
+    SECTION("a write far past the end faults on the guard page") {
+        auto s = open_fixture(dir + "/fixture_overrun.so");
+        const auto res = run_sweep(*s, bf16_decode(0xFD13, 3 * 0xED, 0xED), identity_of(*s, "plugin", "overrun"));
+        const auto &c = res.report.cases.at(0);
+        CHECK(c.status == reports::Status::crash);
+        CHECK(c.mismatches == 0xED);
+        CHECK_THAT(c.message, Catch::Contains("batch at feed: worker killed by SIGSEGV"));
+    }
+    SECTION("a written size past the capacity is an error") {
+        auto s = open_fixture(dir + "/fixture_overrun.so");
+        const auto res = run_sweep(*s, bf16_decode(0xBE00, 3 * 0xEF, 0xEF), identity_of(*s, "plugin", "overrun"));
+        const auto &c = res.report.cases.at(0);
+        CHECK(c.status == reports::Status::error);
+        CHECK(c.mismatches == 0xEF);
+        CHECK_THAT(c.message, Catch::Contains("batch at beef: reported out_written 1913 > capacity 1912"));
+    }
+}
+
+TEST_CASE("a sweep in several jobs reports what one job reports", "[sweep][jobs]") {
+    // Batches of an odd size, so that jobs split inside the mismatching binades.
+    const std::string args = "--plugin " + kMutant + " --conversion fp32_to_bf16_rne --start 3f000000 --count 3000000 "
+                             "--batch 70001 --max-mismatches 40";
+    const json one = sweep_report("jobs1", args + " --jobs 1");
+    REQUIRE(one["cases"][0]["mismatches"].get<std::uint64_t>() > 1000000);
+    REQUIRE(one["cases"][0]["first_mismatches"].size() == 40);
+    for (const char *jobs : {"2", "5"}) {
+        INFO("--jobs " << jobs);
+        CHECK(without_timings(sweep_report(std::string("jobs") + jobs, args + " --jobs " + jobs)) == without_timings(one));
+    }
+    // A crash is the same result in any number of jobs too (batches are cut the same way).
+    auto s = open_fixture(std::string(NINFER_TEST_PLUGIN_DIR) + "/fixture_crash.so");
+    auto o = bf16_decode(0xDE00, 3 * 173, 173);
+    const auto id = identity_of(*s, "plugin", "crash");
+    const auto one_job = run_sweep(*s, o, id).report.cases.at(0);
+    o.jobs = 3;
+    const auto three = run_sweep(*s, o, id, [] { return open_fixture(std::string(NINFER_TEST_PLUGIN_DIR) + "/fixture_crash.so"); })
+                           .report.cases.at(0);
+    CHECK(three.status == one_job.status);
+    CHECK(three.mismatches == one_job.mismatches);
+    CHECK(three.message.substr(0, 40) == one_job.message.substr(0, 40));
+}
+
+TEST_CASE("sweep shards carry the contract's extras and together hold the unsharded mismatches", "[sweep][shard]") {
+    const std::string args = "--plugin " + kMutant + " --conversion fp32_to_bf16_rne --start 3f7fff00 --count 1000 "
+                             "--batch 97 --max-mismatches 1000";
+    const json whole = sweep_report("whole", args);
+    const auto &wc = whole["cases"][0];
+    REQUIRE(wc["mismatches"].get<std::uint64_t>() > 100);
+    REQUIRE(wc["mismatches"].get<std::uint64_t>() == wc["first_mismatches"].size());
+    CHECK(whole["extra"]["max_mismatches"] == "1000");
+    CHECK(whole["extra"]["expected"] == "native");
+    CHECK_FALSE(whole["extra"].contains("shard"));
+    std::set<std::uint64_t> indices;
+    std::vector<json> firsts;
+    std::uint64_t mismatches = 0, elements = 0;
+    const std::uint64_t bounds[] = {0, 333, 666, 1000};  // floor(1000 * I / 3)
+    for (int i = 0; i < 3; ++i) {
+        const json r = sweep_report("shard" + std::to_string(i), args + " --shard " + std::to_string(i) + "/3");
+        const auto &c = r["cases"][0];
+        CHECK(r["extra"]["shard"] == std::to_string(i) + "/3");
+        CHECK(r["extra"]["start"] == "3f7fff00");  // the whole range's
+        CHECK(r["extra"]["count"] == "1000");
+        CHECK(r["extra"]["shard_start"] == fmt_hex(0x3f7fff00 + bounds[i]));
+        CHECK(r["extra"]["shard_count"] == std::to_string(bounds[i + 1] - bounds[i]));
+        CHECK(r["extra"]["max_mismatches"] == "1000");
+        CHECK(c["source"] == wc["source"]);
+        CHECK(c["elements"].get<std::uint64_t>() == bounds[i + 1] - bounds[i]);
+        for (const auto &m : c["first_mismatches"]) {
+            // Indices stay relative to the whole range's start.
+            CHECK(m["index"].get<std::uint64_t>() >= bounds[i]);
+            CHECK(m["index"].get<std::uint64_t>() < bounds[i + 1]);
+            indices.insert(m["index"].get<std::uint64_t>());
+            firsts.push_back(m);
+        }
+        mismatches += c["mismatches"].get<std::uint64_t>();
+        elements += c["elements"].get<std::uint64_t>();
+    }
+    CHECK(mismatches == wc["mismatches"].get<std::uint64_t>());
+    CHECK(elements == 1000);
+    CHECK(firsts == std::vector<json>(wc["first_mismatches"].begin(), wc["first_mismatches"].end()));
+    CHECK(indices.size() == firsts.size());
+}
+
+TEST_CASE("sweep --shard, --jobs and --expected refuse what they do not take", "[sweep][cli]") {
+    for (const char *bad : {"3/3", "1", "a/2", "1/0", "-1/2", "1/2/3", "0/65537"}) {
+        INFO(bad);
+        const auto o = conform(std::string("sweep --plugin reference --conversion fp32_to_bf16_rne --count 10 --shard '") + bad + "'");
+        CHECK(o.status == 2);
+        CHECK_THAT(o.err, Catch::Contains("--shard"));
+    }
+    CHECK(conform("sweep --plugin reference --conversion fp32_to_bf16_rne --count 10 --jobs 0").status == 2);
+    CHECK(conform("sweep --plugin reference --conversion fp32_to_bf16_rne --count 10 --expected mpfr").status == 2);
+}
+
+TEST_CASE("sweep --expected oracle finds what the native expected words find", "[sweep][oracle]") {
+    const std::string args = "--conversion fp32_to_bf16_rne --start 7f7ff000 --count 20000 --max-mismatches 30";
+    const json ref = sweep_report("oracle-ref", "--plugin reference --expected oracle " + args);
+    CHECK(ref["extra"]["expected"] == "oracle");
+    CHECK(ref["cases"][0]["status"] == "pass");
+    const json by_oracle = sweep_report("oracle-mutant", "--plugin " + kMutant + " --expected oracle " + args);
+    json by_native = sweep_report("native-mutant", "--plugin " + kMutant + " " + args);
+    REQUIRE(by_native["cases"][0]["mismatches"].get<std::uint64_t>() > 0);
+    by_native["extra"]["expected"] = "oracle";
+    CHECK(without_timings(by_oracle) == without_timings(by_native));
+}

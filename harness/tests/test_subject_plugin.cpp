@@ -524,7 +524,7 @@ TEST_CASE("a worker of another wire protocol version is refused by name", "[subj
     opts.worker_executable = NINFER_TEST_STALE_WORKER;
     auto s = open_plugin(plugin("minimal_plugin"), opts);
     INFO(s->open_error());
-    CHECK_THAT(s->open_error(), Catch::Contains("worker speaks wire protocol 1, this harness 2"));
+    CHECK_THAT(s->open_error(), Catch::Contains("worker speaks wire protocol 1, this harness 3"));
     CHECK(s->open_error().find('\n') == std::string::npos);
     CHECK(s->call(decode_bf16({0x3F80})).outcome == Outcome::error);
 }

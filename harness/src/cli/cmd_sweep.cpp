@@ -17,7 +17,7 @@ struct SweepArgs {
     SubjectArgs subject;
     std::string conversion, start, report, junit, shard, expected = "native";
     unsigned jobs = 0;
-    std::uint64_t count = 0, batch = 1ull << 22;
+    std::uint64_t count = 0, batch = 1ull << 17;
     std::size_t max_mismatches = 8;
     bool nan_payload = false;
 };
@@ -43,7 +43,7 @@ void add_sweep(CLI::App &app) {
     cmd->add_option("--count", a->count, "number of source words, at least 1 (default: to the end of the domain)")
         ->check(digits())
         ->check(CLI::Range(std::uint64_t{1}, ~std::uint64_t{0}));
-    cmd->add_option("--batch", a->batch, "words per call, 1..16777216 (default 4194304)")
+    cmd->add_option("--batch", a->batch, "words per call, 1..16777216 (default 131072)")
         ->check(digits())
         ->check(CLI::Range(std::uint64_t{1}, kMaxBatchWords));
     cmd->add_option("--report", a->report, "write the JSON report here (atomically)");

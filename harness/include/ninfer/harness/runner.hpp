@@ -85,7 +85,7 @@ struct SweepOptions {
     std::uint32_t format = 0;
     std::uint64_t start = 0;
     std::optional<std::uint64_t> count;     ///< default: the rest of the source domain
-    std::uint64_t batch = 1ull << 22;       ///< words per Iota call
+    std::uint64_t batch = 1ull << 17;       ///< words per Iota call (in cache: 512 KiB of fp32 input)
     std::size_t max_mismatches = 8;
     bool progress = false;                  ///< progress lines on stderr
     /// convert: judge NaN words bit for bit under the profile rule convert.<name>.nan_payload

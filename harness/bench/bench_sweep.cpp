@@ -34,6 +34,7 @@ struct Row {
 void report(const std::string &what, std::uint64_t words, double s, const std::string &how) {
     std::printf("%-44s %12llu words %9.3f s %14.4g words/s  (%s)\n", what.c_str(), static_cast<unsigned long long>(words), s,
                 static_cast<double>(words) / s, how.c_str());
+    std::fflush(stdout);
 }
 
 /// The bare loop over [0, total) on `threads` threads (contiguous ranges): convert with the
@@ -148,6 +149,7 @@ int main(int argc, char **argv) {
         report(label, total, bare1, fmt::format("bare loop, 1 thread, {} differing blocks", d1));
         if (jobs > 1) report(label, total, baren, fmt::format("bare loop, {} threads, {} differing blocks", jobs, dn));
         std::printf("%-44s harness / bare loop on %u threads: %.2fx\n", label.c_str(), jobs, res.seconds / baren);
+        std::fflush(stdout);
     }
     if (failures) std::printf("WARNING: %d sweeps reported mismatches\n", failures);
     return failures ? 1 : 0;

@@ -8,6 +8,7 @@
 //   exec_null_subject lines   as null, in JSON lines with hex planes (the framing's baseline)
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <cstdio>
 #include <cstring>
@@ -19,13 +20,36 @@
 
 namespace {
 
+/// stdin through one buffer: lines and exact byte counts.
+char g_buf[1 << 16];
+std::size_t g_at = 0, g_end = 0;
+
+bool fill() {
+    const ssize_t r = ::read(0, g_buf, sizeof g_buf);
+    if (r <= 0) return false;
+    g_at = 0;
+    g_end = static_cast<std::size_t>(r);
+    return true;
+}
+
 bool read_full(void *buf, std::size_t n) {
     auto *p = static_cast<char *>(buf);
     while (n > 0) {
-        const ssize_t r = ::read(0, p, n);
-        if (r <= 0) return false;
-        p += r;
-        n -= static_cast<std::size_t>(r);
+        if (g_at == g_end) {
+            if (n >= sizeof g_buf) {  // large planes straight into place
+                const ssize_t r = ::read(0, p, n);
+                if (r <= 0) return false;
+                p += r;
+                n -= static_cast<std::size_t>(r);
+                continue;
+            }
+            if (!fill()) return false;
+        }
+        const std::size_t k = std::min(n, g_end - g_at);
+        std::memcpy(p, g_buf + g_at, k);
+        g_at += k;
+        p += k;
+        n -= k;
     }
     return true;
 }
@@ -43,9 +67,17 @@ bool write_full(const void *buf, std::size_t n) {
 
 std::string read_line() {
     std::string line;
-    char c;
-    while (read_full(&c, 1) && c != '\n') line.push_back(c);
-    return line;
+    for (;;) {
+        if (g_at == g_end && !fill()) return line;
+        const char *nl = static_cast<const char *>(std::memchr(g_buf + g_at, '\n', g_end - g_at));
+        const std::size_t k = nl ? static_cast<std::size_t>(nl - (g_buf + g_at)) : g_end - g_at;
+        line.append(g_buf + g_at, k);
+        g_at += k;
+        if (nl) {
+            ++g_at;
+            return line;
+        }
+    }
 }
 
 std::uint16_t fp32_to_bf16_rne(std::uint32_t w) {
@@ -82,8 +114,9 @@ int serve_binary(bool convert) {
                 }
             }
         }
-        const std::string reply =
-            nlohmann::json{{"status", 0}, {"outputs", {{"words", 2 * count}}}}.dump();
+        nlohmann::json reply_json = {{"status", 0}};
+        reply_json["outputs"] = nlohmann::json::array({nlohmann::json::array({"words", 2 * count})});
+        const std::string reply = reply_json.dump();
         std::uint8_t head[16] = {'N', 'F', 'B', '1'};
         const auto len = static_cast<std::uint32_t>(reply.size());
         const std::uint64_t bytes = 2 * count;

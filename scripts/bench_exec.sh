@@ -3,7 +3,8 @@
 # Benchmark (not a test): the exec protocol's figures (README.md, "Results"), in one run:
 #  1. a C++ subject that computes nothing (harness/bench/exec_null_subject.cpp), through the
 #     harness's exec subject: binary frames with iota, binary frames with words, JSON lines;
-#  2. `sweep` of fp32_to_bf16_rne over 2^28 words against that subject converting for real;
+#  2. `sweep` of fp32_to_bf16_rne over 2^28 words against that subject converting for real, and
+#     against the bundled reference plugin (the sweep engine's own pace, for comparison);
 #  3. `sweep` of fp32_to_fp16_rne over 2^28 words against harness/examples/numpy_codec.py, beside
 #     numpy's own in-process speed over the same range, in the same batches.
 # Usage: scripts/bench_exec.sh [BUILD_DIR (default build/ci)]; PYTHON=... picks the interpreter.
@@ -24,6 +25,8 @@ echo "== exec protocol, a subject that computes nothing (2^22 words per call)"
 
 echo "== sweep fp32_to_bf16_rne, $words words, C++ subject converting (binary frames, iota)"
 "$cli" sweep --exec "$null bf16" --conversion fp32_to_bf16_rne --start 0 --count $words 2>/dev/null | grep '^swept'
+echo "   the same sweep against the bundled reference plugin (worker process; the sweep engine's own pace):"
+"$cli" sweep --plugin reference --conversion fp32_to_bf16_rne --start 0 --count $words 2>/dev/null | grep '^swept'
 
 if "$python" -c 'import numpy' 2>/dev/null; then
   echo "== numpy: fp32_to_fp16_rne over [$numpy_start, +$words), batches of 2^22 words"

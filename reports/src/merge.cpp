@@ -50,7 +50,7 @@ std::string text(const json &obj, const char *key, const std::string &label, con
 
 std::uint64_t unsigned_of(const json &obj, const char *key, const std::string &label, const std::string &where = "") {
     const auto &v = obj.find(key);
-    if (v == obj.end() || !v->is_number_unsigned())
+    if (v == obj.end() || !v->is_number_integer() || (!v->is_number_unsigned() && v->template get<std::int64_t>() < 0))
         refuse(label, fmt::format("{}\"{}\" is {}, expected a non-negative integer", where, key,
                                   v == obj.end() ? "missing" : v->type_name()));
     return v->get<std::uint64_t>();

@@ -21,7 +21,11 @@ words=$((1 << 28))
 numpy_start=38800000  # binary32 2^-14 and up: fp16 normals (and overflow to infinity at the top)
 
 echo "== exec protocol, a subject that computes nothing (2^22 words per call)"
-"$build/harness/bench_exec" 28
+if "$python" -c 'import numpy' 2>/dev/null; then
+  "$build/harness/bench_exec" 28 "$python harness/examples/numpy_codec.py" $numpy_start
+else
+  "$build/harness/bench_exec" 28
+fi
 
 echo "== sweep fp32_to_bf16_rne, $words words, C++ subject converting (binary frames, iota)"
 "$cli" sweep --exec "$null bf16" --conversion fp32_to_bf16_rne --start 0 --count $words 2>/dev/null | grep '^swept'

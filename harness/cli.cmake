@@ -3,6 +3,7 @@
 add_executable(ninfer-conform
   ${CMAKE_CURRENT_LIST_DIR}/src/cli/main.cpp
   ${CMAKE_CURRENT_LIST_DIR}/src/cli/cmd_list.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/src/cli/cmd_merge.cpp
   ${CMAKE_CURRENT_LIST_DIR}/src/cli/cmd_rules.cpp
   ${CMAKE_CURRENT_LIST_DIR}/src/cli/cmd_coverage.cpp
   ${CMAKE_CURRENT_LIST_DIR}/src/cli/cmd_generate.cpp
@@ -45,7 +46,8 @@ if(NINFER_BUILD_TESTS)
     ${CMAKE_CURRENT_LIST_DIR}/tests/test_cli_hostile.cpp
     ${CMAKE_CURRENT_LIST_DIR}/tests/test_cli_report.cpp
     ${CMAKE_CURRENT_LIST_DIR}/tests/test_cli_oracle.cpp
-    ${CMAKE_CURRENT_LIST_DIR}/tests/test_cli_sweep.cpp)
+    ${CMAKE_CURRENT_LIST_DIR}/tests/test_cli_sweep.cpp
+    ${CMAKE_CURRENT_LIST_DIR}/tests/test_cli_merge.cpp)
   target_link_libraries(ninfer_cli_tests PRIVATE ninfer_catch_main ninfer::harness ninfer::suites ninfer::vectors
     ninfer::oracle ninfer::reports fmt::fmt nlohmann_json::nlohmann_json ${CMAKE_DL_LIBS})
   get_property(ninfer_mutant_targets DIRECTORY ${CMAKE_CURRENT_LIST_DIR}/plugins/mutants PROPERTY BUILDSYSTEM_TARGETS)
@@ -68,6 +70,12 @@ if(NINFER_BUILD_TESTS)
             ${CMAKE_CURRENT_BINARY_DIR}/html-browser-test ${PROJECT_SOURCE_DIR})
   set_tests_properties("reports: the HTML report renders in headless Chromium"
     PROPERTIES LABELS reports SKIP_RETURN_CODE 77 TIMEOUT 300)
+  # The numpy example in binary frames and JSON lines (skipped without numpy).
+  add_test(NAME "harness: the numpy example gives the same report in binary frames and JSON lines"
+    COMMAND bash ${CMAKE_CURRENT_LIST_DIR}/tests/numpy_codec_test.sh $<TARGET_FILE:ninfer-conform> ${Python3_EXECUTABLE}
+            ${PROJECT_SOURCE_DIR} ${CMAKE_CURRENT_BINARY_DIR}/numpy-codec-test)
+  set_tests_properties("harness: the numpy example gives the same report in binary frames and JSON lines"
+    PROPERTIES LABELS harness SKIP_RETURN_CODE 77 TIMEOUT 300)
   # the CLI tests share one scratch directory: never two at a time
   catch_discover_tests(ninfer_cli_tests TEST_PREFIX "cli." PROPERTIES LABELS harness RESOURCE_LOCK cli-test-tmp)
 endif()

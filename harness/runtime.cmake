@@ -64,12 +64,24 @@ if(NINFER_BUILD_TESTS)
 
   target_sources(ninfer_harness_tests PRIVATE
     ${CMAKE_CURRENT_LIST_DIR}/tests/test_subject_plugin.cpp
-    ${CMAKE_CURRENT_LIST_DIR}/tests/test_subject_exec.cpp)
+    ${CMAKE_CURRENT_LIST_DIR}/tests/test_subject_exec.cpp
+    ${CMAKE_CURRENT_LIST_DIR}/tests/test_subject_exec_binary.cpp)
   add_dependencies(ninfer_harness_tests ninfer-conform-worker ${ninfer_test_plugins})
   target_compile_definitions(ninfer_harness_tests PRIVATE
     NINFER_TEST_WORKER="$<TARGET_FILE:ninfer-conform-worker>"
     NINFER_TEST_PLUGIN_DIR="${NINFER_TEST_PLUGIN_DIR}"
     NINFER_TEST_PYTHON_PLUGIN="${CMAKE_CURRENT_LIST_DIR}/examples/python_plugin.py"
     NINFER_TEST_EXEC_FIXTURE="${CMAKE_CURRENT_LIST_DIR}/tests/fixtures/bad_exec.py"
+    NINFER_TEST_BINARY_FIXTURE="${CMAKE_CURRENT_LIST_DIR}/tests/fixtures/bad_binary.py"
     NINFER_TEST_STALE_WORKER="${CMAKE_CURRENT_LIST_DIR}/tests/fixtures/stale_worker.py")
+endif()
+
+if(NINFER_BUILD_BENCHMARKS)
+  # The exec protocol's own cost (scripts/bench_exec.sh): a C++ subject that computes nothing.
+  add_executable(exec_null_subject ${CMAKE_CURRENT_LIST_DIR}/bench/exec_null_subject.cpp)
+  target_link_libraries(exec_null_subject PRIVATE nlohmann_json::nlohmann_json)
+  add_executable(bench_exec ${CMAKE_CURRENT_LIST_DIR}/bench/bench_exec.cpp)
+  target_link_libraries(bench_exec PRIVATE ninfer::harness)
+  add_dependencies(bench_exec exec_null_subject)
+  target_compile_definitions(bench_exec PRIVATE NINFER_EXEC_NULL_SUBJECT="$<TARGET_FILE:exec_null_subject>")
 endif()

@@ -1,9 +1,13 @@
 // SPDX-License-Identifier: Apache-2.0
-// An external command speaking the JSON-lines exec protocol (harness/README.md, "The exec
-// protocol"): one request line, one reply line, registry names instead of ids.
+// An external command speaking the exec protocol (harness/README.md, "The exec protocol"): one
+// request, one reply, registry names instead of ids; JSON lines with hex planes, or binary frames
+// (a JSON header and raw little-endian planes) for a subject that chooses them in its hello.
 #include <signal.h>
 
+#include <algorithm>
 #include <exception>
+#include <iterator>
+#include <utility>
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
@@ -29,6 +33,33 @@ constexpr std::uint64_t kMaxIotaBytes = 1ull << 30;  ///< hex doubles it on the 
 /// values are refused before they are parsed, so that no recursion depends on the subject.
 constexpr int kMaxJsonDepth = 32;
 constexpr std::size_t kMaxIdentity = 256;  ///< bytes kept of a subject's name and version
+
+// Binary frames (harness/README.md, "Binary framing"): 16 bytes of prefix, a JSON header, raw planes.
+constexpr char kFrameMagic[4] = {'N', 'F', 'B', '1'};
+constexpr std::size_t kFramePrefix = 16;             ///< magic, uint32 header_len, uint64 payload_len
+constexpr std::uint32_t kMaxFrameHeader = 1u << 20;  ///< bytes of a reply frame's JSON header
+
+enum class Framing : std::uint8_t { lines, binary };
+
+void put_le(std::uint8_t *p, std::uint64_t v, int bytes) {
+    for (int b = 0; b < bytes; ++b) p[b] = static_cast<std::uint8_t>(v >> (8 * b));
+}
+
+std::uint64_t get_le(const std::uint8_t *p, int bytes) {
+    std::uint64_t v = 0;
+    for (int b = 0; b < bytes; ++b) v |= static_cast<std::uint64_t>(p[b]) << (8 * b);
+    return v;
+}
+
+/// The prefix of a frame whose JSON header has `header_len` bytes and whose planes have `payload_len`.
+std::string frame_prefix(std::uint32_t header_len, std::uint64_t payload_len) {
+    std::string p(kFramePrefix, '\0');
+    auto *u = reinterpret_cast<std::uint8_t *>(p.data());
+    std::copy(std::begin(kFrameMagic), std::end(kFrameMagic), p.begin());
+    put_le(u + 4, header_len, 4);
+    put_le(u + 8, payload_len, 8);
+    return p;
+}
 
 /// Whether a JSON text nests arrays and objects deeper than `max` (strings skipped).
 bool nests_deeper_than(std::string_view text, int max) {
@@ -128,7 +159,13 @@ private:
         }
         auto deadline = Clock::now() + opts_.call_timeout + kHandshakeGrace;
         // "abi": 1 keeps a v1 subject (which checks abi == 1) answering; "abi_max" offers 2.
-        std::string hello = json{{"ninfer", "hello"}, {"abi", NINFER_ABI_OLDEST}, {"abi_max", NINFER_ABI_LATEST}}.dump() + "\n";
+        // "framings" offers the binary frames (harness/README.md, "Binary framing"); the reply chooses.
+        std::string hello = json{{"ninfer", "hello"},
+                                 {"abi", NINFER_ABI_OLDEST},
+                                 {"abi_max", NINFER_ABI_LATEST},
+                                 {"framings", {"lines", "binary"}}}
+                                .dump() +
+                            "\n";
         auto io = child_.write_all(hello.data(), hello.size(), deadline);
         std::string line;
         bool too_long = false;
@@ -187,6 +224,20 @@ private:
             info.version = reports::untrusted_text(v->get<std::string>(), kMaxIdentity);
         }
         info.abi_version = static_cast<std::uint32_t>(abi_version);
+        Framing framing = Framing::lines;
+        if (auto f = j.find("framing"); f != j.end() && !f->is_null()) {
+            if (!f->is_string() || (*f != "lines" && *f != "binary"))
+                return "hello reply \"framing\" is " + (f->is_string() ? "\"" + reports::untrusted_text(f->get<std::string>(), 40) + "\"" : type_of(*f)) +
+                       ", expected \"lines\" or \"binary\"";
+            if (*f == "binary") framing = Framing::binary;
+        }
+        if (framing == Framing::binary && abi_version < 2) return "hello reply chooses \"framing\": \"binary\", which needs \"abi\": 2";
+        bool iota = false;
+        if (auto it = j.find("iota"); it != j.end() && !it->is_null()) {
+            if (!it->is_boolean()) return "hello reply \"iota\" is " + type_of(*it) + ", expected a boolean";
+            iota = it->get<bool>();
+            if (iota && framing != Framing::binary) return "hello reply asks for \"iota\": true, which needs \"framing\": \"binary\"";
+        }
         auto caps = j.find("capabilities");
         if (caps == j.end() || !caps->is_array()) return "hello reply has no array \"capabilities\"";
         for (std::size_t i = 0; i < caps->size(); ++i) {
@@ -224,6 +275,8 @@ private:
             info.capabilities.push_back(cap);
         }
         info_ = std::move(info);
+        framing_ = framing;
+        iota_ = iota;
         return "";
     }
 
@@ -251,12 +304,20 @@ private:
                                                   std::to_string(NINFER_MAX_RANK));
         if (c.inputs.size() > wire::kMaxPlanes || c.outputs.size() > wire::kMaxPlanes)
             return reply_with(Outcome::error, "call has more than " + std::to_string(wire::kMaxPlanes) + " planes");
-        std::vector<std::uint8_t> iota_words;
         if (c.iota) {
             if (c.inputs.empty() || !c.inputs[0].bytes.empty())
                 return reply_with(Outcome::error, "call has iota but no empty input plane 0");
             if (auto why = wire::check_iota(c.iota->start, c.iota->width, c.count); !why.empty())
                 return reply_with(Outcome::error, why);
+        }
+        if (!child_.running()) {
+            std::string why;
+            if (!start(why)) return reply_with(Outcome::error, "cannot restart the subject: " + std::move(why));
+        }
+        // A binary subject that asked for iota makes the words itself; any other gets them sent.
+        const bool iota_sent = c.iota && framing_ == Framing::binary && iota_;
+        std::vector<std::uint8_t> iota_words;
+        if (c.iota && !iota_sent) {
             if (c.count > kMaxIotaBytes / static_cast<std::uint64_t>(c.iota->width))
                 return reply_with(Outcome::error, "iota call of " + std::to_string(c.count) +
                                                       " words is too large for an exec subject; split it");
@@ -266,10 +327,6 @@ private:
         const auto input_bytes = [&](std::size_t i) -> const std::vector<std::uint8_t> & {
             return i == 0 && c.iota ? iota_words : c.inputs[i].bytes;
         };
-        if (!child_.running()) {
-            std::string why;
-            if (!start(why)) return reply_with(Outcome::error, "cannot restart the subject: " + std::move(why));
-        }
         const bool v1 = info_.abi_version == 1;
         // ABI 1: input planes 0, 1 are `in`, `aux` and output planes 0..2 `out`, `out2`, `out3`
         // (the adapter of the plugin worker); a call with more planes is unsupported there.
@@ -291,6 +348,7 @@ private:
                                       {"count", c.count}};
         std::uint64_t capacity = 0;
         for (const auto &o : c.outputs) capacity += o.capacity;
+        if (framing_ == Framing::binary) return call_binary(c, std::move(req), input_bytes, iota_sent, capacity);
         if (v1) {
             static const std::vector<std::uint8_t> none;
             req["in"] = to_hex(c.inputs.size() > 0 ? input_bytes(0) : none);
@@ -338,6 +396,138 @@ private:
         return parse_reply(line, c, v1);
     }
 
+    /// The reply's "status", "detail" and "message" into r (both framings); "" or what is wrong.
+    static std::string read_status(const json &j, Reply &r) {
+        auto status = j.find("status");
+        if (status == j.end()) return "reply has no \"status\"";
+        if (!status->is_number_integer()) return "reply \"status\" is " + type_of(*status) + ", expected an integer";
+        auto s = status->get<std::int64_t>();
+        if (s < INT32_MIN || s > INT32_MAX || !wire::known_status(static_cast<std::int32_t>(s)))
+            return "reply \"status\" " + std::to_string(s) + " is not a NINFER_* code";
+        r.status = static_cast<std::int32_t>(s);
+        if (auto d = j.find("detail"); d != j.end() && !d->is_null()) {
+            if (!d->is_number_unsigned() || d->get<std::uint64_t>() > UINT32_MAX)
+                return "reply \"detail\" is " + brief(*d) + ", expected an unsigned 32-bit integer";
+            r.detail = d->get<std::uint32_t>();
+        }
+        if (auto m = j.find("message"); m != j.end() && !m->is_null()) {
+            if (!m->is_string()) return "reply \"message\" is " + type_of(*m) + ", expected a string";
+            r.message = m->get<std::string>().substr(0, wire::kMaxText);
+        }
+        return "";
+    }
+
+    /// One call in binary frames (harness/README.md, "Binary framing"): the request frame, then
+    /// the reply frame read with every length checked before anything is allocated or read.
+    template <class InputBytes>
+    Reply call_binary(const Call &c, nlohmann::ordered_json req, const InputBytes &input_bytes, bool iota_sent,
+                      std::uint64_t capacity) {
+        req["profile"] = c.profile;
+        nlohmann::ordered_json inputs = nlohmann::ordered_json::array(), outputs = nlohmann::ordered_json::object(),
+                               formats = nlohmann::ordered_json::object();
+        std::uint64_t payload = 0;
+        for (std::size_t i = 0; i < c.inputs.size(); ++i) {
+            const std::string name(abi::plane_name(c.inputs[i].name));
+            const std::uint64_t n = input_bytes(i).size();
+            inputs.push_back({name, n});
+            payload += n;
+            if (c.inputs[i].format) formats[name] = name_or_id(wire::format_name(c.inputs[i].format), c.inputs[i].format);
+        }
+        for (const auto &o : c.outputs) {
+            const std::string name(abi::plane_name(o.name));
+            outputs[name] = o.capacity;
+            if (o.format) formats[name] = name_or_id(wire::format_name(o.format), o.format);
+        }
+        req["inputs"] = std::move(inputs);
+        req["outputs"] = std::move(outputs);
+        req["formats"] = std::move(formats);
+        if (iota_sent) req["iota"] = {{"start", c.iota->start}, {"width", c.iota->width}};
+        const std::string header = req.dump();
+        const std::string head = frame_prefix(static_cast<std::uint32_t>(header.size()), payload) + header;
+
+        if (child_.pending_output())
+            return protocol_error("subject wrote more than one reply frame for an earlier call (the surplus was "
+                                  "waiting before this call was sent)");
+        child_.clear_stderr_tail();
+        const auto deadline = Clock::now() + opts_.call_timeout;
+        auto io = child_.write_all(head.data(), head.size(), deadline);
+        for (std::size_t i = 0; i < c.inputs.size() && io == Child::Io::ok; ++i)
+            io = child_.write_all(input_bytes(i).data(), input_bytes(i).size(), deadline);
+        if (io == Child::Io::timeout) return timed_out();
+        if (io == Child::Io::eof) return crashed("while receiving the call");
+
+        std::uint8_t prefix[kFramePrefix];
+        io = child_.read_exact(prefix, sizeof prefix, deadline);
+        if (io == Child::Io::timeout) return timed_out();
+        if (io == Child::Io::eof) return crashed("during the call");
+        if (!std::equal(std::begin(kFrameMagic), std::end(kFrameMagic), reinterpret_cast<const char *>(prefix)))
+            return protocol_error(fmt::format("reply frame does not start with \"NFB1\" (its first bytes are "
+                                              "{:02x} {:02x} {:02x} {:02x})",
+                                              prefix[0], prefix[1], prefix[2], prefix[3]));
+        const std::uint64_t header_len = get_le(prefix + 4, 4), payload_len = get_le(prefix + 8, 8);
+        if (header_len > kMaxFrameHeader)
+            return protocol_error("reply frame header of " + std::to_string(header_len) + " bytes, more than " +
+                                  std::to_string(kMaxFrameHeader));
+        if (payload_len > capacity)
+            return protocol_error("reply frame carries " + std::to_string(payload_len) +
+                                  " bytes of planes; the call's output capacities total " + std::to_string(capacity));
+        std::string text(static_cast<std::size_t>(header_len), '\0');
+        io = child_.read_exact(text.data(), text.size(), deadline);
+        if (io == Child::Io::timeout) return timed_out();
+        if (io == Child::Io::eof) return crashed("during the call (in a reply frame's header)");
+        if (nests_deeper_than(text, kMaxJsonDepth))
+            return protocol_error("reply frame header nested deeper than " + std::to_string(kMaxJsonDepth) + " levels");
+        json j;
+        try {
+            j = json::parse(text);
+        } catch (const json::parse_error &e) {
+            return protocol_error("reply frame header is not JSON (" + std::string(e.what()) + ")");
+        }
+        if (!j.is_object()) return protocol_error("reply frame header is " + type_of(j) + ", expected an object");
+        Reply r;
+        if (auto why = read_status(j, r); !why.empty()) return protocol_error(why);
+        for (const auto &o : c.outputs) r.outputs.push_back({o.name, o.format, {}});
+        // The planes the header lists, in payload order: (index in the call, bytes).
+        std::vector<std::pair<std::size_t, std::uint64_t>> planes;
+        std::uint64_t listed = 0;
+        if (auto outs = j.find("outputs"); outs != j.end() && !outs->is_null()) {
+            if (!outs->is_array())
+                return protocol_error("reply \"outputs\" is " + type_of(*outs) + ", expected an array of [plane, bytes]");
+            for (const auto &e : *outs) {
+                if (!e.is_array() || e.size() != 2 || !e[0].is_string() || !e[1].is_number_unsigned())
+                    return protocol_error("reply \"outputs\" holds " + type_of(e) +
+                                          " where a [plane name, byte count] pair belongs");
+                const auto &key = e[0].get_ref<const std::string &>();
+                std::size_t i = 0;
+                while (i < c.outputs.size() && abi::plane_name(c.outputs[i].name) != key) ++i;
+                if (i == c.outputs.size())
+                    return protocol_error("reply \"outputs\" names plane \"" + reports::untrusted_text(key, kMaxIdentity) +
+                                          "\", not an output plane of the call");
+                for (const auto &p : planes)
+                    if (p.first == i) return protocol_error("reply \"outputs\" lists plane \"" + key + "\" twice");
+                const std::uint64_t n = e[1].get<std::uint64_t>();
+                if (n > c.outputs[i].capacity)
+                    return protocol_error("reply \"outputs." + key + "\" has " + std::to_string(n) + " bytes, capacity " +
+                                          std::to_string(c.outputs[i].capacity));
+                planes.emplace_back(i, n);
+                listed += n;
+            }
+        }
+        if (listed != payload_len)
+            return protocol_error("reply frame carries " + std::to_string(payload_len) + " bytes of planes but its "
+                                  "header lists " + std::to_string(listed));
+        for (const auto &[i, n] : planes) {
+            auto &bytes = r.outputs[i].bytes;
+            bytes.resize(static_cast<std::size_t>(n));
+            io = child_.read_exact(bytes.data(), bytes.size(), deadline);
+            if (io == Child::Io::timeout) return timed_out();
+            if (io == Child::Io::eof) return crashed("during the call (in a reply frame's planes)");
+        }
+        if (child_.pending_output()) return protocol_error("subject wrote more than one reply frame for this call");
+        r.outcome = Outcome::returned;
+        return r;
+    }
+
     Reply parse_reply(const std::string &line, const Call &c, bool v1) {
         if (nests_deeper_than(line, kMaxJsonDepth))
             return protocol_error("reply nested deeper than " + std::to_string(kMaxJsonDepth) + " levels");
@@ -349,23 +539,7 @@ private:
         }
         if (!j.is_object()) return protocol_error("reply is " + type_of(j) + ", expected an object");
         Reply r;
-        auto status = j.find("status");
-        if (status == j.end()) return protocol_error("reply has no \"status\"");
-        if (!status->is_number_integer())
-            return protocol_error("reply \"status\" is " + type_of(*status) + ", expected an integer");
-        auto s = status->get<std::int64_t>();
-        if (s < INT32_MIN || s > INT32_MAX || !wire::known_status(static_cast<std::int32_t>(s)))
-            return protocol_error("reply \"status\" " + std::to_string(s) + " is not a NINFER_* code");
-        r.status = static_cast<std::int32_t>(s);
-        if (auto d = j.find("detail"); d != j.end() && !d->is_null()) {
-            if (!d->is_number_unsigned() || d->get<std::uint64_t>() > UINT32_MAX)
-                return protocol_error("reply \"detail\" is " + brief(*d) + ", expected an unsigned 32-bit integer");
-            r.detail = d->get<std::uint32_t>();
-        }
-        if (auto m = j.find("message"); m != j.end() && !m->is_null()) {
-            if (!m->is_string()) return protocol_error("reply \"message\" is " + type_of(*m) + ", expected a string");
-            r.message = m->get<std::string>().substr(0, wire::kMaxText);
-        }
+        if (auto why = read_status(j, r); !why.empty()) return protocol_error(why);
         // The call's output planes, in its order; the reply fills those it names.
         for (const auto &o : c.outputs) r.outputs.push_back({o.name, o.format, {}});
         const auto take = [&](const json &value, std::size_t i, const std::string &key) -> std::string {
@@ -405,6 +579,8 @@ private:
     }
 
     std::string command_;
+    Framing framing_ = Framing::lines;  ///< as the last hello chose
+    bool iota_ = false;                 ///< binary: iota calls travel as {start, width}, not as words
 };
 
 }  // namespace

@@ -68,6 +68,7 @@ std::unique_ptr<Subject> open_subject(const SubjectArgs &a, reports::SubjectIden
 void write_reports(const reports::Report &rep, const std::string &json_path, const std::string &junit_path);
 
 void add_list(CLI::App &app);
+void add_merge(CLI::App &app);
 void add_rules(CLI::App &app);
 void add_coverage(CLI::App &app);
 void add_generate(CLI::App &app);

@@ -3,6 +3,8 @@
 // when every applicable case passed (waived failures excepted), 1 otherwise (docs/cli.md).
 #include <cstdio>
 #include <memory>
+#include <optional>
+#include <string_view>
 
 #include "cmd_common.hpp"
 #include "dirs.hpp"
@@ -22,7 +24,40 @@ struct RunArgs {
     std::vector<std::string> suites;
     std::uint64_t seed = suites::kDefaultSeed;
     std::size_t max_mismatches = 8;
+    std::string shard;  ///< "I/N", or "" for the whole run
 };
+
+/// Most shards of a run (docs/cli.md, "run --shard").
+constexpr std::uint64_t kMaxShards = 1'000'000;
+
+struct Shard {
+    std::uint64_t index = 0, count = 1;
+};
+
+/// "I/N" with 0 <= I < N <= kMaxShards, or UsageError naming what is expected.
+Shard parse_shard(const std::string &text) {
+    const auto slash = text.find('/');
+    const auto number = [](std::string_view d) -> std::optional<std::uint64_t> {
+        if (d.empty() || d.size() > 7 || d.find_first_not_of("0123456789") != std::string_view::npos) return std::nullopt;
+        return std::stoull(std::string(d));
+    };
+    const auto i = slash == std::string::npos ? std::nullopt : number(std::string_view(text).substr(0, slash));
+    const auto n = slash == std::string::npos ? std::nullopt : number(std::string_view(text).substr(slash + 1));
+    if (!i || !n || *n == 0 || *n > kMaxShards || *i >= *n)
+        throw UsageError(fmt::format("--shard '{}': expected I/N with 0 <= I < N <= {} (shard I of N, counted from 0)",
+                                     echo(text), kMaxShards));
+    return {*i, *n};
+}
+
+/// Keep shard I of N of the ordered case list: [floor(T*I/N), floor(T*(I+1)/N)) (the contiguous
+/// slices of docs/cli.md, "run --shard"); returns T.
+std::uint64_t keep_shard(CaseSet &set, const Shard &shard) {
+    const std::uint64_t total = set.cases.size();
+    const std::uint64_t first = total * shard.index / shard.count, last = total * (shard.index + 1) / shard.count;
+    set.cases.erase(set.cases.begin() + static_cast<std::ptrdiff_t>(last), set.cases.end());
+    set.cases.erase(set.cases.begin(), set.cases.begin() + static_cast<std::ptrdiff_t>(first));
+    return total;
+}
 
 /// Refuse a vector set that is not the one this build generates, unless named as custom.
 void require_own_vectors(const CaseSet &set) {
@@ -52,6 +87,9 @@ void add_run(CLI::App &app) {
     auto *custom = cmd->add_option("--custom-vectors", a->custom_vectors,
                                    "run a vector set this build did not generate; the report says vectors.custom");
     vectors->excludes(custom);
+    cmd->add_option("--shard", a->shard,
+                    "run only shard I of N (0 <= I < N): a contiguous slice of the ordered cases; combine the "
+                    "shards' reports with `merge`");
     cmd->add_option("--max-mismatches", a->max_mismatches, "mismatches kept per case, 0..1000000 (default 8)")
         ->check(digits())
         ->check(CLI::Range(std::size_t{0}, kMaxMismatches));
@@ -70,9 +108,18 @@ void add_run(CLI::App &app) {
         // Inputs and outputs first: a bad baseline, vector set or report path must not cost a run.
         check_destination(a->report, "--report");
         check_destination(a->junit, "--junit");
+        std::optional<Shard> shard;
+        if (!a->shard.empty()) shard = parse_shard(a->shard);
         std::optional<Baseline> baseline;
         if (!a->baseline.empty()) baseline = load_baseline(a->baseline);
-        const CaseSet set = collect_cases(opts);
+        CaseSet set = collect_cases(opts);
+        std::uint64_t cases_total = 0;
+        if (shard) {
+            cases_total = keep_shard(set, *shard);
+            std::fprintf(stderr, "shard %llu/%llu: %zu of %llu cases\n", static_cast<unsigned long long>(shard->index),
+                         static_cast<unsigned long long>(shard->count), set.cases.size(),
+                         static_cast<unsigned long long>(cases_total));
+        }
         if (custom)
             std::fprintf(stderr, "warning: custom vector set %s (manifest %s): not the set this build generates; "
                                  "the report says so (vectors.custom)\n",
@@ -84,6 +131,10 @@ void add_run(CLI::App &app) {
         auto subject = open_subject(a->subject, id);
         reports::Report rep = run_cases(*subject, set, opts, id);
         rep.vectors_custom = custom;
+        if (shard) {
+            rep.extra["shard"] = fmt::format("{}/{}", shard->index, shard->count);
+            rep.extra["cases_total"] = std::to_string(cases_total);
+        }
         if (baseline) {
             apply_baseline(*baseline, rep);
             reports::finalize(rep);

@@ -74,6 +74,7 @@ int main(int argc, char **argv) {
     cli::add_oracle(app);
     cli::add_plugins(app);
     cli::add_report(app);
+    cli::add_merge(app);
     cli::add_run(app);
     cli::add_sweep(app);
     cli::add_worker(app);

@@ -1,0 +1,151 @@
+// SPDX-License-Identifier: Apache-2.0
+// Shard reports into one (merge.hpp; reports/README.md, "Shards and merge"): hand-built sweep
+// shards following the contract (summed counts and bins, first mismatches by index, the worst
+// status, the first message), run shards (cases in shard order, stale waivers stale
+// everywhere), and the refusals. Expected values are counted by hand from the shards below.
+#include <catch2/catch.hpp>
+
+#include "ninfer/reports/merge.hpp"
+#include "ninfer/reports/report.hpp"
+
+using namespace ninfer::reports;
+using json = nlohmann::ordered_json;
+
+namespace {
+
+Mismatch word_mismatch(std::uint64_t index) {
+    Mismatch m;
+    m.index = index;
+    m.plane = "words";
+    m.cls = "off_by_one_ulp";
+    m.expected = "3f81";
+    m.actual = "3f80";
+    return m;
+}
+
+/// Sweep shard `index` of 3 of [0, 300): its own mismatches at `at`, its bins, status and message.
+ShardReport sweep_shard(int index, std::vector<std::uint64_t> at, const std::string &bins, Status status,
+                        const std::string &message) {
+    Report r;
+    r.kind = "sweep";
+    r.tool_version = "0.1.0";
+    r.subject = {"plugin", "alpha", "1.0", 2, "/p/alpha.so"};
+    r.level = "sweep";
+    r.host = "Linux 6 x86_64";
+    r.started_at = "2026-11-30T10:0" + std::to_string(index) + ":00Z";
+    r.finished_at = "2026-11-30T10:1" + std::to_string(index) + ":00Z";
+    r.duration_s = 1.5;
+    r.extra = {{"sweep", "convert.fp32_to_bf16_rne"}, {"start", "00000000"}, {"count", "300"},
+               {"shard", std::to_string(index) + "/3"}, {"shard_start", std::to_string(100 * index)},
+               {"shard_count", "100"}, {"max_mismatches", "3"}, {"binade", "exponent field"}, {"binades", "256"}};
+    if (!bins.empty()) r.extra["mismatch_bins"] = bins;
+    CaseResult c;
+    c.id = "convert.fp32_to_bf16_rne/sweep";
+    c.rule = "convert.fp32_to_bf16_rne";
+    c.sentence = "S.";
+    c.suite = "sweep";
+    c.source = "exhaustive [00000000, +300)";
+    c.status = status;
+    c.elements = 100;
+    c.mismatches = at.size() * 10;  // ten counted per kept one
+    if (!at.empty()) c.classes["off_by_one_ulp"] = at.size() * 10;
+    for (auto i : at) c.first.push_back(word_mismatch(i));
+    c.message = message;
+    r.cases.push_back(c);
+    finalize(r);
+    return {"shard" + std::to_string(index) + ".json", json::parse(render_json(r))};
+}
+
+/// Run shard `index` of 2 of four cases a, b, c, d.
+ShardReport run_shard(int index, std::vector<StaleWaiver> stale) {
+    Report r;
+    r.tool_version = "0.1.0";
+    r.subject = {"exec", "beta", "2", 2, "python3 b.py"};
+    r.level = "quick";
+    r.seed = 7;
+    r.host = index == 0 ? "host-a" : "host-b";
+    r.baseline = "w.json";
+    r.stale_waivers = std::move(stale);
+    r.extra = {{"shard", std::to_string(index) + "/2"}, {"cases_total", "4"}};
+    for (const char *name : index == 0 ? std::vector<const char *>{"a", "b"} : std::vector<const char *>{"c", "d"}) {
+        CaseResult c;
+        c.id = std::string("decode.bf16/") + name;
+        c.rule = "decode.bf16";
+        c.sentence = "S.";
+        c.suite = "scalar.decode";
+        c.source = "golden";
+        c.status = std::string(name) == "c" ? Status::fail : Status::pass;
+        c.elements = 4;
+        r.cases.push_back(c);
+    }
+    finalize(r);
+    return {"run" + std::to_string(index) + ".json", json::parse(render_json(r))};
+}
+
+}  // namespace
+
+TEST_CASE("merge: sweep shards sum their counts and bins and keep the first mismatches by index", "[merge]") {
+    // Given out of order: shard 2, 0, 1.
+    const json m = json::parse(merge_shards({sweep_shard(2, {250}, "+3:10", Status::crash, "batch at 250: killed"),
+                                             sweep_shard(0, {5, 70}, "+1:10 -2:10", Status::fail, ""),
+                                             sweep_shard(1, {101, 102, 150}, "+1:20 +3:10", Status::fail, "")}));
+    const auto &c = m["cases"][0];
+    CHECK(c["elements"] == 300);
+    CHECK(c["mismatches"] == 60);
+    CHECK(c["classes"]["off_by_one_ulp"] == 60);
+    CHECK(c["first_mismatches"].size() == 3);  // max_mismatches
+    CHECK(c["first_mismatches"][0]["index"] == 5);
+    CHECK(c["first_mismatches"][1]["index"] == 70);
+    CHECK(c["first_mismatches"][2]["index"] == 101);
+    CHECK(c["status"] == "crash");  // the worst
+    CHECK(c["message"] == "batch at 250: killed");
+    CHECK(m["extra"]["mismatch_bins"] == "+1:30 +3:20 -2:10");
+    CHECK(m["extra"]["count"] == "300");
+    CHECK(!m["extra"].contains("shard"));
+    CHECK(!m["extra"].contains("shard_start"));
+    CHECK(!m["extra"].contains("shard_count"));
+    CHECK(m["totals"]["crash"] == 1);
+    CHECK(m["totals"]["mismatches"] == 60);
+    CHECK(m["passed"] == false);
+    CHECK(m["started_at"] == "2026-11-30T10:00:00Z");
+    CHECK(m["finished_at"] == "2026-11-30T10:12:00Z");
+    CHECK(m["duration_s"] == 4.5);
+}
+
+TEST_CASE("merge: run shards concatenate their cases in shard order", "[merge]") {
+    const StaleWaiver everywhere{"decode.bf16", "x", "never used"}, once{"decode.bf16", "*/c", "used by shard 1"};
+    const json m = json::parse(merge_shards({run_shard(1, {everywhere}), run_shard(0, {everywhere, once})}));
+    REQUIRE(m["cases"].size() == 4);
+    CHECK(m["cases"][0]["id"] == "decode.bf16/a");
+    CHECK(m["cases"][3]["id"] == "decode.bf16/d");
+    CHECK(m["totals"]["cases"] == 4);
+    CHECK(m["totals"]["fail"] == 1);
+    CHECK(m["rules"][0]["first_failure"] == "decode.bf16/c");
+    CHECK(m["stale_waivers"].size() == 1);
+    CHECK(m["stale_waivers"][0]["reason"] == "never used");
+    CHECK(m["host"] == "host-a; host-b");
+    CHECK(m["extra"].empty());
+}
+
+TEST_CASE("merge: refusals name the file and what was expected", "[merge]") {
+    const auto refused = [](std::vector<ShardReport> shards, const std::string &why) {
+        INFO(why);
+        CHECK_THROWS_WITH(merge_shards(shards), Catch::Contains(why));
+    };
+    refused({}, "no shard reports to merge");
+    refused({run_shard(0, {})}, "shard 1/2 is missing");
+    refused({run_shard(0, {}), run_shard(0, {}), run_shard(1, {})}, "run0.json: is shard 0/2 again (also run0.json)");
+    auto other = run_shard(1, {});
+    other.doc["seed"] = 8;
+    refused({run_shard(0, {}), other}, "run1.json: seed is \"8\" but \"7\" in run0.json");
+    auto sweep = sweep_shard(1, {}, "", Status::pass, "");
+    refused({sweep_shard(0, {}, "", Status::pass, ""), sweep, sweep_shard(2, {}, "+1:x", Status::pass, "")},
+            "shard2.json: extra \"mismatch_bins\" holds \"+1:x\"");
+    sweep.doc["extra"]["count"] = "301";
+    refused({sweep_shard(0, {}, "", Status::pass, ""), sweep}, "shard1.json: extra \"count\" is \"301\" but \"300\"");
+    refused({{"x.json", json::array()}}, "x.json: is a JSON array, expected a report object");
+    refused({{"y.json", json{{"schema", "other"}}}}, "y.json: not a report of schema ninfer-conform/report/v2");
+    auto bad_status = run_shard(1, {});
+    bad_status.doc["cases"][0]["status"] = "great";
+    refused({run_shard(0, {}), bad_status}, "run1.json: case 0 \"status\" is \"great\"");
+}

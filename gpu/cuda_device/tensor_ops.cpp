@@ -179,6 +179,7 @@ std::int32_t op_quant_encode(void *, const ninfer_call *c, ninfer_result *r) {
         return refuse(r, NINFER_E_INVALID_ARGUMENT, format_label(c->format) + " needs a rank-two shape [N,K], not rank " + std::to_string(c->rank));
     const auto *grouped = abi::find_id(abi::kGroupedFormats, c->format);
     const auto *scaled = abi::find_id(abi::kScaledFormats, c->format);
+    if (!grouped && !scaled) return refuse(r, NINFER_E_UNSUPPORTED, "cuda_device has no device encoder of " + format_label(c->format));
     // The format's own encoder, and the one the device implements (nvfp4_two_level: none).
     const std::uint32_t encoder = grouped ? std::uint32_t{NINFER_ENCODER_grouped_absmax} : scaled ? scaled->encoder : 0u;
     const std::uint32_t on_device = scaled && scaled->encoder != NINFER_ENCODER_fp8_row_maxabs ? 0 : encoder;

@@ -223,6 +223,32 @@ __global__ void linear_f32_kernel(WeightView v, const std::uint8_t *w, std::uint
     }
 }
 
+/// quantize_row_q8_1_ref of one block of 32 binary32 activations, as activation values
+/// binary16(d) * q; a block with a non-finite value is passed through.
+__global__ void quantize_q8_1_kernel(const std::uint8_t *x, std::uint64_t blocks, float *xq) {
+    const std::uint64_t stride = static_cast<std::uint64_t>(gridDim.x) * blockDim.x;
+    for (std::uint64_t b = static_cast<std::uint64_t>(blockIdx.x) * blockDim.x + threadIdx.x; b < blocks; b += stride) {
+        float amax = 0.0f;
+        bool finite = true;
+        for (int j = 0; j < 32; ++j) {
+            const float v = source_value(NINFER_FORMAT_fp32, x, 32 * b + j);
+            finite = finite && f32_finite(v);
+            amax = fmaxf(amax, fabsf(v));
+        }
+        if (!finite) {
+            for (int j = 0; j < 32; ++j) xq[32 * b + j] = source_value(NINFER_FORMAT_fp32, x, 32 * b + j);
+            continue;
+        }
+        const float d = __fdiv_rn(amax, 127.0f);
+        const float id = d != 0.0f ? __frcp_rn(d) : 0.0f;
+        const float d16 = __half2float(__float2half_rn(d));
+        for (int j = 0; j < 32; ++j) {
+            const float q = roundf(__fmul_rn(source_value(NINFER_FORMAT_fp32, x, 32 * b + j), id));  // ties away from zero
+            xq[32 * b + j] = __fmul_rn(d16, q);  // exact: 11 x 8 significant bits
+        }
+    }
+}
+
 // ---- Encoders ----------------------------------------------------------------------------------------
 
 /// grouped_absmax's scale step: scale16 (0x7C00: overflow) and inv32 from amax (> 0).
@@ -374,6 +400,15 @@ cudaError_t launch_linear_f32(const WeightView &v, const std::uint8_t *d_payload
     if (v.n == 0 || m_rows == 0) return cudaSuccess;
     linear_f32_kernel<<<blocks_for(v.n * 32), kThreads>>>(v, d_payload, act_format, d_act, m_rows, d_out);
     return cudaGetLastError();
+}
+
+cudaError_t launch_linear_q8_1(const WeightView &v, const std::uint8_t *d_payload, const std::uint8_t *d_act,
+                               std::uint64_t m_rows, float *d_scratch, float *d_out) {
+    if (v.n == 0 || m_rows == 0) return cudaSuccess;
+    const std::uint64_t blocks = m_rows * v.k / 32;
+    quantize_q8_1_kernel<<<blocks_for(blocks), kThreads>>>(d_act, blocks, d_scratch);
+    if (const cudaError_t e = cudaGetLastError(); e != cudaSuccess) return e;
+    return launch_linear_f32(v, d_payload, NINFER_FORMAT_fp32, reinterpret_cast<const std::uint8_t *>(d_scratch), m_rows, d_out);
 }
 
 cudaError_t launch_grouped_absmax(const WeightView &v, std::uint32_t source_format, const std::uint8_t *d_source,

@@ -23,6 +23,15 @@ cudaError_t launch_weight_values(const WeightView &v, const std::uint8_t *d_payl
 cudaError_t launch_linear_f32(const WeightView &v, const std::uint8_t *d_payload, std::uint32_t act_format,
                               const std::uint8_t *d_act, std::uint64_t m_rows, float *d_out);
 
+/// linear under gguf_q8_1_f32 (GGUF weights, fp32 activation): each activation row quantized in
+/// blocks of 32 as ggml's quantize_row_q8_1_ref does (d = amax / 127, id = d ? 1 / d : 0,
+/// q = roundf(x * id)), the activation value taken as binary16(d) * q (exact), then the
+/// f32_accumulate product. A block holding a non-finite value passes its values through
+/// unquantized (ggml's quantizer has no meaning there; the non-finite rule of `linear` holds).
+/// `d_scratch` holds m_rows * K binary32 words.
+cudaError_t launch_linear_q8_1(const WeightView &v, const std::uint8_t *d_payload, const std::uint8_t *d_act,
+                               std::uint64_t m_rows, float *d_scratch, float *d_out);
+
 /// grouped_absmax (Section 7.2) of N*K source words of `source_format` (fp32, bf16, fp16) into a
 /// zero-filled row_split_k128_v1 payload of v's geometry; `d_status` gets one byte per logical
 /// group, row-major: 0 encoded, 1 a non-finite source value, 2 the binary16 scale overflows.

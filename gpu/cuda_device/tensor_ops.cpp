@@ -120,6 +120,7 @@ std::vector<ninfer_capability> tensor_capabilities() {
         if (!device_weight_format(f.id)) continue;
         caps.push_back({NINFER_OP_quant_decode, f.id, 0, f.layout, 0, 0});
         caps.push_back({NINFER_OP_linear, f.id, 0, f.layout, 0, NINFER_PROFILE_f32_accumulate});
+        if (f.family == abi::Family::gguf) caps.push_back({NINFER_OP_linear, f.id, 0, f.layout, 0, NINFER_PROFILE_gguf_q8_1_f32});
         std::uint32_t encoder = 0;
         if (f.family == abi::Family::grouped) encoder = NINFER_ENCODER_grouped_absmax;
         if (const auto *s = abi::find_id(abi::kScaledFormats, f.id); s && s->encoder == NINFER_ENCODER_fp8_row_maxabs)
@@ -261,15 +262,21 @@ std::int32_t op_linear(void *, const ninfer_call *c, ninfer_result *r) {
     if (__builtin_mul_overflow(m, v.k, &mk) || __builtin_mul_overflow(m, v.n, &mn) ||
         __builtin_mul_overflow(mk, std::uint64_t{4}, &act_need) || __builtin_mul_overflow(mn, std::uint64_t{4}, &out_need))
         return fail(r, {NINFER_E_SIZE, NINFER_DETAIL_SIZE, "M x K or M x N overflows uint64 sizes"});
-    // 3. The profile: cuda_device claims f32_accumulate only, fp32 / bf16 / fp16 activations, fp32 output.
+    // 3. The profile: f32_accumulate (fp32 / bf16 / fp16 activations) or, for GGUF weights,
+    //    gguf_q8_1_f32 (fp32 activations); fp32 output.
     const ninfer_input_plane *act = ninfer_find_input(c, NINFER_PLANE_ACTIVATION);
     ninfer_output_plane *out = ninfer_find_output(c, NINFER_PLANE_OUTPUT);
-    if (c->profile != NINFER_PROFILE_f32_accumulate)
-        return refuse(r, NINFER_E_UNSUPPORTED, "cuda_device computes linear under f32_accumulate only, not profile " + std::to_string(c->profile));
-    if (act && !source_format(act->format))
-        return refuse(r, NINFER_E_UNSUPPORTED, "f32_accumulate takes fp32, bf16 or fp16 activations, not " + format_label(act->format));
+    const bool q8_1 = c->profile == NINFER_PROFILE_gguf_q8_1_f32;
+    if (c->profile != NINFER_PROFILE_f32_accumulate && !q8_1)
+        return refuse(r, NINFER_E_UNSUPPORTED, "cuda_device computes linear under f32_accumulate and gguf_q8_1_f32 only, not profile " +
+                                                   std::to_string(c->profile));
+    if (q8_1 && v.kind != WeightKind::gguf)
+        return refuse(r, NINFER_E_UNSUPPORTED, "gguf_q8_1_f32 takes GGUF weights, not " + format_label(c->format));
+    if (act && (q8_1 ? act->format != NINFER_FORMAT_fp32 : !source_format(act->format)))
+        return refuse(r, NINFER_E_UNSUPPORTED, std::string(q8_1 ? "gguf_q8_1_f32 takes fp32" : "f32_accumulate takes fp32, bf16 or fp16") +
+                                                   " activations, not " + format_label(act->format));
     if (out && out->format != NINFER_FORMAT_fp32)
-        return refuse(r, NINFER_E_UNSUPPORTED, "f32_accumulate gives fp32 output, not " + format_label(out->format));
+        return refuse(r, NINFER_E_UNSUPPORTED, "cuda_device's linear gives fp32 output, not " + format_label(out->format));
     // 4. Planes and their sizes.
     const ninfer_input_plane *payload = ninfer_find_input(c, NINFER_PLANE_PAYLOAD);
     if (!act || !payload || !out) return fail(r, {NINFER_E_SIZE, NINFER_DETAIL_SIZE, "linear needs payload, activation and output planes"});
@@ -285,13 +292,16 @@ std::int32_t op_linear(void *, const ninfer_call *c, ninfer_result *r) {
     // 5. The payload's decode boundary.
     if (const auto x = weight_validate(v, static_cast<const std::uint8_t *>(payload->data))) return fail(r, x);
     // 6. The product on the device.
-    DeviceBuffer d_payload, d_act, d_out;
+    DeviceBuffer d_payload, d_act, d_out, d_scratch;
     if (const auto s = upload(r, d_payload, payload, "cudaMalloc/cudaMemcpy(payload)"); s != NINFER_OK) return s;
     if (const auto s = upload(r, d_act, act, "cudaMalloc/cudaMemcpy(activation)"); s != NINFER_OK) return s;
     if (cudaError_t e = d_out.alloc(out_need); e != cudaSuccess) return cuda_failed(r, "cudaMalloc(output)", e);
-    if (const auto s = synchronize(r, launch_linear_f32(v, d_payload.bytes(), act->format, d_act.bytes(), m, d_out.as<float>()));
-        s != NINFER_OK)
-        return s;
+    if (q8_1) {
+        if (cudaError_t e = d_scratch.alloc(act_need); e != cudaSuccess) return cuda_failed(r, "cudaMalloc(q8_1 activation)", e);
+    }
+    const cudaError_t launch = q8_1 ? launch_linear_q8_1(v, d_payload.bytes(), d_act.bytes(), m, d_scratch.as<float>(), d_out.as<float>())
+                                    : launch_linear_f32(v, d_payload.bytes(), act->format, d_act.bytes(), m, d_out.as<float>());
+    if (const auto s = synchronize(r, launch); s != NINFER_OK) return s;
     return download(r, out, d_out.p, out_need);
 }
 

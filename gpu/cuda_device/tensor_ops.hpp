@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 // cuda_device's tensor ops (plugin.h ABI v2; the call semantics harness/README.md gives per op):
 // quant_decode of every weight family, quant_encode by grouped_absmax and
-// fp8_row_maxabs, and `linear` under f32_accumulate, each computed on the device.
+// fp8_row_maxabs, and `linear` under f32_accumulate (and gguf_q8_1_f32 for GGUF weights), each
+// computed on the device.
 #pragma once
 
 #include <cstdint>

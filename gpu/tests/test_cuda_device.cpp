@@ -124,15 +124,16 @@ TEST_CASE("cuda_device loads through the ABI and declares capabilities only with
         return;
     }
     // With a device: decode of bf16, fp16, e4m3fn, e5m2, e2m1 and 13 conversions, then the tensor
-    // ops (test_cuda_device_tensor.cpp): quant_decode and linear (f32_accumulate) of each device
-    // weight format, quant_encode from fp32 / bf16 / fp16 of the grouped and FP8 row formats.
+    // ops (test_cuda_device_tensor.cpp): quant_decode and linear (f32_accumulate; gguf_q8_1_f32 for
+    // GGUF) of each device weight format, quant_encode from fp32 / bf16 / fp16 of the grouped and FP8 row formats.
     std::uint32_t words = 0, decodes = 0, linears = 0, encodes = 0;
     for (std::uint32_t i = 0; i < t->capability_count; ++i) {
         const ninfer_capability &cap = t->capabilities[i];
         INFO("capability " << i);
         if (cap.op == NINFER_OP_linear) {
             ++linears;
-            CHECK(cap.profile == NINFER_PROFILE_f32_accumulate);
+            const bool gguf = abi::find_id(abi::kGgufTypes, cap.format) != nullptr;
+            CHECK((cap.profile == NINFER_PROFILE_f32_accumulate || (gguf && cap.profile == NINFER_PROFILE_gguf_q8_1_f32)));
             continue;
         }
         CHECK(cap.profile == 0);
@@ -151,7 +152,7 @@ TEST_CASE("cuda_device loads through the ABI and declares capabilities only with
     }
     CHECK(words == 18);
     CHECK(decodes == 4 + 3 + 7);  // q4 q5 q6 q8; nvfp4 and the FP8 rows; seven GGUF types
-    CHECK(linears == decodes);
+    CHECK(linears == decodes + 7);  // f32_accumulate for each, gguf_q8_1_f32 for the GGUF types
     CHECK(encodes == (4 + 2) * 3);
 }
 

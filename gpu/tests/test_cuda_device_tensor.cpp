@@ -384,7 +384,7 @@ TEST_CASE("cuda_device host side: payload geometry, size and validity as the ora
     }
 }
 
-TEST_CASE("grouped_absmax scale boundary: the inputs catch approximate division; the device rounds them as the oracle",
+TEST_CASE("grouped_absmax scale boundary: the inputs catch approximate division, and the device rounds them as the oracle",
           "[cuda_device][tensor][encoder]") {
     std::uint64_t approximate_departs = 0, inputs = 0, device_departs = 0;
     const bool device = device_present();

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 // Plugin "cuda_device" (plugin.h, ABI v2): NVIDIA's conversions and widenings run as CUDA kernels on the
-// device (kernels.cu). Each call copies its words in, launches, and copies the result out; every
+// device (kernels.cu); the tensor ops quant_decode, quant_encode and linear (tensor_ops.cpp). Each call copies its words in, launches, and copies the result out; every
 // CUDA error becomes NINFER_E_INTERNAL with CUDA's own text. Without a usable device the table
 // declares no capability and its version says why, so every case is reported unsupported.
 #include <cuda_runtime_api.h>
@@ -9,11 +9,15 @@
 #include <string>
 #include <vector>
 
+#include "device_memory.hpp"
 #include "kernels.cuh"
+#include "tensor_ops.hpp"
 #include "ninfer/abi/registry.hpp"
 #include "word_plugin.hpp"
 
 using ninfer::gpu::call_readable;
+using ninfer::gpu::cuda_failed;
+using ninfer::gpu::DeviceBuffer;
 using ninfer::gpu::check_words;
 using ninfer::gpu::refuse;
 using ninfer::gpu::word_capabilities;
@@ -81,23 +85,6 @@ const Probe &probe() {
     return p;
 }
 
-/// NINFER_E_INTERNAL with the failing CUDA step and CUDA's name and text of the error.
-std::int32_t cuda_failed(ninfer_result *r, const char *step, cudaError_t e) {
-    return refuse(r, NINFER_E_INTERNAL, std::string(step) + ": " + cudaGetErrorName(e) + ": " + cudaGetErrorString(e));
-}
-
-/// Device memory freed on every path out of a call.
-struct DeviceBuffer {
-    void *p = nullptr;
-    DeviceBuffer() = default;
-    DeviceBuffer(const DeviceBuffer &) = delete;
-    DeviceBuffer &operator=(const DeviceBuffer &) = delete;
-    ~DeviceBuffer() {
-        if (p) cudaFree(p);
-    }
-    std::uint8_t *bytes() const { return static_cast<std::uint8_t *>(p); }
-};
-
 /// Copies `in_bytes` of the input plane to the device, runs `launch(d_in, d_out)`, waits for it,
 /// and copies `out_bytes` back to the output plane.
 template <class Launch>
@@ -150,16 +137,33 @@ std::int32_t op_decode(void *, const ninfer_call *c, ninfer_result *r) {
 
 std::vector<ninfer_capability> capabilities() {
     if (!probe().usable) return {};
-    return word_capabilities([](std::uint32_t f) { return gpu::cuda_device_has_decode(f); },
-                             [](std::uint32_t c) { return gpu::cuda_device_has_conversion(c); });
+    auto caps = word_capabilities([](std::uint32_t f) { return gpu::cuda_device_has_decode(f); },
+                                  [](std::uint32_t c) { return gpu::cuda_device_has_conversion(c); });
+    const auto tensor = gpu::tensor_capabilities();
+    caps.insert(caps.end(), tensor.begin(), tensor.end());
+    return caps;
+}
+
+/// The word plugin's table with the tensor ops (tensor_ops.cpp) added.
+ninfer_plugin plugin_table(const std::vector<ninfer_capability> &caps) {
+    ninfer_plugin t = word_plugin_table("cuda_device", probe().version.c_str(), caps, &op_decode, &op_convert);
+    t.ops[NINFER_OP_quant_decode - 1] = &gpu::op_quant_decode;
+    t.ops[NINFER_OP_quant_encode - 1] = &gpu::op_quant_encode;
+    t.ops[NINFER_OP_linear - 1] = &gpu::op_linear;
+    return t;
 }
 
 }  // namespace
+
+const std::string &ninfer::gpu::cuda_device_unusable() {
+    static const std::string why = probe().usable ? std::string() : probe().version;
+    return why;
+}
 
 // ABI 2 and later get the v2 table; a v1 harness gets NULL (plugin.h, negotiation).
 extern "C" NINFER_EXPORT const ninfer_plugin *ninfer_plugin_entry(std::uint32_t harness_abi) {
     if (harness_abi < 2) return nullptr;
     static const std::vector<ninfer_capability> caps = capabilities();
-    static const ninfer_plugin table = word_plugin_table("cuda_device", probe().version.c_str(), caps, &op_decode, &op_convert);
+    static const ninfer_plugin table = plugin_table(caps);
     return &table;
 }

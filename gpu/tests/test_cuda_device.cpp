@@ -108,6 +108,9 @@ TEST_CASE("cuda_device loads through the ABI and declares capabilities only with
     std::printf("cuda_device version: %s\n", t->version);
     REQUIRE(t->ops[NINFER_OP_convert - 1] != nullptr);
     REQUIRE(t->ops[NINFER_OP_decode - 1] != nullptr);
+    REQUIRE(t->ops[NINFER_OP_quant_decode - 1] != nullptr);
+    REQUIRE(t->ops[NINFER_OP_quant_encode - 1] != nullptr);
+    REQUIRE(t->ops[NINFER_OP_linear - 1] != nullptr);
     if (no_device(*t)) {
         CHECK(t->capability_count == 0);
         const std::vector<std::uint64_t> one = {0x3F800000};
@@ -120,12 +123,24 @@ TEST_CASE("cuda_device loads through the ABI and declares capabilities only with
         CHECK(dec.status == NINFER_E_UNSUPPORTED);
         return;
     }
-    // With a device: decode of bf16, fp16, e4m3fn, e5m2, e2m1 and 13 conversions.
-    CHECK(t->capability_count == 18);
+    // With a device: decode of bf16, fp16, e4m3fn, e5m2, e2m1 and 13 conversions, then the tensor
+    // ops (test_cuda_device_tensor.cpp): quant_decode and linear (f32_accumulate; gguf_q8_1_f32 for
+    // GGUF) of each device weight format, quant_encode from fp32 / bf16 / fp16 of the grouped and FP8 row formats.
+    std::uint32_t words = 0, decodes = 0, linears = 0, encodes = 0;
     for (std::uint32_t i = 0; i < t->capability_count; ++i) {
         const ninfer_capability &cap = t->capabilities[i];
         INFO("capability " << i);
+        if (cap.op == NINFER_OP_linear) {
+            ++linears;
+            const bool gguf = abi::find_id(abi::kGgufTypes, cap.format) != nullptr;
+            CHECK((cap.profile == NINFER_PROFILE_f32_accumulate || (gguf && cap.profile == NINFER_PROFILE_gguf_q8_1_f32)));
+            continue;
+        }
         CHECK(cap.profile == 0);
+        if (cap.op == NINFER_OP_quant_decode) ++decodes;
+        if (cap.op == NINFER_OP_quant_encode) ++encodes;
+        if (cap.op == NINFER_OP_quant_decode || cap.op == NINFER_OP_quant_encode) continue;
+        ++words;
         if (cap.op == NINFER_OP_convert) {
             const auto *conv = oracle::find_id(oracle::kConversions, cap.method);
             REQUIRE(conv != nullptr);
@@ -135,6 +150,10 @@ TEST_CASE("cuda_device loads through the ABI and declares capabilities only with
             CHECK(cap.op == NINFER_OP_decode);
         }
     }
+    CHECK(words == 18);
+    CHECK(decodes == 4 + 3 + 7);  // q4 q5 q6 q8; nvfp4 and the FP8 rows; seven GGUF types
+    CHECK(linears == decodes + 7);  // f32_accumulate for each, gguf_q8_1_f32 for the GGUF types
+    CHECK(encodes == (4 + 2) * 3);
 }
 
 TEST_CASE("cuda_device checks its buffers like the reference plugin", "[cuda_device]") {

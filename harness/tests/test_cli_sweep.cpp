@@ -76,7 +76,7 @@ const std::string kMutant = "mutant_bf16_truncation";  // fp32_to_bf16_rne trunc
 
 }  // namespace
 
-TEST_CASE("a crash, hang or overrun in a pipelined sweep batch is that batch's result; the next batch runs on a "
+TEST_CASE("a crash, hang or overrun in a pipelined sweep batch is that batch's result, the next batch runs on a "
           "fresh worker", "[sweep][isolation]") {
     const std::string dir = NINFER_TEST_PLUGIN_DIR;
     // Batches of 173 words from 0xDE00: the second starts at the fixtures' trigger word 0xDEAD,

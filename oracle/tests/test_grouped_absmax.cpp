@@ -163,7 +163,7 @@ TEST_CASE("7.2 underflow rescue 0x0001", "[grouped][absmax]") {
     }
 }
 
-TEST_CASE("7.2 clamp after rounding; Q8 never -128; q4 reaches -8", "[grouped][absmax]") {
+TEST_CASE("7.2 clamp after rounding, Q8 never -128, q4 reaches -8", "[grouped][absmax]") {
     SECTION("q8: amax = 189 * 2^-24, scale rounds down to 2^-24, normalized +-189 clamps to +-127") {
         // 189 * 2^-24 = 0x373D0000; raw = 1.488 * 2^-24 -> binary16 0x0001
         const auto r = absmax32(NINFER_FORMAT_q8_g32_fp16, 1, 2, {0xB73D0000u, 0x373D0000u});
@@ -213,7 +213,7 @@ TEST_CASE("7.2 scale overflow fails, naming row and group", "[grouped][absmax]")
     }
 }
 
-TEST_CASE("7.2 non-finite sources fail; every source type converts exactly", "[grouped][absmax]") {
+TEST_CASE("7.2 non-finite sources fail, every source type converts exactly", "[grouped][absmax]") {
     const auto &q4 = gf(NINFER_FORMAT_q4_g64_fp16);
     for (const std::uint32_t bad : {0x7F800000u, 0xFF800000u, 0x7FC00000u, 0x7F800001u}) {
         const auto r = absmax32(NINFER_FORMAT_q4_g64_fp16, 1, 3, {0x3F800000u, bad, 0x3F800000u});

@@ -270,7 +270,7 @@ TEST_CASE("failing rules most specific first, suite readings marked, attribution
     CHECK_FALSE(j["cases"][3]["first_mismatches"][0].contains("blame"));
 }
 
-TEST_CASE("a case records the NaN words its policy accepted; nothing tested is said (issue 7)") {
+TEST_CASE("a case records the NaN words its policy accepted, nothing tested is said (issue 7)") {
     Report r;
     auto c = make_case("convert.fp32_to_fp16_rne/nan_payloads", "convert.fp32_to_fp16_rne", "scalar.convert", Status::pass);
     c.nan_policy = "same_sign";

@@ -334,11 +334,11 @@ void weight_row(const Prepared &p, std::uint64_t n, bool want32, WeightRow &r) {
         const auto &fp32 = word_format(NINFER_FORMAT_fp32);
         for (std::uint64_t b = 0; b < bpr; ++b) {
             const auto at = (n * bpr + b) * p.gguf->block_bytes;
-            const auto blk = gguf_dequantize_block(*p.gguf, p.payload.subspan(at, p.gguf->block_bytes));
+            const auto blk = gguf_dequantize_block_binary32(*p.gguf, p.payload.subspan(at, p.gguf->block_bytes));
             for (std::uint64_t i = 0; i < p.gguf->block_values; ++i) {
                 const auto k = b * p.gguf->block_values + i;
-                r.w[k] = linear_detail::decode_float_word(fp32, blk.ggml[i]);
-                if (want32) r.w32[k] = blk.ggml[i];
+                r.w[k] = linear_detail::decode_float_word(fp32, blk[i]);
+                if (want32) r.w32[k] = blk[i];
             }
         }
     }

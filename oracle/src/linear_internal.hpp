@@ -8,6 +8,9 @@
 #include <array>
 #include <cstdint>
 
+#include <span>
+#include <vector>
+
 #include "ninfer/oracle/formats.hpp"
 #include "scalar_internal.hpp"
 
@@ -51,3 +54,9 @@ struct Acc {
 };
 
 }  // namespace ninfer::oracle::linear_detail
+
+namespace ninfer::oracle {
+/// gguf_dequantize_block(t, block).ggml alone (defined in gguf.cpp; the `linear` oracle's GGUF
+/// weights, without the exact rationals).
+std::vector<std::uint32_t> gguf_dequantize_block_binary32(const abi::GgufType &t, std::span<const std::uint8_t> block);
+}  // namespace ninfer::oracle

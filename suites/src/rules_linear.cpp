@@ -10,6 +10,7 @@
 #include <string_view>
 
 #include "ninfer/suites/rule_ids.hpp"
+#include "ninfer/suites/linear.hpp"
 #include "ninfer/suites/rules.hpp"
 
 namespace ninfer::suites {

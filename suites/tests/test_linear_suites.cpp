@@ -5,6 +5,7 @@
 // acceptance, and a wrong formula (code / scale, the scale applied twice) falls outside it.
 #include <catch2/catch.hpp>
 
+#include <chrono>
 #include <cmath>
 #include <fstream>
 #include <map>
@@ -13,6 +14,7 @@
 
 #include "ninfer/oracle/row_split.hpp"
 #include "ninfer/oracle/scalar.hpp"
+#include "ninfer/suites/linear.hpp"
 #include "ninfer/suites/rules.hpp"
 #include "ninfer/suites/suites.hpp"
 

@@ -16,6 +16,7 @@
 #include "ninfer/oracle/grouped.hpp"
 #include "ninfer/oracle/linear.hpp"
 #include "ninfer/oracle/scaled.hpp"
+#include "ninfer/suites/linear.hpp"
 #include "ninfer/suites/rule_ids.hpp"
 #include "ninfer/suites/suites.hpp"
 
@@ -92,8 +93,9 @@ Suite checks_suite();
 /// it, a seeded small product (several output formats for correctly_rounded), a cancellation,
 /// a wide dynamic range, and the non-finite activations (infinities, NaN, inf * 0).
 void common_cases(std::vector<Case> &out, std::uint32_t format, Rng &rng);
-/// Seeded cases at full / exhaustive of a family: realistic shapes for `big` formats, moderate
-/// ones for the rest, generated at run time.
+/// Seeded cases at full / exhaustive of a family: realistic shapes for `big` formats ([4096,
+/// 4096] and [512, 8192]; family "gguf": [512, 4096] and [256, 8192]), moderate ones for every
+/// format and profile, generated at run time.
 std::vector<Case> random_cases(const std::vector<std::uint32_t> &formats, const std::vector<std::uint32_t> &big, std::uint64_t seed,
                                Level level, const std::string &family);
 

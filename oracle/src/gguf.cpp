@@ -594,4 +594,12 @@ GgufBlock gguf_dequantize_block(const GgufType &t, std::span<const std::uint8_t>
     return {dequantize<Binary32>(t, x), dequantize<Exact>(t, x)};
 }
 
+// Declared in linear_internal.hpp (the `linear` oracle reads GGUF weights through it).
+std::vector<std::uint32_t> gguf_dequantize_block_binary32(const GgufType &t, std::span<const std::uint8_t> block) {
+    if (block.size() != t.block_bytes)
+        throw std::invalid_argument("gguf_dequantize_block_binary32: " + std::string(t.name) + " blocks are " +
+                                    std::to_string(t.block_bytes) + " bytes, not " + std::to_string(block.size()));
+    return dequantize<Binary32>(t, Bytes{block});
+}
+
 }  // namespace ninfer::oracle

@@ -80,8 +80,14 @@ bool compare_linear(const suites::Case &c, const Reply &r, Comparison &out, std:
     call.m = c.count;
     call.activation_format = act_format;
     call.output_format = plane->format;
-    // A direct word weight in contiguous_le_v1: its row n is K words from byte n*K*width.
-    const auto *wf = c.layout == NINFER_LAYOUT_contiguous_le_v1 ? oracle::find_id(oracle::kWordFormats, c.format) : nullptr;
+    // Where weight row n lies in the payload, for the formats whose rows are contiguous: a direct
+    // word format in contiguous_le_v1 (K words), a GGUF type in ggml_blocks_v1 (K / block_values blocks).
+    std::uint64_t row_bytes = 0;
+    if (const auto *wf = oracle::find_id(oracle::kWordFormats, c.format); wf && c.layout == NINFER_LAYOUT_contiguous_le_v1)
+        row_bytes = k * static_cast<std::uint64_t>(wf->bytes());
+    if (const auto *t = abi::find_id(abi::kGgufTypes, c.format);
+        t && c.layout == NINFER_LAYOUT_ggml_blocks_v1 && t->block_values && k % t->block_values == 0)
+        row_bytes = k / t->block_values * t->block_bytes;
 
     const std::uint64_t common = std::min<std::uint64_t>(n_words, act.size() / ww);
     for (std::uint64_t i = 0; i < common; ++i) {
@@ -101,9 +107,8 @@ bool compare_linear(const suites::Case &c, const Reply &r, Comparison &out, std:
             m.actual_value = value_of(*f, a);
             const std::string n_text = fmt::format("weight {} row {}", format_name_or_id(c.format), col);
             const std::string m_text = fmt::format("activation {} row {}", af ? std::string(af->name) : "?", row);
-            if (wf && (col + 1) * k * static_cast<std::uint64_t>(wf->bytes()) <= payload.size() &&
-                k * static_cast<std::uint64_t>(wf->bytes()) <= kRowBytesShown)
-                m.inputs.push_back(bytes_hex(payload, col * k * wf->bytes(), k * wf->bytes()));
+            if (row_bytes && row_bytes <= kRowBytesShown && (col + 1) * row_bytes <= payload.size())
+                m.inputs.push_back(bytes_hex(payload, col * row_bytes, row_bytes));
             if (af && (row + 1) * k * static_cast<std::uint64_t>(af->bytes()) <= activation.size() &&
                 k * static_cast<std::uint64_t>(af->bytes()) <= kRowBytesShown)
                 m.inputs.push_back(bytes_hex(activation, row * k * af->bytes(), k * af->bytes()));

@@ -5,6 +5,7 @@
 #include <catch2/catch.hpp>
 
 #include <cmath>
+#include <limits>
 
 #include "ninfer/harness/compare.hpp"
 #include "ninfer/oracle/formats.hpp"
@@ -249,4 +250,35 @@ TEST_CASE("every failing element counts; only the first max_mismatches are kept 
     REQUIRE(cmp.first.size() == 3);
     CHECK(cmp.first[2].location == "row 1, column 0");
     for (const auto &m : cmp.first) CHECK(m.error_ulps.has_value());
+}
+
+TEST_CASE("a GGUF weight row is shown as its blocks' bytes", "[compare][linear]") {
+    // q4_0, N = 1, K = 32: one block, d = 1.0 (fp16 3c00), every nibble 8 (value 0): y = 0.
+    suites::Case c;
+    c.id = "linear.forward_error_bound/q4_0";
+    c.rule = "linear.forward_error_bound";
+    c.op = NINFER_OP_linear;
+    c.format = NINFER_FORMAT_gguf_q4_0;
+    c.layout = NINFER_LAYOUT_ggml_blocks_v1;
+    c.profile = NINFER_PROFILE_f32_accumulate;
+    c.shape = {1, 32};
+    c.count = 1;
+    auto &w = c.input(NINFER_PLANE_PAYLOAD);
+    w = {0x00, 0x3c};
+    w.resize(18, 0x88);
+    c.inputs.push_back({NINFER_PLANE_ACTIVATION, NINFER_FORMAT_fp32, {}});
+    for (int i = 0; i < 32; ++i) suites::put_word(c.input(NINFER_PLANE_ACTIVATION), kOne, 4);
+    c.expect.outputs.push_back({NINFER_PLANE_OUTPUT, NINFER_FORMAT_fp32, {}});
+    suites::put_word(c.expect.output(NINFER_PLANE_OUTPUT), kPosZero, 4);
+    for (std::uint64_t x : {kPosZero, kPosZero}) suites::put_word(c.expect.accept, x, 4);
+    c.expect.accept.push_back(0);
+    const auto cmp = compare_reply(c, reply_of({kOne}), true, 8);
+    REQUIRE(cmp.first.size() == 1);
+    const auto &m = cmp.first[0];
+    CHECK(m.cls == "out_of_bound");
+    CHECK(m.inputs.at(0) == "003c" + std::string(32, '8'));
+    CHECK(m.input_value == "weight gguf_q4_0 row 0, activation fp32 row 0, K = 32");
+    CHECK(m.exact_value == "0");
+    CHECK(m.error_ulps == std::ldexp(1.0, 149));  // ulps of the smallest subnormal at y_exact = 0
+    CHECK(m.bound_fraction == std::numeric_limits<double>::infinity());  // S = 0: the bound is 0
 }

@@ -3,6 +3,7 @@
 # (docs/cli.md). Included from harness/CMakeLists.txt.
 target_sources(ninfer_harness PRIVATE
   ${CMAKE_CURRENT_LIST_DIR}/src/compare.cpp ${CMAKE_CURRENT_LIST_DIR}/src/compare_families.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/src/compare_linear.cpp
   ${CMAKE_CURRENT_LIST_DIR}/src/baseline.cpp
   ${CMAKE_CURRENT_LIST_DIR}/src/runner.cpp
   ${CMAKE_CURRENT_LIST_DIR}/src/sweep.cpp)
@@ -14,6 +15,7 @@ target_compile_definitions(ninfer_harness PRIVATE NINFER_PROJECT_VERSION="${PROJ
 if(NINFER_BUILD_TESTS)
   target_sources(ninfer_harness_tests PRIVATE
     ${CMAKE_CURRENT_LIST_DIR}/tests/test_compare.cpp
+    ${CMAKE_CURRENT_LIST_DIR}/tests/test_compare_linear.cpp
     ${CMAKE_CURRENT_LIST_DIR}/tests/test_baseline.cpp)
   target_link_libraries(ninfer_harness_tests PRIVATE fmt::fmt nlohmann_json::nlohmann_json)
 endif()

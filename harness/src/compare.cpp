@@ -13,6 +13,7 @@
 #include "ninfer/oracle/row_split.hpp"
 #include "ninfer/oracle/scalar.hpp"
 #include "compare_families.hpp"
+#include "compare_linear.hpp"
 
 namespace ninfer::harness {
 
@@ -41,6 +42,10 @@ const char *mismatch_class_name(MismatchClass c) {
     case MismatchClass::missing_error: return "missing_error";
     case MismatchClass::byte_mismatch: return "byte_mismatch";
     case MismatchClass::size_mismatch: return "size_mismatch";
+    case MismatchClass::out_of_bound: return "out_of_bound";
+    case MismatchClass::nan_mismatch: return "nan_mismatch";
+    case MismatchClass::inf_mismatch: return "inf_mismatch";
+    case MismatchClass::bits: return "bits";
     }
     return "?";
 }
@@ -155,6 +160,55 @@ bool words_match(const WordFormat &f, suites::NanPolicy p, std::uint64_t expecte
     if (p == suites::NanPolicy::exact || !word_is_nan(f, expected) || !word_is_nan(f, actual)) return false;
     if (actual > f.mask() || !word_is_quiet_nan(f, actual)) return false;  // IEEE 754 6.2: a converted NaN is quiet
     return p == suites::NanPolicy::any || word_is_negative(f, expected) == word_is_negative(f, actual);
+}
+
+// ---- Operators: acceptance -------------------------------------------------------------------
+
+Acceptance acceptance_at(const std::vector<std::uint8_t> &accept, std::size_t i, int bytes) {
+    const std::size_t entry = 2 * static_cast<std::size_t>(bytes) + 1;
+    if (bytes <= 0 || bytes > 8 || (i + 1) * entry > accept.size())
+        throw std::out_of_range(fmt::format("acceptance entry {} of {} bytes", i, accept.size()));
+    Acceptance a;
+    const std::uint8_t *b = accept.data() + i * entry;
+    for (int k = bytes; k-- > 0;) {
+        a.lo = a.lo << 8 | b[k];
+        a.hi = a.hi << 8 | b[bytes + k];
+    }
+    a.flags = b[2 * bytes];
+    return a;
+}
+
+namespace {
+
+/// Position of a non-NaN word in the order of values: -0 and +0 share one place.
+std::int64_t value_order(const WordFormat &f, std::uint64_t w) {
+    const std::int64_t o = order_of(f, w);
+    return is_float(f) && f.has_sign && word_is_negative(f, w) ? o + 1 : o;
+}
+
+bool in_interval(const WordFormat &f, const Acceptance &a, std::uint64_t w) {
+    if (word_is_nan(f, a.lo) || word_is_nan(f, a.hi) || word_is_nan(f, w)) return false;
+    const std::int64_t v = value_order(f, w);
+    return value_order(f, a.lo) <= v && v <= value_order(f, a.hi);
+}
+
+}  // namespace
+
+bool accepts(const WordFormat &f, const Acceptance &a, std::uint64_t actual) {
+    if (actual > f.mask()) return false;
+    if (word_is_nan(f, actual)) return (a.flags & suites::kAcceptNan) != 0;
+    if (a.flags & suites::kAcceptBits) return actual == (a.lo & f.mask());
+    return in_interval(f, a, actual);
+}
+
+MismatchClass classify_accept_mismatch(const WordFormat &f, const Acceptance &a, std::uint64_t actual) {
+    const bool nan_only = word_is_nan(f, a.lo) || word_is_nan(f, a.hi);
+    if (actual <= f.mask() && word_is_nan(f, actual)) return MismatchClass::nan_mismatch;
+    if (nan_only) return MismatchClass::nan_mismatch;
+    if (a.flags & suites::kAcceptBits) return MismatchClass::bits;
+    if ((actual <= f.mask() && word_is_inf(f, actual)) || word_is_inf(f, a.lo) || word_is_inf(f, a.hi))
+        return MismatchClass::inf_mismatch;
+    return MismatchClass::out_of_bound;
 }
 
 // ---- Class decisions ---------------------------------------------------------------------------
@@ -778,6 +832,20 @@ void compare_buffers(const suites::Case &c, const Reply &r, Collector &col) {
 
 }  // namespace
 
+std::string acceptance_words(const WordFormat &f, const Acceptance &a) {
+    if ((a.flags & suites::kAcceptBits) || a.lo == a.hi) return oracle::word_hex(f, a.lo);
+    return fmt::format("[{}, {}]", oracle::word_hex(f, a.lo), oracle::word_hex(f, a.hi));
+}
+
+std::string acceptance_values(const WordFormat &f, const Acceptance &a) {
+    const bool any_nan = (a.flags & suites::kAcceptNan) != 0;
+    if (word_is_nan(f, a.lo) || word_is_nan(f, a.hi)) return any_nan ? "any NaN" : "no value (NaN bound)";
+    std::string s = (a.flags & suites::kAcceptBits) || a.lo == a.hi
+                        ? value_text(f, a.lo)
+                        : fmt::format("[{}, {}]", value_text(f, a.lo), value_text(f, a.hi));
+    return any_nan ? s + " or any NaN" : s;
+}
+
 Comparison compare_reply(const suites::Case &c, const Reply &r, bool declared, std::size_t max_first) {
     Comparison out;
     switch (r.outcome) {
@@ -815,7 +883,7 @@ Comparison compare_reply(const suites::Case &c, const Reply &r, bool declared, s
         return out;
     }
     if (suites::is_word_op(c.op)) compare_words(c, r, col);
-    else compare_buffers(c, r, col);
+    else if (c.op != NINFER_OP_linear || !compare_linear(c, r, out, max_first)) compare_buffers(c, r, col);
     if (out.mismatches) {
         out.status = reports::Status::fail;
         out.message = r.message;

@@ -241,6 +241,15 @@ std::string exact_note(const json &m) {
     std::string s;
     if (!x.empty()) s += "<br><span class=\"small\">exact value " + e(x) + "</span>";
     if (!crit.empty()) s += "<br><span class=\"small\">requires " + e(crit) + "</span>";
+    // Operators: the error in output ulps and as a fraction of the criterion's bound.
+    const auto ulps = m.contains("error_ulps") ? number_from_json(m["error_ulps"]) : std::nullopt;
+    const auto frac = m.contains("bound_fraction") ? number_from_json(m["bound_fraction"]) : std::nullopt;
+    if (ulps || frac) {
+        s += "<br><span class=\"small\">error";
+        if (ulps) s += " " + e(number_text(*ulps)) + " ulps";
+        if (frac) s += std::string(ulps ? "," : "") + " " + e(number_text(*frac)) + " of the bound";
+        s += "</span>";
+    }
     return s;
 }
 

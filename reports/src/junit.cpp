@@ -43,11 +43,13 @@ std::string xml_escape(std::string_view raw) {
 std::string mismatch_line(const Mismatch &m) {
     std::string in;
     for (const auto &w : m.inputs) in += (in.empty() ? "" : ",") + w;
-    return fmt::format("{} at {}: input {} expected {}{} actual {}{}{}{}", m.cls, m.location, in.empty() ? "-" : in,
+    return fmt::format("{} at {}: input {} expected {}{} actual {}{}{}{}{}{}", m.cls, m.location, in.empty() ? "-" : in,
                        m.expected, m.expected_value.empty() ? "" : " (" + m.expected_value + ")", m.actual,
                        m.actual_value.empty() ? "" : " (" + m.actual_value + ")",
                        m.exact_value.empty() ? "" : "; exact value " + m.exact_value,
-                       m.criterion.empty() ? "" : "; requires " + m.criterion);
+                       m.criterion.empty() ? "" : "; requires " + m.criterion,
+                       m.error_ulps ? "; error " + number_text(*m.error_ulps) + " ulps" : "",
+                       m.bound_fraction ? ", " + number_text(*m.bound_fraction) + " of the bound" : "");
 }
 
 std::string case_body(const CaseResult &c) {

@@ -3,6 +3,11 @@
 // (reports/schema/report-v2.schema.json, reports/README.md).
 #include "ninfer/reports/report.hpp"
 
+#include <cmath>
+#include <limits>
+
+#include <fmt/format.h>
+
 namespace ninfer::reports {
 
 namespace {
@@ -18,6 +23,8 @@ nlohmann::ordered_json mismatch_json(const Mismatch &m) {
     if (!m.blame.empty()) j["blame"] = m.blame;
     if (!m.exact_value.empty()) j["exact_value"] = m.exact_value;
     if (!m.criterion.empty()) j["criterion"] = m.criterion;
+    if (m.error_ulps) j["error_ulps"] = number_json(*m.error_ulps);
+    if (m.bound_fraction) j["bound_fraction"] = number_json(*m.bound_fraction);
     return j;
 }
 
@@ -55,6 +62,28 @@ nlohmann::ordered_json case_json(const CaseResult &c) {
 }
 
 }  // namespace
+
+nlohmann::ordered_json number_json(double x) {
+    if (std::isnan(x)) return "nan";
+    if (std::isinf(x)) return x > 0 ? "inf" : "-inf";
+    return x;
+}
+
+std::optional<double> number_from_json(const nlohmann::json &j) {
+    if (j.is_number()) return j.get<double>();
+    if (!j.is_string()) return std::nullopt;
+    const auto &s = j.get_ref<const std::string &>();
+    if (s == "inf") return std::numeric_limits<double>::infinity();
+    if (s == "-inf") return -std::numeric_limits<double>::infinity();
+    if (s == "nan") return std::numeric_limits<double>::quiet_NaN();
+    return std::nullopt;
+}
+
+std::string number_text(double x) {
+    if (std::isnan(x)) return "nan";
+    if (std::isinf(x)) return x > 0 ? "inf" : "-inf";
+    return fmt::format("{:.6g}", x);
+}
 
 nlohmann::ordered_json to_json(const Report &r) {
     nlohmann::ordered_json j;

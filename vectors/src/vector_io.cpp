@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-// One case as one JSON line of the vector file format, version 2 (vectors/README.md): fixed key
+// One case as one JSON line of the vector file format, version 3 (vectors/README.md): fixed key
 // order, registry names for ids, named planes (ABI v2) holding hex words or hex byte images.
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
@@ -91,6 +91,42 @@ ordered_json name_or_null(std::string_view name, std::uint32_t id, const char *w
     return std::string(name);
 }
 
+std::string profile_name(std::uint32_t id) {
+    const auto *p = abi::find_id(abi::kProfiles, id);
+    return p ? std::string(p->name) : std::string();
+}
+
+/// The byte width of the words of an operator's expected OUTPUT plane (its format's), or 0 when
+/// the plane is absent or has no word format.
+int accept_word_bytes(const Case &c) {
+    const auto *out = suites::find_plane(c.expect.outputs, NINFER_PLANE_OUTPUT);
+    if (!out || out->format == 0) return 0;
+    const auto *f = oracle::find_id(oracle::kWordFormats, out->format);
+    return f ? f->bytes() : 0;
+}
+
+/// Expect::accept as an array of [lo, hi, flags]: lo and hi hex words of the OUTPUT plane's
+/// format (most significant digit first), flags the kAccept* bits.
+ordered_json accept_json(const Case &c) {
+    ordered_json a = ordered_json::array();
+    if (c.expect.accept.empty()) return a;
+    const int w = accept_word_bytes(c);
+    const std::size_t entry = 2 * static_cast<std::size_t>(w) + 1;
+    if (w == 0 || c.expect.accept.size() % entry != 0)
+        throw std::logic_error("vector writer: case " + c.id + ": expect.accept needs an expected output plane with a word format "
+                               "and " + std::to_string(entry) + " bytes per element");
+    for (std::size_t i = 0; i < c.expect.accept.size() / entry; ++i) {
+        const auto *b = c.expect.accept.data() + i * entry;
+        std::uint64_t lo = 0, hi = 0;
+        for (int k = w; k-- > 0;) {
+            lo = lo << 8 | b[k];
+            hi = hi << 8 | b[w + k];
+        }
+        a.push_back(ordered_json::array({word_hex(lo, w), word_hex(hi, w), b[2 * w]}));
+    }
+    return a;
+}
+
 // ---- reading ----
 
 [[noreturn]] void fail(const std::string &where, const std::string &what) { throw VectorError(where + ": " + what); }
@@ -170,6 +206,36 @@ void require_exact_keys(const nlohmann::json &j, const std::set<std::string> &ke
         if (!j.contains(k)) fail(where, "missing key \"" + ctx + k + "\"");
 }
 
+/// expect.accept: [[lo, hi, flags], ...], one entry per word of the expected OUTPUT plane, the
+/// words at that plane's format's width.
+void read_accept(const nlohmann::json &a, Case &c, const std::string &where) {
+    if (!a.is_array()) fail(where, "key \"expect.accept\": expected an array of [lo, hi, flags], found " + echo_json(a));
+    if (a.empty()) return;
+    const int w = accept_word_bytes(c);
+    if (w == 0)
+        fail(where, "key \"expect.accept\": needs an expected output plane with a word format (expect.outputs.output "
+                    "{\"format\": ..., \"bytes\": ...})");
+    const std::uint64_t words = c.expect.output(NINFER_PLANE_OUTPUT).size() / static_cast<std::size_t>(w);
+    if (a.size() != words)
+        fail(where, "key \"expect.accept\": " + std::to_string(a.size()) + " entries where the expected output holds " +
+                        std::to_string(words) + " words");
+    c.expect.accept.reserve(a.size() * (2 * static_cast<std::size_t>(w) + 1));
+    for (std::size_t i = 0; i < a.size(); ++i) {
+        const std::string key = "expect.accept[" + std::to_string(i) + "]";
+        const auto &e = a[i];
+        if (!e.is_array() || e.size() != 3)
+            fail(where, "key \"" + key + "\": expected [lo, hi, flags], found " + echo_json(e));
+        auto lo = parse_words_hex(nlohmann::json::array({e[0]}), w, 1, where, key + ".lo");
+        auto hi = parse_words_hex(nlohmann::json::array({e[1]}), w, 1, where, key + ".hi");
+        if (!e[2].is_number_unsigned() || e[2].get<std::uint64_t>() > (suites::kAcceptNan | suites::kAcceptBits))
+            fail(where, "key \"" + key + "\": flags: expected an integer of the bits 1 (any NaN) and 2 (bits), found " +
+                            echo_json(e[2]));
+        c.expect.accept.insert(c.expect.accept.end(), lo.begin(), lo.end());
+        c.expect.accept.insert(c.expect.accept.end(), hi.begin(), hi.end());
+        c.expect.accept.push_back(static_cast<std::uint8_t>(e[2].get<std::uint64_t>()));
+    }
+}
+
 }  // namespace
 
 std::string case_to_line(const Case &c) {
@@ -189,6 +255,7 @@ std::string case_to_line(const Case &c) {
     j["flags"] = c.flags;
     j["shape"] = c.shape;
     j["count"] = c.count;
+    j["profile"] = name_or_null(profile_name(c.profile), c.profile, "profile");
     const auto planes = suites::op_planes(c.op, c.format, c.layout);
     // A word op's planes are arrays of count words; any other plane is a hex byte image.
     const auto plane_json = [&](const suites::Planes &list, const std::vector<std::uint32_t> &order, int word_bytes,
@@ -203,9 +270,16 @@ std::string case_to_line(const Case &c) {
             next = static_cast<std::size_t>(at - order.begin()) + 1;
             const std::string key(abi::plane_name(p.name));
             if (!words) {
-                o[key] = bytes_hex(p.bytes);
+                // A plane with an element format of its own (an operator's ACTIVATION and
+                // OUTPUT): {"format": name, "bytes": hex}; any other: the hex string.
+                if (p.format == 0) o[key] = bytes_hex(p.bytes);
+                else
+                    o[key] = ordered_json{{"format", name_or_null(format_name(p.format), p.format, "plane format")},
+                                          {"bytes", bytes_hex(p.bytes)}};
                 continue;
             }
+            if (p.format != 0)
+                throw std::logic_error("vector writer: case " + c.id + ": word op plane " + key + " has a format");
             if (check_count && p.bytes.size() != c.count * static_cast<std::uint64_t>(word_bytes))
                 throw std::logic_error("vector writer: case " + c.id + ": " + what + " plane " + key + " holds " +
                                        std::to_string(p.bytes.size()) + " bytes, count says " + std::to_string(c.count) +
@@ -220,6 +294,7 @@ std::string case_to_line(const Case &c) {
     e["detail"] = c.expect.detail;
     e["outputs"] = plane_json(c.expect.outputs, planes.outputs, words ? suites::out_word_bytes(c) : 0,
                               c.expect.status == NINFER_OK, "expected output");
+    e["accept"] = accept_json(c);
     j["expect"] = std::move(e);
     j["nan"] = suites::nan_policy_name(c.nan);
     return j.dump();
@@ -238,7 +313,7 @@ Case case_from_line(const std::string &line, const std::string &where) {
     if (!j.is_object()) fail(where, "expected a JSON object, found " + echo_json(j));
     require_exact_keys(j,
                        {"id", "rule", "level", "source", "suite_reading", "op", "format", "format_in", "layout",
-                        "method", "flags", "shape", "count", "inputs", "expect", "nan"},
+                        "method", "flags", "shape", "count", "profile", "inputs", "expect", "nan"},
                        where, "");
     Case c;
     c.id = get_string(j, "id", where);
@@ -292,10 +367,16 @@ Case case_from_line(const std::string &line, const std::string &where) {
         c.shape.push_back(d.get<std::uint64_t>());
     }
     c.count = get_u64(j, "count", where, ~0ull);
+    if (!j["profile"].is_null()) {
+        const auto name = get_string(j, "profile", where);
+        const auto *p = abi::find_name(abi::kProfiles, name);
+        if (!p) fail(where, "unknown profile \"" + echo(name) + "\" (expected a compute profile of the registry or null)");
+        c.profile = p->id;
+    }
 
     const auto &ex = field(j, "expect", where);
     if (!ex.is_object()) fail(where, "key \"expect\": expected an object");
-    require_exact_keys(ex, {"status", "detail", "outputs"}, where, "expect.");
+    require_exact_keys(ex, {"status", "detail", "outputs", "accept"}, where, "expect.");
     const auto status = get_string(ex, "status", where, "expect.");
     bool known = false;
     for (const auto &s : kStatusNames)
@@ -336,14 +417,28 @@ Case case_from_line(const std::string &line, const std::string &where) {
             const std::string name(abi::plane_name(n));
             if (!o.contains(name)) continue;
             const auto sub = key + "." + name;
-            out.push_back({n, 0, word_bytes ? parse_words_hex(o[name], word_bytes, words, where, sub)
-                                            : parse_bytes_hex(o[name], where, sub)});
+            const auto &v = o[name];
+            if (word_bytes) {
+                out.push_back({n, 0, parse_words_hex(v, word_bytes, words, where, sub)});
+                continue;
+            }
+            if (!v.is_object()) {
+                out.push_back({n, 0, parse_bytes_hex(v, where, sub)});
+                continue;
+            }
+            // A plane with its element format: {"format": name, "bytes": hex}.
+            require_exact_keys(v, {"format", "bytes"}, where, sub + ".");
+            const auto fname = get_string(v, "format", where, sub + ".");
+            const auto fid = format_id(fname);
+            if (!fid) fail(where, "key \"" + sub + ".format\": unknown format \"" + echo(fname) + "\" (expected a format of the registry)");
+            out.push_back({n, *fid, parse_bytes_hex(v["bytes"], where, sub + ".bytes")});
         }
         return out;
     };
     c.inputs = read_planes(field(j, "inputs", where), planes.inputs, ib, c.count, "inputs");
     c.expect.outputs = read_planes(field(ex, "outputs", where, "expect."), planes.outputs, ob,
                                    c.expect.status == NINFER_OK ? c.count : 0, "expect.outputs");
+    read_accept(field(ex, "accept", where, "expect."), c, where);
 
     const auto nan = get_string(j, "nan", where);
     if (nan == "exact") c.nan = suites::NanPolicy::exact;

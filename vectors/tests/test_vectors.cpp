@@ -71,7 +71,7 @@ suites::Case bf16_case() {
 }
 
 const std::string kHeader =
-    R"J({"format":"ninfer-conform/vectors","version":2,"suite":"scalar.convert","description":"t","generator":"ninfer-conform oracle (MPFR, exact)","exact":true,"cases":2})J";
+    R"J({"format":"ninfer-conform/vectors","version":3,"suite":"scalar.convert","description":"t","generator":"ninfer-conform oracle (MPFR, exact)","exact":true,"cases":2})J";
 
 /// A small valid vector set: one file with two cases, and its manifest.
 fs::path small_set(const std::string &name, const std::string &line2_override = "", const std::string &header = kHeader) {
@@ -114,9 +114,9 @@ TEST_CASE("vector line format is pinned", "[vectors][format]") {
     CHECK(case_to_line(bf16_case()) ==
           R"({"id":"convert.fp32_to_bf16_rne/pinned","rule":"convert.fp32_to_bf16_rne","level":"quick",)"
           R"("source":"lesson Example 5","suite_reading":false,"op":"convert","format":"bf16","format_in":"fp32",)"
-          R"("layout":null,"method":"fp32_to_bf16_rne","flags":0,"shape":[],"count":2,)"
+          R"("layout":null,"method":"fp32_to_bf16_rne","flags":0,"shape":[],"count":2,"profile":null,)"
           R"("inputs":{"words":["3f808000","7fc00001"]},)"
-          R"("expect":{"status":"ok","detail":0,"outputs":{"words":["3f80","7fc0"]}},"nan":"exact"})");
+          R"("expect":{"status":"ok","detail":0,"outputs":{"words":["3f80","7fc0"]},"accept":[]},"nan":"exact"})");
     suites::Case layout;
     layout.id = "layout.contiguous_le_v1.size/pinned";
     layout.rule = "layout.contiguous_le_v1.size";
@@ -130,8 +130,8 @@ TEST_CASE("vector line format is pinned", "[vectors][format]") {
     CHECK(case_to_line(layout) ==
           R"({"id":"layout.contiguous_le_v1.size/pinned","rule":"layout.contiguous_le_v1.size","level":"quick",)"
           R"("source":"boundary","suite_reading":false,"op":"layout_decode","format":"int32","format_in":null,)"
-          R"("layout":"contiguous_le_v1","method":null,"flags":0,"shape":[2,18446744073709551615],"count":0,)"
-          R"("inputs":{"payload":"01ff"},"expect":{"status":"E_SIZE","detail":0,"outputs":{}},"nan":"exact"})");
+          R"("layout":"contiguous_le_v1","method":null,"flags":0,"shape":[2,18446744073709551615],"count":0,"profile":null,)"
+          R"("inputs":{"payload":"01ff"},"expect":{"status":"E_SIZE","detail":0,"outputs":{},"accept":[]},"nan":"exact"})");
     // Planes by name, in the op's order: a grouped decode carries three named outputs.
     suites::Case grouped;
     grouped.id = "grouped.code.q8_g32_fp16/pinned";
@@ -147,7 +147,7 @@ TEST_CASE("vector line format is pinned", "[vectors][format]") {
     grouped.expect.output(NINFER_PLANE_VALUES) = {0x00, 0x00, 0x80, 0x3f};
     CHECK(case_to_line(grouped).find(
               R"("inputs":{"payload":"ab"},"expect":{"status":"ok","detail":0,)"
-              R"("outputs":{"codes":"01","scales":"003c","values":"0000803f"}})") != std::string::npos);
+              R"("outputs":{"codes":"01","scales":"003c","values":"0000803f"},"accept":[]})") != std::string::npos);
     CHECK(case_from_line(case_to_line(grouped), "pinned").expect.outputs == grouped.expect.outputs);
 }
 
@@ -167,9 +167,11 @@ TEST_CASE("every golden case round-trips through its line", "[vectors][roundtrip
                    back.layout == c.layout && back.method == c.method && back.flags == c.flags));
             CHECK(back.shape == c.shape);
             CHECK(back.count == c.count);
+            CHECK(back.profile == c.profile);
             CHECK(back.inputs == c.inputs);
             CHECK((back.expect.status == c.expect.status && back.expect.detail == c.expect.detail));
             CHECK(back.expect.outputs == c.expect.outputs);
+            CHECK(back.expect.accept == c.expect.accept);
             CHECK(back.nan == c.nan);
             CHECK(case_to_line(back) == line);
             ++n;
@@ -230,12 +232,18 @@ TEST_CASE("malformed vector sets are refused with one line naming file:line", "[
         check_one_line(load_error(dir), "MANIFEST.sha256:1", "expected \"<64 lowercase hex digits>  <file>\"");
     }
     SECTION("unknown version") {
-        const auto dir = small_set("version", "", replace_once(kHeader, "\"version\":2", "\"version\":3"));
-        check_one_line(load_error(dir), file + ":1", "unknown version 3 (this reader knows version 2)");
+        const auto dir = small_set("version", "", replace_once(kHeader, "\"version\":3", "\"version\":4"));
+        check_one_line(load_error(dir), file + ":1", "unknown version 4 (this reader knows version 3)");
     }
     SECTION("a version 1 file (unnamed buffers in, aux, out)") {
-        const auto dir = small_set("version1", "", replace_once(kHeader, "\"version\":2", "\"version\":1"));
-        check_one_line(load_error(dir), file + ":1", "unknown version 1 (this reader knows version 2)");
+        const auto dir = small_set("version1", "", replace_once(kHeader, "\"version\":3", "\"version\":1"));
+        check_one_line(load_error(dir), file + ":1",
+                       "version 1 is an older vector format (this reader knows version 3; regenerate the set with "
+                       "ninfer-conform generate --out DIR)");
+    }
+    SECTION("a version 2 file (no profile, no accept)") {
+        const auto dir = small_set("version2", "", replace_once(kHeader, "\"version\":3", "\"version\":2"));
+        check_one_line(load_error(dir), file + ":1", "version 2 is an older vector format (this reader knows version 3;");
     }
     SECTION("a plane the op does not have") {
         const auto dir = small_set("plane", replace_once(good, "\"inputs\":{\"words\"", "\"inputs\":{\"scales\""));

@@ -9,6 +9,7 @@
 
 #include "cmd_common.hpp"
 #include "ninfer/oracle/formats.hpp"
+#include "ninfer/suites/rule_ids.hpp"
 
 namespace ninfer::harness::cli {
 
@@ -154,6 +155,12 @@ nlohmann::ordered_json registry_json() {
     for (const auto &e : kEncoders) j["encoders"].push_back({{"id", e.id}, {"name", e.name}});
     for (const auto &r : kRoundings) j["roundings"].push_back({{"id", r.id}, {"name", r.name}, {"summary", r.summary}});
     for (const auto &o : kOverflows) j["overflows"].push_back({{"id", o.id}, {"name", o.name}, {"summary", o.summary}});
+    for (const auto &p : abi::kProfiles)
+        j["profiles"].push_back({{"id", p.id}, {"name", p.name}, {"criterion", name_of(abi::kCriteria, p.criterion)},
+                                 {"summary", p.summary}});
+    for (const auto &c : abi::kCriteria)
+        j["criteria"].push_back({{"id", c.id}, {"name", c.name}, {"rule", suites::rule::linear_criterion(c)},
+                                 {"summary", c.summary}});
     return j;
 }
 
@@ -181,6 +188,12 @@ void print_text() {
     for (const auto &r : kRoundings) s += fmt::format("  {:>2} {:<5} {}\n", r.id, r.name, r.summary);
     s += "overflows:\n";
     for (const auto &o : kOverflows) s += fmt::format("  {:>2} {:<9} {}\n", o.id, o.name, o.summary);
+    s += "profiles (linear: id name -> criterion, summary):\n";
+    for (const auto &p : abi::kProfiles)
+        s += fmt::format("  {:>2} {:<17} -> {:<19} {}\n", p.id, p.name, name_of(abi::kCriteria, p.criterion), p.summary);
+    s += "criteria (id name, rule, summary):\n";
+    for (const auto &c : abi::kCriteria)
+        s += fmt::format("  {:>2} {:<19} {:<26} {}\n", c.id, c.name, suites::rule::linear_criterion(c), c.summary);
     std::fputs(s.c_str(), stdout);
 }
 
@@ -188,7 +201,7 @@ void print_text() {
 
 void add_list(CLI::App &app) {
     auto *cmd = app.add_subcommand("list", "List the registry: formats, layouts, ops, conversions, roles, encoders, "
-                                           "roundings, overflows");
+                                           "roundings, overflows, compute profiles, criteria");
     auto json = std::make_shared<bool>(false);
     cmd->add_flag("--json", *json, "JSON instead of text");
     cmd->callback([json] {

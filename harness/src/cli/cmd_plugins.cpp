@@ -18,7 +18,49 @@ namespace {
 struct PluginEntry {
     std::string name, path, plugin_name, version, breaks, error;
     bool mutant = false;
+    std::vector<ninfer_capability_v2> capabilities;
 };
+
+/// A registry id by name ("any" for 0, the number when unknown).
+template <class Table>
+std::string id_name(const Table &t, std::uint32_t id) {
+    if (id == 0) return "any";
+    const auto *e = abi::find_id(t, id);
+    return e ? std::string(e->name) : std::to_string(id);
+}
+
+std::string format_text(std::uint32_t id) {
+    if (id == 0) return "any";
+    const auto *v = abi::find_format(id);
+    return v ? std::string(v->name) : std::to_string(id);
+}
+
+std::string method_text(std::uint32_t op, std::uint32_t id) {
+    switch (op) {
+    case NINFER_OP_convert: return id_name(abi::kConversions, id);
+    case NINFER_OP_validate: return id_name(abi::kRoles, id);
+    case NINFER_OP_quant_encode: return id_name(abi::kEncoders, id);
+    default: return id == 0 ? "any" : std::to_string(id);
+    }
+}
+
+/// The compute profiles a plugin's capabilities claim, by name, in registry order.
+std::vector<std::string> claimed_profiles(const PluginEntry &e) {
+    std::vector<std::string> out;
+    for (const auto &p : abi::kProfiles)
+        for (const auto &c : e.capabilities)
+            if (c.profile == p.id) {
+                out.emplace_back(p.name);
+                break;
+            }
+    return out;
+}
+
+nlohmann::ordered_json capability_json(const ninfer_capability_v2 &c) {
+    return {{"op", id_name(abi::kOps, c.op)},          {"format", format_text(c.format)},
+            {"format_in", format_text(c.format_in)},  {"layout", id_name(abi::kLayouts, c.layout)},
+            {"method", method_text(c.op, c.method)},  {"profile", id_name(abi::kProfiles, c.profile)}};
+}
 
 /// The identity of one library, read by a worker process (harness/README.md, "Isolation").
 PluginEntry inspect(const std::filesystem::path &p, const SubjectOptions &opts) {
@@ -37,14 +79,18 @@ PluginEntry inspect(const std::filesystem::path &p, const SubjectOptions &opts) 
     e.plugin_name = s->info().name;
     e.version = s->info().version;
     e.breaks = s->info().breaks;
+    e.capabilities = s->info().capabilities;
     return e;
 }
 
 }  // namespace
 
 void add_plugins(CLI::App &app) {
-    auto *cmd = app.add_subcommand("plugins", "List the bundled plugins (name, path; for mutants the rule they break)");
+    auto *cmd = app.add_subcommand("plugins", "List the bundled plugins (name, path; for mutants the rule they break; "
+                                              "the compute profiles they claim)");
     auto json = std::make_shared<bool>(false);
+    auto caps = std::make_shared<bool>(false);
+    cmd->add_flag("--capabilities", *caps, "also list every declared capability (op, formats, layout, method, profile)");
     auto dir = std::make_shared<std::string>();
     auto timeout_ms = std::make_shared<std::uint64_t>(10000);
     auto memory_limit_mib = std::make_shared<std::uint64_t>(0);
@@ -56,7 +102,7 @@ void add_plugins(CLI::App &app) {
     cmd->add_option("--memory-limit-mib", *memory_limit_mib,
                     "address-space limit of each worker in MiB (default 0: none, as device plugins need)")
         ->check(CLI::Range(std::uint64_t{0}, std::uint64_t{1} << 40));
-    cmd->callback([json, dir, timeout_ms, memory_limit_mib] {
+    cmd->callback([json, caps, dir, timeout_ms, memory_limit_mib] {
         const std::filesystem::path d = dir->empty() ? bundled_plugin_dir() : std::filesystem::path(*dir);
         std::error_code ec;
         if (!std::filesystem::is_directory(d, ec))
@@ -80,6 +126,11 @@ void add_plugins(CLI::App &app) {
                                             {"plugin_name", e.plugin_name}, {"version", e.version}};
                 if (e.mutant) p["breaks"] = e.breaks;
                 if (!e.error.empty()) p["error"] = e.error;
+                p["profiles"] = claimed_profiles(e);
+                if (*caps) {
+                    p["capabilities"] = nlohmann::ordered_json::array();
+                    for (const auto &c : e.capabilities) p["capabilities"].push_back(capability_json(c));
+                }
                 j["plugins"].push_back(p);
             }
             std::printf("%s\n", j.dump(2).c_str());
@@ -90,7 +141,18 @@ void add_plugins(CLI::App &app) {
             std::printf("  %-32s %s", e.name.c_str(), e.path.c_str());
             if (e.mutant) std::printf("  breaks %s", e.breaks.empty() ? "?" : e.breaks.c_str());
             if (!e.error.empty()) std::printf("  (%s)", e.error.c_str());
+            std::string profiles;
+            for (const auto &p : claimed_profiles(e)) profiles += (profiles.empty() ? "" : ", ") + p;
+            if (!profiles.empty()) std::printf("  profiles %s", profiles.c_str());
             std::printf("\n");
+            if (*caps)
+                for (const auto &c : e.capabilities) {
+                    const auto j = capability_json(c);
+                    std::printf("    %s format %s from %s layout %s method %s profile %s\n",
+                                j["op"].get<std::string>().c_str(), j["format"].get<std::string>().c_str(),
+                                j["format_in"].get<std::string>().c_str(), j["layout"].get<std::string>().c_str(),
+                                j["method"].get<std::string>().c_str(), j["profile"].get<std::string>().c_str());
+                }
         }
         std::printf("%zu plugins\n", entries.size());
     });

@@ -35,7 +35,12 @@ enum class MismatchClass : std::uint8_t {
     unexpected_error,        ///< an error status where success is expected
     missing_error,           ///< success where an error status is expected
     byte_mismatch,           ///< a buffer op's bytes differ
-    size_mismatch            ///< an output of another size than expected
+    size_mismatch,           ///< an output of another size than expected
+    // Operators (op linear): an OUTPUT element outside its acceptance (suites::Expect::accept).
+    out_of_bound,            ///< a finite word outside the accepted interval
+    nan_mismatch,            ///< a NaN not accepted, or a number where only a NaN is accepted
+    inf_mismatch,            ///< an infinity not accepted, or a finite word where only an infinity is
+    bits                     ///< bit_exact: another word than the profile's defined one
 };
 
 const char *mismatch_class_name(MismatchClass c);
@@ -112,6 +117,34 @@ std::string blame_grouped_mismatch(const suites::Case &c, const Reply &r, int bu
 /// grouped_absmax quant_encode case (amax32, raw_scale32, scale16, inv32, the first code that
 /// differs and why); "" for another case.
 std::string explain_encoder_group(const suites::Case &c, const std::vector<std::uint8_t> &actual, std::uint64_t offset);
+
+// ---- Operators: the acceptance of one OUTPUT element (suites::Expect::accept) --------------
+
+/// One entry of Expect::accept: the words lo and hi of the output format and the kAccept* flags.
+struct Acceptance {
+    std::uint64_t lo = 0, hi = 0;
+    std::uint8_t flags = 0;
+};
+
+/// Entry `i` of an acceptance vector whose words are `bytes` wide (2 * bytes + 1 bytes an entry).
+Acceptance acceptance_at(const std::vector<std::uint8_t> &accept, std::size_t i, int bytes);
+
+/// Whether an actual word of format `f` is accepted (suites/case.hpp, Expect::accept): a NaN
+/// only under kAcceptNan; under kAcceptBits lo itself, bit for bit; otherwise a value in
+/// [value(lo), value(hi)] with -0 == +0, an infinite bound admitting that infinity, and no
+/// value at all when a bound is a NaN.
+bool accepts(const oracle::WordFormat &f, const Acceptance &a, std::uint64_t actual);
+
+/// The class of a word the entry refuses: nan_mismatch (a NaN refused, or a number where only a
+/// NaN is accepted), bits (kAcceptBits), inf_mismatch (the actual word or a bound infinite),
+/// out_of_bound (finite, outside).
+MismatchClass classify_accept_mismatch(const oracle::WordFormat &f, const Acceptance &a, std::uint64_t actual);
+
+/// The entry in words and in values, for a report: kAcceptBits "3f800000" / "1"; an interval
+/// "[3f7fffff, 3f800001]" / "[0.99999994039535522461, 1.0000001192092895508]"; "or any NaN"
+/// appended to the values under kAcceptNan ("any NaN" alone when a bound is a NaN).
+std::string acceptance_words(const oracle::WordFormat &f, const Acceptance &a);
+std::string acceptance_values(const oracle::WordFormat &f, const Acceptance &a);
 
 /// The verdict on one case.
 struct Comparison {

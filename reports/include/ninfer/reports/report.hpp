@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <filesystem>
 #include <map>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -40,7 +41,18 @@ struct Mismatch {
     /// what the case compares ("bit for bit equal to ggml's binary32 word; the actual word is
     /// within rounding of the exact value"); "" elsewhere.
     std::string exact_value{}, criterion{};  // NSDMI: aggregate initializers that stop earlier stay warning-free
+    /// Operators (op linear): the actual word's error |y - y_exact| in ulps of the output format
+    /// at y_exact (infinite for a NaN or an infinity), and as a fraction of the criterion's bound
+    /// (only when the criterion has a bound). Absent elsewhere.
+    std::optional<double> error_ulps{}, bound_fraction{};
 };
+
+/// A report's number that may be non-finite: a JSON number when finite, else the string "inf",
+/// "-inf" or "nan" (JSON has no such numbers); the reverse for a report read back.
+nlohmann::ordered_json number_json(double x);
+std::optional<double> number_from_json(const nlohmann::json &j);
+/// The number as a report shows it: "%.6g", "inf", "nan".
+std::string number_text(double x);
 
 /// A word the case's NaN policy accepted though it differs from the oracle's (nan_policy of
 /// the case): the report shows which NaN stood in for which.

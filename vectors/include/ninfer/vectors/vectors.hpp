@@ -14,7 +14,7 @@
 namespace ninfer::vectors {
 
 /// Version of the vector file format (vectors/README.md). Bump on any incompatible change.
-inline constexpr int kFormatVersion = 2;
+inline constexpr int kFormatVersion = 3;
 
 /// A malformed, truncated or tampered vector set. what() is one line naming the file, the
 /// line or field, and what was expected.

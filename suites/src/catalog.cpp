@@ -3,6 +3,7 @@
 #include <set>
 #include <stdexcept>
 
+#include "ninfer/suites/linear.hpp"
 #include "ninfer/suites/rules.hpp"
 #include "ninfer/suites/suites.hpp"
 
@@ -32,6 +33,7 @@ const std::vector<Rule> &rule_catalog() {
         for (auto &g : grouped_rules()) r.push_back(std::move(g));
         for (auto &g : scaled_rules()) r.push_back(std::move(g));
         for (auto &g : gguf_rules()) r.push_back(std::move(g));
+        for (auto &g : linear_rules()) r.push_back(std::move(g));
         std::set<std::string> seen;
         for (const auto &x : r)
             if (!seen.insert(x.id).second) throw std::logic_error("duplicate rule id " + x.id);
@@ -52,6 +54,7 @@ const std::vector<Suite> &suite_catalog() {
         for (auto &g : grouped_suites()) s.push_back(std::move(g));
         for (auto &g : scaled_suites()) s.push_back(std::move(g));
         for (auto &g : gguf_suites()) s.push_back(std::move(g));
+        for (auto &g : linear_suites()) s.push_back(std::move(g));
         std::set<std::string> seen;
         for (const auto &x : s)
             if (!seen.insert(x.name).second) throw std::logic_error("duplicate suite name " + x.name);

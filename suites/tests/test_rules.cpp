@@ -100,6 +100,8 @@ bool registry_generated(const std::string &id) {
         if (id == rule::grouped_code(f)) return true;
     for (const auto &t : ninfer::abi::kGgufTypes)
         if (id == rule::gguf_decode(t) || (t.ref_quantizer && id == rule::gguf_quantize(t))) return true;
+    for (const auto &c : ninfer::abi::kCriteria)
+        if (id == rule::linear_criterion(c)) return true;
     return false;
 }
 
@@ -215,7 +217,8 @@ TEST_CASE("rule ids: every constant is in the catalog, every rule without a regi
     std::set<std::string> constants;
     // The standalone rules of every family: fixed (scalar, grouped), scaled, GGUF.
     for (const std::span<const RuleId> family : {std::span<const RuleId>(rule::kFixed), std::span<const RuleId>(rule::kScaled),
-                                                 std::span<const RuleId>(rule::kGguf)})
+                                                 std::span<const RuleId>(rule::kGguf),
+                                                 std::span<const RuleId>(rule::kLinear)})
         for (const RuleId id : family) {
             INFO(id.view());
             CHECK(find_rule(id) != nullptr);

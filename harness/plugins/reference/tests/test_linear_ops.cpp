@@ -1,0 +1,357 @@
+// SPDX-License-Identifier: Apache-2.0
+// The reference's `linear` (linear_ops.hpp, native_linear.hpp; the contract of issue 13,
+// suites/LINEAR.md): the superaccumulator's rounding on hand-made sums, the q8_1 activation
+// quantizer against the reference's own ggml quantizer, one refusal per step of the check order,
+// and the whole op against the oracle (oracle::linear_expect) on seeded shapes of every family
+// and profile. Seeds are fixed; include the printed seed in bug reports.
+#include <catch2/catch.hpp>
+
+#include <bit>
+#include <cmath>
+#include <cstring>
+#include <random>
+#include <vector>
+
+#include "linear_ops.hpp"
+#include "native_gguf.hpp"
+#include "native_grouped.hpp"
+#include "native_linear.hpp"
+#include "ninfer/abi/registry.hpp"
+#include "reference_plugin.hpp"
+
+using namespace ninfer;
+namespace ln = ninfer::reference::linear_native;
+
+namespace {
+
+const ln::OutputFormat kF32 = *ln::output_format(NINFER_FORMAT_fp32);
+const ln::OutputFormat kBf16 = *ln::output_format(NINFER_FORMAT_bf16);
+const ln::OutputFormat kF16 = *ln::output_format(NINFER_FORMAT_fp16);
+
+std::uint64_t rounded(std::initializer_list<std::pair<double, double>> products, const ln::OutputFormat &f, std::uint32_t d = 0) {
+    ln::ExactSum s;
+    for (const auto &[w, x] : products) s.add_product(w, x);
+    return s.round_to(f, d);
+}
+
+std::uint32_t bits(float f) { return std::bit_cast<std::uint32_t>(f); }
+
+/// One linear call with typed planes (the planes' formats included).
+struct LinearCall {
+    std::uint32_t format = NINFER_FORMAT_fp32, layout = NINFER_LAYOUT_contiguous_le_v1, profile = NINFER_PROFILE_f32_sequential;
+    std::uint32_t rank = 2;
+    std::uint64_t n = 1, k = 1, m = 1;
+    std::uint32_t act_format = NINFER_FORMAT_fp32, out_format = NINFER_FORMAT_fp32;
+    std::vector<std::uint8_t> payload, activation;
+    std::uint64_t out_capacity = 0;
+    bool with_activation = true, with_output = true, with_payload = true;
+};
+
+struct Outcome {
+    std::int32_t status = 0;
+    std::uint32_t detail = 0;
+    std::string message;
+    std::vector<std::uint8_t> out;
+    std::uint64_t written = 0;
+};
+
+Outcome run(const LinearCall &l) {
+    ninfer_call_v2 c{};
+    c.struct_size = sizeof c;
+    c.op = NINFER_OP_linear;
+    c.format = l.format;
+    c.layout = l.layout;
+    c.rank = l.rank;
+    c.shape[0] = l.n;
+    c.shape[1] = l.k;
+    c.count = l.m;
+    c.profile = l.profile;
+    std::vector<ninfer_input_plane> in;
+    if (l.with_payload) in.push_back({NINFER_PLANE_PAYLOAD, 0, l.payload.data(), l.payload.size()});
+    if (l.with_activation) in.push_back({NINFER_PLANE_ACTIVATION, l.act_format, l.activation.data(), l.activation.size()});
+    Outcome o;
+    o.out.assign(l.out_capacity, 0xCD);
+    ninfer_output_plane out{NINFER_PLANE_OUTPUT, l.out_format, o.out.data(), l.out_capacity, 0};
+    c.inputs = in.data();
+    c.input_count = static_cast<std::uint32_t>(in.size());
+    c.outputs = l.with_output ? &out : nullptr;
+    c.output_count = l.with_output ? 1 : 0;
+    ninfer_result_v2 r{};
+    r.struct_size = sizeof r;
+    const auto &t = reference::reference_table_v2();
+    o.status = t.ops[NINFER_OP_linear - 1](t.self, &c, &r);
+    o.detail = r.detail;
+    o.message = r.message;
+    o.written = out.written;
+    return o;
+}
+
+void put_f32(std::vector<std::uint8_t> &v, float f) {
+    const auto w = bits(f);
+    for (int b = 0; b < 4; ++b) v.push_back(static_cast<std::uint8_t>(w >> (8 * b)));
+}
+
+/// A valid fp32 call of [N, K] x M rows with all-ones weights and activations.
+LinearCall fp32_call(std::uint64_t n, std::uint64_t k, std::uint64_t m) {
+    LinearCall l;
+    l.n = n;
+    l.k = k;
+    l.m = m;
+    for (std::uint64_t i = 0; i < n * k; ++i) put_f32(l.payload, 1.0f);
+    for (std::uint64_t i = 0; i < m * k; ++i) put_f32(l.activation, 1.0f);
+    l.out_capacity = 4 * m * n;
+    return l;
+}
+
+}  // namespace
+
+TEST_CASE("linear reference: the superaccumulator rounds once, nearest-even") {
+    // Special values: exact zero is +0, cancellation to exactly zero too.
+    CHECK(rounded({}, kF32) == 0);
+    CHECK(rounded({{-0.0, 1.0}}, kF32) == 0);
+    CHECK(rounded({{0x1p100, 1.0}, {-0x1p100, 1.0}}, kF32) == 0);
+    // Cancellation leaves the small term exactly.
+    CHECK(rounded({{0x1p100, 1.0}, {1.0, 0.75}, {-0x1p100, 1.0}}, kF32) == bits(0.75f));
+    // Ties to even at 1 + 2^-24, broken by a term far below.
+    CHECK(rounded({{1.0, 1.0}, {0x1p-24, 1.0}}, kF32) == 0x3F800000u);
+    CHECK(rounded({{1.0, 1.0}, {0x1p-24, 1.0}, {0x1p-200, 1.0}}, kF32) == 0x3F800001u);
+    CHECK(rounded({{1.0, 1.0}, {0x1p-23, 1.0}, {0x1p-24, 1.0}}, kF32) == 0x3F800002u);
+    CHECK(rounded({{-1.0, 1.0}, {-0x1p-24, 1.0}, {-0x1p-200, 1.0}}, kF32) == 0xBF800001u);
+    // Subnormal and underflow: 2^-149 stays, 2^-150 (a tie with 0) goes to +0, 3 * 2^-151 up.
+    CHECK(rounded({{0x1p-100, 0x1p-49}}, kF32) == 1u);
+    CHECK(rounded({{0x1p-100, 0x1p-50}}, kF32) == 0u);
+    CHECK(rounded({{0x1p-100, 0x1.8p-50}}, kF32) == 1u);
+    CHECK(rounded({{0x1p-149, 0x1p-149}}, kF32) == 0u);  // the smallest product: 2^-298
+    // Overflow: the largest finite stays, its half ulp above rounds to infinity.
+    CHECK(rounded({{0x1.fffffep127, 1.0}}, kF32) == 0x7F7FFFFFu);
+    CHECK(rounded({{0x1.fffffep127, 1.0}, {0x1p103, 1.0}}, kF32) == 0x7F800000u);
+    CHECK(rounded({{0x1p127, 0x1p127}}, kF32) == 0x7F800000u);
+    CHECK(rounded({{-0x1p127, 0x1p127}}, kF32) == 0xFF800000u);
+    // bf16 and fp16 outputs: ties, subnormals, overflow.
+    CHECK(rounded({{1.0, 1.0}, {0x1p-8, 1.0}}, kBf16) == 0x3F80u);
+    CHECK(rounded({{1.0, 1.0}, {0x1p-8, 1.0}, {0x1p-30, 1.0}}, kBf16) == 0x3F81u);
+    CHECK(rounded({{65504.0, 1.0}}, kF16) == 0x7BFFu);
+    CHECK(rounded({{65520.0, 1.0}}, kF16) == 0x7C00u);
+    CHECK(rounded({{0x1p-24, 1.0}}, kF16) == 0x0001u);
+    CHECK(rounded({{-0x1p-14, 1.0}}, kF16) == 0x8400u);
+    // Non-finite products: NaN operand, 0 * inf, +inf with -inf; one infinity alone.
+    CHECK(rounded({{1.0, NAN}}, kF32) == 0x7FC00000u);
+    CHECK(rounded({{0.0, INFINITY}}, kF32) == 0x7FC00000u);
+    CHECK(rounded({{1.0, INFINITY}, {-1.0, INFINITY}}, kF32) == 0x7FC00000u);
+    CHECK(rounded({{-2.0, INFINITY}, {0x1p100, 0x1p100}}, kF16) == 0xFC00u);
+    // The exact quotient by a divisor: 1/3 and 2/3 in binary32, 1/3 in bf16, and a subnormal d.
+    CHECK(rounded({{1.0, 1.0}}, kF32, bits(3.0f)) == bits(1.0f / 3.0f));
+    CHECK(rounded({{2.0, 1.0}}, kF32, bits(3.0f)) == bits(2.0f / 3.0f));
+    CHECK(rounded({{1.0, 1.0}}, kBf16, bits(3.0f)) == 0x3EABu);
+    CHECK(rounded({{0x1p-140, 1.0}}, kF32, 1u) == bits(0x1p9f));
+    CHECK(rounded({{-6.0, 448.0}}, kF32, bits(0x1p-100f)) == bits(-2688.0f * 0x1p100f));
+    CHECK(rounded({{-6.0, 448.0}}, kF32, bits(0x1p-126f)) == 0xFF800000u);
+}
+
+TEST_CASE("linear reference: many random sums agree with a binary64 sum where it is exact") {
+    // Products of 12-bit integers scaled into one 2^60 window: their binary64 sum is exact.
+    const unsigned seed = 20261130;
+    INFO("seed " << seed << " (include this in bug reports)");
+    std::mt19937_64 rng(seed);
+    for (int trial = 0; trial < 2000; ++trial) {
+        ln::ExactSum s;
+        double sum = 0;
+        const int terms = 1 + static_cast<int>(rng() % 40), shift = static_cast<int>(rng() % 200) - 100;
+        for (int i = 0; i < terms; ++i) {
+            const double w = std::ldexp(static_cast<double>(static_cast<int>(rng() % 4096) - 2048), shift);
+            const double x = static_cast<double>(static_cast<int>(rng() % 4096) - 2048);
+            s.add_product(w, x);
+            sum += w * x;
+        }
+        const std::uint64_t want = sum == 0 ? 0 : bits(static_cast<float>(sum));
+        INFO("trial " << trial);
+        REQUIRE(s.round_to(kF32) == want);
+    }
+}
+
+TEST_CASE("linear reference: the q8_1 activation equals d16 * q of the reference's ggml quantizer") {
+    const unsigned seed = 1301;
+    INFO("seed " << seed << " (include this in bug reports)");
+    std::mt19937 rng(seed);
+    std::vector<float> x(32 * 64);
+    for (std::size_t i = 0; i < x.size(); ++i) {
+        const int block = static_cast<int>(i / 32);
+        // Ties of x * id at half integers (amax 127: id = 1), zero blocks, wide ranges.
+        if (block % 4 == 0) x[i] = (i % 32 == 0) ? 127.0f : static_cast<float>(static_cast<int>(rng() % 255) - 127) + 0.5f;
+        else if (block % 4 == 1) x[i] = 0.0f;
+        else x[i] = std::ldexp(std::uniform_real_distribution<float>(-1, 1)(rng), block % 40 - 20);
+    }
+    const auto q = ln::q8_1_dequantized(x, [](float v) { return std::round(v); });
+    std::vector<std::uint8_t> blocks(x.size() / 32 * 36);
+    REQUIRE(reference::gguf_native::quantize_row_ref(9 /* GGML_TYPE_Q8_1 */, x, blocks.data()).status == NINFER_OK);
+    for (std::size_t i = 0; i < x.size(); ++i) {
+        const std::uint8_t *b = blocks.data() + (i / 32) * 36;
+        const float d16 = reference::gguf_native::fp16_to_f32(static_cast<std::uint16_t>(b[0] | b[1] << 8));
+        const float want = d16 * static_cast<float>(static_cast<std::int8_t>(b[4 + i % 32]));
+        INFO("element " << i << " x " << x[i]);
+        REQUIRE(bits(q[i]) == bits(want));
+    }
+}
+
+TEST_CASE("linear reference: a small fp32 call computes, every step of the check order refuses") {
+    SECTION("computes") {
+        auto l = fp32_call(3, 5, 2);
+        const auto o = run(l);
+        REQUIRE(o.status == NINFER_OK);
+        CHECK(o.written == 24);
+        for (std::size_t i = 0; i < 6; ++i) {
+            float y = 0;
+            std::memcpy(&y, o.out.data() + 4 * i, 4);
+            CHECK(y == 5.0f);
+        }
+        l.profile = NINFER_PROFILE_correctly_rounded;
+        l.out_format = NINFER_FORMAT_bf16;
+        const auto b = run(l);
+        REQUIRE(b.status == NINFER_OK);
+        CHECK(b.written == 12);
+        CHECK((b.out[0] | b.out[1] << 8) == 0x40A0);
+    }
+    SECTION("1. registry: not a weight format, a layout the format does not take") {
+        auto l = fp32_call(1, 1, 1);
+        l.format = NINFER_FORMAT_int32;
+        CHECK(run(l).status == NINFER_E_UNSUPPORTED);
+        l.format = NINFER_FORMAT_e8m0;
+        CHECK(run(l).status == NINFER_E_UNSUPPORTED);
+        l.format = 999;
+        CHECK(run(l).status == NINFER_E_UNSUPPORTED);
+        l.format = NINFER_FORMAT_fp32;
+        l.layout = NINFER_LAYOUT_row_split_k128_v1;
+        CHECK(run(l).status == NINFER_E_LAYOUT);
+        l.format = NINFER_FORMAT_q4_g64_fp16;
+        l.layout = NINFER_LAYOUT_contiguous_le_v1;
+        CHECK(run(l).status == NINFER_E_LAYOUT);
+        l.format = NINFER_FORMAT_gguf_q4_1;  // outside the .ninfer registry, still a weight in ggml_blocks_v1
+        l.layout = NINFER_LAYOUT_row_split_k128_v1;
+        CHECK(run(l).status == NINFER_E_LAYOUT);
+        // The registry check comes before the shape and the profile.
+        l.rank = 3;
+        l.profile = 0;
+        CHECK(run(l).status == NINFER_E_LAYOUT);
+    }
+    SECTION("2. shape: rank, zero sizes, geometry, overflow") {
+        auto l = fp32_call(1, 1, 1);
+        l.rank = 1;
+        CHECK(run(l).status == NINFER_E_INVALID_ARGUMENT);
+        l.rank = 2;
+        for (auto *dim : {&l.n, &l.k, &l.m}) {
+            const auto keep = *dim;
+            *dim = 0;
+            const auto o = run(l);
+            CHECK(o.status == NINFER_E_SIZE);
+            CHECK(o.detail == NINFER_DETAIL_SIZE);
+            *dim = keep;
+        }
+        l.n = std::uint64_t{1} << 62;
+        l.k = 4;
+        CHECK(run(l).status == NINFER_E_SIZE);
+        l.n = 1;
+        l.m = std::uint64_t{1} << 62;
+        CHECK(run(l).status == NINFER_E_SIZE);
+        LinearCall g = l;
+        g.m = 1;
+        g.format = NINFER_FORMAT_gguf_q4_0;
+        g.layout = NINFER_LAYOUT_ggml_blocks_v1;
+        g.k = 48;  // not a multiple of the 32-value block
+        CHECK(run(g).status == NINFER_E_SIZE);
+        g.format = NINFER_FORMAT_nvfp4;
+        g.layout = NINFER_LAYOUT_block_scale_k16_m128x4_v1;
+        g.n = 64;  // N % 128 != 0
+        g.k = 64;
+        CHECK(run(g).status == NINFER_E_SIZE);
+        g.n = 128;
+        g.k = 32;  // K % 64 != 0
+        CHECK(run(g).status == NINFER_E_SIZE);
+        // The shape comes before the profile.
+        g.profile = 77;
+        CHECK(run(g).status == NINFER_E_SIZE);
+    }
+    SECTION("3. profile: unknown, q8_1 of a non-GGUF weight, activation and output formats") {
+        auto l = fp32_call(1, 1, 1);
+        for (std::uint32_t p : {0u, 5u, 1000u}) {
+            l.profile = p;
+            CHECK(run(l).status == NINFER_E_UNSUPPORTED);
+        }
+        l.profile = NINFER_PROFILE_gguf_q8_1_f32;
+        CHECK(run(l).status == NINFER_E_UNSUPPORTED);
+        l.profile = NINFER_PROFILE_f32_accumulate;
+        l.act_format = NINFER_FORMAT_e4m3fn;
+        CHECK(run(l).status == NINFER_E_UNSUPPORTED);
+        l.act_format = NINFER_FORMAT_fp32;
+        l.out_format = NINFER_FORMAT_bf16;
+        CHECK(run(l).status == NINFER_E_UNSUPPORTED);
+        l.profile = NINFER_PROFILE_correctly_rounded;
+        l.out_format = NINFER_FORMAT_int32;
+        CHECK(run(l).status == NINFER_E_UNSUPPORTED);
+        // gguf_q8_1_f32 takes fp32 activations only.
+        LinearCall g;
+        g.format = NINFER_FORMAT_gguf_q8_0;
+        g.layout = NINFER_LAYOUT_ggml_blocks_v1;
+        g.profile = NINFER_PROFILE_gguf_q8_1_f32;
+        g.k = 32;
+        g.act_format = NINFER_FORMAT_bf16;
+        CHECK(run(g).status == NINFER_E_UNSUPPORTED);
+        // The profile comes before the plane sizes.
+        l.out_capacity = 0;
+        CHECK(run(l).status == NINFER_E_UNSUPPORTED);
+    }
+    SECTION("4. planes: missing or of the wrong size") {
+        auto l = fp32_call(2, 3, 2);
+        auto expect_size = [](const LinearCall &c) {
+            const auto o = run(c);
+            CHECK(o.status == NINFER_E_SIZE);
+            CHECK(o.written == 0);
+        };
+        auto a = l;
+        a.with_activation = false;
+        expect_size(a);
+        a = l;
+        a.activation.pop_back();
+        expect_size(a);
+        a = l;
+        a.activation.push_back(0);
+        expect_size(a);
+        a = l;
+        a.with_output = false;
+        expect_size(a);
+        a = l;
+        a.out_capacity -= 1;
+        expect_size(a);
+        a = l;
+        a.with_payload = false;
+        expect_size(a);
+        a = l;
+        a.payload.resize(a.payload.size() + 4);
+        expect_size(a);
+        a = l;
+        a.act_format = NINFER_FORMAT_bf16;  // bf16 words: the fp32 plane is twice the size
+        expect_size(a);
+        // A larger OUTPUT is fine: M*N words are written.
+        a = l;
+        a.out_capacity += 8;
+        CHECK(run(a).status == NINFER_OK);
+    }
+    SECTION("5. payload: invalid under the format's decode boundary, nothing written") {
+        // q8_g32_fp16 [1, 32], all codes 0 under +0 scales; then the illegal code word 0x80 in lane 0.
+        LinearCall g;
+        g.format = NINFER_FORMAT_q8_g32_fp16;
+        g.layout = NINFER_LAYOUT_row_split_k128_v1;
+        g.k = 32;
+        g.payload.assign(reference::grouped_native::geometry(*reference::grouped_native::find_grouped(g.format), 1, 32)->payload_bytes, 0);
+        for (int i = 0; i < 32; ++i) put_f32(g.activation, 1.0f);
+        g.out_capacity = 4;
+        const auto ok = run(g);
+        INFO(ok.message);
+        REQUIRE(ok.status == NINFER_OK);
+        g.payload[0] = 0x80;
+        const auto o = run(g);
+        CHECK(o.status == NINFER_E_INVALID_PAYLOAD);
+        CHECK(o.detail == NINFER_DETAIL_ILLEGAL_CODE);
+        CHECK(o.written == 0);
+        CHECK(o.out[0] == 0xCD);
+    }
+}

@@ -23,6 +23,7 @@ struct LinearCall {
     std::uint32_t format = 0, layout = 0, profile = 0;
     std::uint64_t n = 0, k = 0, m = 0;
     std::uint32_t activation_format = 0, output_format = 0;
+    std::uint32_t rank = 2;  ///< the call's shape rank (linear takes rank 2 only: [N, K])
 };
 
 /// What the oracle expects of a call: a refusal (status, detail as the payload decode names it,

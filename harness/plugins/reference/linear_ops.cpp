@@ -6,6 +6,7 @@
 // native_gguf, native_decode); the profiles are evaluated by native_linear.
 #include "linear_ops.hpp"
 
+#include <algorithm>
 #include <bit>
 #include <cmath>
 #include <cstring>
@@ -32,7 +33,9 @@ enum class Kind { none, direct, grouped, nvfp4, fp8_row, gguf };
 
 /// The weight family of a format (tensor-formats.txt Section 1; the contract's "Weight formats").
 Kind kind_of(std::uint32_t format) {
-    if (const auto *w = abi::find_id(abi::kWordFormats, format)) return w->direct && w->exp_bits > 0 ? Kind::direct : Kind::none;
+    // The direct float word formats, and fp16 (the contract names it; read as contiguous_le_v1 words).
+    if (const auto *w = abi::find_id(abi::kWordFormats, format))
+        return w->exp_bits > 0 && (w->direct || format == NINFER_FORMAT_fp16) ? Kind::direct : Kind::none;
     if (grouped_native::find_grouped(format)) return Kind::grouped;
     if (format == NINFER_FORMAT_nvfp4) return Kind::nvfp4;
     if (fp8_row_known(format)) return Kind::fp8_row;
@@ -284,7 +287,7 @@ std::int32_t linear_call(const ninfer_call_v2 *c, ninfer_result_v2 *r, const Lin
     if (const std::string why = weight_geometry(w.kind, w.format, w.n, w.k, payload_bytes, w); !why.empty()) return fail_size(r, why);
     std::uint64_t mk = 0, mn = 0, nk = 0;
     if (__builtin_mul_overflow(m, w.k, &mk) || __builtin_mul_overflow(m, w.n, &mn) || __builtin_mul_overflow(w.n, w.k, &nk) ||
-        mk > UINT64_MAX / 8 || mn > UINT64_MAX / 8 || nk > UINT64_MAX / 8)
+        mk > UINT64_MAX / 4 || mn > UINT64_MAX / 4)
         return fail_size(r, fmt::format("M = {}, N = {}, K = {} overflow uint64 sizes", m, w.n, w.k));
 
     // 3. The profile, the activation's and the output's word formats.
@@ -336,15 +339,23 @@ std::int32_t linear_call(const ninfer_call_v2 *c, ninfer_result_v2 *r, const Lin
             std::copy(q.begin(), q.end(), x.begin() + static_cast<std::ptrdiff_t>(row * w.k));
         }
     const std::uint64_t cols = std::min(rules.summed_columns(w.format, w.k), w.k);
+    auto finite_run = [cols](const float *v) { return std::all_of(v, v + cols, [](float e) { return std::isfinite(e); }); };
+    std::vector<char> x_finite(static_cast<std::size_t>(m));
+    for (std::uint64_t row = 0; row < m; ++row) x_finite[row] = finite_run(x.data() + row * w.k);
+    // The bound profiles take the non-finite rule from the exact products' classes (a binary32
+    // product that overflows must not turn an infinite result into NaN): such elements are
+    // rounded from the exact sum, which every bound admits.
+    const bool bound = profile->id != NINFER_PROFILE_f32_sequential;
     std::vector<float> w32(static_cast<std::size_t>(w.k));
     std::vector<double> exact(static_cast<std::size_t>(w.k));
     auto *y = static_cast<std::uint8_t *>(out->data);
     for (std::uint64_t n = 0; n < w.n; ++n) {
         const std::uint32_t divisor = w.row(n, w32.data(), exact.data());
+        const bool w_finite = finite_run(w32.data());
         for (std::uint64_t row = 0; row < m; ++row) {
             const float *xr = x.data() + row * w.k;
             std::uint64_t word = 0;
-            if (profile->id == NINFER_PROFILE_correctly_rounded) {
+            if (profile->id == NINFER_PROFILE_correctly_rounded || (bound && !(w_finite && x_finite[row]))) {
                 ln::ExactSum sum;
                 for (std::uint64_t i = 0; i < cols; ++i) sum.add_product(exact[i], xr[i]);
                 word = sum.round_to(of, divisor);

@@ -186,6 +186,13 @@ float sequential_dot(const float *w, const float *x, std::uint64_t k, float (*ad
 std::vector<float> q8_1_dequantized(std::span<const float> x, float (*round)(float)) {
     std::vector<float> out(x.size());
     for (std::size_t b = 0; b + 32 <= x.size(); b += 32) {
+        // A block holding an infinity or NaN has no q8_1 block: every element of it is NaN (the
+        // suites' reading, suites/LINEAR.md; ggml's quantizer has no defined result there).
+        if (std::any_of(x.begin() + static_cast<std::ptrdiff_t>(b), x.begin() + static_cast<std::ptrdiff_t>(b + 32),
+                        [](float v) { return !std::isfinite(v); })) {
+            std::fill(out.begin() + static_cast<std::ptrdiff_t>(b), out.begin() + static_cast<std::ptrdiff_t>(b + 32), NAN);
+            continue;
+        }
         float amax = 0.0f;
         for (std::size_t j = 0; j < 32; ++j) amax = std::max(amax, std::fabs(x[b + j]));
         const float d = amax / 127.0f;

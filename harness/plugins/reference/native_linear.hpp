@@ -60,7 +60,7 @@ float sequential_dot(const float *w, const float *x, std::uint64_t k, float (*ad
 /// ggml's quantize_row_q8_1_ref on one activation row (K a multiple of 32), returned as the exact
 /// binary32 values d16 * q per element: per block amax, d = amax / 127 (binary32), id = 1 / d (0
 /// for d = 0), q = round(x * id) by `round` (ggml: roundf, ties away from zero) stored as int8 the
-/// way x86 truncates, d16 = binary16(d).
+/// way x86 truncates, d16 = binary16(d). A block holding an infinity or NaN gives 32 NaNs.
 std::vector<float> q8_1_dequantized(std::span<const float> x, float (*round)(float));
 
 }  // namespace ninfer::reference::linear_native

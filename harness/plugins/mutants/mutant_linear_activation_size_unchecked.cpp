@@ -25,7 +25,11 @@ struct M {
             if (p.name == NINFER_PLANE_ACTIVATION) p.bytes = need;
         ninfer_call_v2 trimmed = *c;
         trimmed.inputs = inputs.data();
-        return ninfer::reference::linear_call(&trimmed, r);
+        try {
+            return ninfer::reference::linear_call(&trimmed, r);
+        } catch (...) {
+            return NINFER_E_INTERNAL;
+        }
     }
 };
 }  // namespace

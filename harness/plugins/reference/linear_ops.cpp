@@ -7,6 +7,7 @@
 #include "linear_ops.hpp"
 
 #include <algorithm>
+#include <array>
 #include <bit>
 #include <cmath>
 #include <cstring>
@@ -101,40 +102,73 @@ struct Weights {
     std::uint32_t row(std::uint64_t r, float *w32, double *exact);
 };
 
+/// The exact values of every word of a small format (e2m1: 16 words, e4m3fn: 256), decoded once.
+template <std::uint32_t Format, std::size_t Words>
+const std::array<double, Words> &value_table() {
+    static const std::array<double, Words> t = [] {
+        std::array<double, Words> v{};
+        for (std::size_t i = 0; i < Words; ++i) v[i] = value_of(Format, i);
+        return v;
+    }();
+    return t;
+}
+
+/// A direct weight word as binary32 (fp32, bf16, fp16 are exact in it; another direct format
+/// through its exact value).
+float direct_value(std::uint32_t format, std::uint64_t word) {
+    switch (format) {
+    case NINFER_FORMAT_fp32: return std::bit_cast<float>(static_cast<std::uint32_t>(word));
+    case NINFER_FORMAT_bf16: return std::bit_cast<float>(static_cast<std::uint32_t>(word << 16));
+    case NINFER_FORMAT_fp16: return gn::fp16_to_f32(static_cast<std::uint16_t>(word));
+    default: return static_cast<float>(value_of(format, word));
+    }
+}
+
 std::uint32_t Weights::row(std::uint64_t r, float *w32, double *exact) {
     switch (kind) {
     case Kind::direct: {
         const int width = abi::find_id(abi::kWordFormats, format)->bytes();
+        if (format == NINFER_FORMAT_fp32) {  // binary32 LE words on a little-endian host
+            std::memcpy(w32, payload.data() + r * k * 4, static_cast<std::size_t>(k) * 4);
+            for (std::uint64_t i = 0; i < k; ++i) exact[i] = w32[i];
+            return 0;
+        }
         for (std::uint64_t i = 0; i < k; ++i) {
-            exact[i] = value_of(format, load_le(payload.data() + (r * k + i) * width, width));
-            w32[i] = static_cast<float>(exact[i]);  // exact: a binary32 subset
+            w32[i] = direct_value(format, load_le(payload.data() + (r * k + i) * width, width));
+            exact[i] = w32[i];
         }
         return 0;
     }
     case Kind::grouped: {
         const auto g = static_cast<std::uint64_t>(grouped->group), groups = (k + g - 1) / g;
-        for (std::uint64_t i = 0; i < k; ++i) {
-            const double s = value_of(NINFER_FORMAT_fp16, matrix.scales[r * groups + i / g]);
-            // Section 6.2: binary32(s32 * binary32(q)); s * q has at most 19 bits, exact anyway.
-            w32[i] = static_cast<float>(rules->apply_scale(matrix.codes[r * k + i], s));
-            exact[i] = w32[i];
+        for (std::uint64_t j = 0; j < groups; ++j) {
+            const double s = gn::fp16_to_f32(matrix.scales[r * groups + j]);
+            for (std::uint64_t i = j * g; i < std::min(k, (j + 1) * g); ++i) {
+                // Section 6.2: binary32(s32 * binary32(q)); s * q has at most 19 bits, exact anyway.
+                w32[i] = static_cast<float>(rules->apply_scale(matrix.codes[r * k + i], s));
+                exact[i] = w32[i];
+            }
         }
         return 0;
     }
     case Kind::nvfp4: {
+        const auto &e2m1 = value_table<NINFER_FORMAT_e2m1, 16>();
+        const auto &e4m3 = value_table<NINFER_FORMAT_e4m3fn, 256>();
         const std::uint64_t groups = k / 16;
         const std::uint32_t d = rules->nvfp4_divisor(nvfp4.divisors[rules->scaled->divisor_of_row(r, n, nvfp4.divisors.size())]);
         for (std::uint64_t i = 0; i < k; ++i) {
             const std::uint8_t code = nvfp4.codes[r * k + i], scale = nvfp4.scales[r * groups + i / 16];
-            exact[i] = value_of(NINFER_FORMAT_e2m1, code) * value_of(NINFER_FORMAT_e4m3fn, scale);  // 2 x 4 bits: exact
-            w32[i] = std::bit_cast<float>(rules->scaled->nvfp4_weight(code, scale, d));
+            exact[i] = e2m1[code & 0xF] * e4m3[scale];  // 2 x 4 significant bits: exact
+            // The binary32 weight: exact[i] is exact in binary32, the one rounding is the division.
+            w32[i] = static_cast<float>(exact[i]) / std::bit_cast<float>(d);
         }
         return d;
     }
     case Kind::fp8_row: {
+        const auto &e4m3 = value_table<NINFER_FORMAT_e4m3fn, 256>();
         const double s = value_of(format == NINFER_FORMAT_fp8_e4m3fn_row_bf16 ? NINFER_FORMAT_bf16 : NINFER_FORMAT_fp16, fp8.scales[r]);
         for (std::uint64_t i = 0; i < k; ++i) {
-            exact[i] = rules->apply_scale(value_of(NINFER_FORMAT_e4m3fn, fp8.codes[r * k + i]), s);  // 4 x 11 bits: exact
+            exact[i] = rules->apply_scale(e4m3[fp8.codes[r * k + i]], s);  // 4 x 11 bits: exact
             w32[i] = static_cast<float>(exact[i]);
         }
         return 0;

@@ -539,3 +539,27 @@ TEST_CASE("linear reference: every family and profile within the oracle's accept
     }
     CHECK(elements > 1000);
 }
+
+TEST_CASE("linear reference: the declared capabilities claim each weight format's profiles in its layout") {
+    const auto &t = reference::reference_table_v2();
+    auto claimed = [&](std::uint32_t format, std::uint32_t layout, std::uint32_t profile) {
+        for (std::uint32_t i = 0; i < t.capability_count; ++i) {
+            const auto &c = t.capabilities[i];
+            if (c.op == NINFER_OP_linear && c.format == format && c.layout == layout && c.profile == profile) return true;
+        }
+        return false;
+    };
+    std::size_t weights = 0;
+    for (const auto &f : abi::kAllFormats) {
+        const bool weight = reference::linear_weight_format(f.id);
+        weights += weight;
+        for (const auto &p : abi::kProfiles) {
+            const bool met = weight && (p.id != NINFER_PROFILE_gguf_q8_1_f32 || f.family == abi::Family::gguf);
+            INFO(f.name << " " << p.name);
+            CHECK(claimed(f.id, reference::linear_weight_layout(f.id), p.id) == met);
+        }
+        CHECK(claimed(f.id, 0, 0));  // the refusals: any layout, any profile
+    }
+    // fp32, bf16, fp16; 6 grouped; nvfp4 and 2 FP8 row formats; 27 GGUF types.
+    CHECK(weights == 3 + abi::kGroupedFormats.size() + abi::kScaledFormats.size() + abi::kGgufTypes.size());
+}

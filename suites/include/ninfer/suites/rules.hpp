@@ -45,5 +45,6 @@ std::vector<Rule> scalar_rules();
 std::vector<Rule> grouped_rules();
 std::vector<Rule> scaled_rules();  ///< rules_scaled.cpp: nvfp4, the FP8 row formats, fp8_row_maxabs
 std::vector<Rule> gguf_rules();    ///< rules_gguf.cpp: the GGUF block types in ggml_blocks_v1
+std::vector<Rule> linear_rules();  ///< rules_linear.cpp: the `linear` operator (rule::kLinear, one per criterion)
 
 }  // namespace ninfer::suites

@@ -31,6 +31,7 @@ std::vector<Suite> scalar_suites();
 std::vector<Suite> grouped_suites();
 std::vector<Suite> scaled_suites();  ///< src/scaled/
 std::vector<Suite> gguf_suites();    ///< src/gguf/
+std::vector<Suite> linear_suites();  ///< src/linear/: the `linear` operator (suites/LINEAR.md)
 
 /// Default seed of random cases; printed in every report ("include this in bug reports").
 inline constexpr std::uint64_t kDefaultSeed = 20261129;

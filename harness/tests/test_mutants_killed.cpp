@@ -121,11 +121,15 @@ const std::map<std::string, Bound> &bounds() {
         {"mutant_scaled_swapped_nibbles", {kBlockScaleWide, 6}},
         {"mutant_scaled_swizzle_tile64", {kBlockScaleWide, 1}},
         {"mutant_scaled_swizzle_transposed", {kBlockScaleWide, 1}},
-        // The linear mutants (issue 13) break one profile each; where the bug changes a weight's
-        // value or sign (another row's scale, s * s * q), the infinities of the non-finite cases
-        // under that profile may change sign or meet a zero too.
+        // The linear mutants (issue 13) break one profile each. linear.payload holds computed
+        // cases too (a valid negative grouped scale): a bug in that profile's arithmetic shows
+        // there. Where the bug changes a weight's value or sign (another row's scale), the
+        // infinities of the non-finite cases under that profile may change sign or meet a zero.
+        {"mutant_linear_bf16_accumulation", {{"linear.payload"}, 1}},
+        {"mutant_linear_dropped_partial_group", {{"linear.payload"}, 1}},
+        {"mutant_linear_scale_twice", {{"linear.payload", "linear.nonfinite"}, 1}},
+        {"mutant_linear_skips_last_warp", {{"linear.payload"}, 1}},
         {"mutant_linear_swizzle_transposed", {{"linear.nonfinite"}, 2}},
-        {"mutant_linear_scale_twice", {{"linear.nonfinite"}, 2}},
     };
     return b;
 }

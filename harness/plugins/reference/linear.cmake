@@ -17,3 +17,7 @@ if(NINFER_BUILD_BENCHMARKS)
   target_link_libraries(bench_linear_reference PRIVATE ninfer::reference)
   set_source_files_properties(${CMAKE_CURRENT_LIST_DIR}/bench_linear_reference.cpp PROPERTIES COMPILE_OPTIONS "-ffp-contract=off")
 endif()
+# tests/test_linear_ops.cpp runs the linear mutants (beside reference.so) on the suites' quick cases.
+if(NINFER_BUILD_TESTS AND TARGET ninfer_reference_tests)
+  add_dependencies(ninfer_reference_tests ninfer_mutants)
+endif()

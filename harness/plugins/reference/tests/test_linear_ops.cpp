@@ -6,6 +6,12 @@
 // and profile. Seeds are fixed; include the printed seed in bug reports.
 #include <catch2/catch.hpp>
 
+#include <dlfcn.h>
+
+#include <algorithm>
+#include <filesystem>
+#include <set>
+
 #include <bit>
 #include <cmath>
 #include <cstdlib>
@@ -19,6 +25,8 @@
 #include "native_linear.hpp"
 #include "ninfer/abi/registry.hpp"
 #include "ninfer/oracle/linear.hpp"
+#include "ninfer/suites/case.hpp"
+#include "ninfer/suites/suites.hpp"
 #include "reference_plugin.hpp"
 
 using namespace ninfer;
@@ -562,4 +570,90 @@ TEST_CASE("linear reference: the declared capabilities claim each weight format'
     }
     // fp32, bf16, fp16; 6 grouped; nvfp4 and 2 FP8 row formats; 27 GGUF types.
     CHECK(weights == 3 + abi::kGroupedFormats.size() + abi::kScaledFormats.size() + abi::kGgufTypes.size());
+}
+
+// ---- The linear mutants on the linear suites' quick cases --------------------------------------
+
+namespace {
+
+/// One case through a plugin table, judged by its Expect (status, detail, OUTPUT size and acceptance).
+bool case_passes(const ninfer_plugin_v2 &t, const suites::Case &c) {
+    ninfer_call_v2 call{};
+    call.struct_size = sizeof call;
+    call.op = c.op;
+    call.format = c.format;
+    call.layout = c.layout;
+    call.rank = static_cast<std::uint32_t>(c.shape.size());
+    for (std::size_t i = 0; i < c.shape.size() && i < NINFER_MAX_RANK; ++i) call.shape[i] = c.shape[i];
+    call.count = c.count;
+    call.profile = c.profile;
+    std::vector<ninfer_input_plane> in;
+    for (const auto &p : c.inputs) in.push_back({p.name, p.format, p.bytes.data(), p.bytes.size()});
+    const auto *want = suites::find_plane(c.expect.outputs, NINFER_PLANE_OUTPUT);
+    const std::uint32_t of = want ? want->format : 0;
+    std::vector<std::uint8_t> buf(c.expect.status == NINFER_OK ? want->bytes.size() : std::size_t{1} << 16);
+    ninfer_output_plane out{NINFER_PLANE_OUTPUT, of, buf.data(), buf.size(), 0};
+    call.inputs = in.data();
+    call.input_count = static_cast<std::uint32_t>(in.size());
+    call.outputs = &out;
+    call.output_count = 1;
+    ninfer_result_v2 r{};
+    r.struct_size = sizeof r;
+    const std::int32_t status = t.ops[c.op - 1](t.self, &call, &r);
+    if (status != c.expect.status) return false;
+    if (status != NINFER_OK) return c.expect.detail == 0 || r.detail == c.expect.detail;
+    const int w = of == NINFER_FORMAT_fp32 ? 4 : 2;
+    if (out.written != want->bytes.size()) return false;
+    for (std::size_t e = 0; e < want->bytes.size() / w; ++e) {
+        const std::uint8_t *a = c.expect.accept.data() + e * (2 * w + 1);
+        if (!accepted(of, le_word(buf.data() + e * w, w), le_word(a, w), le_word(a + w, w), a[2 * w])) return false;
+    }
+    return true;
+}
+
+}  // namespace
+
+TEST_CASE("linear mutants: each is caught at quick by the rule it breaks, the reference passes every case") {
+    // The kill test (harness/tests/test_mutants_killed.cpp) runs them through the harness once the
+    // linear suites are in the catalog; this runs the suites' quick cases in process meanwhile.
+    std::vector<suites::Case> cases;
+    for (const auto &s : suites::linear_suites())
+        for (auto &c : s.golden(suites::Level::quick)) cases.push_back(std::move(c));
+    REQUIRE(cases.size() > 100);
+    const auto dir = std::filesystem::path(NINFER_REFERENCE_PLUGIN).parent_path();
+    std::vector<std::filesystem::path> plugins{dir / "reference.so"};
+    for (const auto &e : std::filesystem::directory_iterator(dir))
+        if (e.path().filename().string().rfind("mutant_linear_", 0) == 0 && e.path().extension() == ".so") plugins.push_back(e.path());
+    std::sort(plugins.begin() + 1, plugins.end());
+    CHECK(plugins.size() == 10);
+    for (const auto &p : plugins) {
+        void *h = ::dlopen(p.c_str(), RTLD_NOW | RTLD_LOCAL);
+        INFO(p.filename().string() << (h ? "" : ::dlerror()));
+        REQUIRE(h);
+        auto entry = reinterpret_cast<const ninfer_plugin_v2 *(*)(std::uint32_t)>(::dlsym(h, "ninfer_plugin_entry"));
+        auto breaks_fn = reinterpret_cast<const char *(*)()>(::dlsym(h, "ninfer_mutant_breaks"));
+        REQUIRE(entry);
+        const ninfer_plugin_v2 *t = entry(2);
+        REQUIRE(t);
+        const std::string breaks = breaks_fn ? breaks_fn() : "";
+        std::set<std::string> failed;
+        std::string first;
+        for (const auto &c : cases)
+            if (!case_passes(*t, c)) {
+                if (first.empty()) first = c.id;
+                failed.insert(c.rule);
+            }
+        INFO("first failing case: " << first);
+        if (breaks.empty()) {
+            CHECK(failed.empty());  // the reference
+        } else {
+            CHECK(failed.count(breaks) == 1);
+            // Besides its own rule, at most the rules the kill test's bounds allow for it.
+            for (const auto &rule : failed) {
+                INFO("also fails " << rule);
+                CHECK((rule == breaks || rule == "linear.payload" || rule == "linear.nonfinite"));
+            }
+        }
+        ::dlclose(h);
+    }
 }

@@ -16,6 +16,7 @@
 #include "call_planes.hpp"
 #include "grouped.hpp"
 #include "gguf_ops.hpp"
+#include "linear_ops.hpp"
 #include "native.hpp"
 #include "ninfer/abi/registry.hpp"
 #include "reference_plugin.hpp"
@@ -201,6 +202,7 @@ std::int32_t serve_checked(const ninfer_call_v2 *c, ninfer_result_v2 *r) {
         return refuse(r, NINFER_E_INVALID_ARGUMENT, "call struct missing or smaller than ninfer_call v2");
     if (const std::int32_t s = check_plane_list(r, c->inputs, c->input_count, "input"); s != NINFER_OK) return s;
     if (const std::int32_t s = check_plane_list(r, c->outputs, c->output_count, "output"); s != NINFER_OK) return s;
+    if (c->op == NINFER_OP_linear) return linear_call(c, r);
     if (is_grouped_call(c)) return grouped_call(c, r);
     if (is_scaled_call(c)) return scaled_call(c, r);
     if (is_gguf_call(c)) return gguf_call(c, r);
@@ -241,6 +243,7 @@ std::vector<ninfer_capability_v2> build_capabilities() {
     for (const auto &g : grouped_capabilities()) caps.push_back(g);
     for (const auto &g : scaled_capabilities()) caps.push_back(g);
     for (const auto &g : gguf_capabilities()) caps.push_back(g);
+    for (const auto &g : linear_capabilities()) caps.push_back(g);
     return caps;
 }
 

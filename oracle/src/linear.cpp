@@ -371,7 +371,14 @@ std::vector<Val> activation_values(const Prepared &p) {
         for (int i = 0; i < 32; ++i) {
             const auto qi = static_cast<std::int8_t>(q.block[4 + i]);
             const Val qv{kFinite, qi < 0, 0, static_cast<std::uint32_t>(qi < 0 ? -qi : qi)};
-            x[at + i] = d.kind == kFinite ? mul_val(d, qv) : d;  // a finite activation gives a finite d
+            // x_q = d16 * q exactly (the contract): d16 overflows to +inf when amax > 127 * 65504,
+            // so q != 0 gives an infinity of q's sign and q == 0 gives inf * 0 = NaN.
+            if (d.kind == kFinite)
+                x[at + i] = mul_val(d, qv);
+            else if (d.kind == kInf && qi != 0)
+                x[at + i] = Val{kInf, (qi < 0) != d.neg, 0, 0};
+            else
+                x[at + i] = Val{kNan, false, 0, 0};
         }
     }
     return x;

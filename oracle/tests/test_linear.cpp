@@ -191,6 +191,26 @@ TEST_CASE("linear gguf_q8_1_f32: the activation's q8_1 rounding ties away from z
     CHECK(word_at(e.output, 0, 4) == 0x3F000000u);
 }
 
+TEST_CASE("linear gguf_q8_1_f32: a q8_1 scale that overflows binary16 gives x_q = inf * q", "[linear][gguf]") {
+    // Activation block of 32 words 2^24 (0x4B800000): d = 2^24 / 127 > 65504, so d16 = +inf, and
+    // q = roundf(2^24 * (1 / d)) = 127 for each: x_q = +inf * 127 = +inf. Weight q8_0 block d = 1,
+    // q = 1 everywhere: y = +inf (every product +inf).
+    Bytes w(34, 1);
+    w[0] = 0x00;
+    w[1] = 0x3C;
+    Bytes x;
+    for (int i = 0; i < 32; ++i) x.insert(x.end(), {0x00, 0x00, 0x80, 0x4B});
+    auto e = linear_expect(call(NINFER_FORMAT_gguf_q8_0, NINFER_PROFILE_gguf_q8_1_f32, 1, 32, 1), w, x);
+    REQUIRE(e.status == NINFER_OK);
+    CHECK(word_at(e.output, 0, 4) == 0x7F800000u);
+    CHECK((accept_at(e, 0, 4).flags & 0x1) == 0);  // kAcceptNan: not set, only +inf
+    // One activation 0 in the block: its q is 0 and x_q = inf * 0 = NaN, so y is NaN.
+    x[4] = x[5] = x[6] = x[7] = 0;
+    e = linear_expect(call(NINFER_FORMAT_gguf_q8_0, NINFER_PROFILE_gguf_q8_1_f32, 1, 32, 1), w, x);
+    REQUIRE(e.status == NINFER_OK);
+    CHECK((accept_at(e, 0, 4).flags & 0x1) != 0);
+}
+
 TEST_CASE("linear non-finite results: NaN, infinities, inf * 0", "[linear]") {
     const auto c = call(NINFER_FORMAT_fp32, NINFER_PROFILE_f32_accumulate, 1, 2, 1, NINFER_FORMAT_bf16);
     const Bytes w = le({0x3F800000, 0x00000000}, 4);

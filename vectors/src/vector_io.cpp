@@ -255,7 +255,11 @@ std::string case_to_line(const Case &c) {
     j["flags"] = c.flags;
     j["shape"] = c.shape;
     j["count"] = c.count;
-    j["profile"] = name_or_null(profile_name(c.profile), c.profile, "profile");
+    // An unregistered profile id (a refusal case of linear.profile) is written as its number.
+    if (c.profile != 0 && profile_name(c.profile).empty())
+        j["profile"] = c.profile;
+    else
+        j["profile"] = name_or_null(profile_name(c.profile), c.profile, "profile");
     const auto planes = suites::op_planes(c.op, c.format, c.layout);
     // A word op's planes are arrays of count words; any other plane is a hex byte image.
     const auto plane_json = [&](const suites::Planes &list, const std::vector<std::uint32_t> &order, int word_bytes,
@@ -367,7 +371,15 @@ Case case_from_line(const std::string &line, const std::string &where) {
         c.shape.push_back(d.get<std::uint64_t>());
     }
     c.count = get_u64(j, "count", where, ~0ull);
-    if (!j["profile"].is_null()) {
+    if (j["profile"].is_number_unsigned()) {
+        // A number names a profile id the registry does not have (a refusal case); a registered
+        // one must be written by name.
+        const auto id = get_u64(j, "profile", where, 0xFFFFFFFFull);
+        if (id == 0 || abi::find_id(abi::kProfiles, static_cast<std::uint32_t>(id)))
+            fail(where, "key \"profile\": " + std::to_string(id) +
+                            " must be written by name (a number stands only for an unregistered profile id)");
+        c.profile = static_cast<std::uint32_t>(id);
+    } else if (!j["profile"].is_null()) {
         const auto name = get_string(j, "profile", where);
         const auto *p = abi::find_name(abi::kProfiles, name);
         if (!p) fail(where, "unknown profile \"" + echo(name) + "\" (expected a compute profile of the registry or null)");

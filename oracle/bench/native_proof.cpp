@@ -48,7 +48,7 @@ Result prove_conversion(std::uint32_t conversion_id, std::uint64_t first, std::u
     threads = static_cast<unsigned>(std::min<std::uint64_t>(threads, std::max<std::uint64_t>(1, chunks)));
 
     const auto t0 = std::chrono::steady_clock::now();
-    std::atomic<std::uint64_t> next{0}, done{0};
+    std::atomic<std::uint64_t> next{0}, done{0}, mismatched{0};
     std::mutex mu;  // guards result.first, result.mismatches, the progress callback, error
     Result result;
     result.words = count;
@@ -68,18 +68,21 @@ Result prove_conversion(std::uint32_t conversion_id, std::uint64_t first, std::u
                 batch(conversion_id, in.data(), got.data(), n);
                 oracle::oracle_convert_range(conversion_id, lo, n, want.data(), 1);
                 if (std::memcmp(got.data(), want.data(), n * out_width) != 0) {
+                    std::uint64_t here = 0;
                     for (std::uint64_t i = 0; i < n; ++i) {
                         const std::uint64_t a = word_at(&got[i * out_width], out_width);
                         const std::uint64_t e = word_at(&want[i * out_width], out_width);
                         if (a == e) continue;
-                        ++my_mismatches;
+                        ++here;
                         if (mine.size() < keep) mine.push_back({lo + i, a, e});
                     }
+                    my_mismatches += here;
+                    mismatched += here;
                 }
                 const std::uint64_t before = done.fetch_add(n);
                 if (progress && (before + n) / report_every != before / report_every) {
                     const std::lock_guard<std::mutex> lock(mu);
-                    progress(before + n);
+                    progress(before + n, mismatched.load());
                 }
             }
         } catch (...) {

@@ -29,8 +29,9 @@ struct Result {
 /// A batch conversion under test: native::convert_batch's signature.
 using Batch = bool (*)(std::uint32_t conversion_id, const std::uint8_t *in, std::uint8_t *out, std::uint64_t n);
 
-/// Called now and then with the words compared so far (from a worker thread, serialised).
-using Progress = std::function<void(std::uint64_t done)>;
+/// Called about every 5% with the words compared so far and the mismatches among them (from a
+/// worker thread, serialised), so that a long run that is stopped still tells what it proved.
+using Progress = std::function<void(std::uint64_t done, std::uint64_t mismatches)>;
 
 /// Compares `batch` (default native::convert_batch) with oracle_convert_range for the source words first ..
 /// first + count - 1 of `conversion_id`, in chunks taken by `threads` threads (0: all cores);

@@ -78,9 +78,12 @@ int main(int argc, char **argv) {
     double total_seconds = 0;
     for (const auto *c : chosen) {
         const std::string name(c->name);
-        const auto progress = [&](std::uint64_t done) {
-            std::fprintf(stderr, "  %s: %llu of %llu words\n", name.c_str(), static_cast<unsigned long long>(done),
-                         static_cast<unsigned long long>(count));
+        const auto t0 = std::chrono::steady_clock::now();
+        const auto progress = [&](std::uint64_t done, std::uint64_t mismatches) {
+            const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+            std::fprintf(stderr, "  %s: %llu of %llu words compared, %llu mismatches so far, %.0f s\n", name.c_str(),
+                         static_cast<unsigned long long>(done), static_cast<unsigned long long>(count),
+                         static_cast<unsigned long long>(mismatches), s);
             std::fflush(stderr);
         };
         proof::Result r;

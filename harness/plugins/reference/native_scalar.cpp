@@ -7,6 +7,7 @@
 // compares two implementations; classes, exact values and the other conversions are
 // ninfer::native's (integer bit manipulation on the registry's geometry, cross-checked against
 // the MPFR oracle); the role verdict reads the registry's role columns.
+#include <bit>
 #include <cstring>
 
 #include "native.hpp"
@@ -52,7 +53,7 @@ constexpr std::uint32_t rne_magnitude(std::uint32_t a) {
     const std::uint32_t x = normal ? normal_x : sig;
     const std::uint32_t drop = normal ? normal_drop : sub_drop;
     const std::uint32_t kept = x >> drop, rest = x & ((1u << drop) - 1u), half = 1u << (drop - 1);
-    const std::uint32_t up = (rest > half || (rest == half && (kept & 1u))) ? 1u : 0u;
+    const std::uint32_t up = static_cast<std::uint32_t>(rest > half) | (static_cast<std::uint32_t>(rest == half) & kept & 1u);
     return kept + up;
 }
 
@@ -91,15 +92,24 @@ constexpr std::uint8_t fp32_to_e2m1_rne_satfinite(std::uint32_t w) {
 #define REFERENCE_CLONES
 #endif
 
-/// One of the reference's own batch loops: packed little-endian binary32 words to packed target words.
+/// One of the reference's own batch loops: packed little-endian binary32 words to packed target
+/// words (memcpy loads and stores on a little-endian host, so that the loop vectorizes).
 template <class Out, Out (*Map)(std::uint32_t)>
 REFERENCE_CLONES void own_batch(const std::uint8_t *in, std::uint8_t *out, std::uint64_t n) {
     for (std::uint64_t i = 0; i < n; ++i) {
-        const std::uint32_t w = static_cast<std::uint32_t>(in[4 * i]) | static_cast<std::uint32_t>(in[4 * i + 1]) << 8 |
-                                static_cast<std::uint32_t>(in[4 * i + 2]) << 16 |
-                                static_cast<std::uint32_t>(in[4 * i + 3]) << 24;
+        std::uint32_t w;
+        if constexpr (std::endian::native == std::endian::little) {
+            std::memcpy(&w, in + 4 * i, 4);
+        } else {
+            w = static_cast<std::uint32_t>(in[4 * i]) | static_cast<std::uint32_t>(in[4 * i + 1]) << 8 |
+                static_cast<std::uint32_t>(in[4 * i + 2]) << 16 | static_cast<std::uint32_t>(in[4 * i + 3]) << 24;
+        }
         const Out o = Map(w);
-        for (std::size_t b = 0; b < sizeof(Out); ++b) out[sizeof(Out) * i + b] = static_cast<std::uint8_t>(o >> (8 * b));
+        if constexpr (std::endian::native == std::endian::little) {
+            std::memcpy(out + sizeof(Out) * i, &o, sizeof(Out));
+        } else {
+            for (std::size_t b = 0; b < sizeof(Out); ++b) out[sizeof(Out) * i + b] = static_cast<std::uint8_t>(o >> (8 * b));
+        }
     }
 }
 

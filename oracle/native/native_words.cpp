@@ -8,6 +8,7 @@
 #include <array>
 #include <bit>
 #include <cstring>
+#include <type_traits>
 #include <utility>
 
 #include "ninfer/abi/registry.hpp"
@@ -130,46 +131,41 @@ constexpr bool nearest(std::uint32_t rounding) {
            rounding == abi::detail::rounding_rnu;
 }
 
-/// Step 1 of every narrowing: the magnitude word of a nonzero finite binary32 magnitude `a`
-/// rounded to `G` with unbounded exponent range above and the subnormal grid below (the word
-/// may exceed the largest finite; the caller applies the overflow rule).
+/// What step 1 adds below the dropped bits before the shift by `shift`, so that the shifted sum
+/// is the magnitude rounded under R: rne half - 1 plus the kept lsb, rna half, rnu half (half - 1
+/// for a negative value: its tie goes toward zero), rup all ones for a positive value, rtz none.
+template <std::uint32_t R>
+constexpr std::uint32_t round_addend(std::uint32_t x, std::uint32_t shift, std::uint32_t neg) {
+    const std::uint32_t half = 1u << (shift - 1);
+    if constexpr (R == abi::detail::rounding_rne) return half - 1u + ((x >> shift) & 1u);
+    else if constexpr (R == abi::detail::rounding_rna) return half;
+    else if constexpr (R == abi::detail::rounding_rnu) return half - neg;
+    else if constexpr (R == abi::detail::rounding_rup) return ((half << 1) - 1u) & (neg - 1u);
+    else return 0u;  // rtz
+}
+
+/// Step 1 of every narrowing: the magnitude word of a finite binary32 magnitude `a` rounded to
+/// `G` with unbounded exponent range above and the subnormal grid below (the word may exceed the
+/// largest finite; the caller applies the overflow rule). Branch-free 32-bit integer steps:
+///   at or above G's smallest normal: a rebased to G's bias, then d = 23 - man_bits bits dropped
+///     (a carry moves into the exponent field, as the next binade's word);
+///   below it: the significand shifted to G's subnormal quantum 2^(emin - man_bits) (at least
+///     d + 1 bits; beyond 31 bits every significand lies below half a quantum).
+/// `neg` is 1 for a negative value, else 0. No operand sum passes 2^32 (x < 2^31, addend < 2^31).
 template <Geom G, std::uint32_t R>
-constexpr std::uint32_t round_fp32_mag(std::uint32_t a, bool neg) {
-    const std::uint32_t e32 = a >> 23, f32 = a & 0x7FFFFFu;
-    const std::uint32_t sig = e32 ? (f32 | 0x800000u) : f32;
-    const int exp = e32 ? static_cast<int>(e32) - 150 : -149;
-    const int e = exp + std::bit_width(sig) - 1;
-    const int quantum = std::max(e, G.emin()) - G.man_bits;
-    const int shift = quantum - exp;
-    std::uint32_t m;
-    bool inc = false;
-    if (shift <= 0) {
-        m = sig << -shift;
-    } else {
-        // rem compared with half: below (-1), tie (0), above (+1); nonzero remainder known.
-        std::uint32_t rem;
-        int cmp;
-        if (shift >= 32) {
-            m = 0;
-            rem = sig;
-            cmp = -1;
-        } else {
-            m = sig >> shift;
-            rem = sig & ((1u << shift) - 1);
-            const std::uint32_t half = 1u << (shift - 1);
-            cmp = rem < half ? -1 : (rem == half ? 0 : 1);
-        }
-        if (rem != 0) {
-            if constexpr (R == abi::detail::rounding_rne) inc = cmp > 0 || (cmp == 0 && (m & 1u));
-            else if constexpr (R == abi::detail::rounding_rna) inc = cmp >= 0;
-            else if constexpr (R == abi::detail::rounding_rnu) inc = neg ? cmp > 0 : cmp >= 0;
-            else if constexpr (R == abi::detail::rounding_rup) inc = !neg;
-            else inc = false;  // rtz
-        }
-    }
-    m += inc ? 1u : 0u;
-    if (e < G.emin()) return m;  // subnormal grid; a carry lands on the smallest normal
-    return (static_cast<std::uint32_t>(e + G.bias - 1) << G.man_bits) + m;
+constexpr std::uint32_t round_fp32_mag(std::uint32_t a, std::uint32_t neg) {
+    static_assert(G.man_bits < 23 && G.emin() >= -126, "a narrowing of binary32");
+    constexpr std::uint32_t d = 23 - G.man_bits;
+    constexpr std::uint32_t min_normal32 = static_cast<std::uint32_t>(G.emin() + 127) << 23;
+    constexpr std::uint32_t rebase = static_cast<std::uint32_t>(127 - G.bias) << 23;
+    constexpr std::uint32_t sub_base = static_cast<std::uint32_t>(G.emin() - G.man_bits + 150);
+    const std::uint32_t e32 = a >> 23;
+    const std::uint32_t sig = (a & 0x7FFFFFu) | (e32 != 0 ? 0x800000u : 0u);
+    const std::uint32_t sub_shift = sub_base - (e32 | (e32 == 0 ? 1u : 0u));
+    const bool normal = a >= min_normal32;
+    const std::uint32_t x = normal ? a - rebase : sig;
+    const std::uint32_t shift = normal ? d : (sub_shift < 31u ? sub_shift : 31u);
+    return (x + round_addend<R>(x, shift, neg)) >> shift;
 }
 
 /// Step 2: the magnitude word of a result beyond the largest finite (overflow attribute).
@@ -205,19 +201,17 @@ constexpr std::uint32_t nan_from_fp32(std::uint32_t w) {
 template <std::uint32_t R>
 constexpr std::uint32_t fp32_to_e8m0(std::uint32_t w) {
     const std::uint32_t a = w & 0x7FFFFFFFu;
-    if (a > 0x7F800000u) return 0xFFu;
-    if ((w >> 31) || a == 0) return 0x00u;
-    if (a == 0x7F800000u) return 0xFEu;
     const std::uint32_t e32 = a >> 23, f32 = a & 0x7FFFFFu;
     const std::uint32_t sig = e32 ? (f32 | 0x800000u) : f32;
     const int exp = e32 ? static_cast<int>(e32) - 150 : -149;
     int k = exp + std::bit_width(sig) - 1;
-    if (R == abi::detail::rounding_rup && !std::has_single_bit(sig)) ++k;
-    return static_cast<std::uint32_t>(std::clamp(k, -127, 127) + 127);
+    if constexpr (R == abi::detail::rounding_rup) k += std::has_single_bit(sig) ? 0 : 1;
+    const auto finite = static_cast<std::uint32_t>(std::clamp(k, -127, 127) + 127);
+    return a > 0x7F800000u ? 0xFFu : ((w >> 31) || a == 0) ? 0x00u : a == 0x7F800000u ? 0xFEu : finite;
 }
 
-/// A narrowing conversion of one binary32 word: NaN rule, infinity by the overflow attribute,
-/// rounding (step 1), overflow (step 2), sign.
+/// A narrowing conversion of one binary32 word: rounding (step 1), overflow (step 2), then the
+/// infinity, NaN and sign rules selected without branches.
 template <Geom G, std::uint32_t R, std::uint32_t O, NanRule N>
 constexpr std::uint32_t narrow_fp32(std::uint32_t w) {
     if constexpr (G.special == Special::E8M0) {
@@ -225,18 +219,16 @@ constexpr std::uint32_t narrow_fp32(std::uint32_t w) {
     } else {
         const bool neg = (w >> 31) != 0;
         const std::uint32_t a = w & 0x7FFFFFFFu;
-        if (a > 0x7F800000u) return nan_from_fp32<G, N>(w);
-        if (!G.has_sign && neg) return 0;  // UE4M3: x <= 0 (and -0, -Inf) -> 0x00
         const std::uint32_t sign = neg ? G.sign_bit() : 0u;
-        if (a == 0x7F800000u) {
-            if constexpr (O == abi::detail::overflow_inf) return sign | G.inf_mag();
-            else if constexpr (O == abi::detail::overflow_nan) return sign | G.nan_mag();
-            else return sign | G.max_finite_mag();
-        }
-        if (a == 0) return sign;
-        std::uint32_t mag = round_fp32_mag<G, R>(a, neg);
-        if (mag > G.max_finite_mag()) mag = overflow_mag<G, R, O>(neg);
-        return sign | mag;
+        constexpr std::uint32_t inf_word = O == abi::detail::overflow_inf   ? G.inf_mag()
+                                           : O == abi::detail::overflow_nan ? G.nan_mag()
+                                                                            : G.max_finite_mag();
+        const std::uint32_t rounded = round_fp32_mag<G, R>(a, w >> 31);
+        const std::uint32_t finite = rounded > G.max_finite_mag() ? overflow_mag<G, R, O>(neg) : rounded;
+        const std::uint32_t mag = a >= 0x7F800000u ? inf_word : finite;
+        const std::uint32_t word = a > 0x7F800000u ? nan_from_fp32<G, N>(w) : (sign | mag);
+        if constexpr (!G.has_sign) return neg && a <= 0x7F800000u ? 0u : word;  // UE4M3: x <= 0, -Inf -> 0x00
+        else return word;
     }
 }
 
@@ -299,12 +291,15 @@ inline void store_le(std::uint8_t *p, std::uint32_t v) {
     }
 }
 
-/// fp32 -> bf16 round to nearest even (lesson Example 5), branch-free so that it vectorizes:
-/// add 0x7FFF plus the kept lsb and drop 16 bits; NaN keeps sign and top payload, quiet bit set.
+/// fp32 -> bf16 round to nearest even (lesson Example 5), the vectorizing special case of
+/// narrow_fp32 (bf16 keeps binary32's exponent range, so no subnormal shift): add 0x7FFF plus
+/// the kept lsb and drop 16 bits; NaN keeps sign and top payload, quiet bit set.
+/// (The NaN test compares the magnitude as a signed 32-bit integer: it is below 2^31, and SSE2
+/// has only the signed compare.)
 inline std::uint32_t f32_to_bf16_rne(std::uint32_t w) {
     const std::uint32_t rounded = (w + 0x7FFFu + ((w >> 16) & 1u)) >> 16;
     const std::uint32_t quiet = (w >> 16) | 0x40u;
-    return (w & 0x7FFFFFFFu) > 0x7F800000u ? quiet : rounded;
+    return static_cast<std::int32_t>(w & 0x7FFFFFFFu) > 0x7F800000 ? quiet : rounded;
 }
 
 /// fp32 -> bf16 toward zero: truncation; NaN quieted as in f32_to_bf16_rne.
@@ -312,27 +307,42 @@ inline std::uint32_t f32_to_bf16_rtz(std::uint32_t w) {
     return (w & 0x7FFFFFFFu) > 0x7F800000u ? ((w >> 16) | 0x40u) : (w >> 16);
 }
 
+/// The target word type of a conversion's packed output (the smallest unsigned type that holds it).
+template <int Bytes>
+using word_t = std::conditional_t<Bytes == 1, std::uint8_t, std::conditional_t<Bytes == 2, std::uint16_t, std::uint32_t>>;
+
+/// GCC on x86-64 compiles the batch loops twice, for AVX2 (per-lane variable shifts, 8 lanes)
+/// and for the baseline, and picks one at load time (function multiversioning).
+#if defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__) && !defined(__SANITIZE_ADDRESS__)
+#define NINFER_NATIVE_CLONES __attribute__((target_clones("avx2", "default")))
+#else
+#define NINFER_NATIVE_CLONES
+#endif
+
+/// The batch loop of conversion `Id`, specialised at compile time (no dispatch inside the loop).
+/// On a little-endian host each packed word is loaded and stored with memcpy, so that the loop
+/// body is a plain element-wise map that the compiler vectorizes.
 template <std::uint32_t Id>
-void batch(const std::uint8_t *in, std::uint8_t *out, std::uint64_t n) {
+NINFER_NATIVE_CLONES void batch(const std::uint8_t *in, std::uint8_t *out, std::uint64_t n) {
     using C = Conv<Id>;
-    if constexpr (Id == NINFER_CONVERSION_fp32_to_bf16_rne || Id == NINFER_CONVERSION_fp32_to_bf16_rtz) {
-        if constexpr (std::endian::native == std::endian::little) {
-            constexpr std::uint64_t kChunk = 1024;
-            std::uint32_t src[kChunk];
-            std::uint16_t dst[kChunk];
-            for (std::uint64_t base = 0; base < n; base += kChunk) {
-                const std::uint64_t k = std::min(kChunk, n - base);
-                std::memcpy(src, in + 4 * base, 4 * k);
-                for (std::uint64_t i = 0; i < k; ++i)
-                    dst[i] = static_cast<std::uint16_t>(Id == NINFER_CONVERSION_fp32_to_bf16_rne ? f32_to_bf16_rne(src[i])
-                                                                                               : f32_to_bf16_rtz(src[i]));
-                std::memcpy(out + 2 * base, dst, 2 * k);
-            }
-            return;
+    const auto map = [](std::uint32_t w) -> std::uint32_t {
+        if constexpr (Id == NINFER_CONVERSION_fp32_to_bf16_rne) return f32_to_bf16_rne(w);
+        else if constexpr (Id == NINFER_CONVERSION_fp32_to_bf16_rtz) return f32_to_bf16_rtz(w);
+        else return C::one(w);
+    };
+    if constexpr (std::endian::native == std::endian::little && C::in_bytes == 4) {
+        using Out = word_t<C::out_bytes>;
+        static_assert(sizeof(Out) == C::out_bytes);
+        for (std::uint64_t i = 0; i < n; ++i) {
+            std::uint32_t w;
+            std::memcpy(&w, in + 4 * i, 4);
+            const auto o = static_cast<Out>(map(w));
+            std::memcpy(out + sizeof(Out) * i, &o, sizeof(Out));
         }
+    } else {
+        for (std::uint64_t i = 0; i < n; ++i)
+            store_le<C::out_bytes>(out + C::out_bytes * i, map(load_le<C::in_bytes>(in + C::in_bytes * i)));
     }
-    for (std::uint64_t i = 0; i < n; ++i)
-        store_le<C::out_bytes>(out + C::out_bytes * i, C::one(load_le<C::in_bytes>(in + C::in_bytes * i)));
 }
 
 /// One word of conversion `Id`; a source word wider than its format converts as a NaN source.
@@ -342,6 +352,59 @@ std::uint64_t one(std::uint64_t src) {
     if (src > C::src.mask()) return C::one(C::src.bits == 32 ? kNan32 : C::src.mask() + 1);
     return C::one(static_cast<std::uint32_t>(src));
 }
+
+/// decode of one word of the compile-time format G: the binary64 word, as decode_to_binary64
+/// writes it, with the classes selected without branches for the float formats.
+template <Geom G>
+constexpr std::uint64_t decode_word(std::uint32_t w) {
+    if (w > G.mask()) return kNan64;
+    const bool neg = negative(G, w);
+    const std::uint64_t sign = neg ? 0x8000000000000000ull : 0ull;
+    if constexpr (G.special == Special::INT) {
+        return fp64_of(neg, neg ? (0x100000000ull - w) : w, 0);
+    } else if constexpr (G.special == Special::E8M0) {
+        return w == G.mag_mask() ? kNan64 : static_cast<std::uint64_t>(static_cast<int>(w) - G.bias + 1023) << 52;
+    } else {
+        const std::uint32_t mag = w & G.mag_mask(), e = mag >> G.man_bits, f = mag & G.frac_mask();
+        const std::uint64_t normal = sign | (static_cast<std::uint64_t>(static_cast<int>(e) - G.bias + 1023) << 52) |
+                                     (static_cast<std::uint64_t>(f) << (52 - G.man_bits));
+        // Subnormal: f * 2^(emin - man_bits), normalised by f's bit width (zero: bw = 0, f = 0).
+        const int bw = std::bit_width(f);
+        const std::uint64_t sub_exp = static_cast<std::uint64_t>(G.emin() - G.man_bits + bw - 1 + 1023) << 52;
+        const std::uint64_t sub = sign | (f ? sub_exp | ((static_cast<std::uint64_t>(f) << (53 - bw)) & 0xFFFFFFFFFFFFFull) : 0);
+        bool nan = false, inf = false;
+        if constexpr (G.special == Special::IEEE) {
+            nan = e == G.exp_all() && f != 0;
+            inf = e == G.exp_all() && f == 0;
+        } else if constexpr (G.special == Special::FN) {
+            nan = mag == G.mag_mask();
+        }
+        return nan ? (sign | kNan64) : inf ? (sign | 0x7FF0000000000000ull) : e == 0 ? sub : normal;
+    }
+}
+
+/// The decode batch loop of word format `Id`: packed words to packed binary64 words.
+template <std::uint32_t Id>
+NINFER_NATIVE_CLONES void decode_loop(const std::uint8_t *in, std::uint8_t *out, std::uint64_t n) {
+    static constexpr Geom G = geom(Id);
+    constexpr int in_bytes = (G.bits + 7) / 8;
+    for (std::uint64_t i = 0; i < n; ++i) {
+        const std::uint64_t d = decode_word<G>(load_le<in_bytes>(in + in_bytes * i));
+        for (int b = 0; b < 8; ++b) out[8 * i + b] = static_cast<std::uint8_t>(d >> (8 * b));
+    }
+}
+
+struct DecodeEntry {
+    std::uint32_t id = 0;
+    void (*batch)(const std::uint8_t *, std::uint8_t *, std::uint64_t) = nullptr;
+};
+
+template <std::size_t... I>
+constexpr auto make_decode_entries(std::index_sequence<I...>) {
+    return std::array<DecodeEntry, sizeof...(I)>{DecodeEntry{abi::kWordFormats[I].id, &decode_loop<abi::kWordFormats[I].id>}...};
+}
+
+constexpr auto kDecodeEntries = make_decode_entries(std::make_index_sequence<abi::kWordFormats.size()>{});
 
 struct Entry {
     std::uint32_t id = 0;
@@ -408,6 +471,15 @@ std::uint64_t decode_to_binary64(std::uint32_t format_id, std::uint64_t word) {
         return fp64_of(v.neg, v.sig, v.exp);
     }
     }
+}
+
+bool decode_batch(std::uint32_t format_id, const std::uint8_t *in, std::uint8_t *out, std::uint64_t n) {
+    for (const auto &e : kDecodeEntries)
+        if (e.id == format_id) {
+            e.batch(in, out, n);
+            return true;
+        }
+    return false;
 }
 
 }  // namespace ninfer::native

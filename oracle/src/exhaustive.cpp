@@ -1,9 +1,12 @@
 // SPDX-License-Identifier: Apache-2.0
 // Expected words of whole source ranges by the MPFR oracle (exhaustive.hpp): convert_word and
-// decode_to_binary64 of scalar.hpp per word, the range split into contiguous slices per thread.
+// decode_to_binary64 of scalar.hpp per word, the range cut into chunks that threads take in turn.
 #include "ninfer/oracle/exhaustive.hpp"
 
 #include <algorithm>
+#include <atomic>
+#include <exception>
+#include <mutex>
 #include <stdexcept>
 #include <string>
 #include <thread>
@@ -16,26 +19,40 @@ namespace ninfer::oracle {
 
 namespace {
 
-// Runs fn(first, n, out) over `threads` contiguous slices of the range; rethrows the first error.
+constexpr std::uint64_t kChunk = 1u << 14;  // words per task: small enough to balance, large enough to be cheap
+
+// Runs fn(first, n, out) over chunks of the range taken by `threads` threads through one atomic
+// counter (the calling thread is one of them; a single thread runs inline); rethrows the first
+// error after every thread has stopped.
 template <class Fn>
 void split_range(std::uint64_t first, std::uint64_t n, std::uint8_t *out, int width, unsigned threads, Fn fn) {
     if (threads == 0) threads = std::max(1u, std::thread::hardware_concurrency());
-    threads = static_cast<unsigned>(std::min<std::uint64_t>(threads, std::max<std::uint64_t>(1, n)));
-    std::vector<std::thread> pool;
-    std::vector<std::exception_ptr> errors(threads);
-    for (unsigned t = 0; t < threads; ++t) {
-        const std::uint64_t lo = n * t / threads, hi = n * (t + 1) / threads;
-        pool.emplace_back([&, t, lo, hi] {
-            try {
-                fn(first + lo, hi - lo, out + lo * static_cast<std::uint64_t>(width));
-            } catch (...) {
-                errors[t] = std::current_exception();
-            }
-        });
+    const std::uint64_t chunks = (n + kChunk - 1) / kChunk;
+    threads = static_cast<unsigned>(std::min<std::uint64_t>(threads, std::max<std::uint64_t>(1, chunks)));
+    if (threads == 1) {
+        fn(first, n, out);
+        return;
     }
+    std::atomic<std::uint64_t> next{0};
+    std::mutex mu;
+    std::exception_ptr error;
+    const auto work = [&] {
+        try {
+            for (std::uint64_t k; (k = next.fetch_add(1)) < chunks;) {
+                const std::uint64_t lo = k * kChunk, m = std::min(kChunk, n - lo);
+                fn(first + lo, m, out + lo * static_cast<std::uint64_t>(width));
+            }
+        } catch (...) {
+            const std::lock_guard<std::mutex> lock(mu);
+            if (!error) error = std::current_exception();
+            next = chunks;
+        }
+    };
+    std::vector<std::thread> pool;
+    for (unsigned t = 1; t < threads; ++t) pool.emplace_back(work);
+    work();
     for (auto &th : pool) th.join();
-    for (auto &e : errors)
-        if (e) std::rethrow_exception(e);
+    if (error) std::rethrow_exception(error);
 }
 
 void put(std::uint8_t *out, std::uint64_t w, int width) {

@@ -53,6 +53,11 @@ Rounded round_dyadic(bool negative, const Int &m, long e, const WordFormat &f, s
 /// The word an infinite source value becomes under an overflow rule.
 std::uint64_t round_infinity(bool negative, const WordFormat &f, std::uint32_t overflow);
 
+/// word_info written into `info`, whose value already holds at least 64 bits of precision (every
+/// word of the registry exactly): the same class and exact value, in storage the caller reuses
+/// (the per-word path of exhaustive ranges).
+void word_info_into(const WordFormat &f, std::uint64_t word, WordInfo &info);
+
 /// Raise Boost's default mpfr_float precision to kExactBits so that expressions of Reals stay exact.
 void ensure_exact_default_precision();
 

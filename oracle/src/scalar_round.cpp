@@ -45,6 +45,32 @@ std::uint64_t overflow_word(bool negative, const WordFormat &f, std::uint32_t ro
                             " under overflow 'none' (the conversion claims it cannot overflow)");
 }
 
+/// Per-thread GMP integers of round_dyadic and convert_detail, allocated once per thread and
+/// reused: an exhaustive range rounds 2^32 words, and allocation dominated the per-word cost.
+/// The source word's value needs 64 bits at most (every word format of the registry has at most
+/// 53 significand bits, int32 32), so the value holds it exactly with 64 bits of precision.
+constexpr bool every_word_fits_64_bits() {
+    for (const auto &f : kWordFormats)
+        if (f.bits > 64 || f.man_bits + 1 > 64) return false;
+    return true;
+}
+static_assert(every_word_fits_64_bits(), "a word format needs more than 64 bits of precision");
+
+struct Scratch {
+    Int n, rem, half, high, m;
+    WordInfo info;
+    Scratch() {
+        info.value = exact_zero();
+        mpfr_set_prec(info.value.backend().data(), 64);
+        mpz_realloc2(m.backend().data(), 128);
+    }
+};
+
+Scratch &scratch() {
+    thread_local Scratch s;
+    return s;
+}
+
 /// n * 2^qe (n > 0, at most man_bits + 2 bits) as a float word; false beyond the largest finite.
 bool encode_float(bool negative, const Int &n, long qe, const WordFormat &f, std::uint64_t &word) {
     const long top = static_cast<long>(msb(n));  // n * 2^qe = 1.x * 2^(top + qe)
@@ -62,7 +88,9 @@ bool encode_float(bool negative, const Int &n, long qe, const WordFormat &f, std
     } else {
         const long exp_field = kk + f.bias;
         if (exp_field > static_cast<long>((1ull << f.exp_bits) - 1)) return false;
-        const std::uint64_t frac = Int(n >> (top - f.man_bits)).convert_to<std::uint64_t>() - (1ull << f.man_bits);
+        Int &high = scratch().high;
+        mpz_tdiv_q_2exp(high.backend().data(), n.backend().data(), static_cast<mp_bitcnt_t>(top - f.man_bits));
+        const std::uint64_t frac = high.convert_to<std::uint64_t>() - (1ull << f.man_bits);
         magnitude = (static_cast<std::uint64_t>(exp_field) << f.man_bits) | frac;
         if (magnitude > largest_finite_word(f)) return false;
     }
@@ -101,16 +129,28 @@ Rounded round_dyadic(bool negative, const Int &m, long e, const WordFormat &f, s
     }
     // 2. n = |x| / 2^qe rounded to an integer: the two directed neighbours are floor and floor + 1,
     //    and rem against half compares the distances to them exactly.
-    Int n;
+    // n, rem and half live in the thread's scratch (m >= 0, so the truncating quotient and
+    // remainder by 2^shift are floor and m - floor * 2^shift).
+    auto &s = scratch();
+    Int &n = s.n;
     if (m == 0 || e >= qe) {
-        n = m << static_cast<unsigned>(std::max(0L, e - qe));
+        mpz_mul_2exp(n.backend().data(), m.backend().data(), static_cast<mp_bitcnt_t>(std::max(0L, e - qe)));
     } else {
         const auto shift = static_cast<unsigned long>(qe - e);
         // |x| far below half a quantum: decided without building 2^(shift - 1).
         const bool tiny = shift > msb(m) + 1;
-        n = tiny ? Int(0) : Int(m >> shift);
-        const Int rem = tiny ? m : Int(m - (n << shift));
-        const int c = tiny ? -1 : rem.compare(Int(1) << (shift - 1));
+        Int &rem = s.rem;
+        int c = -1;
+        if (tiny) {
+            mpz_set_ui(n.backend().data(), 0);
+            mpz_set(rem.backend().data(), m.backend().data());
+        } else {
+            mpz_tdiv_q_2exp(n.backend().data(), m.backend().data(), shift);
+            mpz_tdiv_r_2exp(rem.backend().data(), m.backend().data(), shift);
+            mpz_set_ui(s.half.backend().data(), 0);
+            mpz_setbit(s.half.backend().data(), shift - 1);
+            c = rem.compare(s.half);
+        }
         out.inexact = rem != 0;
         out.tie = c == 0;
         bool up = false;
@@ -123,7 +163,7 @@ Rounded round_dyadic(bool negative, const Int &m, long e, const WordFormat &f, s
         case rounding_rup: up = rem != 0 && !negative; break;
         default: break;
         }
-        if (up) ++n;
+        if (up) mpz_add_ui(n.backend().data(), n.backend().data(), 1);
     }
     if (rounding == rounding_exact && out.inexact)
         throw std::domain_error("an 'exact' rounding met a value that " + std::string(f.name) + " cannot hold");
@@ -199,7 +239,9 @@ namespace {
 detail::Rounded convert_detail(const Conversion &c, std::uint64_t src_word) {
     const auto &src = word_format(c.src);
     const auto &dst = word_format(c.dst);
-    const auto info = word_info(src, src_word);
+    auto &s = detail::scratch();
+    auto &info = s.info;
+    detail::word_info_into(src, src_word, info);
     const bool outside = info.cls == NINFER_CLASS_OUTSIDE;
     const bool nan = outside || detail::is_nan_class(info.cls);
     const bool infinite = info.cls == NINFER_CLASS_INFINITE;
@@ -244,9 +286,10 @@ detail::Rounded convert_detail(const Conversion &c, std::uint64_t src_word) {
         return out;
     }
     if (zero) return detail::round_dyadic(info.negative, Int(0), 0, dst, c.rounding, c.overflow);
-    Int m;
+    Int &m = s.m;
     const long e = detail::split_dyadic(info.value, m);
-    return detail::round_dyadic(info.negative, abs(m), e, dst, c.rounding, c.overflow);
+    mpz_abs(m.backend().data(), m.backend().data());
+    return detail::round_dyadic(info.negative, m, e, dst, c.rounding, c.overflow);
 }
 
 }  // namespace

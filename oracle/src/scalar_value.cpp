@@ -123,10 +123,18 @@ void float_info(const WordFormat &f, std::uint64_t word, WordInfo &info) {
 WordInfo word_info(const WordFormat &f, std::uint64_t word) {
     WordInfo info;
     info.value = exact_zero();
+    detail::word_info_into(f, word, info);
+    return info;
+}
+
+void detail::word_info_into(const WordFormat &f, std::uint64_t word, WordInfo &info) {
+    info.cls = 0;
+    info.negative = info.quiet = false;
+    info.payload = 0;
     if (word > f.mask()) {
         info.cls = NINFER_CLASS_OUTSIDE;
         set_nan(info);
-        return info;
+        return;
     }
     switch (f.special) {
     case Special::INT: {
@@ -135,7 +143,7 @@ WordInfo word_info(const WordFormat &f, std::uint64_t word) {
         info.cls = NINFER_CLASS_INTEGER;
         info.negative = neg;
         set_dyadic(info.value, neg, neg ? ((~word + 1) & f.mask()) : word, 0);
-        return info;
+        return;
     }
     case Special::E8M0:
         if (word == 0xFF) {
@@ -145,8 +153,8 @@ WordInfo word_info(const WordFormat &f, std::uint64_t word) {
             info.cls = NINFER_CLASS_NORMAL;
             set_dyadic(info.value, false, 1, static_cast<long>(word) - f.bias);
         }
-        return info;
-    default: float_info(f, word, info); return info;
+        return;
+    default: float_info(f, word, info); return;
     }
 }
 

@@ -26,6 +26,7 @@
 #include "ninfer/abi/registry.hpp"
 #include "ninfer/oracle/linear.hpp"
 #include "ninfer/suites/case.hpp"
+#include "ninfer/suites/linear.hpp"
 #include "ninfer/suites/suites.hpp"
 #include "reference_plugin.hpp"
 

@@ -31,6 +31,11 @@ bool knows_format(std::uint32_t format_id);
 /// outside the format (or of an unknown format) -> 0x7FF8000000000000; int32 -> its integer value.
 std::uint64_t decode_to_binary64(std::uint32_t format_id, std::uint64_t word);
 
+/// decode of `n` packed little-endian words of a word format (its byte width each) to `n`
+/// binary64 words (8 bytes LE each), exactly as decode_to_binary64 per word, in one loop
+/// specialised for the format. False for an unknown format id (nothing written).
+bool decode_batch(std::uint32_t format_id, const std::uint8_t *in, std::uint8_t *out, std::uint64_t n);
+
 /// The class byte of a word (NINFER_CLASS_* | NINFER_CLASS_SIGN for a negative word);
 /// NINFER_CLASS_OUTSIDE for an unknown format or a word wider than the format.
 std::uint8_t classify(std::uint32_t format_id, std::uint64_t word);

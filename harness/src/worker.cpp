@@ -466,6 +466,8 @@ Outgoing run_call(const Loaded &p, const Frame &f, GuardedBuffer (&buffers)[wire
             return error_reply("plugin declares op " + std::string(wire::op_name(h.op)) + " for this call but its function is NULL");
         return returned(NINFER_E_UNSUPPORTED, "plugin has no function for op " + std::to_string(h.op));
     }
+    if (v1 && h.op == NINFER_OP_linear)
+        return returned(NINFER_E_UNSUPPORTED, "linear needs a compute profile, which an ABI 1 plugin cannot take");
     if (v1 && (h.input_count > 2 || h.output_count > 3))
         return returned(NINFER_E_UNSUPPORTED, "the call has " + std::to_string(h.input_count) + " input and " +
                                                   std::to_string(h.output_count) +

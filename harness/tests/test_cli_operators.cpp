@@ -58,9 +58,12 @@ TEST_CASE("plugins shows the profiles a plugin claims, and its capabilities by n
         for (const auto &c : p.at("capabilities")) {
             CHECK(c.size() == 6);
             CHECK(c.contains("profile"));
-            // A capability of an operator names its profile; any other op's reads "any".
+            // Only an operator's capability may name a profile; any other op's reads "any". The
+            // reference also declares linear per weight format under "any" profile (it meets every
+            // profile, and so the refusal cases of linear.profile and linear.registry reach it).
             if (c.at("op") != "linear") CHECK(c.at("profile") == "any");
-            else CHECK(ninfer::abi::find_name(ninfer::abi::kProfiles, c.at("profile").get<std::string>()) != nullptr);
+            else if (c.at("profile") != "any")
+                CHECK(ninfer::abi::find_name(ninfer::abi::kProfiles, c.at("profile").get<std::string>()) != nullptr);
         }
     }
     CHECK(reference);

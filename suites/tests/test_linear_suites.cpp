@@ -161,9 +161,10 @@ TEST_CASE("linear suites: every rule and criterion at quick, ids unique, every w
             INFO(f << " " << p.name);
             CHECK(format_profile_ok.count({f, p.id}));
         }
-    // No clash with the catalog's ids.
+    // No clash with the ids of the catalog's other suites.
     for (const auto &s : suite_catalog())
-        for (const auto &c : s.golden(Level::quick)) CHECK(!ids.count(c.id));
+        if (s.name.rfind("linear.", 0) != 0)
+            for (const auto &c : s.golden(Level::quick)) CHECK(!ids.count(c.id));
 }
 
 TEST_CASE("linear suites: every step of the check order under every profile", "[linear][suites]") {

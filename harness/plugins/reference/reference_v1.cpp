@@ -109,7 +109,9 @@ std::int32_t serve_v1(void *self, const ninfer_call_v1 *c, ninfer_result_v1 *r) 
 const ninfer_plugin_v1 &reference_table_v1() {
     static const std::vector<ninfer_capability_v1> caps = [] {
         std::vector<ninfer_capability_v1> v;
-        for (const auto &c : reference_capabilities()) v.push_back({c.op, c.format, c.format_in, c.layout, c.method});
+        // An operator needs a compute profile, which ABI 1 cannot carry: the v1 face has none.
+        for (const auto &c : reference_capabilities())
+            if (c.op != NINFER_OP_linear) v.push_back({c.op, c.format, c.format_in, c.layout, c.method});
         return v;
     }();
     static const ninfer_plugin_v1 table = [] {

@@ -16,7 +16,7 @@ level=${NINFER_LEVEL:-full}
 seed_args=()
 [[ -n "${NINFER_SEED:-}" ]] && seed_args=(--seed "$NINFER_SEED")
 mkdir -p "$out"
-rm -f "$out"/*.json "$out"/*.xml "$out"/*.txt "$out"/*.html
+rm -f "$out"/*.json "$out"/*.xml "$out"/*.txt "$out"/*.html "$out"/*.exit
 
 "$exe" plugins --json >"$out/plugins.json"
 mapfile -t plugins < <(python3 -c 'import json,sys; [print(p["name"], p["path"]) for p in json.load(open(sys.argv[1]))["plugins"]]' "$out/plugins.json")

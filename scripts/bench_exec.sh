@@ -11,7 +11,12 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 build=${1:-build/ci}
-python=${PYTHON:-python3}
+python=${PYTHON:-}
+if [[ -z $python ]]; then
+  # the first interpreter with numpy (a pyenv shim may shadow Debian's python3-numpy)
+  python=python3
+  for p in python3 /usr/bin/python3; do "$p" -c 'import numpy' 2>/dev/null && { python=$p; break; }; done
+fi
 cli=$build/harness/ninfer-conform
 null=$build/harness/exec_null_subject
 for f in "$cli" "$null" "$build/harness/bench_exec"; do

@@ -417,6 +417,23 @@ private:
         return "";
     }
 
+    /// A reply's JSON object (a JSON line, or a binary frame's header: `what` names which) into j,
+    /// its status into r and the call's output planes, in the call's order, empty for the reply
+    /// to fill; "" or what is wrong.
+    static std::string read_reply_object(const std::string &text, const char *what, const Call &c, json &j, Reply &r) {
+        if (nests_deeper_than(text, kMaxJsonDepth))
+            return std::string(what) + " nested deeper than " + std::to_string(kMaxJsonDepth) + " levels";
+        try {
+            j = json::parse(text);
+        } catch (const json::parse_error &e) {
+            return std::string(what) + " is not JSON (" + std::string(e.what()) + ")";
+        }
+        if (!j.is_object()) return std::string(what) + " is " + type_of(j) + ", expected an object";
+        if (auto why = read_status(j, r); !why.empty()) return why;
+        for (const auto &o : c.outputs) r.outputs.push_back({o.name, o.format, {}});
+        return "";
+    }
+
     /// One call in binary frames (harness/README.md, "Binary framing"): the request frame, then
     /// the reply frame read with every length checked before anything is allocated or read.
     template <class InputBytes>
@@ -475,18 +492,9 @@ private:
         io = child_.read_exact(text.data(), text.size(), deadline);
         if (io == Child::Io::timeout) return timed_out();
         if (io == Child::Io::eof) return crashed("during the call (in a reply frame's header)");
-        if (nests_deeper_than(text, kMaxJsonDepth))
-            return protocol_error("reply frame header nested deeper than " + std::to_string(kMaxJsonDepth) + " levels");
         json j;
-        try {
-            j = json::parse(text);
-        } catch (const json::parse_error &e) {
-            return protocol_error("reply frame header is not JSON (" + std::string(e.what()) + ")");
-        }
-        if (!j.is_object()) return protocol_error("reply frame header is " + type_of(j) + ", expected an object");
         Reply r;
-        if (auto why = read_status(j, r); !why.empty()) return protocol_error(why);
-        for (const auto &o : c.outputs) r.outputs.push_back({o.name, o.format, {}});
+        if (auto why = read_reply_object(text, "reply frame header", c, j, r); !why.empty()) return protocol_error(why);
         // The planes the header lists, in payload order: (index in the call, bytes).
         std::vector<std::pair<std::size_t, std::uint64_t>> planes;
         std::uint64_t listed = 0;
@@ -529,19 +537,9 @@ private:
     }
 
     Reply parse_reply(const std::string &line, const Call &c, bool v1) {
-        if (nests_deeper_than(line, kMaxJsonDepth))
-            return protocol_error("reply nested deeper than " + std::to_string(kMaxJsonDepth) + " levels");
         json j;
-        try {
-            j = json::parse(line);
-        } catch (const json::parse_error &e) {
-            return protocol_error("reply is not JSON (" + std::string(e.what()) + ")");
-        }
-        if (!j.is_object()) return protocol_error("reply is " + type_of(j) + ", expected an object");
         Reply r;
-        if (auto why = read_status(j, r); !why.empty()) return protocol_error(why);
-        // The call's output planes, in its order; the reply fills those it names.
-        for (const auto &o : c.outputs) r.outputs.push_back({o.name, o.format, {}});
+        if (auto why = read_reply_object(line, "reply", c, j, r); !why.empty()) return protocol_error(why);
         const auto take = [&](const json &value, std::size_t i, const std::string &key) -> std::string {
             if (!value.is_string()) return "reply \"" + key + "\" is " + type_of(value) + ", expected a hex string";
             if (auto why = from_hex(value.get_ref<const std::string &>(), r.outputs[i].bytes); !why.empty())

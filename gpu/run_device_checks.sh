@@ -5,7 +5,7 @@
 # dev) of the gpu plugins, their tests, ninfer-conform and the GEMV benchmark; the gpu-labelled
 # tests; the cuda_device conversion survey; whether CUDA starts under the worker's 8 GiB
 # RLIMIT_AS; ninfer-conform run of cuda_device over the word suites (level full) and over the
-# operator and tensor suites (linear*, the grouped / scaled / GGUF decode and encoder suites);
+# operator and tensor suites (linear*, the grouped / scaled / GGUF decode and encoder suites, lesson.mxfp4);
 # device sweeps of every conversion cuda_device declares over its whole source domain (2^32
 # words for fp32 sources), each cut by the budget left; the linear benchmark (bytes/s against the
 # device's peak bandwidth); nvidia-smi. Everything lands in OUT, with one JSON summary
@@ -109,7 +109,7 @@ mapfile -t ALL_SUITES < <("$CONFORM" run --plugin "$PLUGIN" --suite __list_suite
     sed -n 's/.*expected one of: //p' | tr ',' '\n' | tr -d ' ')
 TENSOR_SUITES=()
 for s in "${ALL_SUITES[@]}"; do
-    [[ $s =~ ^(linear|grouped\.(absmax|row_split|codes)|scaled\.|gguf\.decode|layout\.(block_scale|row_|ggml)) ]] \
+    [[ $s =~ ^(linear|grouped\.(absmax|row_split|codes)|scaled\.|gguf\.decode|lesson\.mxfp4|layout\.(block_scale|row_|ggml)) ]] \
         && TENSOR_SUITES+=(--suite "$s")
 done
 if ((${#TENSOR_SUITES[@]} == 0)); then

@@ -4,16 +4,22 @@
 // round-to-nearest-even device operation named explicitly (__fmul_rn, __fadd_rn, __fsub_rn,
 // __fdiv_rn, __frcp_rn, rintf) and the file is compiled with -fmad=false -prec-div=true
 // -ftz=false (gpu/CMakeLists.txt): no contraction, no approximate division, no flush of
-// subnormals. Word widenings and the FP8 / BF16 / binary16 roundings are NVIDIA's intrinsics.
+// subnormals. The weight decoders are weight_decode.cuh's host-device code (exact bit-level
+// widenings, named roundings), the same code the host test runs; ggml's tables live in device
+// memory (device_ggml_tables). Activation widenings and the encoders' FP8 / BF16 / binary16
+// roundings are NVIDIA's intrinsics.
 #include <cuda_bf16.h>
 #include <cuda_fp16.h>
 #include <cuda_fp4.h>
 #include <cuda_fp8.h>
 
 #include <algorithm>
+#include <mutex>
 
+#include "ggml_table_data.hpp"
 #include "ninfer/abi/plugin.h"
 #include "tensor_kernels.cuh"
+#include "weight_decode.cuh"
 
 namespace ninfer::gpu {
 namespace {
@@ -33,12 +39,6 @@ __device__ std::uint32_t load32(const std::uint8_t *p) { return load16(p) | load
 
 __device__ float half_value(std::uint32_t w) { return __half2float(__ushort_as_half(static_cast<unsigned short>(w))); }
 __device__ float bf16_value(std::uint32_t w) { return __bfloat162float(__ushort_as_bfloat16(static_cast<unsigned short>(w))); }
-__device__ float e4m3_value(std::uint32_t w) {
-    return half_value(__nv_cvt_fp8_to_halfraw(static_cast<__nv_fp8_storage_t>(w), __NV_E4M3).x);
-}
-__device__ float e2m1_value(std::uint32_t w) {
-    return half_value(__nv_cvt_fp4_to_halfraw(static_cast<__nv_fp4_storage_t>(w & 0xFu), __NV_E2M1).x);
-}
 __device__ bool f32_finite(float x) { return (__float_as_uint(x) & 0x7F800000u) != 0x7F800000u; }
 
 /// Source word i of an fp32 / bf16 / fp16 plane as binary32 (the widenings are exact).
@@ -50,154 +50,26 @@ __device__ float source_value(std::uint32_t format, const std::uint8_t *p, std::
     }
 }
 
-// ---- Grouped (Section 6.2; row_split_k128_v1, storage-layouts.md Section 3) ----------------------
+// ---- ggml's tables in device memory (uploaded once; weight_decode.cuh GgmlTables) -----------------
 
-/// The signed code of element (n, k): lane words from the base and high planes, two's complement.
-__device__ int grouped_code(const WeightView &v, const std::uint8_t *p, std::uint64_t n, std::uint64_t k) {
-    const std::uint64_t idx = n * v.groups_per_row + k / v.group;
-    const std::uint32_t lane = static_cast<std::uint32_t>(k % v.group);
-    const std::uint8_t *base = p + idx * v.base_bytes;
-    std::uint32_t u;
-    if (v.code_bits == 8) {
-        u = base[lane];
-    } else {
-        u = (base[lane / 2] >> (4 * (lane % 2))) & 0xFu;
-        const std::uint8_t *high = p + v.high_offset + idx * v.high_bytes;
-        const std::uint32_t hb = v.code_bits - 4;
-        for (std::uint32_t j = 0; j < hb; ++j) {
-            const std::uint32_t t = lane * hb + j;
-            u |= ((high[t / 8] >> (t % 8)) & 1u) << (4 + j);
-        }
-    }
-    return u >= (1u << (v.code_bits - 1)) ? static_cast<int>(u) - (1 << v.code_bits) : static_cast<int>(u);
-}
+__device__ GgmlTableData g_ggml_tables;
 
-/// w_hat = binary32(s32 * binary32(q)).
-__device__ float grouped_value(const WeightView &v, const std::uint8_t *p, std::uint64_t n, std::uint64_t k) {
-    const float s32 = half_value(load16(p + v.scale_offset + 2 * (n * v.groups_per_row + k / v.group)));
-    return __fmul_rn(s32, static_cast<float>(grouped_code(v, p, n, k)));
-}
+using decode::row_result;
+using decode::weight_factor;
 
-// ---- nvfp4 (Section 3.3; block_scale_k16_m128x4_v1, storage-layouts.md Section 4) ----------------
-
-/// e2m1 * e4m3 of element (n, k): exact in binary32 (at most 2 x 4 significant bits).
-__device__ float nvfp4_numerator(const WeightView &v, const std::uint8_t *p, std::uint64_t n, std::uint64_t k) {
-    const std::uint64_t i = n * v.k + k;
-    const std::uint32_t code = (p[i / 2] >> (4 * (i % 2))) & 0xFu;
-    const std::uint32_t scale = p[v.scales_at + nvfp4_scale_offset(v.k, n, k / 16)];
-    return __fmul_rn(e2m1_value(code), e4m3_value(scale));
-}
-
-/// d_w of row n: divisor floor(n / (N / D)).
-__device__ float nvfp4_divisor(const WeightView &v, const std::uint8_t *p, std::uint64_t n) {
-    return __uint_as_float(load32(p + v.divisors_at + 4 * (n / (v.n / v.divisors))));
-}
-
-// ---- FP8 rows (Section 3.4; row_scale_v1 / row_interleaved_v1, Sections 5, 6) ---------------------
-
-__device__ float fp8_row_value(const WeightView &v, const std::uint8_t *p, std::uint64_t n, std::uint64_t k) {
-    const float c32 = e4m3_value(p[n * v.row_stride + k]);
-    const std::uint32_t s = load16(p + (v.interleaved ? n * v.row_stride + v.k : v.row_scales_at + 2 * n));
-    return __fmul_rn(c32, v.bf16_scale ? bf16_value(s) : half_value(s));
-}
-
-// ---- GGUF (ggml-quants.c dequantize_row_*; ggml_blocks_v1, Section 7) ----------------------------
-
-/// q4_K / q5_K: the 6-bit scale and min of sub-block j from the 12 packed bytes.
-__device__ void scale_min_k4(const std::uint8_t *q, int j, int &sc, int &m) {
-    if (j < 4) {
-        sc = q[j] & 63;
-        m = q[j + 4] & 63;
-    } else {
-        sc = (q[j + 4] & 0xF) | ((q[j - 4] >> 6) << 4);
-        m = (q[j + 4] >> 4) | ((q[j] >> 6) << 4);
-    }
-}
-
-/// Value j of one ggml block `b`, in ggml's operation order (binary32, no contraction).
-__device__ float gguf_block_value(std::uint32_t type, const std::uint8_t *b, std::uint32_t j) {
-    switch (type) {
-    case 2: {  // q4_0: d, qs[16]; (nibble - 8) * d
-        const int q = (j < 16 ? (b[2 + j] & 0xF) : (b[2 + j - 16] >> 4)) - 8;
-        return __fmul_rn(static_cast<float>(q), half_value(load16(b)));
-    }
-    case 3: {  // q4_1: d, m, qs[16]; nibble * d + m
-        const int q = j < 16 ? (b[4 + j] & 0xF) : (b[4 + j - 16] >> 4);
-        return __fadd_rn(__fmul_rn(static_cast<float>(q), half_value(load16(b))), half_value(load16(b + 2)));
-    }
-    case 6: {  // q5_0: d, qh[4], qs[16]; (5-bit word - 16) * d
-        const std::uint32_t qh = load32(b + 2);
-        const int q = j < 16 ? ((b[6 + j] & 0xF) | (((qh >> j) << 4) & 0x10))
-                             : ((b[6 + j - 16] >> 4) | ((qh >> (j - 16 + 12)) & 0x10));
-        return __fmul_rn(static_cast<float>(q - 16), half_value(load16(b)));
-    }
-    case 7: {  // q5_1: d, m, qh[4], qs[16]; 5-bit word * d + m
-        const std::uint32_t qh = load32(b + 4);
-        const int q = j < 16 ? ((b[8 + j] & 0xF) | (((qh >> j) << 4) & 0x10))
-                             : ((b[8 + j - 16] >> 4) | ((qh >> (j - 16 + 12)) & 0x10));
-        return __fadd_rn(__fmul_rn(static_cast<float>(q), half_value(load16(b))), half_value(load16(b + 2)));
-    }
-    case 8:  // q8_0: d, qs[32] int8; q * d
-        return __fmul_rn(static_cast<float>(static_cast<std::int8_t>(b[2 + j])), half_value(load16(b)));
-    case 12: {  // q4_K: d, dmin, scales[12], qs[128]; d*sc * q - dmin*m
-        const std::uint32_t chunk = j / 64, within = j % 64, l = within % 32;
-        int sc = 0, m = 0;
-        scale_min_k4(b + 4, static_cast<int>(2 * chunk + within / 32), sc, m);
-        const std::uint8_t byte = b[16 + 32 * chunk + l];
-        const int q = within < 32 ? (byte & 0xF) : (byte >> 4);
-        const float d1 = __fmul_rn(half_value(load16(b)), static_cast<float>(sc));
-        const float m1 = __fmul_rn(half_value(load16(b + 2)), static_cast<float>(m));
-        return __fsub_rn(__fmul_rn(d1, static_cast<float>(q)), m1);
-    }
-    case 14: {  // q6_K: ql[128], qh[64], scales[16] int8, d; d*sc * (q6 - 32)
-        const std::uint32_t half = j / 128, r = j % 128, t = r / 32, l = r % 32;
-        const std::uint8_t *ql = b + 64 * half, *qh = b + 128 + 32 * half;
-        const std::int8_t sc = static_cast<std::int8_t>(b[192 + 8 * half + l / 16 + 2 * t]);
-        const std::uint8_t lo = (t % 2 == 0) ? ql[l] : ql[l + 32];
-        const int q = ((t < 2 ? (lo & 0xF) : (lo >> 4)) | (((qh[l] >> (2 * t)) & 3) << 4)) - 32;
-        return __fmul_rn(__fmul_rn(half_value(load16(b + 208)), static_cast<float>(sc)), static_cast<float>(q));
-    }
-    default: return __uint_as_float(0x7FC00000u);
-    }
-}
-
-__device__ float gguf_value(const WeightView &v, const std::uint8_t *p, std::uint64_t n, std::uint64_t k) {
-    const std::uint8_t *block = p + n * v.row_bytes + (k / v.block_values) * v.block_bytes;
-    return gguf_block_value(v.ggml_type, block, static_cast<std::uint32_t>(k % v.block_values));
-}
-
-// ---- One element, one row --------------------------------------------------------------------------
-
-/// The factor of element (n, k) a product uses: W_hat itself, except nvfp4, whose exact
-/// W_hat = e2m1 * e4m3 / d_w is applied as the exact numerator here and the row's divisor once
-/// at the end (row_result).
-__device__ float weight_factor(const WeightView &v, const std::uint8_t *p, std::uint64_t n, std::uint64_t k) {
-    switch (v.kind) {
-    case WeightKind::grouped: return grouped_value(v, p, n, k);
-    case WeightKind::nvfp4: return nvfp4_numerator(v, p, n, k);
-    case WeightKind::fp8_rows: return fp8_row_value(v, p, n, k);
-    case WeightKind::gguf: return gguf_value(v, p, n, k);
-    default: return 0.0f;
-    }
-}
-
-__device__ float row_result(const WeightView &v, const std::uint8_t *p, std::uint64_t n, float acc) {
-    return v.kind == WeightKind::nvfp4 ? __fdiv_rn(acc, nvfp4_divisor(v, p, n)) : acc;
-}
-
-__global__ void weight_values_kernel(WeightView v, const std::uint8_t *p, float *out) {
+__global__ void weight_values_kernel(WeightView v, const std::uint8_t *p, GgmlTables t, float *out) {
     const std::uint64_t total = v.n * v.k, stride = static_cast<std::uint64_t>(gridDim.x) * blockDim.x;
     for (std::uint64_t i = static_cast<std::uint64_t>(blockIdx.x) * blockDim.x + threadIdx.x; i < total; i += stride) {
         const std::uint64_t n = i / v.k, k = i % v.k;
         // nvfp4's VALUES plane is binary32(e2m1 * e4m3 / d_w): one rounding, the division.
-        out[i] = row_result(v, p, n, weight_factor(v, p, n, k));
+        out[i] = decode::weight_value(v, p, n, k, t);
     }
 }
 
 /// One warp per weight row n (grid-stride over rows); its lanes take k = lane, lane + 32, ...
 /// and accumulate up to kBatch activation rows with fmaf (one rounding per product-and-add),
 /// then a butterfly reduction of the 32 partial sums.
-__global__ void linear_f32_kernel(WeightView v, const std::uint8_t *w, std::uint32_t act_format, const std::uint8_t *x,
+__global__ void linear_f32_kernel(WeightView v, const std::uint8_t *w, GgmlTables t, std::uint32_t act_format, const std::uint8_t *x,
                                   std::uint64_t m_rows, float *y) {
     const unsigned lane = threadIdx.x % 32;
     const std::uint64_t warps = static_cast<std::uint64_t>(gridDim.x) * kWarpsPerBlock;
@@ -208,7 +80,7 @@ __global__ void linear_f32_kernel(WeightView v, const std::uint8_t *w, std::uint
 #pragma unroll
             for (int j = 0; j < kBatch; ++j) acc[j] = 0.0f;
             for (std::uint64_t k = lane; k < v.k; k += 32) {
-                const float f = weight_factor(v, w, n, k);
+                const float f = weight_factor(v, w, n, k, t);
 #pragma unroll
                 for (int j = 0; j < kBatch; ++j)
                     if (j < batch) acc[j] = fmaf(f, source_value(act_format, x, (m0 + j) * v.k + k), acc[j]);
@@ -389,16 +261,38 @@ __global__ void fp8_row_maxabs_kernel(WeightView v, std::uint32_t source_format,
 
 }  // namespace
 
+cudaError_t device_ggml_tables(GgmlTables &out) {
+    static std::mutex mutex;
+    static bool uploaded = false;
+    static GgmlTables tables;
+    std::lock_guard<std::mutex> lock(mutex);
+    if (!uploaded) {
+        static GgmlTableData host;  // 32 KiB: not on the stack
+        fill_ggml_tables(host);
+        if (cudaError_t e = cudaMemcpyToSymbol(g_ggml_tables, &host, sizeof host); e != cudaSuccess) return e;
+        void *d = nullptr;
+        if (cudaError_t e = cudaGetSymbolAddress(&d, g_ggml_tables); e != cudaSuccess) return e;
+        tables = ggml_tables_of(*static_cast<const GgmlTableData *>(d));
+        uploaded = true;
+    }
+    out = tables;
+    return cudaSuccess;
+}
+
 cudaError_t launch_weight_values(const WeightView &v, const std::uint8_t *d_payload, float *d_values) {
     if (v.n * v.k == 0) return cudaSuccess;
-    weight_values_kernel<<<blocks_for(v.n * v.k), kThreads>>>(v, d_payload, d_values);
+    GgmlTables t;
+    if (cudaError_t e = device_ggml_tables(t); e != cudaSuccess) return e;
+    weight_values_kernel<<<blocks_for(v.n * v.k), kThreads>>>(v, d_payload, t, d_values);
     return cudaGetLastError();
 }
 
 cudaError_t launch_linear_f32(const WeightView &v, const std::uint8_t *d_payload, std::uint32_t act_format,
                               const std::uint8_t *d_act, std::uint64_t m_rows, float *d_out) {
     if (v.n == 0 || m_rows == 0) return cudaSuccess;
-    linear_f32_kernel<<<blocks_for(v.n * 32), kThreads>>>(v, d_payload, act_format, d_act, m_rows, d_out);
+    GgmlTables t;
+    if (cudaError_t e = device_ggml_tables(t); e != cudaSuccess) return e;
+    linear_f32_kernel<<<blocks_for(v.n * 32), kThreads>>>(v, d_payload, t, act_format, d_act, m_rows, d_out);
     return cudaGetLastError();
 }
 

@@ -9,9 +9,14 @@
 
 #include <cstdint>
 
+#include "weight_decode.cuh"
 #include "weight_view.hpp"
 
 namespace ninfer::gpu {
+
+/// ggml's tables (weight_decode.cuh GgmlTables) in device memory: uploaded on the first call, then
+/// the same pointers; thread-safe. The launchers below call it themselves.
+cudaError_t device_ggml_tables(GgmlTables &out);
 
 /// quant_decode VALUES: the binary32 word of every element of a validated payload, row-major
 /// (grouped: binary32(s32 * q); nvfp4: binary32(e2m1 * e4m3 / d_w); FP8 rows: binary32(c32 * s32);

@@ -122,7 +122,7 @@ std::vector<ninfer_capability> tensor_capabilities() {
         caps.push_back({NINFER_OP_linear, f.id, 0, f.layout, 0, NINFER_PROFILE_f32_accumulate});
         if (f.family == abi::Family::gguf) caps.push_back({NINFER_OP_linear, f.id, 0, f.layout, 0, NINFER_PROFILE_gguf_q8_1_f32});
         std::uint32_t encoder = 0;
-        if (f.family == abi::Family::grouped) encoder = NINFER_ENCODER_grouped_absmax;
+        if (const auto *g = abi::find_id(abi::kGroupedFormats, f.id); g && g->canonical_encoders) encoder = NINFER_ENCODER_grouped_absmax;
         if (const auto *s = abi::find_id(abi::kScaledFormats, f.id); s && s->encoder == NINFER_ENCODER_fp8_row_maxabs)
             encoder = NINFER_ENCODER_fp8_row_maxabs;
         if (encoder)
@@ -199,7 +199,9 @@ std::int32_t op_quant_encode(void *, const ninfer_call *c, ninfer_result *r) {
     if (geometry_first)
         if (const auto s = geometry(); s != NINFER_OK) return s;
     if (!method) return refuse(r, NINFER_E_UNSUPPORTED, "unknown encoder method " + std::to_string(c->method));
-    if (method->family != (grouped ? abi::Family::grouped : abi::Family::scaled) || (scaled && method->id != encoder))
+    // q2 and t2 have no canonical encoder: every encoder method is the wrong one for them.
+    if (method->family != (grouped ? abi::Family::grouped : abi::Family::scaled) || (scaled && method->id != encoder) ||
+        (grouped && !grouped->canonical_encoders))
         return refuse(r, NINFER_E_METHOD, std::string(method->name) + " does not target " + format_label(c->format));
     if (method->id != on_device)
         return refuse(r, NINFER_E_UNSUPPORTED, "cuda_device has no device encoder " + std::string(method->name) + " of " +

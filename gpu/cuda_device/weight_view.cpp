@@ -5,6 +5,7 @@
 #include "weight_view.hpp"
 
 #include "ninfer/abi/registry.hpp"
+#include "weight_decode.cuh"
 
 namespace ninfer::gpu {
 
@@ -32,22 +33,14 @@ std::string at_row(std::uint64_t n, std::uint64_t g) {
 }
 
 /// grouped_fp16_scale: +0 or a finite nonzero binary16 of either sign; -0, Inf, NaN invalid.
-bool grouped_scale_valid(std::uint16_t s) { return s != 0x8000u && (s & 0x7C00u) != 0x7C00u; }
+/// q2_fp16_scale: every finite binary16 word, both zeros included (tensor-formats.txt, Q2 rules).
+bool grouped_scale_valid(const WeightView &v, std::uint16_t s) {
+    return (s & 0x7C00u) != 0x7C00u && (v.q2_scales || s != 0x8000u);
+}
 
 /// Stored word of `lane` in a row_split group (storage-layouts.md Section 3).
 std::uint32_t row_split_lane(const WeightView &v, const std::uint8_t *base, const std::uint8_t *high, std::uint32_t lane) {
-    if (v.code_bits == 8) return base[lane];
-    std::uint32_t u = (base[lane / 2] >> (4 * (lane % 2))) & 0xFu;
-    const std::uint32_t hb = v.code_bits - 4;
-    for (std::uint32_t j = 0; j < hb; ++j) {
-        const std::uint32_t t = lane * hb + j;
-        u |= ((high[t / 8] >> (t % 8)) & 1u) << (4 + j);
-    }
-    return u;
-}
-
-int twos(std::uint32_t u, std::uint32_t bits) {
-    return u >= (1u << (bits - 1)) ? static_cast<int>(u) - (1 << bits) : static_cast<int>(u);
+    return decode::row_split_word(v, base, high, lane);
 }
 
 Refusal grouped_validate(const WeightView &v, const std::uint8_t *p) {
@@ -57,6 +50,8 @@ Refusal grouped_validate(const WeightView &v, const std::uint8_t *p) {
         if (p[at]) return refuse_payload(NINFER_DETAIL_NONZERO_GAP, "gap after the base plane, byte " + std::to_string(at));
     for (std::uint64_t at = high_end; at < v.scale_offset; ++at)
         if (p[at]) return refuse_payload(NINFER_DETAIL_NONZERO_GAP, "gap after the high plane, byte " + std::to_string(at));
+    // The stored word of code 0: padding lanes hold it (q2's offset code: 1; else 0).
+    const std::uint32_t zero_word = v.offset_codes ? 1u : 0u;
     for (std::uint64_t n = 0; n < v.n; ++n)
         for (std::uint64_t g = 0; g < v.groups_per_row; ++g) {
             const std::uint64_t idx = n * v.groups_per_row + g;
@@ -65,22 +60,25 @@ Refusal grouped_validate(const WeightView &v, const std::uint8_t *p) {
             const bool logical = g < v.logical_groups;
             if (!logical && s != 0)
                 return refuse_payload(NINFER_DETAIL_NONZERO_PADDING, "padding scale not 0x0000 at " + at_row(n, g));
-            if (logical && !grouped_scale_valid(s))
+            if (logical && !grouped_scale_valid(v, s))
                 return refuse_payload(NINFER_DETAIL_INVALID_SCALE, "invalid scale at " + at_row(n, g));
             bool nonzero = false;
             for (std::uint32_t lane = 0; lane < v.group; ++lane) {
                 const std::uint32_t u = row_split_lane(v, base, high, lane);
-                if (g * v.group + lane >= v.k) {
-                    if (u != 0)
+                if (!logical || g * v.group + lane >= v.k) {
+                    if (u != zero_word)
                         return refuse_payload(NINFER_DETAIL_NONZERO_PADDING,
                                               "padding code at " + at_row(n, g) + ", lane " + std::to_string(lane));
                     continue;
                 }
-                if (v.code_bits == 8 && u == 0x80u)
-                    return refuse_payload(NINFER_DETAIL_ILLEGAL_CODE, "code 0x80 at " + at_row(n, g) + ", lane " + std::to_string(lane));
-                nonzero = nonzero || u != 0;
+                if (v.illegal_word >= 0 && u == static_cast<std::uint32_t>(v.illegal_word))
+                    return refuse_payload(NINFER_DETAIL_ILLEGAL_CODE, "stored word " + std::to_string(u) +
+                                                                          " (outside the artifact language) at " + at_row(n, g) +
+                                                                          ", lane " + std::to_string(lane));
+                nonzero = nonzero || u != zero_word;
             }
-            if (logical && s == 0 && nonzero)
+            // Q2's scale role exempts a +0 scale from the zero-scale rule.
+            if (logical && s == 0 && nonzero && !v.q2_scales)
                 return refuse_payload(NINFER_DETAIL_ZERO_SCALE_CODES, "nonzero code under a +0 scale at " + at_row(n, g));
         }
     return {};
@@ -131,10 +129,14 @@ Refusal fp8_rows_validate(const WeightView &v, const std::uint8_t *p) {
 
 }  // namespace
 
-bool device_gguf_type(std::uint32_t t) { return t == 2 || t == 3 || t == 6 || t == 7 || t == 8 || t == 12 || t == 14; }
+bool device_gguf_type(std::uint32_t t) {
+    for (const auto &g : abi::kGgufTypes)
+        if (g.ggml_type == t) return true;
+    return false;
+}
 
 bool device_weight_format(std::uint32_t format) {
-    if (const auto *g = abi::find_id(abi::kGroupedFormats, format)) return g->canonical_encoders;  // q4, q5, q6, q8
+    if (const auto *g = abi::find_id(abi::kGroupedFormats, format)) return g->layout == NINFER_LAYOUT_row_split_k128_v1;
     if (abi::find_id(abi::kScaledFormats, format)) return true;
     if (const auto *t = abi::find_id(abi::kGgufTypes, format)) return device_gguf_type(t->ggml_type);
     return false;
@@ -166,6 +168,9 @@ Refusal weight_geometry(std::uint32_t format, const std::uint64_t *shape, std::u
         v.high_bytes = static_cast<std::uint32_t>(g->high_bytes);
         v.qmin = g->qmin;
         v.qmax = g->qmax;
+        v.illegal_word = g->illegal_word;
+        v.offset_codes = g->encoding == abi::CodeEncoding::OFFSET;
+        v.q2_scales = g->scale_role == NINFER_ROLE_q2_fp16_scale;
         std::uint64_t k_pad = 0, high_span = 0;
         if (!align_up(v.k, 128, k_pad)) return refuse_size("K overflows");
         v.groups_per_row = k_pad / v.group;
@@ -250,7 +255,7 @@ void weight_unpack(const WeightView &v, const std::uint8_t *p, std::vector<std::
                 const std::uint64_t idx = n * v.groups_per_row + g;
                 const std::uint8_t *base = p + idx * v.base_bytes, *high = p + v.high_offset + idx * v.high_bytes;
                 for (std::uint32_t lane = 0; lane < v.group && g * v.group + lane < v.k; ++lane)
-                    codes[n * v.k + g * v.group + lane] = static_cast<std::uint8_t>(twos(row_split_lane(v, base, high, lane), v.code_bits));
+                    codes[n * v.k + g * v.group + lane] = static_cast<std::uint8_t>(decode::grouped_code_of(v, row_split_lane(v, base, high, lane)));
                 scales[2 * (n * v.logical_groups + g)] = p[v.scale_offset + 2 * idx];
                 scales[2 * (n * v.logical_groups + g) + 1] = p[v.scale_offset + 2 * idx + 1];
             }

@@ -2,8 +2,9 @@
 // cuda_device's view of a weight payload (storage-layouts.md Sections 3, 4, 5, 6, 7; tensor-formats.txt
 // Sections 3.2-3.4 and the gguf_* table): the geometry the host derives from the shape and the
 // payload size, the host-side validation of the decode boundary (storage-layouts.md Section 8),
-// and the unpacking of the logical code, scale and divisor planes. The device decoders
-// (tensor_kernels.cu) read payloads through the same WeightView. The plugin's own code: neither
+// and the unpacking of the logical code, scale and divisor planes. The element decoders
+// (weight_decode.cuh, run on the device by tensor_kernels.cu and on the host by the host test)
+// read payloads through the same WeightView. The plugin's own code: neither
 // the oracle nor the reference plugin is linked.
 #pragma once
 
@@ -34,6 +35,9 @@ struct WeightView {
     // grouped, row_split_k128_v1 (Section 3)
     std::uint32_t group = 0, code_bits = 0, base_bytes = 0, high_bytes = 0;
     std::int32_t qmin = 0, qmax = 0;
+    std::int32_t illegal_word = -1;  ///< the stored word outside the artifact language (q8 0x80, t2 0b10), or -1
+    bool offset_codes = false;       ///< q2: stored word u = q + 1 (OFFSET); else two's complement
+    bool q2_scales = false;          ///< scale role q2_fp16_scale: every finite word, no zero-scale rule
     std::uint64_t groups_per_row = 0, logical_groups = 0, high_offset = 0, scale_offset = 0;
     // nvfp4, block_scale_k16_m128x4_v1 (Section 4)
     std::uint64_t scales_at = 0, divisors_at = 0, divisors = 0;
@@ -53,12 +57,13 @@ struct Refusal {
     explicit operator bool() const { return status != NINFER_OK; }
 };
 
-/// The GGUF types whose device decoder cuda_device has (ggml_type numbers: q4_0 2, q4_1 3, q5_0 6,
-/// q5_1 7, q8_0 8, q4_K 12, q6_K 14).
+/// The GGUF types whose device decoder cuda_device has: every ggml type of the registry (all 27
+/// gguf_* formats; weight_decode.cuh gguf_block_value).
 bool device_gguf_type(std::uint32_t ggml_type);
 
-/// Whether cuda_device decodes `format` on the device (quant_decode, linear): q4/q5/q6/q8
-/// row-split, nvfp4, both FP8 row formats, the GGUF types of device_gguf_type.
+/// Whether cuda_device decodes `format` on the device (quant_decode, linear): every weight format
+/// of a tensor family: the six row-split grouped formats (q2, q4, q5, q6, q8, t2), nvfp4, both
+/// FP8 row formats and the 27 GGUF types.
 bool device_weight_format(std::uint32_t format);
 
 /// The one layout that stores `format`, or 0 when it is no tensor format of a family above.

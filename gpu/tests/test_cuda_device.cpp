@@ -125,7 +125,7 @@ TEST_CASE("cuda_device loads through the ABI and declares capabilities only with
     }
     // With a device: decode of bf16, fp16, e4m3fn, e5m2, e2m1 and 13 conversions, then the tensor
     // ops (test_cuda_device_tensor.cpp): quant_decode and linear (f32_accumulate; gguf_q8_1_f32 for
-    // GGUF) of each device weight format, quant_encode from fp32 / bf16 / fp16 of the grouped and FP8 row formats.
+    // GGUF) of every weight format, quant_encode from fp32 / bf16 / fp16 of q4/q5/q6/q8 and the FP8 row formats.
     std::uint32_t words = 0, decodes = 0, linears = 0, encodes = 0;
     for (std::uint32_t i = 0; i < t->capability_count; ++i) {
         const ninfer_capability &cap = t->capabilities[i];
@@ -151,9 +151,9 @@ TEST_CASE("cuda_device loads through the ABI and declares capabilities only with
         }
     }
     CHECK(words == 18);
-    CHECK(decodes == 4 + 3 + 7);  // q4 q5 q6 q8; nvfp4 and the FP8 rows; seven GGUF types
-    CHECK(linears == decodes + 7);  // f32_accumulate for each, gguf_q8_1_f32 for the GGUF types
-    CHECK(encodes == (4 + 2) * 3);
+    CHECK(decodes == 6 + 3 + 27);  // the six row-split grouped formats; nvfp4 and the FP8 rows; the 27 GGUF types
+    CHECK(linears == decodes + 27);  // f32_accumulate for each, gguf_q8_1_f32 for the GGUF types
+    CHECK(encodes == (4 + 2) * 3);   // grouped_absmax of q4 q5 q6 q8 (q2 and t2 have no encoder), fp8_row_maxabs
 }
 
 TEST_CASE("cuda_device checks its buffers like the reference plugin", "[cuda_device]") {

@@ -5,6 +5,7 @@
 // acceptance, and a wrong formula (code / scale, the scale applied twice) falls outside it.
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <fstream>
@@ -12,6 +13,7 @@
 #include <set>
 #include <sstream>
 
+#include "ninfer/oracle/linear.hpp"
 #include "ninfer/oracle/row_split.hpp"
 #include "ninfer/oracle/scalar.hpp"
 #include "ninfer/suites/linear.hpp"
@@ -230,7 +232,8 @@ TEST_CASE("linear suites: a short OUTPUT is offered under every profile; no othe
 
 TEST_CASE("linear suites: batches (M > 1) in every family and profile; repeating row 0 fails each", "[linear][suites]") {
     // A plugin that computes row 0 only and repeats it, or leaves rows >= 1 at +0: some element of
-    // every row m >= 1 rejects row 0's expected word and +0.
+    // every row m >= 1 rejects row 0's expected word and +0. One that reads X with a row stride of
+    // N words: some element rejects its words.
     std::set<std::pair<Family, std::uint32_t>> families;
     std::set<std::uint64_t> batches;
     std::size_t cases = 0;
@@ -256,6 +259,31 @@ TEST_CASE("linear suites: batches (M > 1) in every family and profile; repeating
             CHECK(repeat);
             CHECK(zero);
         }
+        // A plugin that steps through X by N words a row instead of K (zeros past the end): the
+        // oracle's words for that activation fall outside the acceptance somewhere.
+        const auto *act = find_plane(c.inputs, NINFER_PLANE_ACTIVATION);
+        const auto aw = static_cast<std::size_t>(word_format(act->format).bytes());
+        const auto k = c.shape[1];
+        REQUIRE(n != k);
+        std::vector<std::uint8_t> strided(act->bytes.size(), 0);
+        for (std::uint64_t m = 0; m < c.count; ++m)
+            for (std::uint64_t j = 0; j < k && (m * n + j + 1) * aw <= act->bytes.size(); ++j)
+                std::copy_n(act->bytes.begin() + static_cast<std::ptrdiff_t>((m * n + j) * aw), aw,
+                            strided.begin() + static_cast<std::ptrdiff_t>((m * k + j) * aw));
+        LinearCall call;
+        call.format = c.format;
+        call.layout = c.layout;
+        call.profile = c.profile;
+        call.n = n;
+        call.k = k;
+        call.m = c.count;
+        call.activation_format = act->format;
+        call.output_format = c.expect.outputs[0].format;
+        const auto wrong = linear_expect(call, c.input(NINFER_PLANE_PAYLOAD), strided);
+        REQUIRE(wrong.status == NINFER_OK);
+        bool stride = false;
+        for (std::uint64_t i = 0; i < c.count * n && !stride; ++i) stride = !accepted(f, entry(c, i, ob), word_of(wrong.output, i, ob));
+        CHECK(stride);
     }
     CHECK(cases > 0);
     for (const auto fam : {Family::word, Family::grouped, Family::scaled, Family::gguf})

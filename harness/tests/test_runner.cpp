@@ -96,6 +96,22 @@ TEST_CASE("runner: call capacities are the expected sizes, error cases get room"
     // to a few bytes (which would turn the expected refusal into a mere E_BUFFER).
     k.count = (std::uint64_t{1} << 61) + 1;
     CHECK(call_of(k).outputs.at(0).capacity >= std::uint64_t{1} << 40);
+    // A refusal case with a non-empty expected plane offers exactly its size (a short output:
+    // linear.shape's OUTPUT below M*N words), with the plane's format.
+    suites::Case l;
+    l.op = NINFER_OP_linear;
+    l.format = NINFER_FORMAT_fp32;
+    l.layout = NINFER_LAYOUT_contiguous_le_v1;
+    l.profile = NINFER_PROFILE_f32_accumulate;
+    l.shape = {2, 4};
+    l.count = 3;
+    l.expect.status = NINFER_E_SIZE;
+    l.expect.outputs = {suites::Plane{NINFER_PLANE_OUTPUT, NINFER_FORMAT_fp32, std::vector<std::uint8_t>(20, 0)}};
+    REQUIRE(call_of(l).outputs.size() == 1);
+    CHECK(call_of(l).outputs[0].capacity == 20);
+    CHECK(call_of(l).outputs[0].format == NINFER_FORMAT_fp32);
+    l.expect.outputs[0].bytes.clear();  // empty: room, as any refusal
+    CHECK(call_of(l).outputs[0].capacity >= 65536);
     // Every output plane of the op is offered, by name, in the op's order.
     suites::Case q;
     q.op = NINFER_OP_quant_decode;

@@ -5,6 +5,7 @@
 // acceptance, and a wrong formula (code / scale, the scale applied twice) falls outside it.
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <fstream>
@@ -12,6 +13,7 @@
 #include <set>
 #include <sstream>
 
+#include "ninfer/oracle/linear.hpp"
 #include "ninfer/oracle/row_split.hpp"
 #include "ninfer/oracle/scalar.hpp"
 #include "ninfer/suites/linear.hpp"
@@ -137,7 +139,15 @@ TEST_CASE("linear suites: every rule and criterion at quick, ids unique, every w
             CHECK(c.expect.outputs[0].bytes.size() == c.count * c.shape[0] * ob);
             CHECK(c.expect.accept.size() == c.count * c.shape[0] * (2 * ob + 1));
         } else {
-            CHECK(c.expect.outputs[0].bytes.empty());
+            // A refusal offers ample OUTPUT room (an empty plane), or the short OUTPUT of step 4:
+            // a nonzero capacity below M*N words (the runner offers exactly the plane's size).
+            const auto &o = c.expect.outputs[0].bytes;
+            if (!o.empty()) {
+                CHECK(c.rule == std::string(rule::linear_shape));
+                CHECK(c.expect.status == NINFER_E_SIZE);
+                CHECK(c.id.find("/output_") != std::string::npos);
+                CHECK(o.size() < c.count * c.shape[0] * word_format(c.expect.outputs[0].format).bytes());
+            }
             CHECK(c.expect.accept.empty());
         }
     }
@@ -192,6 +202,98 @@ TEST_CASE("linear suites: every step of the check order under every profile", "[
         INFO(d);
         CHECK(details.count(d));
     }
+}
+
+TEST_CASE("linear suites: a short OUTPUT is offered under every profile; no other refusal sizes its output", "[linear][suites]") {
+    std::map<std::uint32_t, int> short_output;
+    for (const auto &c : quick_cases())
+        if (c.expect.status != NINFER_OK && !c.expect.outputs[0].bytes.empty()) {
+            INFO(c.id);
+            const auto words = c.count * c.shape[0];
+            const auto width = static_cast<std::uint64_t>(word_format(c.expect.outputs[0].format).bytes());
+            CHECK(c.expect.outputs[0].bytes.size() < words * width);
+            if (c.expect.outputs[0].bytes.size() == (words - 1) * width) ++short_output[c.profile];
+        }
+    for (const auto &p : ninfer::abi::kProfiles) {
+        INFO(p.name);
+        CHECK(short_output[p.id] > 0);  // M*N - 1 words
+    }
+    // Elsewhere in the catalog an expected refusal never sizes its output plane: the runner would
+    // offer that size instead of its ample room.
+    for (const auto &s : suite_catalog())
+        if (s.name.rfind("linear.", 0) != 0)
+            for (const auto &c : s.golden(Level::quick))
+                if (c.expect.status != NINFER_OK)
+                    for (const auto &p : c.expect.outputs) {
+                        INFO(c.id);
+                        CHECK(p.bytes.empty());
+                    }
+}
+
+TEST_CASE("linear suites: batches (M > 1) in every family and profile; repeating row 0 fails each", "[linear][suites]") {
+    // A plugin that computes row 0 only and repeats it, or leaves rows >= 1 at +0: some element of
+    // every row m >= 1 rejects row 0's expected word and +0. One that reads X with a row stride of
+    // N words: some element rejects its words.
+    std::set<std::pair<Family, std::uint32_t>> families;
+    std::set<std::uint64_t> batches;
+    std::size_t cases = 0;
+    for (const auto &c : quick_cases()) {
+        if (c.expect.status != NINFER_OK || c.id.find("/batch_m") == std::string::npos) continue;
+        INFO(c.id);
+        REQUIRE(c.count > 1);
+        ++cases;
+        families.insert({ninfer::abi::find_format(c.format)->family, c.profile});
+        batches.insert(c.count);
+        const auto &f = word_format(c.expect.outputs[0].format);
+        const int ob = f.bytes();
+        const auto n = c.shape[0];
+        const auto &out = c.expect.outputs[0].bytes;
+        for (std::uint64_t m = 1; m < c.count; ++m) {
+            bool repeat = false, zero = false;
+            for (std::uint64_t j = 0; j < n; ++j) {
+                const auto e = entry(c, m * n + j, ob);
+                repeat = repeat || !accepted(f, e, word_of(out, j, ob));
+                zero = zero || !accepted(f, e, 0);
+            }
+            INFO("row " << m);
+            CHECK(repeat);
+            CHECK(zero);
+        }
+        // A plugin that steps through X by N words a row instead of K (zeros past the end): the
+        // oracle's words for that activation fall outside the acceptance somewhere.
+        const auto *act = find_plane(c.inputs, NINFER_PLANE_ACTIVATION);
+        const auto aw = static_cast<std::size_t>(word_format(act->format).bytes());
+        const auto k = c.shape[1];
+        REQUIRE(n != k);
+        std::vector<std::uint8_t> strided(act->bytes.size(), 0);
+        for (std::uint64_t m = 0; m < c.count; ++m)
+            for (std::uint64_t j = 0; j < k && (m * n + j + 1) * aw <= act->bytes.size(); ++j)
+                std::copy_n(act->bytes.begin() + static_cast<std::ptrdiff_t>((m * n + j) * aw), aw,
+                            strided.begin() + static_cast<std::ptrdiff_t>((m * k + j) * aw));
+        LinearCall call;
+        call.format = c.format;
+        call.layout = c.layout;
+        call.profile = c.profile;
+        call.n = n;
+        call.k = k;
+        call.m = c.count;
+        call.activation_format = act->format;
+        call.output_format = c.expect.outputs[0].format;
+        const auto wrong = linear_expect(call, c.input(NINFER_PLANE_PAYLOAD), strided);
+        REQUIRE(wrong.status == NINFER_OK);
+        bool stride = false;
+        for (std::uint64_t i = 0; i < c.count * n && !stride; ++i) stride = !accepted(f, entry(c, i, ob), word_of(wrong.output, i, ob));
+        CHECK(stride);
+    }
+    CHECK(cases > 0);
+    for (const auto fam : {Family::word, Family::grouped, Family::scaled, Family::gguf})
+        for (const auto &p : ninfer::abi::kProfiles) {
+            if (p.id == NINFER_PROFILE_gguf_q8_1_f32 && fam != Family::gguf) continue;
+            INFO(static_cast<int>(fam) << " " << p.name);
+            CHECK(families.count({fam, p.id}));
+        }
+    // Batch sizes 2, 3, 5, 8 and 13 (a remainder after a tile of 8).
+    for (const std::uint64_t m : {2, 3, 5, 8, 13}) CHECK(batches.count(m));
 }
 
 TEST_CASE("linear suites: each expected word lies in its acceptance; NaN and inf cases exist", "[linear][suites]") {

@@ -93,6 +93,13 @@ Suite checks_suite();
 /// it, a seeded small product (several output formats for correctly_rounded), a cancellation,
 /// a wide dynamic range, and the non-finite activations (infinities, NaN, inf * 0).
 void common_cases(std::vector<Case> &out, std::uint32_t format, Rng &rng);
+/// Batches (M > 1) of a family's weight formats, drawn from their own `rng` (the other golden
+/// cases keep their words): M in {2, 3, 5, 8, 13} in turn (at most 3 for nvfp4 and K > 128), every
+/// profile of the direct, FP8 row, q4_0 and q4_K weights, one profile in turn for each grouped
+/// format and each other 32-value GGUF type, nvfp4 under correctly_rounded;
+/// distinct random activation rows, so that a plugin that computes row 0 only, repeats it, leaves
+/// rows >= 1 unwritten or reads X with a wrong row stride fails. Case slug "batch_m<M>".
+void batch_cases(std::vector<Case> &out, const std::vector<std::uint32_t> &formats, Rng &rng);
 /// Seeded cases at full / exhaustive of a family: realistic shapes for `big` formats ([4096,
 /// 4096] and [512, 8192]; family "gguf": [512, 4096] and [256, 8192]), moderate ones for every
 /// format and profile, generated at run time.

@@ -4,6 +4,8 @@
 // activations at quick; seeded shapes at full and exhaustive, generated at run time.
 #include <fmt/format.h>
 
+#include <algorithm>
+
 #include "builders.hpp"
 
 namespace ninfer::suites::linear {
@@ -98,6 +100,40 @@ void common_cases(std::vector<Case> &out, std::uint32_t format, Rng &rng) {
         }
         out.push_back(linear_case(rule::linear_nonfinite, "inf_nan.bf16", Level::quick, "special values",
                                   call_of(format, p, n, k, m, NINFER_FORMAT_bf16), w, x));
+    }
+}
+
+void batch_cases(std::vector<Case> &out, const std::vector<std::uint32_t> &formats, Rng &rng) {
+    // 13 is no multiple of a kernel's batch tile (2, 4, 8, 16): a remainder after a full tile of 8.
+    static constexpr std::uint64_t kBatch[] = {2, 3, 5, 8, 13};
+    static constexpr std::uint32_t kActivation[] = {NINFER_FORMAT_fp32, NINFER_FORMAT_bf16, NINFER_FORMAT_fp16};
+    std::size_t turn = 0;
+    for (const auto f : formats) {
+        const auto *fv = abi::find_format(f);
+        const bool gguf = fv->family == Family::gguf, nvfp4 = f == NINFER_FORMAT_nvfp4;
+        // Shapes of at least 2 weight rows (a row stride of N instead of K shows).
+        auto [n, k] = small_shape(f);
+        if (!nvfp4) n = gguf ? 2 : 3;
+        const auto w = weight_payload(f, n, k, rng);
+        // Every profile for the direct words, the FP8 row formats, q4_0 and q4_K; one in turn for
+        // each grouped format and each other 32-value GGUF type (the other 256-value types stay at
+        // M = 1: their activations would be most of the bytes).
+        const bool every_profile = fv->family == Family::word || fv->family == Family::scaled || f == NINFER_FORMAT_gguf_q4_0 ||
+                                   f == NINFER_FORMAT_gguf_q4_k;
+        if (gguf && !every_profile && k > 32) continue;
+        const auto profiles = profiles_for(f);
+        const std::size_t pick = turn % profiles.size();
+        for (std::size_t i = 0; i < profiles.size(); ++i) {
+            const auto p = profiles[i];
+            if (nvfp4 ? p != NINFER_PROFILE_correctly_rounded : !every_profile && i != pick) continue;
+            std::uint64_t m = kBatch[turn % std::size(kBatch)];
+            // 128 weight rows (nvfp4) or K > 128: at most 3 rows, to keep the vectors small.
+            if (nvfp4 || k > 128) m = std::min<std::uint64_t>(m, 3);
+            const auto act = p == NINFER_PROFILE_gguf_q8_1_f32 ? std::uint32_t{NINFER_FORMAT_fp32} : kActivation[turn % std::size(kActivation)];
+            ++turn;
+            out.push_back(linear_case(criterion_rule(p), "batch_m" + std::to_string(m), Level::quick, "batch",
+                                      call_of(f, p, n, k, m, act), w, random_activation(act, m, k, rng)));
+        }
     }
 }
 

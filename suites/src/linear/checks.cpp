@@ -3,9 +3,12 @@
 // profile: (1) a format that is no weight format, a format/layout pair the format does not take;
 // (2) rank 1 and 3, N, K or M of 0, shapes the geometry refuses; (3) profile 0 or unknown,
 // gguf_q8_1_f32 on a weight that is not GGUF, activation and output formats the profile does not
-// list; (4) ACTIVATION and PAYLOAD sizes; (5) each invalid payload detail. Expected statuses and
-// details from the oracle (linear_expect); nothing is written on a refusal.
+// list; (4) ACTIVATION sizes (M = 1 and 3), OUTPUT capacities below M*N words, PAYLOAD sizes;
+// (5) each invalid payload detail. Expected statuses and details from the oracle (linear_expect;
+// a short OUTPUT: the contract's step 4); nothing is written on a refusal.
 #include <fmt/format.h>
+
+#include <stdexcept>
 
 #include "builders.hpp"
 #include "ninfer/oracle/row_split.hpp"
@@ -97,6 +100,62 @@ void shape_cases(std::vector<Case> &out, std::uint32_t p, Rng &rng) {
     nv0.resize(nv.size() - 4);
     out.push_back(linear_case(rule::linear_shape, "divisors0", Level::quick, "plane size", call_of(NINFER_FORMAT_nvfp4, p, 128, 64, 1),
                               nv0, x64));
+}
+
+/// Step 4 with M > 1 rows: an ACTIVATION one word short of M rows, of one row only (a plugin that
+/// reads row 0 alone would take it), one row too long.
+void batch_shape_cases(std::vector<Case> &out, std::uint32_t p, Rng &rng) {
+    const auto b = base_of(p);
+    const std::uint64_t m = 3;
+    const auto w = weight_payload(b.format, b.n, b.k, rng);
+    const auto x = random_activation(NINFER_FORMAT_fp32, m, b.k, rng);
+    const auto c = call_of(b.format, p, b.n, b.k, m);
+    auto xs = x;
+    xs.resize(x.size() - 4);
+    out.push_back(linear_case(rule::linear_shape, "activation_short.m3", Level::quick, "plane size", c, w, xs));
+    const Bytes x1(x.begin(), x.begin() + static_cast<std::ptrdiff_t>(b.k * 4));
+    out.push_back(linear_case(rule::linear_shape, "activation_one_row.m3", Level::quick, "plane size", c, w, x1));
+    auto xl = x;
+    xl.insert(xl.end(), x1.begin(), x1.end());
+    out.push_back(linear_case(rule::linear_shape, "activation_extra_row.m3", Level::quick, "plane size", c, w, xl));
+}
+
+/// A step-4 refusal of a short OUTPUT: the call of `c` (valid up to its OUTPUT) offered `bytes`
+/// bytes of OUTPUT capacity, fewer than M*N words. The runner offers a refusal case exactly the
+/// size of its expected OUTPUT plane when that plane is not empty (harness call_of), so the plane
+/// holds `bytes` zero bytes; they are never compared. linear_expect has no capacity: its status
+/// for the planes must be OK, and the refusal is the contract's step 4.
+Case short_output_case(const std::string &slug, const LinearCall &c, const Bytes &w, const Bytes &x, std::uint64_t bytes) {
+    auto out = linear_case(rule::linear_shape, slug, Level::quick, "plane size", c, w, x);
+    if (out.expect.status != NINFER_OK || bytes == 0 || bytes >= c.m * c.n * word_format(c.output_format).bytes())
+        throw std::logic_error("short_output_case " + out.id + ": the call must be valid and the capacity short and nonzero");
+    out.expect.status = NINFER_E_SIZE;
+    out.expect.detail = 0;
+    out.expect.accept.clear();
+    out.expect.outputs = {Plane{NINFER_PLANE_OUTPUT, c.output_format, Bytes(bytes, 0)}};
+    out.nan = NanPolicy::exact;
+    return out;
+}
+
+/// Step 4, OUTPUT capacity below M*N words, under every profile: M*N - 1 words (M = 1 where N > 1,
+/// and M = 3), one row of N words for M = 3 (a plugin that writes row 0 only fits), one byte short
+/// of M*N words; correctly_rounded also with a bf16 OUTPUT.
+void output_cases(std::vector<Case> &out, std::uint32_t p, Rng &rng) {
+    const auto b = base_of(p);
+    const auto w = weight_payload(b.format, b.n, b.k, rng);
+    for (const std::uint64_t m : {std::uint64_t{1}, std::uint64_t{3}}) {
+        if (m * b.n < 2) continue;  // a capacity of 0 bytes is an empty plane: ample room
+        const auto x = random_activation(NINFER_FORMAT_fp32, m, b.k, rng);
+        const auto c = call_of(b.format, p, b.n, b.k, m);
+        const std::string tag = ".m" + std::to_string(m);
+        out.push_back(short_output_case("output_short" + tag, c, w, x, (m * b.n - 1) * 4));
+        if (m == 1) continue;
+        out.push_back(short_output_case("output_one_row" + tag, c, w, x, b.n * 4));
+        out.push_back(short_output_case("output_short_byte" + tag, c, w, x, m * b.n * 4 - 1));
+        if (p == NINFER_PROFILE_correctly_rounded)
+            out.push_back(short_output_case("output_short_bf16" + tag, call_of(b.format, p, b.n, b.k, m, NINFER_FORMAT_fp32, NINFER_FORMAT_bf16),
+                                            w, x, (m * b.n - 1) * 2));
+    }
 }
 
 /// Profile refusals: not per profile but of the profile itself.
@@ -231,6 +290,12 @@ std::vector<Case> golden() {
         payload_cases(out, p.id, rng);
     }
     profile_cases(out, rng);
+    // M > 1 and short OUTPUT refusals from their own generator: the cases above keep their words.
+    Rng more(kGoldenSeed ^ 0xc4b);
+    for (const auto &p : abi::kProfiles) {
+        batch_shape_cases(out, p.id, more);
+        output_cases(out, p.id, more);
+    }
     return out;
 }
 

@@ -56,6 +56,9 @@ std::vector<Case> golden() {
     Rng rng(kGoldenSeed ^ 0xd1);
     for (const auto f : {NINFER_FORMAT_fp32, NINFER_FORMAT_bf16, NINFER_FORMAT_fp16}) common_cases(out, f, rng);
     edge_cases(out);
+    // Batches (M > 1) from their own generator: the cases above keep their words.
+    Rng batch(kGoldenSeed ^ 0xd1b);
+    batch_cases(out, {NINFER_FORMAT_fp32, NINFER_FORMAT_bf16, NINFER_FORMAT_fp16}, batch);
     return out;
 }
 

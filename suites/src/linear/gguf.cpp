@@ -78,6 +78,9 @@ std::vector<Case> golden() {
         out.push_back(linear_case(criterion_rule(NINFER_PROFILE_gguf_q8_1_f32), "q8_1_tie_negative", Level::quick, "ties",
                                   call_of(NINFER_FORMAT_gguf_q8_0, NINFER_PROFILE_gguf_q8_1_f32, 1, 32, 1), w, le_words(x, 4)));
     }
+    // Batches (M > 1) from their own generator: the cases above keep their words.
+    Rng batch(kGoldenSeed ^ 0x99b);
+    batch_cases(out, formats(), batch);
     return out;
 }
 

@@ -18,6 +18,9 @@ std::vector<Case> golden() {
     std::vector<Case> out;
     Rng rng(kGoldenSeed ^ 0x9e);
     for (const auto f : formats()) common_cases(out, f, rng);
+    // Batches (M > 1) from their own generator: the cases above keep their words.
+    Rng batch(kGoldenSeed ^ 0x9eb);
+    batch_cases(out, formats(), batch);
     return out;
 }
 

@@ -27,6 +27,9 @@ std::vector<Case> golden() {
                                   call_of(NINFER_FORMAT_nvfp4, p, 256, 64, 1), weight_payload(NINFER_FORMAT_nvfp4, 256, 64, rng, s, 2),
                                   random_activation(NINFER_FORMAT_fp32, 1, 64, rng)));
     }
+    // Batches (M > 1) from their own generator: the cases above keep their words.
+    Rng batch(kGoldenSeed ^ 0x5cb);
+    batch_cases(out, formats(), batch);
     return out;
 }
 

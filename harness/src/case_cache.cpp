@@ -76,7 +76,8 @@ std::optional<std::vector<Case>> read_cached(const fs::path &file, const Key &k)
     // 1. the header: a case cache file, and the key it was written for
     const auto nl = text.find('\n');
     if (nl == std::string::npos)
-        fail(name + ":1", "truncated: expected a header line {\"format\":\"" + std::string(kCacheFormat) + "\",...} ending in a newline");
+        fail(name + ":1", "truncated: expected a header line {\"format\":\"" + std::string(kCacheFormat) +
+                              "\",...} ending in a newline");
     nlohmann::json h;
     if (!vectors::parse_json_bounded(std::string_view(text).substr(0, nl), h, error))
         fail(name + ":1", "malformed header: expected one JSON object (" + error.substr(error.find(": ") + 2) + ")");
@@ -130,9 +131,12 @@ std::string case_lines(const std::vector<Case> &cases, const std::string &suite)
         try {
             same = same_case(vectors::case_from_line(line, "case " + c.id), c);
         } catch (const VectorError &e) {
-            throw std::logic_error("case cache: suite " + suite + ": " + e.what() + " (its vector line does not read back)");
+            throw std::logic_error("case cache: suite " + suite + ": " + e.what() +
+                                   " (its vector line does not read back)");
         }
-        if (!same) throw std::logic_error("case cache: suite " + suite + ": case " + c.id + " does not read back identically from its vector line");
+        if (!same)
+            throw std::logic_error("case cache: suite " + suite + ": case " + c.id +
+                                   " does not read back identically from its vector line");
         lines += line;
         lines.push_back('\n');
     }
@@ -174,13 +178,16 @@ fs::path case_cache_file(const fs::path &dir, const std::string &suite, suites::
     return dir / fmt::format("{}.{}.{}.jsonl", suite, suites::level_name(level), seed);
 }
 
-std::vector<Case> seeded_cases(const suites::Suite &suite, std::uint64_t seed, suites::Level level, const fs::path &dir) {
+std::vector<Case> seeded_cases(const suites::Suite &suite, std::uint64_t seed, suites::Level level,
+                               const fs::path &dir) {
     if (dir.empty()) return suite.random(seed, level);
     const Key key{suite.name, suites::level_name(level), build_digest(), seed};
     const fs::path file = case_cache_file(dir, suite.name, level, seed);
     if (auto cached = read_cached(file, key)) return std::move(*cached);
     auto cases = suite.random(seed, level);
     const std::string lines = case_lines(cases, suite.name);
+    std::error_code ec;
+    fs::create_directories(dir, ec);  // a failure shows as the write's
     write_atomically(file, header_line(key, cases.size(), vectors::sha256_bytes(lines)) + "\n" + lines);
     return cases;
 }

@@ -123,7 +123,7 @@ TEST_CASE("case cache: a file holds the key and the vector format's case lines u
     for (const auto &e : fs::directory_iterator(dir)) CHECK(e.path().extension() == ".jsonl");
 }
 
-TEST_CASE("case cache: another key regenerates; a corrupt or truncated file fails with one line naming it") {
+TEST_CASE("case cache: another key regenerates, a corrupt or truncated file fails with one line naming it") {
     const fs::path dir = tmp_dir() / "cache-bad", r0 = tmp_dir() / "bad-0.json", r1 = tmp_dir() / "bad-1.json";
     const fs::path file = cache_file(dir, "scalar.convert");
     // the good file, written once for every section

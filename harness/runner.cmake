@@ -5,6 +5,7 @@ target_sources(ninfer_harness PRIVATE
   ${CMAKE_CURRENT_LIST_DIR}/src/compare.cpp ${CMAKE_CURRENT_LIST_DIR}/src/compare_families.cpp
   ${CMAKE_CURRENT_LIST_DIR}/src/compare_linear.cpp
   ${CMAKE_CURRENT_LIST_DIR}/src/baseline.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/src/case_cache.cpp
   ${CMAKE_CURRENT_LIST_DIR}/src/runner.cpp
   ${CMAKE_CURRENT_LIST_DIR}/src/sweep.cpp)
 target_link_libraries(ninfer_harness

@@ -8,6 +8,7 @@
 
 #include <fmt/format.h>
 
+#include "ninfer/harness/case_cache.hpp"
 #include "ninfer/harness/compare.hpp"
 #include "ninfer/oracle/formats.hpp"
 #include "ninfer/suites/rules.hpp"
@@ -50,7 +51,7 @@ CaseSet collect_cases(const RunOptions &opts) {
             set.cases.push_back({name, std::move(loaded.cases[next])});
         const auto *s = suites::find_suite(name);
         if (opts.level != suites::Level::quick && s->random)
-            for (auto &c : s->random(opts.seed, opts.level)) set.cases.push_back({name, std::move(c)});
+            for (auto &c : seeded_cases(*s, opts.seed, opts.level, opts.case_cache)) set.cases.push_back({name, std::move(c)});
     }
     return set;
 }

@@ -35,6 +35,9 @@ struct RunOptions {
     std::filesystem::path vectors_dir;  ///< empty: vectors::default_vectors_dir()
     std::size_t max_mismatches = 8;   ///< first mismatches kept per case
     bool progress = false;            ///< one line per suite on stderr
+    /// `run --case-cache DIR`: the seeded random cases kept there, per build, level, seed and
+    /// suite (case_cache.hpp); empty: generated every run.
+    std::filesystem::path case_cache;
 };
 
 /// A case and the suite it comes from.
@@ -52,7 +55,7 @@ struct CaseSet {
 
 /// Golden cases from the vectors (digests verified, all suites in one load: each file read
 /// once, ids unique across files) plus, at full and exhaustive, the suites' seeded random
-/// cases. Throws UsageError (unknown suite) or vectors::VectorError.
+/// cases (from opts.case_cache when set). Throws UsageError (unknown suite) or vectors::VectorError.
 CaseSet collect_cases(const RunOptions &opts);
 
 /// The call of a case: its inputs, and output capacities (the expected sizes; a generous

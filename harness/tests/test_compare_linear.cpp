@@ -239,7 +239,7 @@ TEST_CASE("compare a linear reply under its acceptance", "[compare][linear]") {
     }
 }
 
-TEST_CASE("every failing element counts; only the first max_mismatches are kept and explained", "[compare][linear]") {
+TEST_CASE("every failing element counts, only the first max_mismatches are kept and explained", "[compare][linear]") {
     // 6 activation rows, every output element off by 2^20 ulps.
     std::vector<std::uint64_t> expected(12, kOne);
     std::vector<Acceptance> acc(12, Acceptance{kOne, kOne, 0});

@@ -147,12 +147,13 @@ TEST_CASE("a sweep in several jobs reports what one job reports", "[sweep][jobs]
         CHECK(without_timings(sweep_report(std::string("jobs") + jobs, args + " --jobs " + jobs)) == without_timings(one));
     }
     // A crash is the same result in any number of jobs too (batches are cut the same way).
-    auto s = open_fixture(std::string(NINFER_TEST_PLUGIN_DIR) + "/fixture_crash.so");
+    // A generous call limit: a crash ends the call at once, and a loaded machine must not turn it into a timeout.
+    auto s = open_fixture(std::string(NINFER_TEST_PLUGIN_DIR) + "/fixture_crash.so", 120000);
     auto o = bf16_decode(0xDE00, 3 * 173, 173);
     const auto id = identity_of(*s, "plugin", "crash");
     const auto one_job = run_sweep(*s, o, id).report.cases.at(0);
     o.jobs = 3;
-    const auto three = run_sweep(*s, o, id, [] { return open_fixture(std::string(NINFER_TEST_PLUGIN_DIR) + "/fixture_crash.so"); })
+    const auto three = run_sweep(*s, o, id, [] { return open_fixture(std::string(NINFER_TEST_PLUGIN_DIR) + "/fixture_crash.so", 120000); })
                            .report.cases.at(0);
     CHECK(three.status == one_job.status);
     CHECK(three.mismatches == one_job.mismatches);

@@ -57,10 +57,6 @@ struct Refusal {
     explicit operator bool() const { return status != NINFER_OK; }
 };
 
-/// The GGUF types whose device decoder cuda_device has: every ggml type of the registry (all 27
-/// gguf_* formats; weight_decode.cuh gguf_block_value).
-bool device_gguf_type(std::uint32_t ggml_type);
-
 /// Whether cuda_device decodes `format` on the device (quant_decode, linear): every weight format
 /// of a tensor family: the six row-split grouped formats (q2, q4, q5, q6, q8, t2), nvfp4, both
 /// FP8 row formats and the 27 GGUF types.

@@ -15,7 +15,8 @@ struct M {
         if (!r || c->op != NINFER_OP_linear || c->rank != 2 || !c->outputs) return std::nullopt;
         ninfer_output_plane *out = ninfer_find_output(c, NINFER_PLANE_OUTPUT);
         if (!out) return std::nullopt;
-        const std::uint64_t width = out->format == NINFER_FORMAT_fp32 ? 4 : out->format == NINFER_FORMAT_bf16 || out->format == NINFER_FORMAT_fp16 ? 2 : 0;
+        const auto *word = ninfer::abi::find_id(ninfer::abi::kWordFormats, out->format);
+        const std::uint64_t width = word ? static_cast<std::uint64_t>(word->bytes()) : 0;
         std::uint64_t need = 0;
         if (!width || __builtin_mul_overflow(c->count, c->shape[0], &need) || __builtin_mul_overflow(need, width, &need) ||
             out->capacity >= need || need > (std::uint64_t{1} << 28))

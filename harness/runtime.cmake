@@ -3,6 +3,7 @@
 # exec protocol, the standalone worker, the example plugins and the misbehaving fixtures.
 target_sources(ninfer_harness PRIVATE
   ${CMAKE_CURRENT_LIST_DIR}/src/wire.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/src/interrupt.cpp
   ${CMAKE_CURRENT_LIST_DIR}/src/worker.cpp
   ${CMAKE_CURRENT_LIST_DIR}/src/child_subject.cpp
   ${CMAKE_CURRENT_LIST_DIR}/src/subject_plugin.cpp

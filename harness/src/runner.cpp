@@ -3,8 +3,10 @@
 // the subject, compare, report.
 #include "ninfer/harness/runner.hpp"
 
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
+#include <thread>
 
 #include <fmt/format.h>
 
@@ -125,7 +127,10 @@ std::string call_text(const suites::Case &c) {
 
 }  // namespace
 
-reports::CaseResult run_case(Subject &s, const suites::Case &c, const std::string &suite, std::size_t max_mismatches) {
+namespace {
+
+/// A case's result before its call: what it is, which rule and sentence it enforces.
+reports::CaseResult result_of(const suites::Case &c, const std::string &suite) {
     reports::CaseResult r;
     r.id = c.id;
     r.rule = c.rule;
@@ -134,6 +139,13 @@ reports::CaseResult run_case(Subject &s, const suites::Case &c, const std::strin
     r.suite = suite;
     r.source = c.source;
     r.suite_reading = c.suite_reading || (rule && rule->suite_reading);
+    return r;
+}
+
+}  // namespace
+
+reports::CaseResult run_case(Subject &s, const suites::Case &c, const std::string &suite, std::size_t max_mismatches) {
+    reports::CaseResult r = result_of(c, suite);
     if (!case_declared(s.info(), c)) {
         r.status = reports::Status::unsupported;
         r.message = "not declared: " + call_text(c);
@@ -160,7 +172,52 @@ reports::SubjectIdentity identity_of(const Subject &s, const std::string &kind, 
     return {kind, s.info().name, s.info().version, s.info().abi_version, path};
 }
 
-reports::Report run_cases(Subject &s, const CaseSet &set, const RunOptions &opts, const reports::SubjectIdentity &id) {
+namespace {
+
+/// Runs cases [begin, end) of the set on one subject into results[begin, end).
+void run_slice(Subject &s, const CaseSet &set, const RunOptions &opts, std::size_t begin, std::size_t end,
+               std::vector<reports::CaseResult> &results) {
+    for (std::size_t i = begin; i < end; ++i)
+        results[i] = run_case(s, set.cases[i].c, set.cases[i].suite, opts.max_mismatches);
+}
+
+/// Every case of [begin, end) not run yet as an error: the job's subject could not start, or the
+/// harness failed.
+void fail_slice(const CaseSet &set, std::size_t begin, std::size_t end, const std::string &why,
+                std::vector<reports::CaseResult> &results) {
+    for (std::size_t i = begin; i < end; ++i) {
+        if (!results[i].id.empty()) continue;
+        results[i] = result_of(set.cases[i].c, set.cases[i].suite);
+        results[i].status = reports::Status::error;
+        results[i].message = why;
+    }
+}
+
+/// One line per suite on stderr, in catalog order, once all its cases have run.
+void suite_progress(const std::vector<reports::CaseResult> &results, double seconds) {
+    std::string current;
+    std::size_t in_suite = 0, failed = 0;
+    const auto flush = [&] {
+        if (!current.empty())
+            std::fprintf(stderr, "suite %s: %zu cases, %zu failed\n", current.c_str(), in_suite, failed);
+    };
+    for (const auto &r : results) {
+        if (r.suite != current) {
+            flush();
+            current = r.suite;
+            in_suite = failed = 0;
+        }
+        ++in_suite;
+        failed += reports::is_failure(r.status);
+    }
+    flush();
+    std::fprintf(stderr, "%zu cases in %.1f s\n", results.size(), seconds);
+}
+
+}  // namespace
+
+reports::Report run_cases(Subject &s, const CaseSet &set, const RunOptions &opts, const reports::SubjectIdentity &id,
+                          const std::function<std::unique_ptr<Subject>()> &open_more) {
     using clock = std::chrono::steady_clock;
     reports::Report rep;
     rep.kind = "run";
@@ -175,7 +232,7 @@ reports::Report run_cases(Subject &s, const CaseSet &set, const RunOptions &opts
     rep.host = reports::host_description();
     rep.started_at = reports::utc_now();
     const auto t0 = clock::now();
-    if (rep.open_error.empty()) {
+    if (rep.open_error.empty() && opts.jobs <= 1) {
         std::string current;
         std::size_t in_suite = 0, failed = 0;
         auto t_suite = clock::now();
@@ -196,6 +253,30 @@ reports::Report run_cases(Subject &s, const CaseSet &set, const RunOptions &opts
             if (reports::is_failure(rep.cases.back().status)) ++failed;
         }
         flush();
+    } else if (rep.open_error.empty()) {
+        // Contiguous slices of the ordered cases, one per job, each with its own subject (its own
+        // worker or command); results land at their case's index: the report of --jobs 1.
+        const std::size_t n = set.cases.size();
+        const std::size_t jobs = std::clamp<std::size_t>(open_more ? opts.jobs : 1, 1, std::max<std::size_t>(n, 1));
+        const auto slice = [&](std::size_t j) { return static_cast<std::size_t>(static_cast<unsigned __int128>(n) * j / jobs); };
+        std::vector<reports::CaseResult> results(n);
+        const auto run_job = [&](std::size_t j) {
+            const std::size_t b = slice(j), e = slice(j + 1);
+            try {
+                if (j == 0) return run_slice(s, set, opts, b, e, results);
+                auto more = open_more();
+                if (!more->open_error().empty()) return fail_slice(set, b, e, more->open_error(), results);
+                run_slice(*more, set, opts, b, e, results);
+            } catch (const std::exception &ex) {
+                fail_slice(set, b, e, std::string("harness: ") + ex.what(), results);
+            }
+        };
+        std::vector<std::thread> threads;
+        for (std::size_t j = 1; j < jobs; ++j) threads.emplace_back(run_job, j);
+        run_job(0);
+        for (auto &t : threads) t.join();
+        rep.cases = std::move(results);
+        if (opts.progress) suite_progress(rep.cases, std::chrono::duration<double>(clock::now() - t0).count());
     }
     rep.duration_s = std::chrono::duration<double>(clock::now() - t0).count();
     rep.finished_at = reports::utc_now();

@@ -21,6 +21,7 @@
 #include <cstring>
 #include <fstream>
 #include <map>
+#include <mutex>
 #include <set>
 #include <thread>
 
@@ -215,17 +216,37 @@ static void set_nonblocking(int fd) { ::fcntl(fd, F_SETFL, ::fcntl(fd, F_GETFL) 
 static void become_subreaper() {
     static const bool done = [] {
         ::prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0);
+        // Each subject holds five descriptors here (three pipes, a pidfd, a batch memfd): many
+        // jobs need more than the usual soft limit of 1024 (best effort).
+        struct rlimit files = {};
+        if (::getrlimit(RLIMIT_NOFILE, &files) == 0 && files.rlim_cur < files.rlim_max) {
+            files.rlim_cur = files.rlim_max;
+            ::setrlimit(RLIMIT_NOFILE, &files);
+        }
         return true;
     }();
     (void)done;
 }
 
-/// The subjects' processes this process started and has not reaped. Any other child of ours is
-/// a subject's descendant adopted as the subreaper (its parent died): one that cleared its
+/// The subjects' processes this process started and has not reaped, with their tokens, under one
+/// lock: jobs start and kill subjects from many threads at once. Any other child of ours is a
+/// subject's descendant adopted as the subreaper (its parent died): one that cleared its
 /// environment has no token, and this is how it is still found.
-static std::set<pid_t> &live_subjects() {
-    static std::set<pid_t> pids;
-    return pids;
+struct LiveSubjects {
+    std::mutex m;
+    std::map<pid_t, std::string> token_of;  ///< pid -> "NINFER_CONFORM_SUBJECT=..."
+};
+
+static LiveSubjects &live_subjects() {
+    static LiveSubjects live;
+    return live;
+}
+
+/// Once reaped, a subject's pid may be reused by anything: it leaves the set.
+static void forget_subject(pid_t pid) {
+    auto &live = live_subjects();
+    std::lock_guard<std::mutex> lock(live.m);
+    live.token_of.erase(pid);
 }
 
 bool Child::spawn(const std::vector<std::string> &argv, std::uint64_t memory_limit, std::string &why, int shared_fd) {
@@ -254,7 +275,13 @@ bool Child::spawn(const std::vector<std::string> &argv, std::uint64_t memory_lim
             if (fd >= 0) ::close(fd);
         return false;
     }
+    // Registered under the lock before any other job can scan for orphans: a subject that is
+    // still starting is never mistaken for a stray descendant of another job's subject.
+    auto &live = live_subjects();
+    std::unique_lock<std::mutex> registering(live.m);
     pid_t pid = ::fork();
+    if (pid > 0) live.token_of.emplace(pid, token_);
+    if (pid != 0) registering.unlock();  // the child never returns from its branch: exec or _exit
     if (pid < 0) {
         why = std::string("fork: ") + std::strerror(errno);
         for (int fd : {pin[0], pin[1], pout[0], pout[1], perr[0], perr[1], pexec[0], pexec[1]}) ::close(fd);
@@ -281,6 +308,10 @@ bool Child::spawn(const std::vector<std::string> &argv, std::uint64_t memory_lim
         struct sigaction dfl = {};
         dfl.sa_handler = SIG_DFL;
         ::sigaction(SIGPIPE, &dfl, nullptr);
+        // The harness blocks the signals it waits for (interrupt.hpp); a subject gets a clean mask.
+        sigset_t none;
+        ::sigemptyset(&none);
+        ::sigprocmask(SIG_SETMASK, &none, nullptr);
         ::execve(args[0], args.data(), envp.data());
         int e = errno;
         [[maybe_unused]] auto w = ::write(exec_report, &e, sizeof e);
@@ -295,13 +326,13 @@ bool Child::spawn(const std::vector<std::string> &argv, std::uint64_t memory_lim
     ::close(pexec[0]);
     if (got == static_cast<ssize_t>(sizeof exec_errno)) {
         int st;
-        ::waitpid(pid, &st, 0);
+        while (::waitpid(pid, &st, 0) < 0 && errno == EINTR) {}
+        forget_subject(pid);
         for (int fd : {pin[1], pout[0], perr[0]}) ::close(fd);
         why = "cannot run " + argv[0] + ": " + std::strerror(exec_errno);
         return false;
     }
     pid_ = pid;
-    live_subjects().insert(pid);
 #ifdef SYS_pidfd_open
     pidfd_ = static_cast<int>(::syscall(SYS_pidfd_open, pid, 0));
 #endif
@@ -467,7 +498,7 @@ int Child::kill_and_reap() {
     ::killpg(pid_, SIGKILL);
     int st = 0;
     while (::waitpid(pid_, &st, 0) < 0 && errno == EINTR) {}
-    live_subjects().erase(pid_);
+    forget_subject(pid_);
     pid_ = -1;
     close_fd(pidfd_);
     reap_killed(killed);
@@ -485,13 +516,16 @@ void Child::kill() {
 
 namespace {
 
-/// The processes of the system: pid -> parent pid, and whether its environment holds `token`.
+constexpr std::string_view kTokenVar = "NINFER_CONFORM_SUBJECT=";
+
+/// The processes of the system: pid -> parent pid, and the subject token in its environment
+/// (the whole "NINFER_CONFORM_SUBJECT=..." variable) where it has one.
 struct ProcessScan {
     std::map<pid_t, pid_t> parent;
-    std::set<pid_t> tokened;
+    std::map<pid_t, std::string> token;
 };
 
-ProcessScan scan_processes(const std::string &token) {
+ProcessScan scan_processes() {
     ProcessScan scan;
     DIR *d = ::opendir("/proc");
     if (!d) return scan;
@@ -510,8 +544,8 @@ ProcessScan scan_processes(const std::string &token) {
         std::ifstream env(dir + "/environ", std::ios::binary);
         std::string var;
         while (std::getline(env, var, '\0'))
-            if (var == token) {
-                scan.tokened.insert(static_cast<pid_t>(pid));
+            if (var.starts_with(kTokenVar)) {
+                scan.token[static_cast<pid_t>(pid)] = var;
                 break;
             }
     }
@@ -519,45 +553,9 @@ ProcessScan scan_processes(const std::string &token) {
     return scan;
 }
 
-}  // namespace
-
-std::vector<pid_t> Child::kill_descendants() const {
-    if (pid_ <= 0 || token_.empty()) return {};
-    std::set<pid_t> killed;
-    for (int round = 0; round < 200; ++round) {
-        const ProcessScan scan = scan_processes(token_);
-        // The child's tree, and every process with the token and its tree (a zombie has no
-        // environment left, so a killed process is not found again).
-        std::set<pid_t> found(scan.tokened.begin(), scan.tokened.end());
-        // Orphans adopted by this process (the subreaper) that are no live subject of ours:
-        // descendants whose parent died, token or not.
-        for (const auto &[p, parent] : scan.parent)
-            if (parent == ::getpid() && p != pid_ && !live_subjects().count(p)) found.insert(p);
-        std::vector<pid_t> todo(found.begin(), found.end());
-        todo.push_back(pid_);
-        while (!todo.empty()) {
-            const pid_t p = todo.back();
-            todo.pop_back();
-            for (const auto &[child, parent] : scan.parent)
-                if (parent == p && found.insert(child).second) todo.push_back(child);
-        }
-        found.erase(pid_);
-        found.erase(::getpid());
-        // A killed process cannot fork any more (SIGKILL is pending), so the scans end when one
-        // finds nothing new; one still exiting is found again and killed again, harmlessly.
-        std::size_t fresh = 0;
-        for (pid_t p : found) {
-            fresh += killed.insert(p).second;
-            ::kill(p, SIGKILL);
-        }
-        if (fresh == 0) break;
-    }
-    return {killed.begin(), killed.end()};
-}
-
-void Child::reap_killed(std::vector<pid_t> list) {
-    // With the child reaped, every killed process is ours (this process is their subreaper)
-    // or the child of a killed process still exiting, which makes it ours in a moment.
+/// Reaps killed processes: with their parent reaped, every one is ours (this process is their
+/// subreaper) or the child of a killed process still exiting, which makes it ours in a moment.
+void reap_all(std::vector<pid_t> list) {
     std::set<pid_t> killed(list.begin(), list.end());
     const auto until = Clock::now() + std::chrono::seconds(2);
     while (!killed.empty() && Clock::now() < until) {
@@ -570,6 +568,92 @@ void Child::reap_killed(std::vector<pid_t> list) {
         if (!killed.empty()) std::this_thread::sleep_for(std::chrono::milliseconds(1));
     }
 }
+
+
+/// `roots` and all their descendants in the scan, less this process.
+std::set<pid_t> with_descendants(const ProcessScan &scan, std::set<pid_t> roots) {
+    std::vector<pid_t> todo(roots.begin(), roots.end());
+    while (!todo.empty()) {
+        const pid_t p = todo.back();
+        todo.pop_back();
+        for (const auto &[child, parent] : scan.parent)
+            if (parent == p && roots.insert(child).second) todo.push_back(child);
+    }
+    roots.erase(::getpid());
+    return roots;
+}
+
+/// SIGKILL the processes `pick` selects from each fresh scan until a scan finds nothing new (a
+/// killed process cannot fork any more: SIGKILL is pending); returns them. One still exiting is
+/// found again and killed again, harmlessly.
+template <class Pick>
+std::vector<pid_t> kill_until_quiet(Pick pick) {
+    std::set<pid_t> killed;
+    for (int round = 0; round < 200; ++round) {
+        std::size_t fresh = 0;
+        for (pid_t p : pick(scan_processes())) {
+            fresh += killed.insert(p).second;
+            ::kill(p, SIGKILL);
+        }
+        if (fresh == 0) break;
+    }
+    return {killed.begin(), killed.end()};
+}
+
+}  // namespace
+
+std::vector<pid_t> Child::kill_descendants() const {
+    if (pid_ <= 0 || token_.empty()) return {};
+    const pid_t self = pid_;
+    const std::string token = token_;
+    return kill_until_quiet([&](const ProcessScan &scan) {
+        // The child's tree, and every process with the token and its tree (a zombie has no
+        // environment left, so a killed process is not found again).
+        std::set<pid_t> roots{self};
+        for (const auto &[p, t] : scan.token)
+            if (t == token) roots.insert(p);
+        {
+            // Orphans adopted by this process (the subreaper) that are no live subject of any
+            // job, and carry no other live subject's token: descendants whose parent died.
+            auto &live = live_subjects();
+            std::lock_guard<std::mutex> lock(live.m);
+            std::set<std::string> others;
+            for (const auto &[pid, t] : live.token_of)
+                if (pid != self) others.insert(t);
+            for (const auto &[p, parent] : scan.parent) {
+                if (parent != ::getpid() || p == self || live.token_of.count(p)) continue;
+                const auto t = scan.token.find(p);
+                if (t == scan.token.end() || !others.count(t->second)) roots.insert(p);
+            }
+        }
+        auto found = with_descendants(scan, std::move(roots));
+        found.erase(self);
+        return found;
+    });
+}
+
+void kill_all_subjects() {
+    auto &live = live_subjects();
+    // Held for good: no subject starts after this (the caller ends the process).
+    live.m.lock();
+    const std::string prefix = std::string(kTokenVar) + std::to_string(::getpid()) + "-";
+    for (const auto &[pid, token] : live.token_of) ::killpg(pid, SIGKILL);
+    auto killed = kill_until_quiet([&](const ProcessScan &scan) {
+        // Every child of this process (subjects and adopted orphans), every process with one of
+        // its tokens, and their trees.
+        std::set<pid_t> roots;
+        for (const auto &[pid, token] : live.token_of) roots.insert(pid);
+        for (const auto &[p, parent] : scan.parent)
+            if (parent == ::getpid()) roots.insert(p);
+        for (const auto &[p, t] : scan.token)
+            if (t.starts_with(prefix)) roots.insert(p);
+        return with_descendants(scan, std::move(roots));
+    });
+    // Reaped here: the process may end before its parent (init) would reap them.
+    reap_all(std::move(killed));
+}
+
+void Child::reap_killed(std::vector<pid_t> list) { reap_all(std::move(list)); }
 
 bool Child::pending_output() {
     if (!rbuf_.empty()) return true;

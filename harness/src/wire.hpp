@@ -132,6 +132,11 @@ using Clock = std::chrono::steady_clock;
 /// "killed by SIGSEGV", "exited with status 3", "killed by SIGKILL (memory limit?)".
 std::string describe_wait_status(int status, bool killed_by_us);
 
+/// SIGKILL every subject this process started, every process that carries one of their tokens,
+/// every child of this process (adopted orphans) and all their descendants; no subject starts
+/// afterwards (the registry stays locked). For a process about to end on a signal (interrupt.hpp).
+void kill_all_subjects();
+
 /// A child in its own process group, talking over its stdin/stdout; its stderr is drained
 /// into a tail kept for crash messages. Never leaves a zombie.
 class Child {

@@ -129,7 +129,13 @@ std::vector<const RuleSummary *> failing_rules_by_specificity(const Report &r) {
     return out;
 }
 
+std::mutex &output_mutex() {
+    static std::mutex m;
+    return m;
+}
+
 void write_atomic(const std::filesystem::path &path, std::string_view bytes) {
+    const std::lock_guard<std::mutex> writing(output_mutex());
     const auto dir = path.has_parent_path() ? path.parent_path() : std::filesystem::path(".");
     std::string tmpl = (dir / fmt::format(".{}.XXXXXX", path.filename().string())).string();
     const int fd = ::mkstemp(tmpl.data());

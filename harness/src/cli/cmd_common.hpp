@@ -23,6 +23,7 @@ inline constexpr int kExitUsage = 2;
 inline constexpr std::uint64_t kMaxTimeoutMs = 86'400'000;      ///< 24 h per call
 inline constexpr std::uint64_t kMaxBatchWords = std::uint64_t{1} << 24;  ///< sweep words per call
 inline constexpr std::size_t kMaxMismatches = 1'000'000;       ///< kept per case
+inline constexpr unsigned kMaxJobs = 256;                      ///< subjects at once (run, sweep)
 inline constexpr std::size_t kMaxStdinBytes = std::size_t{64} << 20;  ///< oracle requests
 /// Default address-space limit of a subject (MiB). A sanitized build sets none: ASan reserves
 /// terabytes of address space, which no RLIMIT_AS admits (scripts/asan.sh).

@@ -53,7 +53,7 @@ void add_sweep(CLI::App &app) {
         ->check(CLI::Range(std::size_t{0}, kMaxMismatches));
     cmd->add_option("--jobs", a->jobs, "workers on disjoint ranges, 1..256 (default: the number of cores)")
         ->check(digits())
-        ->check(CLI::Range(1u, 256u));
+        ->check(CLI::Range(1u, kMaxJobs));
     cmd->add_option("--shard", a->shard, "sweep only shard I of N (I/N, 0 <= I < N <= 65536) of the range; "
                                          "`merge` combines the shard reports");
     cmd->add_option("--expected", a->expected, "expected words from native (default) or oracle (MPFR, every word)")

@@ -11,6 +11,7 @@
 #include "cmd_common.hpp"
 #include "dirs.hpp"
 #include "ninfer/harness/baseline.hpp"
+#include "ninfer/harness/interrupt.hpp"
 #include "ninfer/vectors/vectors.hpp"
 
 namespace ninfer::harness::cli {
@@ -63,6 +64,8 @@ std::string self_executable() {
 
 int main(int argc, char **argv) {
     using namespace ninfer::harness;
+    // First, before any thread starts; a worker is killed by its harness, never interrupted.
+    if (argc < 2 || std::strcmp(argv[1], "worker") != 0) handle_interrupts();
     CLI::App app{"ninfer-conform: conformance suite and reference oracle for the numeric tensor formats of .ninfer "
                  "artifacts (docs/cli.md)"};
     app.require_subcommand(1);

@@ -38,6 +38,9 @@ struct RunOptions {
     /// `run --case-cache DIR`: the seeded random cases kept there, per build, level, seed and
     /// suite (case_cache.hpp); empty: generated every run.
     std::filesystem::path case_cache;
+    /// Subjects calling at once (`run --jobs`), each on a contiguous slice of the ordered cases;
+    /// the report is the same for any value (timings aside). More than 1 needs run_cases's open_more.
+    unsigned jobs = 1;
 };
 
 /// A case and the suite it comes from.
@@ -71,8 +74,11 @@ reports::CaseResult run_case(Subject &s, const suites::Case &c, const std::strin
 /// The identity of a subject for reports.
 reports::SubjectIdentity identity_of(const Subject &s, const std::string &kind, const std::string &path);
 
-/// Run every case of the set and return the finalized report (baseline not applied).
-reports::Report run_cases(Subject &s, const CaseSet &set, const RunOptions &opts, const reports::SubjectIdentity &id);
+/// Run every case of the set and return the finalized report (baseline not applied). With
+/// opts.jobs > 1, open_more opens the other jobs' subjects (in their threads); a job whose subject
+/// cannot start reports each of its cases as an error naming why.
+reports::Report run_cases(Subject &s, const CaseSet &set, const RunOptions &opts, const reports::SubjectIdentity &id,
+                          const std::function<std::unique_ptr<Subject>()> &open_more = {});
 
 // ---- Exhaustive sweeps ---------------------------------------------------------------------
 

@@ -1,0 +1,149 @@
+// SPDX-License-Identifier: Apache-2.0
+// Verdicts that hold on big machines (issue 22, item 1; harness/README.md "Jobs"): `sweep` and
+// `run` with --jobs 16 and 64 on our 2 cores (oversubscribed), repeated, give the report of
+// --jobs 1, and a crash injected in one job is that job's result only. Before the fix, a job that
+// ended killed every child of the harness missing from an unlocked set of live subjects, another
+// job's starting worker among them: the correct reference failed at random.
+#include <catch2/catch.hpp>
+
+#include <filesystem>
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+#include "cli_support.hpp"
+#include "ninfer/harness/runner.hpp"
+#include "ninfer/harness/subject.hpp"
+
+namespace fs = std::filesystem;
+using nlohmann::json;
+using namespace ninfer;
+using namespace ninfer::harness;
+
+namespace {
+
+fs::path scratch() {
+    static const fs::path d = test::fresh_dir(fs::path(NINFER_CLI_TEST_TMP).string() + "-jobs");
+    return d;
+}
+
+/// The report of a CLI command (exit status 0 or 1 expected); `status` gets the exit status.
+json report_of(const std::string &name, const std::string &args, int &status) {
+    const fs::path report = scratch() / (name + ".json");
+    fs::remove(report);
+    const auto o = test::run_cli(scratch(), args + " --report '" + report.string() + "'");
+    INFO(args << "\n" << o.out << o.err);
+    REQUIRE((o.status == 0 || o.status == 1));
+    status = o.status;
+    return json::parse(test::slurp(report));
+}
+
+/// A report without what may differ between equal runs: timestamps and timings.
+json without_timings(json r) {
+    for (const char *k : {"started_at", "finished_at", "duration_s"}) r.erase(k);
+    for (auto &c : r["cases"]) c.erase("seconds");
+    return r;
+}
+
+/// A generous call limit: on an oversubscribed machine a slow start must not become a timeout.
+constexpr int kCallLimitMs = 120000;
+
+std::unique_ptr<Subject> open_fixture(const std::string &name) {
+    SubjectOptions so;
+    so.worker_executable = NINFER_CONFORM_EXE;
+    so.call_timeout = std::chrono::milliseconds(kCallLimitMs);
+    return open_plugin(std::string(NINFER_TEST_PLUGIN_DIR) + "/" + name + ".so", so);
+}
+
+}  // namespace
+
+TEST_CASE("sweep --jobs 16 and 64 on two cores: the correct reference passes every time, with the report of --jobs 1",
+          "[jobs][stress]") {
+    const std::string args = "sweep --plugin reference --conversion bf16_to_fp32 --batch 256 --timeout-ms " +
+                             std::to_string(kCallLimitMs);
+    int status = -1;
+    const json one = without_timings(report_of("sweep1", args + " --jobs 1", status));
+    REQUIRE(status == 0);
+    REQUIRE(one["cases"][0]["mismatches"] == 0);
+    for (const char *jobs : {"16", "64"})
+        for (int round = 0; round < 3; ++round) {
+            INFO("--jobs " << jobs << ", round " << round);
+            const json many = without_timings(report_of(std::string("sweep") + jobs, args + " --jobs " + jobs, status));
+            CHECK(status == 0);
+            CHECK(many["cases"][0]["status"] == "pass");
+            CHECK(many == one);
+        }
+}
+
+TEST_CASE("a crash in one of 16 or 64 sweep jobs is that batch's result, as in one job", "[jobs][stress]") {
+    // bf16 words de00..dfff one per call: the call of dead crashes the fixture's worker.
+    SweepOptions o;
+    o.op = NINFER_OP_decode;
+    o.format = NINFER_FORMAT_bf16;
+    o.start = 0xDE00;
+    o.count = 512;
+    o.batch = 1;
+    o.max_mismatches = 4;
+    auto s = open_fixture("fixture_crash");
+    const auto id = identity_of(*s, "plugin", "crash");
+    const auto one = run_sweep(*s, o, id).report.cases.at(0);
+    REQUIRE(one.status == reports::Status::crash);
+    REQUIRE(one.mismatches == 1);
+    for (unsigned jobs : {16u, 64u})
+        for (int round = 0; round < 2; ++round) {
+            INFO("jobs " << jobs << ", round " << round);
+            o.jobs = jobs;
+            const auto many = run_sweep(*s, o, id, [] { return open_fixture("fixture_crash"); }).report.cases.at(0);
+            CHECK(many.status == one.status);
+            CHECK(many.mismatches == one.mismatches);
+            CHECK(many.message == one.message);
+        }
+}
+
+TEST_CASE("run --jobs 16 and 64 give the report of --jobs 1", "[jobs][stress]") {
+    const std::string args = "run --plugin reference --suite scalar.decode --suite scalar.convert --suite layout.registry "
+                             "--timeout-ms " + std::to_string(kCallLimitMs);
+    int status = -1;
+    const json one = without_timings(report_of("run1", args + " --jobs 1", status));
+    REQUIRE(status == 0);
+    REQUIRE(one["totals"]["cases"].get<int>() > 100);
+    for (const char *jobs : {"16", "64"})
+        for (int round = 0; round < 2; ++round) {
+            INFO("--jobs " << jobs << ", round " << round);
+            const json many = without_timings(report_of(std::string("run") + jobs, args + " --jobs " + jobs, status));
+            CHECK(status == 0);
+            CHECK(many == one);
+        }
+    CHECK(test::run_cli(scratch(), "run --plugin reference --jobs 0").status == 2);
+    CHECK(test::run_cli(scratch(), "run --plugin reference --jobs 257").status == 2);
+}
+
+TEST_CASE("a crash in one of 16 or 64 run jobs is that case's result, as in one job", "[jobs][stress]") {
+    RunOptions opts;
+    opts.suites = {"scalar.decode"};
+    opts.level = suites::Level::full;  // every bf16 word, in 256 cases
+    CaseSet all = collect_cases(opts);
+    // The fixture's bf16 decode cases, one of them starting with the word that crashes it.
+    CaseSet set;
+    for (auto &sc : all.cases)
+        if (sc.c.op == NINFER_OP_decode && sc.c.format == NINFER_FORMAT_bf16) set.cases.push_back(sc);
+    REQUIRE(set.cases.size() > 64);
+    auto &victim = set.cases[set.cases.size() / 3].c;
+    REQUIRE(victim.inputs.at(0).bytes.size() >= 2);
+    victim.inputs[0].bytes[0] = 0xAD;
+    victim.inputs[0].bytes[1] = 0xDE;
+    auto s = open_fixture("fixture_crash");
+    const auto id = identity_of(*s, "plugin", "crash");
+    auto one = run_cases(*s, set, opts, id);
+    std::size_t crashes = 0;
+    for (const auto &c : one.cases) crashes += c.status == reports::Status::crash;
+    REQUIRE(crashes == 1);
+    const json expected = without_timings(reports::to_json(one));
+    for (unsigned jobs : {16u, 64u})
+        for (int round = 0; round < 2; ++round) {
+            INFO("jobs " << jobs << ", round " << round);
+            opts.jobs = jobs;
+            auto many = run_cases(*s, set, opts, id, [] { return open_fixture("fixture_crash"); });
+            CHECK(without_timings(reports::to_json(many)) == expected);
+        }
+}

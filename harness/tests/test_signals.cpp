@@ -1,0 +1,233 @@
+// SPDX-License-Identifier: Apache-2.0
+// Interrupted runs leave nothing behind (issue 22, item 2; docs/cli.md "Signals"): SIGINT,
+// SIGTERM or SIGHUP to `run` during a call that never returns ends the harness by that signal
+// (a shell sees 130, 143, 129), with the plugin worker, the exec subject and every descendant
+// (setsid, environment cleared) gone within a second, and no report, JUnit file or temporary file
+// written. Before the fix the worker went on spinning under init.
+#include <catch2/catch.hpp>
+
+#include <fcntl.h>
+#include <signal.h>
+#include <spawn.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "cli_support.hpp"
+#include "isolation_support.hpp"
+
+extern char **environ;
+
+namespace fs = std::filesystem;
+using namespace ninfer::harness;
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+fs::path scratch() {
+    static const fs::path d = test::fresh_dir(fs::path(NINFER_CLI_TEST_TMP).string() + "-signals");
+    return d;
+}
+
+/// `ninfer-conform ARGS...` started in the background, its stdout and stderr in `dir`.
+pid_t start_cli(const fs::path &dir, const std::vector<std::string> &args) {
+    std::vector<std::string> argv{NINFER_CONFORM_EXE};
+    argv.insert(argv.end(), args.begin(), args.end());
+    std::vector<char *> cargv;
+    for (auto &a : argv) cargv.push_back(a.data());
+    cargv.push_back(nullptr);
+    posix_spawn_file_actions_t fa;
+    posix_spawn_file_actions_init(&fa);
+    posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0);
+    posix_spawn_file_actions_addopen(&fa, 1, (dir / "stdout").c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    posix_spawn_file_actions_addopen(&fa, 2, (dir / "stderr").c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    pid_t pid = -1;
+    const int rc = posix_spawn(&pid, cargv[0], &fa, nullptr, cargv.data(), environ);
+    posix_spawn_file_actions_destroy(&fa);
+    REQUIRE(rc == 0);
+    return pid;
+}
+
+/// The wait status of `pid`, or -1 when it has not ended within `limit` (then it is killed).
+int wait_for(pid_t pid, std::chrono::seconds limit) {
+    const auto until = Clock::now() + limit;
+    int st = 0;
+    while (Clock::now() < until) {
+        if (::waitpid(pid, &st, WNOHANG) == pid) return st;
+        std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    }
+    ::kill(pid, SIGKILL);
+    ::waitpid(pid, &st, 0);
+    return -1;
+}
+
+std::string read_text(const fs::path &p) {
+    std::ifstream f(p, std::ios::binary);
+    std::stringstream ss;
+    ss << f.rdbuf();
+    return ss.str();
+}
+
+/// The processes whose environment carries a subject token of the harness `harness`.
+std::vector<pid_t> subjects_of(pid_t harness) {
+    const std::string prefix = "NINFER_CONFORM_SUBJECT=" + std::to_string(harness) + "-";
+    std::vector<pid_t> found;
+    for (const auto &e : fs::directory_iterator("/proc")) {
+        const std::string name = e.path().filename().string();
+        if (name.find_first_not_of("0123456789") != std::string::npos) continue;
+        const std::string env = read_text(e.path() / "environ");
+        std::size_t at = 0;
+        while (at < env.size()) {
+            const auto end = env.find('\0', at);
+            if (env.compare(at, prefix.size(), prefix) == 0) {
+                found.push_back(static_cast<pid_t>(std::stol(name)));
+                break;
+            }
+            if (end == std::string::npos) break;
+            at = end + 1;
+        }
+    }
+    return found;
+}
+
+/// CPU seconds a process has used (utime + stime), or -1 when it is gone.
+double cpu_seconds(pid_t pid) {
+    const std::string stat = read_text("/proc/" + std::to_string(pid) + "/stat");
+    const auto close = stat.rfind(')');
+    if (close == std::string::npos) return -1;
+    std::istringstream in(stat.substr(close + 2));
+    std::string field;
+    double ticks = 0;
+    for (int i = 3; i <= 15 && in >> field; ++i)
+        if (i == 14 || i == 15) ticks += std::stod(field);
+    return ticks / static_cast<double>(::sysconf(_SC_CLK_TCK));
+}
+
+/// Waits (at most a minute) until `ready` holds, polling.
+template <class F>
+bool eventually(F &&ready) {
+    const auto until = Clock::now() + std::chrono::seconds(60);
+    while (Clock::now() < until) {
+        if (ready()) return true;
+        std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    }
+    return false;
+}
+
+/// Nothing written in `dir` but the command's own stdout and stderr.
+std::vector<std::string> written_in(const fs::path &dir) {
+    std::vector<std::string> names;
+    for (const auto &e : fs::directory_iterator(dir)) {
+        const auto n = e.path().filename().string();
+        if (n != "stdout" && n != "stderr" && n != "pids" && n.rfind("vectors", 0) != 0) names.push_back(n);
+    }
+    return names;
+}
+
+/// A copy of the vector set in which the bf16 decode case of words de00.. starts with dead, the
+/// word on which fixture_hang spins, resealed (a custom set).
+fs::path vectors_with_dead(const fs::path &dir) {
+    const fs::path copy = dir / "vectors";
+    fs::remove_all(copy);
+    fs::create_directories(copy);
+    fs::copy_file(fs::path(NINFER_SOURCE_DIR) / "vectors/data/scalar.decode.jsonl", copy / "scalar.decode.jsonl");
+    std::string text = read_text(copy / "scalar.decode.jsonl");
+    const auto at = text.find("\"id\":\"decode.bf16/domain_de00\"");
+    REQUIRE(at != std::string::npos);
+    const auto word = text.find("\"de00\"", at);
+    REQUIRE(word != std::string::npos);
+    text.replace(word, 6, "\"dead\"");
+    std::ofstream(copy / "scalar.decode.jsonl", std::ios::binary | std::ios::trunc) << text;
+    const std::string cmd = "cd '" + copy.string() + "' && sha256sum *.jsonl > MANIFEST.sha256";
+    REQUIRE(std::system(cmd.c_str()) == 0);
+    return copy;
+}
+
+const char *signal_name(int sig) { return sig == SIGINT ? "SIGINT" : sig == SIGTERM ? "SIGTERM" : "SIGHUP"; }
+
+}  // namespace
+
+TEST_CASE("a signal to run during a plugin call that never returns kills the worker and writes no report",
+          "[signals][isolation]") {
+    const fs::path dir = test::fresh_dir(scratch() / "plugin");
+    const fs::path vectors = vectors_with_dead(dir);
+    for (int sig : {SIGINT, SIGTERM, SIGHUP}) {
+        INFO(signal_name(sig));
+        const fs::path report = dir / "report.json", junit = dir / "junit.xml";
+        const pid_t harness = start_cli(
+            dir, {"run", "--plugin", std::string(NINFER_TEST_PLUGIN_DIR) + "/fixture_hang.so", "--custom-vectors",
+                  vectors.string(), "--suite", "scalar.decode", "--level", "full", "--timeout-ms", "600000", "--report",
+                  report.string(), "--junit", junit.string()});
+        // The worker spins once it has used half a second of CPU (every other case takes microseconds).
+        std::vector<pid_t> workers;
+        const bool spinning = eventually([&] {
+            workers = subjects_of(harness);
+            return !workers.empty() && cpu_seconds(workers.front()) > 0.5;
+        });
+        INFO(read_text(dir / "stderr"));
+        REQUIRE(spinning);
+        REQUIRE(::kill(harness, sig) == 0);
+        const int st = wait_for(harness, std::chrono::seconds(20));
+        CHECK(st != -1);
+        CHECK(WIFSIGNALED(st));
+        CHECK(WTERMSIG(st) == sig);
+        for (pid_t w : workers) CHECK(test::process_gone(w));
+        CHECK(subjects_of(harness).empty());
+        CHECK(written_in(dir).empty());
+        CHECK(read_text(dir / "stderr").find(std::string("interrupted by ") + signal_name(sig)) != std::string::npos);
+    }
+}
+
+TEST_CASE("a signal to run during an exec call that never returns kills the command and every descendant",
+          "[signals][isolation]") {
+    const fs::path dir = test::fresh_dir(scratch() / "exec");
+    for (int sig : {SIGINT, SIGTERM, SIGHUP}) {
+        INFO(signal_name(sig));
+        const fs::path report = dir / "report.json", pids = dir / "pids";
+        fs::remove(pids);
+        const std::string command = std::string("'") + NINFER_PYTHON + "' '" + NINFER_SOURCE_DIR +
+                                    "/harness/tests/fixtures/spin_exec.py' '" + pids.string() + "'";
+        const pid_t harness = start_cli(dir, {"run", "--exec", command, "--suite", "scalar.decode", "--timeout-ms",
+                                              "600000", "--report", report.string()});
+        REQUIRE(eventually([&] { return fs::exists(pids); }));
+        std::istringstream in(read_text(pids));
+        std::vector<pid_t> spinning;
+        for (pid_t p; in >> p;) spinning.push_back(p);
+        REQUIRE(spinning.size() == 3);  // the command and its two grandchildren
+        REQUIRE(::kill(harness, sig) == 0);
+        const int st = wait_for(harness, std::chrono::seconds(20));
+        CHECK(st != -1);
+        CHECK(WIFSIGNALED(st));
+        CHECK(WTERMSIG(st) == sig);
+        for (pid_t p : spinning) CHECK(test::process_gone(p));
+        CHECK(written_in(dir).empty());
+    }
+}
+
+TEST_CASE("a signal to sweep in many jobs kills every job's worker", "[signals][jobs]") {
+    const fs::path dir = test::fresh_dir(scratch() / "sweep");
+    const fs::path report = dir / "report.json";
+    // 16 jobs over all fp32 words: minutes of work, interrupted once every job's worker runs.
+    const pid_t harness = start_cli(dir, {"sweep", "--plugin", "reference", "--conversion", "fp32_to_bf16_rne", "--jobs",
+                                          "16", "--batch", "4096", "--report", report.string()});
+    std::vector<pid_t> workers;
+    REQUIRE(eventually([&] {
+        workers = subjects_of(harness);
+        return workers.size() >= 16;
+    }));
+    REQUIRE(::kill(harness, SIGTERM) == 0);
+    const int st = wait_for(harness, std::chrono::seconds(20));
+    CHECK(st != -1);
+    CHECK(WIFSIGNALED(st));
+    CHECK(WTERMSIG(st) == SIGTERM);
+    for (pid_t w : workers) CHECK(test::process_gone(w));
+    CHECK(written_in(dir).empty());
+}

@@ -417,8 +417,8 @@ TEST_CASE("without call ids a surplus waiting before the next call is blamed on 
         check_answers(*s);
         Reply r = s->call(late_call(20));
         CHECK(r.outcome == Outcome::returned);
-        std::this_thread::sleep_for(600ms);  // the surplus (200 ms late) is waiting
-        check_answers(*s);                   // on a restarted subject
+        std::this_thread::sleep_for(1000ms);  // the surplus (200 ms late) is waiting
+        check_answers(*s);                    // on a restarted subject
         const auto blames = s->take_late_blames();
         REQUIRE(blames.size() == 1);
         CHECK(blames[0].calls_back == 1);
@@ -464,4 +464,22 @@ TEST_CASE("a run blames a late surplus reply on the case it answers, and the nex
         CHECK(rep.totals.error == 1);
         CHECK(rep.totals.pass == 3);
     }
+}
+
+TEST_CASE("a sweep blames a late surplus reply on the batch it answers", "[subject][exec][sweep][ids]") {
+    SweepOptions o;
+    o.op = NINFER_OP_convert;
+    o.conversion = NINFER_CONVERSION_fp32_to_bf16_rne;
+    o.start = 0x3F800014;  // the first batch starts with byte 0x14 = 20: answered twice (late_reply.py)
+    o.count = 12;
+    o.batch = 4;           // the next batches start with bytes 0x18 and 0x1c: answered once
+    auto s = open_exec(late_reply("lines", true), options());
+    REQUIRE(s->open_error().empty());
+    const auto res = run_sweep(*s, o, {"exec", "late-reply", "0", 2, "late_reply.py"});
+    REQUIRE(res.report.cases.size() == 1);
+    const auto &c = res.report.cases[0];
+    INFO(c.message);
+    CHECK(c.status == ninfer::reports::Status::error);
+    CHECK_THAT(c.message, Catch::StartsWith("batch at 3f800014: ") && Catch::Contains("surplus"));
+    CHECK(c.mismatches == 0);  // every batch got its own, right, reply
 }

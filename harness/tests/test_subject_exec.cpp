@@ -408,6 +408,15 @@ TEST_CASE("with call ids a reply with another call's id, or none, is an error na
     }
 }
 
+TEST_CASE("a hello whose ids key is not a boolean is a one-line open error", "[subject][exec][load][ids]") {
+    const std::string beside = NINFER_TEST_EXEC_FIXTURE;
+    const std::string cmd = "python3 " + beside.substr(0, beside.rfind('/')) + "/late_reply.py lines badids";
+    auto s = open_exec(cmd, options());
+    CHECK_THAT(s->open_error(), Catch::StartsWith("exec `" + cmd + "`: ") &&
+                                    Catch::Contains("hello reply \"ids\" is string, expected a boolean"));
+    CHECK(s->open_error().find('\n') == std::string::npos);
+}
+
 TEST_CASE("without call ids a surplus waiting before the next call is blamed on the call before it",
           "[subject][exec][isolation][hostile][ids]") {
     for (const char *framing : {"lines", "binary"}) {

@@ -6,7 +6,8 @@ the decode of fp16 words, both by numpy's own casts (astype), as a codec author 
 
 It chooses the binary framing when the harness offers it (raw little-endian planes, no hex; a
 sweep's consecutive inputs made here with numpy.arange instead of sent), and falls back to JSON
-lines otherwise or when NINFER_FRAMING=lines is set.
+lines otherwise or when NINFER_FRAMING=lines is set. It chooses call ids when the harness offers
+them, and echoes each request's "id" in its reply ("Reply matching").
 
 Run it with: ninfer-conform run --exec "python3 harness/examples/numpy_codec.py" --suite scalar.convert
 """
@@ -72,6 +73,12 @@ def read_exact(stream, n):
     return buf
 
 
+def echo_id(call, reply):
+    """The request's call id into its reply (a harness that offers no call ids sends none)."""
+    if "id" in call:
+        reply["id"] = call["id"]
+
+
 def serve_binary(inp, out):
     """Binary frames: a 16-byte prefix, a JSON header, then the planes' raw bytes."""
     while True:
@@ -95,6 +102,7 @@ def serve_binary(inp, out):
             return np.frombuffer(data, dtype=dtype, count=len(data) // dtype.itemsize)
 
         reply, outputs = handle(call, words_of)
+        echo_id(call, reply)
         reply["outputs"] = [[name, a.nbytes] for name, a in outputs]
         header = json.dumps(reply).encode()
         out.write(PREFIX.pack(MAGIC, len(header), sum(a.nbytes for _, a in outputs)))
@@ -116,6 +124,7 @@ def serve_lines(inp, out):
             return np.frombuffer(data, dtype=dtype, count=len(data) // dtype.itemsize)
 
         reply, outputs = handle(call, words_of)
+        echo_id(call, reply)
         reply["outputs"] = {name: a.tobytes().hex() for name, a in outputs}
         out.write((json.dumps(reply) + "\n").encode())
         out.flush()
@@ -133,6 +142,8 @@ def main():
     reply = {"name": "numpy-codec", "version": np.__version__, "abi": 2, "capabilities": CAPABILITIES}
     if binary:
         reply.update({"framing": "binary", "iota": True})
+    if hello.get("ids") is True:
+        reply["ids"] = True
     out.write((json.dumps(reply) + "\n").encode())
     out.flush()
     with np.errstate(all="ignore"):  # overflow to infinity is the conversion's rule, not an error

@@ -168,6 +168,32 @@ reports::CaseResult run_case(Subject &s, const suites::Case &c, const std::strin
     return r;
 }
 
+namespace {
+
+/// A case whose call was found at fault after it was judged (Subject::take_late_blames): an
+/// error with the subject's fault as its message, whatever it scored.
+void blame_case(reports::CaseResult &r, std::string message) {
+    reports::CaseResult blamed;
+    blamed.id = std::move(r.id);
+    blamed.rule = std::move(r.rule);
+    blamed.sentence = std::move(r.sentence);
+    blamed.suite = std::move(r.suite);
+    blamed.source = std::move(r.source);
+    blamed.suite_reading = r.suite_reading;
+    blamed.status = reports::Status::error;
+    blamed.message = std::move(message);
+    r = std::move(blamed);
+}
+
+/// The late blames of the subject's latest calls onto their cases: called[k] is the index in
+/// `cases` of the case of the subject's k-th call of this run.
+void apply_late_blames(Subject &s, const std::vector<std::size_t> &called, std::vector<reports::CaseResult> &cases) {
+    for (auto &b : s.take_late_blames())
+        if (b.calls_back < called.size()) blame_case(cases[called[called.size() - 1 - b.calls_back]], std::move(b.message));
+}
+
+}  // namespace
+
 reports::SubjectIdentity identity_of(const Subject &s, const std::string &kind, const std::string &path) {
     return {kind, s.info().name, s.info().version, s.info().abi_version, path};
 }
@@ -235,6 +261,7 @@ reports::Report run_cases(Subject &s, const CaseSet &set, const RunOptions &opts
     if (rep.open_error.empty() && opts.jobs <= 1) {
         std::string current;
         std::size_t in_suite = 0, failed = 0;
+        std::vector<std::size_t> called;  // the case of each call of the subject, in order
         auto t_suite = clock::now();
         auto flush = [&] {
             if (opts.progress && !current.empty())
@@ -248,7 +275,9 @@ reports::Report run_cases(Subject &s, const CaseSet &set, const RunOptions &opts
                 in_suite = failed = 0;
                 t_suite = clock::now();
             }
+            if (case_declared(s.info(), sc.c)) called.push_back(rep.cases.size());  // run_case calls it
             rep.cases.push_back(run_case(s, sc.c, sc.suite, opts.max_mismatches));
+            apply_late_blames(s, called, rep.cases);
             ++in_suite;
             if (reports::is_failure(rep.cases.back().status)) ++failed;
         }

@@ -1,10 +1,12 @@
 // SPDX-License-Identifier: Apache-2.0
 // An external command speaking the exec protocol (harness/README.md, "The exec protocol"): one
 // request, one reply, registry names instead of ids; JSON lines with hex planes, or binary frames
-// (a JSON header and raw little-endian planes) for a subject that chooses them in its hello.
+// (a JSON header and raw little-endian planes) for a subject that chooses them in its hello;
+// call ids, when the hello chooses them, match each reply to its call ("Reply matching").
 #include <signal.h>
 
 #include <algorithm>
+#include <deque>
 #include <exception>
 #include <iterator>
 #include <utility>
@@ -38,6 +40,9 @@ constexpr std::size_t kMaxIdentity = 256;  ///< bytes kept of a subject's name a
 constexpr char kFrameMagic[4] = {'N', 'F', 'B', '1'};
 constexpr std::size_t kFramePrefix = 16;             ///< magic, uint32 header_len, uint64 payload_len
 constexpr std::uint32_t kMaxFrameHeader = 1u << 20;  ///< bytes of a reply frame's JSON header
+/// Calls of a subject with call ids whose late surplus replies are still told by their id
+/// (harness/README.md, "Reply matching"); an older id is a reply to no call.
+constexpr std::size_t kRememberedCalls = 256;
 
 enum class Framing : std::uint8_t { lines, binary };
 
@@ -153,6 +158,8 @@ private:
     }
 
     bool start(std::string &why) override {
+        sent_.clear();
+        answered_ = 0;
         if (!child_.spawn({"/bin/sh", "-c", command_}, opts_.memory_limit_bytes, why)) {
             why = who() + why;
             return false;
@@ -160,10 +167,12 @@ private:
         auto deadline = Clock::now() + opts_.call_timeout + kHandshakeGrace;
         // "abi": 1 keeps a v1 subject (which checks abi == 1) answering; "abi_max" offers 2.
         // "framings" offers the binary frames (harness/README.md, "Binary framing"); the reply chooses.
+        // "ids" offers call ids (harness/README.md, "Reply matching"); the reply chooses.
         std::string hello = json{{"ninfer", "hello"},
                                  {"abi", NINFER_ABI_OLDEST},
                                  {"abi_max", NINFER_ABI_LATEST},
-                                 {"framings", {"lines", "binary"}}}
+                                 {"framings", {"lines", "binary"}},
+                                 {"ids", true}}
                                 .dump() +
                             "\n";
         auto io = child_.write_all(hello.data(), hello.size(), deadline);
@@ -238,6 +247,11 @@ private:
             iota = it->get<bool>();
             if (iota && framing != Framing::binary) return "hello reply asks for \"iota\": true, which needs \"framing\": \"binary\"";
         }
+        bool ids = false;
+        if (auto it = j.find("ids"); it != j.end() && !it->is_null()) {
+            if (!it->is_boolean()) return "hello reply \"ids\" is " + type_of(*it) + ", expected a boolean";
+            ids = it->get<bool>();
+        }
         auto caps = j.find("capabilities");
         if (caps == j.end() || !caps->is_array()) return "hello reply has no array \"capabilities\"";
         for (std::size_t i = 0; i < caps->size(); ++i) {
@@ -277,6 +291,7 @@ private:
         info_ = std::move(info);
         framing_ = framing;
         iota_ = iota;
+        ids_ = ids;
         return "";
     }
 
@@ -298,6 +313,7 @@ private:
     }
 
     Reply call_once(const Call &c) override {
+        const std::uint64_t id = ++calls_;
         if (!open_error_.empty()) return reply_with(Outcome::error, open_error_);
         if (c.shape.size() > NINFER_MAX_RANK)
             return reply_with(Outcome::error, "call rank " + std::to_string(c.shape.size()) + " exceeds " +
@@ -348,7 +364,8 @@ private:
                                       {"count", c.count}};
         std::uint64_t capacity = 0;
         for (const auto &o : c.outputs) capacity += o.capacity;
-        if (framing_ == Framing::binary) return call_binary(c, std::move(req), input_bytes, iota_sent, capacity);
+        if (ids_) req["id"] = id;
+        if (framing_ == Framing::binary) return call_binary(c, std::move(req), input_bytes, iota_sent, id, capacity);
         if (v1) {
             static const std::vector<std::uint8_t> none;
             req["in"] = to_hex(c.inputs.size() > 0 ? input_bytes(0) : none);
@@ -376,24 +393,103 @@ private:
         }
         std::string line = req.dump() + "\n";
 
-        // Anything the subject wrote since its last reply is a surplus of an earlier call: never
-        // the reply to this one.
-        if (child_.pending_output())
-            return protocol_error("subject wrote more than one reply line for an earlier call (the surplus was "
-                                  "waiting before this call was sent)");
+        if (auto failed = drop_output_after_reply()) return *failed;
+        remember(id, capacity);
         child_.clear_stderr_tail();
         auto deadline = Clock::now() + opts_.call_timeout;
         auto io = child_.write_all(line.data(), line.size(), deadline);
         if (io == Child::Io::timeout) return timed_out();
         if (io == Child::Io::eof) return crashed("while receiving the call");
-        const std::size_t max = 2 * static_cast<std::size_t>(capacity) + 2 * wire::kMaxText + 65536;
-        bool too_long = false;
-        io = child_.read_line(line, max, deadline, too_long);
-        if (io == Child::Io::timeout) return timed_out();
-        if (io == Child::Io::eof) return crashed("during the call");
-        if (too_long) return protocol_error("reply line longer than " + std::to_string(max) + " bytes (the out capacities allow less)");
+        json j;
+        if (auto failed = read_own_line(j, deadline)) return *failed;
         if (child_.pending_output()) return protocol_error("subject wrote more than one reply line for this call");
-        return parse_reply(line, c, v1);
+        return parse_reply(j, c, v1);
+    }
+
+    /// A call sent to the running child: its id and its output capacities in bytes.
+    struct Sent {
+        std::uint64_t id = 0, capacity = 0;
+    };
+
+    /// Records the call about to be sent: the last of sent_ is the call in progress; with call
+    /// ids the earlier ones are kept to tell a late surplus reply by its id.
+    void remember(std::uint64_t id, std::uint64_t capacity) {
+        const std::size_t keep = ids_ ? kRememberedCalls : 1;
+        while (sent_.size() >= keep) sent_.pop_front();
+        sent_.push_back({id, capacity});
+    }
+
+    /// The largest output capacities of the call in progress and of the calls whose surplus
+    /// replies may still come (call ids): what bounds a reply's length.
+    std::uint64_t largest_capacity() const {
+        std::uint64_t most = 0;
+        for (const auto &s : sent_) most = std::max(most, s.capacity);
+        return most;
+    }
+
+    /// Output waiting before a call is sent came after the last reply read (a surplus reply, or
+    /// anything else the subject wrote unasked): the call that reply answered is blamed and the
+    /// subject restarts, so that this call runs on a fresh one. An error reply when it cannot.
+    std::optional<Reply> drop_output_after_reply() {
+        if (!child_.pending_output()) return std::nullopt;
+        if (answered_ == 0)
+            return protocol_error("subject wrote output after its hello reply, before this call was sent");
+        blames_.push_back({answered_, "subject wrote output after its reply to this call (a surplus reply, found "
+                                      "before the next call was sent); the subject was restarted"});
+        child_.kill();
+        std::string why;
+        if (!start(why)) return reply_with(Outcome::error, "cannot restart the subject: " + std::move(why));
+        return std::nullopt;
+    }
+
+    /// The call a reply answers: the call in progress without call ids; with them the one its
+    /// "id" names, the call in progress or an earlier one sent to the running child; nullptr and
+    /// why when it names neither.
+    const Sent *owner_of(const json &reply, std::string &why) const {
+        const Sent &current = sent_.back();
+        if (!ids_) return &current;
+        auto it = reply.find("id");
+        if (it == reply.end() || it->is_null()) {
+            why = "reply has no \"id\"; the subject's hello chose call ids and this call's id is " +
+                  std::to_string(current.id);
+            return nullptr;
+        }
+        if (it->is_number_unsigned())
+            for (const auto &s : sent_)
+                if (s.id == it->get<std::uint64_t>()) return &s;
+        why = "reply \"id\" is " + brief(*it) + ", neither this call's id (" + std::to_string(current.id) +
+              ") nor an earlier call's";
+        return nullptr;
+    }
+
+    /// A reply to the earlier call `owner`, read during the call in progress: that call is blamed.
+    void blame_surplus(std::uint64_t owner) {
+        blames_.push_back({owner, "subject sent a second reply to this call (call id " + std::to_string(owner) +
+                                      "), read during call " + std::to_string(sent_.back().id) +
+                                      "; the surplus was skipped"});
+    }
+
+    /// The reply line of the call in progress into j, surplus replies of earlier calls (told by
+    /// their call ids) blamed on them and skipped; an outcome other than returned when it fails.
+    std::optional<Reply> read_own_line(json &j, Clock::time_point deadline) {
+        const std::size_t max = 2 * static_cast<std::size_t>(largest_capacity()) + 2 * wire::kMaxText + 65536;
+        std::string line;
+        for (;;) {
+            bool too_long = false;
+            const auto io = child_.read_line(line, max, deadline, too_long);
+            if (io == Child::Io::timeout) return timed_out();
+            if (io == Child::Io::eof) return crashed("during the call");
+            if (too_long)
+                return protocol_error("reply line longer than " + std::to_string(max) + " bytes (the out capacities allow less)");
+            if (auto why = parse_object(line, "reply", j); !why.empty()) return protocol_error(why);
+            std::string why;
+            const Sent *owner = owner_of(j, why);
+            if (!owner) return protocol_error(why);
+            if (owner == &sent_.back()) break;
+            blame_surplus(owner->id);
+        }
+        answered_ = sent_.back().id;
+        return std::nullopt;
     }
 
     /// The reply's "status", "detail" and "message" into r (both framings); "" or what is wrong.
@@ -417,10 +513,9 @@ private:
         return "";
     }
 
-    /// A reply's JSON object (a JSON line, or a binary frame's header: `what` names which) into j,
-    /// its status into r and the call's output planes, in the call's order, empty for the reply
-    /// to fill; "" or what is wrong.
-    static std::string read_reply_object(const std::string &text, const char *what, const Call &c, json &j, Reply &r) {
+    /// A reply's JSON object (a JSON line, or a binary frame's header: `what` names which) into
+    /// j; "" or what is wrong.
+    static std::string parse_object(const std::string &text, const char *what, json &j) {
         if (nests_deeper_than(text, kMaxJsonDepth))
             return std::string(what) + " nested deeper than " + std::to_string(kMaxJsonDepth) + " levels";
         try {
@@ -429,8 +524,117 @@ private:
             return std::string(what) + " is not JSON (" + std::string(e.what()) + ")";
         }
         if (!j.is_object()) return std::string(what) + " is " + type_of(j) + ", expected an object";
+        return "";
+    }
+
+    /// A reply object's status into r and the call's output planes, in the call's order, empty
+    /// for the reply to fill; "" or what is wrong.
+    static std::string read_reply_fields(const json &j, const Call &c, Reply &r) {
         if (auto why = read_status(j, r); !why.empty()) return why;
         for (const auto &o : c.outputs) r.outputs.push_back({o.name, o.format, {}});
+        return "";
+    }
+
+    /// The prefix and JSON header of one reply frame into j, its planes' byte count into
+    /// payload_len (the planes not read); an outcome other than returned when it fails.
+    std::optional<Reply> read_frame_head(json &j, std::uint64_t &payload_len, Clock::time_point deadline) {
+        std::uint8_t prefix[kFramePrefix];
+        auto io = child_.read_exact(prefix, sizeof prefix, deadline);
+        if (io == Child::Io::timeout) return timed_out();
+        if (io == Child::Io::eof) return crashed("during the call");
+        if (!std::equal(std::begin(kFrameMagic), std::end(kFrameMagic), reinterpret_cast<const char *>(prefix)))
+            return protocol_error(fmt::format("reply frame does not start with \"NFB1\" (its first bytes are "
+                                              "{:02x} {:02x} {:02x} {:02x})",
+                                              prefix[0], prefix[1], prefix[2], prefix[3]));
+        const std::uint64_t header_len = get_le(prefix + 4, 4);
+        payload_len = get_le(prefix + 8, 8);
+        if (header_len > kMaxFrameHeader)
+            return protocol_error("reply frame header of " + std::to_string(header_len) + " bytes, more than " +
+                                  std::to_string(kMaxFrameHeader));
+        std::string text(static_cast<std::size_t>(header_len), '\0');
+        io = child_.read_exact(text.data(), text.size(), deadline);
+        if (io == Child::Io::timeout) return timed_out();
+        if (io == Child::Io::eof) return crashed("during the call (in a reply frame's header)");
+        if (auto why = parse_object(text, "reply frame header", j); !why.empty()) return protocol_error(why);
+        return std::nullopt;
+    }
+
+    /// Reads and drops n bytes of the child's output (the planes of a surplus reply frame).
+    Child::Io skip_output(std::uint64_t n, Clock::time_point deadline) {
+        std::vector<std::uint8_t> scratch(static_cast<std::size_t>(std::min<std::uint64_t>(n, 1u << 16)));
+        auto io = Child::Io::ok;
+        while (n > 0 && io == Child::Io::ok) {
+            const auto k = static_cast<std::size_t>(std::min<std::uint64_t>(n, scratch.size()));
+            io = child_.read_exact(scratch.data(), k, deadline);
+            n -= k;
+        }
+        return io;
+    }
+
+    /// The head of the reply frame of the call in progress into j and payload_len, surplus
+    /// frames of earlier calls (told by their call ids) blamed on them and skipped, planes
+    /// beyond their call's capacities refused before they are read; an outcome other than
+    /// returned when it fails.
+    std::optional<Reply> read_own_frame_head(json &j, std::uint64_t &payload_len, Clock::time_point deadline) {
+        for (;;) {
+            if (auto failed = read_frame_head(j, payload_len, deadline)) return failed;
+            std::string why;
+            const Sent *owner = owner_of(j, why);
+            if (!owner) return protocol_error(why);
+            const bool own = owner == &sent_.back();
+            if (payload_len > owner->capacity)
+                return protocol_error("reply frame " + (own ? std::string() : "of call " + std::to_string(owner->id) + " (a surplus) ") +
+                                      "carries " + std::to_string(payload_len) + " bytes of planes; the call's output capacities total " +
+                                      std::to_string(owner->capacity));
+            if (own) break;
+            blame_surplus(owner->id);
+            const auto io = skip_output(payload_len, deadline);
+            if (io == Child::Io::timeout) return timed_out();
+            if (io == Child::Io::eof) return crashed("during the call (in a surplus reply frame's planes)");
+        }
+        answered_ = sent_.back().id;
+        return std::nullopt;
+    }
+
+    /// The planes a reply frame's header lists, in payload order: (index in the call, bytes).
+    using Listed = std::vector<std::pair<std::size_t, std::uint64_t>>;
+
+    /// A listed plane's [name, byte count] pair: "" or what is wrong with its form.
+    static std::string check_pair(const json &e, std::size_t k) {
+        if (e.is_array() && e.size() == 2 && e[0].is_string()) return "";
+        const std::string what = e.is_array() ? "an array of " + std::to_string(e.size()) +
+                                                    (e.size() == 2 ? " whose plane name is " + type_of(e[0]) : "")
+                                              : type_of(e);
+        return "reply \"outputs\" entry " + std::to_string(k) + " is " + what +
+               ", expected a [plane name, byte count] pair";
+    }
+
+    /// The planes a reply frame's header lists into planes, each an output plane of the call
+    /// given once with a byte count of at most its capacity; "" or what is wrong.
+    static std::string listed_planes(const json &j, const Call &c, Listed &planes) {
+        auto outs = j.find("outputs");
+        if (outs == j.end() || outs->is_null()) return "";
+        if (!outs->is_array()) return "reply \"outputs\" is " + type_of(*outs) + ", expected an array of [plane, bytes]";
+        for (std::size_t k = 0; k < outs->size(); ++k) {
+            const json &e = (*outs)[k];
+            if (auto why = check_pair(e, k); !why.empty()) return why;
+            const auto &key = e[0].get_ref<const std::string &>();
+            std::size_t i = 0;
+            while (i < c.outputs.size() && abi::plane_name(c.outputs[i].name) != key) ++i;
+            if (i == c.outputs.size())
+                return "reply \"outputs\" names plane \"" + reports::untrusted_text(key, kMaxIdentity) +
+                       "\", not an output plane of the call";
+            for (const auto &p : planes)
+                if (p.first == i) return "reply \"outputs\" lists plane \"" + key + "\" twice";
+            if (!e[1].is_number_unsigned())
+                return "reply \"outputs\": the byte count of plane \"" + key + "\" is " + brief(e[1]) +
+                       ", expected a non-negative integer";
+            const std::uint64_t n = e[1].get<std::uint64_t>();
+            if (n > c.outputs[i].capacity)
+                return "reply \"outputs." + key + "\" has " + std::to_string(n) + " bytes, capacity " +
+                       std::to_string(c.outputs[i].capacity);
+            planes.emplace_back(i, n);
+        }
         return "";
     }
 
@@ -438,7 +642,7 @@ private:
     /// the reply frame read with every length checked before anything is allocated or read.
     template <class InputBytes>
     Reply call_binary(const Call &c, nlohmann::ordered_json req, const InputBytes &input_bytes, bool iota_sent,
-                      std::uint64_t capacity) {
+                      std::uint64_t id, std::uint64_t capacity) {
         req["profile"] = c.profile;
         nlohmann::ordered_json inputs = nlohmann::ordered_json::array(), outputs = nlohmann::ordered_json::object(),
                                formats = nlohmann::ordered_json::object();
@@ -462,9 +666,8 @@ private:
         const std::string header = req.dump();
         const std::string head = frame_prefix(static_cast<std::uint32_t>(header.size()), payload) + header;
 
-        if (child_.pending_output())
-            return protocol_error("subject wrote more than one reply frame for an earlier call (the surplus was "
-                                  "waiting before this call was sent)");
+        if (auto failed = drop_output_after_reply()) return *failed;
+        remember(id, capacity);
         child_.clear_stderr_tail();
         const auto deadline = Clock::now() + opts_.call_timeout;
         auto io = child_.write_all(head.data(), head.size(), deadline);
@@ -473,54 +676,15 @@ private:
         if (io == Child::Io::timeout) return timed_out();
         if (io == Child::Io::eof) return crashed("while receiving the call");
 
-        std::uint8_t prefix[kFramePrefix];
-        io = child_.read_exact(prefix, sizeof prefix, deadline);
-        if (io == Child::Io::timeout) return timed_out();
-        if (io == Child::Io::eof) return crashed("during the call");
-        if (!std::equal(std::begin(kFrameMagic), std::end(kFrameMagic), reinterpret_cast<const char *>(prefix)))
-            return protocol_error(fmt::format("reply frame does not start with \"NFB1\" (its first bytes are "
-                                              "{:02x} {:02x} {:02x} {:02x})",
-                                              prefix[0], prefix[1], prefix[2], prefix[3]));
-        const std::uint64_t header_len = get_le(prefix + 4, 4), payload_len = get_le(prefix + 8, 8);
-        if (header_len > kMaxFrameHeader)
-            return protocol_error("reply frame header of " + std::to_string(header_len) + " bytes, more than " +
-                                  std::to_string(kMaxFrameHeader));
-        if (payload_len > capacity)
-            return protocol_error("reply frame carries " + std::to_string(payload_len) +
-                                  " bytes of planes; the call's output capacities total " + std::to_string(capacity));
-        std::string text(static_cast<std::size_t>(header_len), '\0');
-        io = child_.read_exact(text.data(), text.size(), deadline);
-        if (io == Child::Io::timeout) return timed_out();
-        if (io == Child::Io::eof) return crashed("during the call (in a reply frame's header)");
         json j;
+        std::uint64_t payload_len = 0;
+        if (auto failed = read_own_frame_head(j, payload_len, deadline)) return *failed;
         Reply r;
-        if (auto why = read_reply_object(text, "reply frame header", c, j, r); !why.empty()) return protocol_error(why);
-        // The planes the header lists, in payload order: (index in the call, bytes).
-        std::vector<std::pair<std::size_t, std::uint64_t>> planes;
+        if (auto why = read_reply_fields(j, c, r); !why.empty()) return protocol_error(why);
+        Listed planes;
+        if (auto why = listed_planes(j, c, planes); !why.empty()) return protocol_error(why);
         std::uint64_t listed = 0;
-        if (auto outs = j.find("outputs"); outs != j.end() && !outs->is_null()) {
-            if (!outs->is_array())
-                return protocol_error("reply \"outputs\" is " + type_of(*outs) + ", expected an array of [plane, bytes]");
-            for (const auto &e : *outs) {
-                if (!e.is_array() || e.size() != 2 || !e[0].is_string() || !e[1].is_number_unsigned())
-                    return protocol_error("reply \"outputs\" holds " + type_of(e) +
-                                          " where a [plane name, byte count] pair belongs");
-                const auto &key = e[0].get_ref<const std::string &>();
-                std::size_t i = 0;
-                while (i < c.outputs.size() && abi::plane_name(c.outputs[i].name) != key) ++i;
-                if (i == c.outputs.size())
-                    return protocol_error("reply \"outputs\" names plane \"" + reports::untrusted_text(key, kMaxIdentity) +
-                                          "\", not an output plane of the call");
-                for (const auto &p : planes)
-                    if (p.first == i) return protocol_error("reply \"outputs\" lists plane \"" + key + "\" twice");
-                const std::uint64_t n = e[1].get<std::uint64_t>();
-                if (n > c.outputs[i].capacity)
-                    return protocol_error("reply \"outputs." + key + "\" has " + std::to_string(n) + " bytes, capacity " +
-                                          std::to_string(c.outputs[i].capacity));
-                planes.emplace_back(i, n);
-                listed += n;
-            }
-        }
+        for (const auto &p : planes) listed += p.second;
         if (listed != payload_len)
             return protocol_error("reply frame carries " + std::to_string(payload_len) + " bytes of planes but its "
                                   "header lists " + std::to_string(listed));
@@ -536,10 +700,9 @@ private:
         return r;
     }
 
-    Reply parse_reply(const std::string &line, const Call &c, bool v1) {
-        json j;
+    Reply parse_reply(const json &j, const Call &c, bool v1) {
         Reply r;
-        if (auto why = read_reply_object(line, "reply", c, j, r); !why.empty()) return protocol_error(why);
+        if (auto why = read_reply_fields(j, c, r); !why.empty()) return protocol_error(why);
         const auto take = [&](const json &value, std::size_t i, const std::string &key) -> std::string {
             if (!value.is_string()) return "reply \"" + key + "\" is " + type_of(value) + ", expected a hex string";
             if (auto why = from_hex(value.get_ref<const std::string &>(), r.outputs[i].bytes); !why.empty())
@@ -576,9 +739,27 @@ private:
         return r;
     }
 
+    std::vector<LateBlame> take_late_blames() override {
+        std::vector<LateBlame> out;
+        for (auto &b : blames_) out.push_back({calls_ - b.call, std::move(b.message)});
+        blames_.clear();
+        return out;
+    }
+
+    /// An earlier call found at fault: its id (the count of calls up to it) and why.
+    struct Blame {
+        std::uint64_t call = 0;
+        std::string message;
+    };
+
     std::string command_;
     Framing framing_ = Framing::lines;  ///< as the last hello chose
     bool iota_ = false;                 ///< binary: iota calls travel as {start, width}, not as words
+    bool ids_ = false;                  ///< as the last hello chose: every request and reply carries "id"
+    std::uint64_t calls_ = 0;           ///< calls so far (call_once): the id of the latest
+    std::uint64_t answered_ = 0;        ///< the call whose reply the running child sent last (0: none yet)
+    std::deque<Sent> sent_;             ///< calls sent to the running child, the latest last (remember)
+    std::vector<Blame> blames_;         ///< earlier calls found at fault, not yet taken
 };
 
 }  // namespace

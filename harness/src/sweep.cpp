@@ -218,6 +218,17 @@ void check_batch(const Plan &p, JobResult &jr, const Reply &r, std::uint64_t fir
     }
 }
 
+/// Earlier batches of [begin, first) found at fault after they were checked (an exec subject's
+/// late surplus reply, Subject::take_late_blames): errors, as a batch's own error would be.
+void blame_late_batches(const Plan &p, JobResult &jr, Subject &s, std::uint64_t begin, std::uint64_t first) {
+    for (const auto &b : s.take_late_blames()) {
+        const std::uint64_t back = std::min<std::uint64_t>(b.calls_back, (first - begin) / p.o->batch);
+        if (jr.status == reports::Status::pass) jr.status = reports::Status::error;
+        if (jr.message.empty())
+            jr.message = fmt::format("batch at {}: {}", oracle::word_hex(*p.g.src, first - back * p.o->batch), b.message);
+    }
+}
+
 /// Sweeps [begin, end) in batches through one subject, `depth` batches in flight.
 void sweep_part(Subject &s, const Plan &p, std::uint64_t begin, std::uint64_t end, JobResult &jr,
                 std::atomic<std::uint64_t> &done) {
@@ -248,6 +259,7 @@ void sweep_part(Subject &s, const Plan &p, std::uint64_t begin, std::uint64_t en
         const Reply r = s.collect();
         // The worker computes the next batch meanwhile; its slot is free again once checked.
         check_batch(p, jr, r, first, n, scratch);
+        blame_late_batches(p, jr, s, begin, first);
         done += n;
         if (next < end) submit_next();
     }

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: Apache-2.0
 # The numpy example (harness/examples/numpy_codec.py) through the CLI, in binary frames and in
-# JSON lines: both framings give the same report (timings aside), failing only on the NaN rules
+# JSON lines, echoing call ids: both framings give the same report (timings aside), failing only on the NaN rules
 # where numpy 1.24 keeps a signalling NaN (README.md, "Quick start"), and a sweep passes in both.
 # Skipped (77) when the interpreter has no numpy (apt-get install python3-numpy).
 # Usage: numpy_codec_test.sh NINFER_CONFORM PYTHON SOURCE_DIR SCRATCH_DIR
@@ -12,8 +12,13 @@ rm -rf "$dir" && mkdir -p "$dir"
 codec="$py $src/harness/examples/numpy_codec.py"
 fail() { echo "numpy_codec_test: $*"; exit 1; }
 
-hello='{"ninfer":"hello","abi":1,"abi_max":2,"framings":["lines","binary"]}'
+hello='{"ninfer":"hello","abi":1,"abi_max":2,"framings":["lines","binary"],"ids":true}'
 echo "$hello" | $codec | head -n 1 | grep -q '"framing": "binary", "iota": true' || fail "the codec does not choose binary frames"
+echo "$hello" | $codec | head -n 1 | grep -q '"ids": true' || fail "the codec does not choose call ids"
+echo '{"ninfer":"hello","abi":1,"abi_max":2}' | $codec | head -n 1 | grep -q '"ids"' && fail "call ids chosen from a harness that does not offer them"
+# A request's call id comes back in its reply.
+call='{"op":"decode","format":"fp16","format_in":null,"layout":null,"method":null,"flags":0,"shape":[1],"count":1,"profile":0,"id":7,"inputs":{"words":"003c"},"outputs":{"values":8},"formats":{}}'
+printf '%s\n%s\n' "$hello" "$call" | NINFER_FRAMING=lines $codec | sed -n 2p | grep -q '"id": 7' || fail "the codec does not echo the call id"
 echo "$hello" | NINFER_FRAMING=lines $codec | head -n 1 | grep -q '"framing"' && fail "NINFER_FRAMING=lines still chooses a framing"
 echo '{"ninfer":"hello","abi":1,"abi_max":2}' | $codec | head -n 1 | grep -q '"framing"' && fail "binary frames chosen from a harness that does not offer them"
 

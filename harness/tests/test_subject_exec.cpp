@@ -13,7 +13,9 @@
 #include <nlohmann/json.hpp>
 
 #include "isolation_support.hpp"
+#include "ninfer/harness/runner.hpp"
 #include "ninfer/harness/subject.hpp"
+#include "ninfer/suites/suites.hpp"
 
 using namespace ninfer::harness;
 using namespace std::chrono_literals;
@@ -32,6 +34,12 @@ SubjectOptions options(std::chrono::milliseconds timeout = 10000ms) {
 
 const std::string kPython = std::string("python3 ") + NINFER_TEST_PYTHON_PLUGIN;
 std::string bad_exec(const char *mode) { return std::string("python3 ") + NINFER_TEST_EXEC_FIXTURE + " " + mode; }
+
+/// fixtures/late_reply.py (beside bad_exec.py) in a framing ("lines", "binary"), with call ids or without.
+std::string late_reply(const std::string &framing, bool ids) {
+    const std::string beside = NINFER_TEST_EXEC_FIXTURE;
+    return "python3 " + beside.substr(0, beside.rfind('/')) + "/late_reply.py " + framing + (ids ? " ids" : " noids");
+}
 
 Call word_call(std::uint32_t op, const std::vector<std::uint64_t> &words, int width, int out_width) {
     Call c;
@@ -76,6 +84,19 @@ Call echo(std::uint8_t trigger) {
     c.inputs = {{NINFER_PLANE_WORDS, 0, {trigger, 0x80, 0x3F, 0x00}}};
     c.outputs = {{NINFER_PLANE_VALUES, 0, 4}};
     return c;
+}
+
+/// An fp32_to_bf16_rne call of the word 0x3F800000 | trigger, which late_reply.py answers with
+/// 0x3F80 (the right word) after misbehaving as the trigger says (0: not at all).
+Call late_call(std::uint8_t trigger) { return fp32_to_bf16({0x3F800000u | trigger}); }
+
+/// A call of late_reply.py answered once and rightly.
+void check_answers(Subject &s) {
+    Reply r = s.call(late_call(0));
+    INFO(r.message);
+    REQUIRE(r.outcome == Outcome::returned);
+    CHECK(r.message == "ok");
+    CHECK(r.outputs.at(0).bytes == std::vector<std::uint8_t>{0x80, 0x3F});
 }
 
 void check_echoes(Subject &s) {
@@ -269,10 +290,15 @@ TEST_CASE("a second reply line for one call is a protocol error, never the next 
     r = s->call(echo(14));  // the surplus comes 300 ms after the reply
     CHECK(r.outcome == Outcome::returned);
     std::this_thread::sleep_for(600ms);
+    // Found before the next call is sent: blamed on the call before it; the next call runs on
+    // a restarted subject and gets its own reply.
     r = s->call(echo(0));
-    CHECK(r.message != "surplus");
-    CHECK(r.outcome == Outcome::error);
-    CHECK_THAT(r.message, Catch::Contains("more than one reply line"));
+    CHECK(r.message == "echo");
+    CHECK(r.outcome == Outcome::returned);
+    const auto blames = s->take_late_blames();
+    REQUIRE(blames.size() == 1);
+    CHECK(blames[0].calls_back == 1);
+    CHECK_THAT(blames[0].message, Catch::Contains("wrote output after its reply to this call"));
     check_echoes(*s);
 }
 
@@ -337,4 +363,132 @@ TEST_CASE("the exec protocol negotiates its version in the hello", "[subject][ex
     CHECK(r.outcome == Outcome::error);
     CHECK_THAT(r.message, Catch::Contains("reply \"outputs.values\" has 5 bytes, capacity 4"));
     check_echoes(*v2);
+}
+
+TEST_CASE("with call ids a late surplus reply is blamed on the call it answers, not read as the next reply",
+          "[subject][exec][isolation][hostile][ids]") {
+    for (const char *framing : {"lines", "binary"}) {
+        INFO(framing);
+        auto s = open_exec(late_reply(framing, true), options());
+        INFO(s->open_error());
+        REQUIRE(s->open_error().empty());
+        check_answers(*s);
+        Reply r = s->call(late_call(20));  // answered again 200 ms after its reply
+        CHECK(r.outcome == Outcome::returned);
+        CHECK(r.message == "ok");
+        CHECK(s->take_late_blames().empty());
+        // The next call gets its own reply (the surplus is skipped, read before it or found
+        // before this call was sent), and the call before it is blamed.
+        check_answers(*s);
+        const auto blames = s->take_late_blames();
+        REQUIRE(blames.size() == 1);
+        CHECK(blames[0].calls_back == 1);
+        CHECK_THAT(blames[0].message, Catch::Contains("surplus"));
+        check_answers(*s);
+        CHECK(s->take_late_blames().empty());
+    }
+}
+
+TEST_CASE("with call ids a reply with another call's id, or none, is an error naming the ids",
+          "[subject][exec][isolation][hostile][ids]") {
+    for (const char *framing : {"lines", "binary"}) {
+        INFO(framing);
+        auto s = open_exec(late_reply(framing, true), options());
+        REQUIRE(s->open_error().empty());
+        check_answers(*s);  // call 1
+        Reply r = s->call(late_call(21));
+        CHECK(r.outcome == Outcome::error);
+        CHECK_THAT(r.message, Catch::Contains("reply \"id\" is 1002, neither this call's id (2) nor an earlier call's"));
+        check_answers(*s);  // call 3, on the restarted subject
+        r = s->call(late_call(22));
+        CHECK(r.outcome == Outcome::error);
+        CHECK_THAT(r.message, Catch::Contains("reply has no \"id\"; the subject's hello chose call ids and this call's id is 4"));
+        check_answers(*s);
+        CHECK(s->take_late_blames().empty());
+    }
+}
+
+TEST_CASE("a hello whose ids key is not a boolean is a one-line open error", "[subject][exec][load][ids]") {
+    const std::string beside = NINFER_TEST_EXEC_FIXTURE;
+    const std::string cmd = "python3 " + beside.substr(0, beside.rfind('/')) + "/late_reply.py lines badids";
+    auto s = open_exec(cmd, options());
+    CHECK_THAT(s->open_error(), Catch::StartsWith("exec `" + cmd + "`: ") &&
+                                    Catch::Contains("hello reply \"ids\" is string, expected a boolean"));
+    CHECK(s->open_error().find('\n') == std::string::npos);
+}
+
+TEST_CASE("without call ids a surplus waiting before the next call is blamed on the call before it",
+          "[subject][exec][isolation][hostile][ids]") {
+    for (const char *framing : {"lines", "binary"}) {
+        INFO(framing);
+        auto s = open_exec(late_reply(framing, false), options());
+        REQUIRE(s->open_error().empty());
+        check_answers(*s);
+        Reply r = s->call(late_call(20));
+        CHECK(r.outcome == Outcome::returned);
+        std::this_thread::sleep_for(1000ms);  // the surplus (200 ms late) is waiting
+        check_answers(*s);                    // on a restarted subject
+        const auto blames = s->take_late_blames();
+        REQUIRE(blames.size() == 1);
+        CHECK(blames[0].calls_back == 1);
+        CHECK_THAT(blames[0].message, Catch::Contains("subject wrote output after its reply to this call"));
+    }
+}
+
+TEST_CASE("a run blames a late surplus reply on the case it answers, and the next case passes",
+          "[subject][exec][runner][ids]") {
+    using ninfer::reports::Status;
+    const auto bf16_case = [](std::string slug, std::uint32_t word) {
+        ninfer::suites::Case k;
+        k.id = "convert.fp32_to_bf16_rne/" + slug;
+        k.rule = "convert.fp32_to_bf16_rne";
+        k.op = NINFER_OP_convert;
+        k.format = NINFER_FORMAT_bf16;
+        k.format_in = NINFER_FORMAT_fp32;
+        k.method = NINFER_CONVERSION_fp32_to_bf16_rne;
+        k.count = 1;
+        k.shape = {1};
+        ninfer::suites::put_word(k.input(NINFER_PLANE_WORDS), word, 4);
+        ninfer::suites::put_word(k.expect.output(NINFER_PLANE_WORDS), 0x3F80, 2);
+        return k;
+    };
+    CaseSet set;
+    set.suites = {"scalar.convert"};
+    for (std::uint32_t trigger : {0, 20, 0, 0}) {
+        auto k = bf16_case("c" + std::to_string(set.cases.size()), 0x3F800000u | trigger);
+        set.cases.push_back({"scalar.convert", std::move(k)});
+    }
+    for (const char *framing : {"lines", "binary"}) {
+        INFO(framing);
+        auto s = open_exec(late_reply(framing, true), options());
+        REQUIRE(s->open_error().empty());
+        const auto rep = run_cases(*s, set, RunOptions{}, {"exec", "late-reply", "0", 2, "late_reply.py"});
+        REQUIRE(rep.cases.size() == 4);
+        CHECK(rep.cases[0].status == Status::pass);
+        CHECK(rep.cases[1].status == Status::error);  // the guilty case
+        CHECK_THAT(rep.cases[1].message, Catch::Contains("surplus"));
+        CHECK(rep.cases[1].id == "convert.fp32_to_bf16_rne/c1");
+        CHECK(rep.cases[2].status == Status::pass);  // the innocent next case
+        CHECK(rep.cases[3].status == Status::pass);
+        CHECK(rep.totals.error == 1);
+        CHECK(rep.totals.pass == 3);
+    }
+}
+
+TEST_CASE("a sweep blames a late surplus reply on the batch it answers", "[subject][exec][sweep][ids]") {
+    SweepOptions o;
+    o.op = NINFER_OP_convert;
+    o.conversion = NINFER_CONVERSION_fp32_to_bf16_rne;
+    o.start = 0x3F800014;  // the first batch starts with byte 0x14 = 20: answered twice (late_reply.py)
+    o.count = 12;
+    o.batch = 4;           // the next batches start with bytes 0x18 and 0x1c: answered once
+    auto s = open_exec(late_reply("lines", true), options());
+    REQUIRE(s->open_error().empty());
+    const auto res = run_sweep(*s, o, {"exec", "late-reply", "0", 2, "late_reply.py"});
+    REQUIRE(res.report.cases.size() == 1);
+    const auto &c = res.report.cases[0];
+    INFO(c.message);
+    CHECK(c.status == ninfer::reports::Status::error);
+    CHECK_THAT(c.message, Catch::StartsWith("batch at 3f800014: ") && Catch::Contains("surplus"));
+    CHECK(c.mismatches == 0);  // every batch got its own, right, reply
 }

@@ -131,3 +131,23 @@ TEST_CASE("iota calls travel as {start, width} to a binary subject that asks for
     REQUIRE(r.outcome == Outcome::returned);
     CHECK(r.outputs.at(0).bytes == std::vector<std::uint8_t>{0x80, 0x3F, 0x81, 0x3F, 0x82, 0x3F});
 }
+
+TEST_CASE("a reply frame's malformed byte count is named with what was expected", "[subject][exec][binary][hostile]") {
+    auto s = open_exec(bad_binary("ok"), options());
+    REQUIRE(s->open_error().empty());
+    struct Case {
+        std::uint8_t trigger;
+        const char *why;
+    };
+    for (auto k : {Case{16, "reply \"outputs\": the byte count of plane \"values\" is -1, expected a non-negative integer"},
+                   Case{17, "reply \"outputs\": the byte count of plane \"values\" is 4.0, expected a non-negative integer"},
+                   Case{18, "reply \"outputs\": the byte count of plane \"values\" is string, expected a non-negative integer"},
+                   Case{19, "reply \"outputs\" entry 0 is an array of 1, expected a [plane name, byte count] pair"}}) {
+        INFO(int(k.trigger));
+        Reply r = s->call(echo(k.trigger));
+        CHECK(r.outcome == Outcome::error);
+        CHECK_THAT(r.message, Catch::Contains(k.why));
+        CHECK(r.message.find("holds") == std::string::npos);
+        check_echoes(*s);
+    }
+}

@@ -91,6 +91,13 @@ struct SubjectOptions {
     std::string worker_executable;                   ///< the ninfer-conform binary (self)
 };
 
+/// A call found at fault after its reply was judged: an exec subject that answered it a second
+/// time, late (harness/README.md, "Reply matching"). Its case is an error, whatever it scored.
+struct LateBlame {
+    std::uint64_t calls_back = 0;  ///< which call: 0 the latest call(), 1 the one before it, ...
+    std::string message;           ///< why, one line
+};
+
 class Subject {
 public:
     virtual ~Subject() = default;
@@ -99,6 +106,9 @@ public:
     virtual const std::string &open_error() const = 0;
     /// One call. Restarts a dead worker before the next call.
     virtual Reply call(const Call &c) = 0;
+    /// The earlier calls found at fault since the last take (during the calls made since); a
+    /// caller that judges replies one by one turns each one's verdict into an error. Default: none.
+    virtual std::vector<LateBlame> take_late_blames() { return {}; }
 
     // ---- Pipelined batches (sweeps) ----
     /// How many calls submit may have in flight before a collect (at least 1).

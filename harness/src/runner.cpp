@@ -168,43 +168,65 @@ reports::CaseResult run_case(Subject &s, const suites::Case &c, const std::strin
     return r;
 }
 
-namespace {
-
-/// A case whose call was found at fault after it was judged (Subject::take_late_blames): an
-/// error with the subject's fault as its message, whatever it scored.
-void blame_case(reports::CaseResult &r, std::string message) {
-    reports::CaseResult blamed;
-    blamed.id = std::move(r.id);
-    blamed.rule = std::move(r.rule);
-    blamed.sentence = std::move(r.sentence);
-    blamed.suite = std::move(r.suite);
-    blamed.source = std::move(r.source);
-    blamed.suite_reading = r.suite_reading;
-    blamed.status = reports::Status::error;
-    blamed.message = std::move(message);
-    r = std::move(blamed);
-}
-
-/// The late blames of the subject's latest calls onto their cases: called[k] is the index in
-/// `cases` of the case of the subject's k-th call of this run.
-void apply_late_blames(Subject &s, const std::vector<std::size_t> &called, std::vector<reports::CaseResult> &cases) {
-    for (auto &b : s.take_late_blames())
-        if (b.calls_back < called.size()) blame_case(cases[called[called.size() - 1 - b.calls_back]], std::move(b.message));
-}
-
-}  // namespace
-
 reports::SubjectIdentity identity_of(const Subject &s, const std::string &kind, const std::string &path) {
     return {kind, s.info().name, s.info().version, s.info().abi_version, path};
 }
 
 namespace {
 
-/// Runs cases [begin, end) of the set on one subject into results[begin, end).
+/// A case whose call was found at fault after it was judged (Subject::take_late_blames): an
+/// error with the subject's fault as its message, whatever it scored.
+void blame_case(const SuiteCase &sc, reports::CaseResult &r, std::string message) {
+    r = result_of(sc.c, sc.suite);
+    r.status = reports::Status::error;
+    r.message = std::move(message);
+}
+
+/// The live per-suite progress lines of one job running every case in order.
+class SuiteProgress {
+public:
+    explicit SuiteProgress(bool on) : on_(on) {}
+    ~SuiteProgress() { flush(); }
+    void count(const reports::CaseResult &r) {
+        if (r.suite != current_) {
+            flush();
+            current_ = r.suite;
+            in_suite_ = failed_ = 0;
+            t_suite_ = std::chrono::steady_clock::now();
+        }
+        ++in_suite_;
+        failed_ += reports::is_failure(r.status);
+    }
+
+private:
+    void flush() {
+        if (on_ && !current_.empty())
+            std::fprintf(stderr, "suite %s: %zu cases, %zu failed (%.1f s)\n", current_.c_str(), in_suite_, failed_,
+                         std::chrono::duration<double>(std::chrono::steady_clock::now() - t_suite_).count());
+    }
+    bool on_;
+    std::string current_;
+    std::size_t in_suite_ = 0, failed_ = 0;
+    std::chrono::steady_clock::time_point t_suite_{};
+};
+
+/// Runs cases [begin, end) of the set on one subject into results[begin, end), blaming late
+/// surplus replies on the cases they answer; progress lines as it goes when `live_progress`.
 void run_slice(Subject &s, const CaseSet &set, const RunOptions &opts, std::size_t begin, std::size_t end,
-               std::vector<reports::CaseResult> &results) {
-    for (std::size_t i = begin; i < end; ++i)
-        results[i] = run_case(s, set.cases[i].c, set.cases[i].suite, opts.max_mismatches);
+               std::vector<reports::CaseResult> &results, bool live_progress = false) {
+    SuiteProgress progress(live_progress);
+    std::vector<std::size_t> called;  // the case of each call of the subject, in order
+    for (std::size_t i = begin; i < end; ++i) {
+        const auto &sc = set.cases[i];
+        if (case_declared(s.info(), sc.c)) called.push_back(i);  // run_case calls it
+        results[i] = run_case(s, sc.c, sc.suite, opts.max_mismatches);
+        for (auto &b : s.take_late_blames())
+            if (b.calls_back < called.size()) {
+                const std::size_t k = called[called.size() - 1 - b.calls_back];
+                blame_case(set.cases[k], results[k], std::move(b.message));
+            }
+        progress.count(results[i]);
+    }
 }
 
 /// Every case of [begin, end) not run yet as an error: the job's subject could not start, or the
@@ -258,35 +280,14 @@ reports::Report run_cases(Subject &s, const CaseSet &set, const RunOptions &opts
     rep.host = reports::host_description();
     rep.started_at = reports::utc_now();
     const auto t0 = clock::now();
-    if (rep.open_error.empty() && opts.jobs <= 1) {
-        std::string current;
-        std::size_t in_suite = 0, failed = 0;
-        std::vector<std::size_t> called;  // the case of each call of the subject, in order
-        auto t_suite = clock::now();
-        auto flush = [&] {
-            if (opts.progress && !current.empty())
-                std::fprintf(stderr, "suite %s: %zu cases, %zu failed (%.1f s)\n", current.c_str(), in_suite, failed,
-                             std::chrono::duration<double>(clock::now() - t_suite).count());
-        };
-        for (const auto &sc : set.cases) {
-            if (sc.suite != current) {
-                flush();
-                current = sc.suite;
-                in_suite = failed = 0;
-                t_suite = clock::now();
-            }
-            if (case_declared(s.info(), sc.c)) called.push_back(rep.cases.size());  // run_case calls it
-            rep.cases.push_back(run_case(s, sc.c, sc.suite, opts.max_mismatches));
-            apply_late_blames(s, called, rep.cases);
-            ++in_suite;
-            if (reports::is_failure(rep.cases.back().status)) ++failed;
-        }
-        flush();
+    if (rep.open_error.empty() && (opts.jobs <= 1 || !open_more)) {
+        rep.cases.resize(set.cases.size());
+        run_slice(s, set, opts, 0, set.cases.size(), rep.cases, opts.progress);
     } else if (rep.open_error.empty()) {
         // Contiguous slices of the ordered cases, one per job, each with its own subject (its own
         // worker or command); results land at their case's index: the report of --jobs 1.
         const std::size_t n = set.cases.size();
-        const std::size_t jobs = std::clamp<std::size_t>(open_more ? opts.jobs : 1, 1, std::max<std::size_t>(n, 1));
+        const std::size_t jobs = std::clamp<std::size_t>(opts.jobs, 1, std::max<std::size_t>(n, 1));
         const auto slice = [&](std::size_t j) { return static_cast<std::size_t>(static_cast<unsigned __int128>(n) * j / jobs); };
         std::vector<reports::CaseResult> results(n);
         const auto run_job = [&](std::size_t j) {

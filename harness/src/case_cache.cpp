@@ -118,7 +118,7 @@ std::optional<std::vector<Case>> read_cached(const fs::path &file, const Key &k,
     const std::string_view lines = std::string_view(text).substr(nl + 1);
     if (!authentic(h, lines, key)) {
         std::fprintf(stderr, "case cache: %s is not sealed by key %s (another key's file, or altered): not read; generated again\n",
-                     vectors::echo(name).c_str(), key.id.c_str());
+                     name.c_str(), key.id.c_str());
         return std::nullopt;
     }
     if (!h.contains("cases") || !h["cases"].is_number_unsigned() || !h.contains("sha256") || !h["sha256"].is_string())

@@ -10,7 +10,7 @@ target_sources(ninfer_harness PRIVATE
   ${CMAKE_CURRENT_LIST_DIR}/src/sweep.cpp)
 target_link_libraries(ninfer_harness
   PUBLIC ninfer::reports ninfer::vectors ninfer::oracle
-  PRIVATE ninfer::native nlohmann_json::nlohmann_json fmt::fmt)
+  PRIVATE ninfer::native nlohmann_json::nlohmann_json fmt::fmt OpenSSL::Crypto)
 target_compile_definitions(ninfer_harness PRIVATE NINFER_PROJECT_VERSION="${PROJECT_VERSION}")
 
 if(NINFER_BUILD_TESTS)

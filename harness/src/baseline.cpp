@@ -9,6 +9,7 @@
 #include <nlohmann/json.hpp>
 
 #include "ninfer/vectors/bounded_input.hpp"
+#include "ninfer/vectors/vectors.hpp"
 
 namespace ninfer::harness {
 
@@ -61,7 +62,9 @@ Baseline load_baseline(const std::filesystem::path &path) {
     std::string text, error;
     if (!vectors::read_file_capped(path.string(), kMaxBaselineBytes, text, error))
         throw BaselineError(fmt::format("{}: cannot read the baseline file: {}", vectors::echo(path.string()), error));
-    return parse_baseline(text, vectors::echo(path.string()));
+    Baseline b = parse_baseline(text, vectors::echo(path.string()));
+    b.sha256 = vectors::sha256_bytes(text);
+    return b;
 }
 
 bool waiver_matches(const Waiver &w, const std::string &rule, const std::string &case_id) {

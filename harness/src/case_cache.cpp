@@ -1,15 +1,23 @@
 // SPDX-License-Identifier: Apache-2.0
 // The case cache of `run --case-cache DIR` (docs/cli.md, "Case cache"): a suite's seeded random
 // cases as the vector format's case lines (vectors/README.md, version 3) under one header line
-// that holds the key and the SHA-256 of those lines; written once per key, atomically.
+// that holds what the cases depend on, the SHA-256 of those lines and an HMAC-SHA-256 of the
+// whole file under a key kept outside the cache directory; written once per key, atomically.
 #include "ninfer/harness/case_cache.hpp"
 
 #include <fcntl.h>
+#include <sys/stat.h>
 #include <unistd.h>
+
+#include <openssl/crypto.h>
+#include <openssl/evp.h>
+#include <openssl/hmac.h>
+#include <openssl/rand.h>
 
 #include <atomic>
 #include <cerrno>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <optional>
 #include <stdexcept>
@@ -17,6 +25,7 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include "ninfer/harness/runner.hpp"
 #include "ninfer/vectors/bounded_input.hpp"
 #include "ninfer/vectors/vectors.hpp"
 
@@ -37,14 +46,15 @@ constexpr const char *kRemedy = "delete the file to have it generated again";
     throw VectorError(where + ": " + what + "; " + kRemedy);
 }
 
-/// Everything that determines a suite's seeded cases: the build (its oracle and suites), the
-/// suite, the level and the seed; and the formats of the file.
+/// Everything that determines a suite's seeded cases: the build (its suite version and
+/// executable digest), the suite, the level and the seed; and the formats of the file.
 struct Key {
-    std::string suite, level, build;
+    std::string suite, level, suite_version, build;
     std::uint64_t seed = 0;
 };
 
-std::string header_line(const Key &k, std::size_t cases, const std::string &lines_sha256) {
+/// The header without its "hmac": the bytes the HMAC covers, with the case lines after them.
+nlohmann::ordered_json header_of(const Key &k, std::size_t cases, const std::string &lines_sha256) {
     nlohmann::ordered_json h;
     h["format"] = kCacheFormat;
     h["version"] = kCaseCacheVersion;
@@ -52,22 +62,42 @@ std::string header_line(const Key &k, std::size_t cases, const std::string &line
     h["suite"] = k.suite;
     h["level"] = k.level;
     h["seed"] = k.seed;
+    h["suite_version"] = k.suite_version;
     h["build"] = k.build;
     h["cases"] = cases;
     h["sha256"] = lines_sha256;
-    return h.dump();
+    return h;
+}
+
+/// What the HMAC of a file covers: its header line without "hmac", a newline, its case lines.
+std::string mac_of(const CaseCacheKey &key, const nlohmann::ordered_json &header, std::string_view lines) {
+    std::string covered = header.dump();
+    covered.push_back('\n');
+    covered.append(lines);
+    return hmac_sha256_hex(key.bytes, covered);
 }
 
 /// Whether a header (format already checked) was written for this very key.
-bool same_key(const nlohmann::json &h, const Key &k) {
+bool same_key(const nlohmann::ordered_json &h, const Key &k) {
     const auto is = [&h](const char *key, const auto &value) { return h.contains(key) && h[key] == value; };
     return is("version", kCaseCacheVersion) && is("vectors_version", vectors::kFormatVersion) && is("suite", k.suite) &&
-           is("level", k.level) && is("seed", k.seed) && is("build", k.build);
+           is("level", k.level) && is("seed", k.seed) && is("suite_version", k.suite_version) && is("build", k.build);
 }
 
-/// The cases of a cache file written for `k`; std::nullopt when there is no file or it was
-/// written for another key. A file of this key that does not check out throws VectorError.
-std::optional<std::vector<Case>> read_cached(const fs::path &file, const Key &k) {
+/// Whether the header's "hmac" is the HMAC of the file under `key` (compared in constant time).
+bool authentic(nlohmann::ordered_json h, std::string_view lines, const CaseCacheKey &key) {
+    const auto it = h.find("hmac");
+    if (it == h.end() || !it->is_string()) return false;
+    const std::string claimed = it->get<std::string>();
+    h.erase("hmac");
+    const std::string actual = mac_of(key, h, lines);
+    return claimed.size() == actual.size() && CRYPTO_memcmp(claimed.data(), actual.data(), actual.size()) == 0;
+}
+
+/// The cases of a cache file written for `k` under `key`; std::nullopt when there is no file,
+/// it was written for another key, or its HMAC does not verify (then said on stderr). A file
+/// that is not a case cache file, or that verifies but does not check out, throws VectorError.
+std::optional<std::vector<Case>> read_cached(const fs::path &file, const Key &k, const CaseCacheKey &key) {
     std::error_code ec;
     if (!fs::exists(file, ec)) return std::nullopt;
     const std::string name = file.string();
@@ -78,22 +108,28 @@ std::optional<std::vector<Case>> read_cached(const fs::path &file, const Key &k)
     if (nl == std::string::npos)
         fail(name + ":1", "truncated: expected a header line {\"format\":\"" + std::string(kCacheFormat) +
                               "\",...} ending in a newline");
-    nlohmann::json h;
+    nlohmann::ordered_json h;
     if (!vectors::parse_json_bounded(std::string_view(text).substr(0, nl), h, error))
         fail(name + ":1", "malformed header: expected one JSON object (" + error.substr(error.find(": ") + 2) + ")");
     if (!h.is_object() || !h.contains("format") || h["format"] != kCacheFormat)
         fail(name + ":1", "expected a case cache header with \"format\":\"" + std::string(kCacheFormat) + "\"");
     if (!same_key(h, k)) return std::nullopt;
+    // 2. the HMAC under this run's key: a file this key did not seal is never read
+    const std::string_view lines = std::string_view(text).substr(nl + 1);
+    if (!authentic(h, lines, key)) {
+        std::fprintf(stderr, "case cache: %s is not sealed by key %s (another key's file, or altered): not read; generated again\n",
+                     name.c_str(), key.id.c_str());
+        return std::nullopt;
+    }
     if (!h.contains("cases") || !h["cases"].is_number_unsigned() || !h.contains("sha256") || !h["sha256"].is_string())
         fail(name + ":1", "header: expected an unsigned integer \"cases\" and a string \"sha256\"");
-    // 2. the case lines, checked whole before any is parsed
-    const std::string_view lines = std::string_view(text).substr(nl + 1);
+    // 3. the case lines, checked whole before any is parsed
     const auto actual = vectors::sha256_bytes(lines);
     if (actual != h["sha256"].get<std::string>())
         fail(name, "SHA-256 mismatch of the case lines (the header says " + vectors::echo(h["sha256"].get<std::string>(), 64) +
                        ", the lines have " + actual + "): corrupt or truncated");
     if (!lines.empty() && lines.back() != '\n') fail(name, "truncated: the last case line has no newline");
-    // 3. each case, with every check of the vectors reader
+    // 4. each case, with every check of the vectors reader
     std::vector<Case> cases;
     std::size_t pos = 0, n = 1;
     while (pos < lines.size()) {
@@ -167,6 +203,44 @@ void write_atomically(const fs::path &file, const std::string &text) {
     }
 }
 
+/// Whether `file` lies in `dir` or below (both resolved as far as they exist).
+bool key_inside(const fs::path &file, const fs::path &dir) {
+    std::error_code ec;
+    const fs::path rel = fs::weakly_canonical(fs::absolute(file), ec).lexically_relative(fs::weakly_canonical(fs::absolute(dir), ec));
+    return !rel.empty() && *rel.begin() != "..";
+}
+
+/// Create the key file: 32 random bytes as hex digits, mode 0600, its missing directories 0700.
+/// Written to a temporary file and linked into place, so that runs starting together agree on
+/// one key (a run that loses the race reads the winner's).
+void create_key_file(const fs::path &file) {
+    const std::string name = vectors::echo(file.string());
+    const fs::path dir = file.has_parent_path() ? file.parent_path() : fs::path(".");
+    std::error_code ec;
+    if (!fs::exists(dir, ec)) {
+        fs::create_directories(dir, ec);
+        if (!ec) fs::permissions(dir, fs::perms::owner_all, ec);
+        if (ec) throw UsageError("--case-cache-key '" + name + "': cannot create its directory: " + ec.message());
+    }
+    unsigned char raw[32];
+    if (RAND_bytes(raw, sizeof raw) != 1) throw std::runtime_error("no random bytes for a case cache key (OpenSSL RAND_bytes)");
+    std::string hex;
+    for (unsigned char b : raw) hex += fmt::format("{:02x}", b);
+    hex.push_back('\n');
+    static std::atomic<unsigned> serial{0};
+    const fs::path tmp = dir / fmt::format(".{}.{}.{}.tmp", file.filename().string(), ::getpid(), serial++);
+    const int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+    int err = fd < 0 ? errno : 0;
+    if (fd >= 0) {
+        if (::write(fd, hex.data(), hex.size()) != static_cast<ssize_t>(hex.size())) err = errno ? errno : EIO;
+        if (err == 0 && ::fsync(fd) != 0) err = errno;
+        if (::close(fd) != 0 && err == 0) err = errno;
+        if (err == 0 && ::link(tmp.c_str(), file.c_str()) != 0 && errno != EEXIST) err = errno;
+        ::unlink(tmp.c_str());
+    }
+    if (err != 0) throw UsageError("--case-cache-key '" + name + "': cannot create the key: " + std::strerror(err));
+}
+
 }  // namespace
 
 const std::string &build_digest() {
@@ -179,17 +253,73 @@ fs::path case_cache_file(const fs::path &dir, const std::string &suite, suites::
 }
 
 std::vector<Case> seeded_cases(const suites::Suite &suite, std::uint64_t seed, suites::Level level,
-                               const fs::path &dir) {
+                               const fs::path &dir, const CaseCacheKey &key) {
     if (dir.empty()) return suite.random(seed, level);
-    const Key key{suite.name, suites::level_name(level), build_digest(), seed};
+    if (key.bytes.empty()) throw std::logic_error("case cache: no key to authenticate " + dir.string());
+    const Key k{suite.name, suites::level_name(level), suite_version(), build_digest(), seed};
     const fs::path file = case_cache_file(dir, suite.name, level, seed);
-    if (auto cached = read_cached(file, key)) return std::move(*cached);
+    if (auto cached = read_cached(file, k, key)) return std::move(*cached);
     auto cases = suite.random(seed, level);
     const std::string lines = case_lines(cases, suite.name);
+    auto header = header_of(k, cases.size(), vectors::sha256_bytes(lines));
+    header["hmac"] = mac_of(key, header, lines);
     std::error_code ec;
     fs::create_directories(dir, ec);  // a failure shows as the write's
-    write_atomically(file, header_line(key, cases.size(), vectors::sha256_bytes(lines)) + "\n" + lines);
+    write_atomically(file, header.dump() + "\n" + lines);
     return cases;
+}
+
+std::string hmac_sha256_hex(std::string_view key, std::string_view bytes) {
+    unsigned char mac[EVP_MAX_MD_SIZE];
+    unsigned int len = 0;
+    if (!HMAC(EVP_sha256(), key.data(), static_cast<int>(key.size()), reinterpret_cast<const unsigned char *>(bytes.data()),
+              bytes.size(), mac, &len))
+        throw std::runtime_error("HMAC-SHA-256 failed (OpenSSL)");
+    std::string hex;
+    for (unsigned int i = 0; i < len; ++i) hex += fmt::format("{:02x}", mac[i]);
+    return hex;
+}
+
+fs::path case_cache_key_file(const std::string &explicit_file) {
+    if (!explicit_file.empty()) return explicit_file;
+    const auto env = [](const char *name) -> std::string {
+        const char *v = std::getenv(name);
+        return v ? v : "";
+    };
+    if (const auto named = env("NINFER_CASE_CACHE_KEY"); !named.empty()) return named;
+    if (const auto state = env("XDG_STATE_HOME"); !state.empty()) return fs::path(state) / "ninfer-conform" / "case-cache.key";
+    if (const auto home = env("HOME"); !home.empty())
+        return fs::path(home) / ".local" / "state" / "ninfer-conform" / "case-cache.key";
+    throw UsageError("--case-cache: no key file: name one with --case-cache-key FILE or NINFER_CASE_CACHE_KEY "
+                     "(neither XDG_STATE_HOME nor HOME is set)");
+}
+
+CaseCacheKey load_case_cache_key(const fs::path &file, const fs::path &cache_dir) {
+    const std::string name = vectors::echo(file.string());
+    const auto refuse = [&name](const std::string &why) {
+        throw UsageError("--case-cache-key '" + name + "': " + why);
+    };
+    if (key_inside(file, cache_dir))
+        refuse("inside the cache directory; expected a key kept outside it (whoever writes the cache must not hold the key)");
+    if (!fs::exists(file)) create_key_file(file);
+    struct stat st {};
+    if (::stat(file.c_str(), &st) != 0) refuse(std::string("cannot read: ") + std::strerror(errno));
+    if (!S_ISREG(st.st_mode)) refuse("not a regular file; expected a key file");
+    if ((st.st_mode & 077) != 0)
+        refuse(fmt::format("mode {:04o} lets group or others read or write the key; expected 0600 (chmod 600 the file)",
+                           st.st_mode & 07777));
+    std::string text, error;
+    if (!vectors::read_file_capped(file.string(), 4096, text, error)) refuse(error);
+    if (!text.empty() && text.back() == '\n') text.pop_back();
+    if (text.size() < 64 || text.size() > 1024 || text.size() % 2 != 0 ||
+        text.find_first_not_of("0123456789abcdefABCDEF") != std::string::npos)
+        refuse("expected 64 to 1024 hex digits (a key of 32 to 512 bytes) and at most a newline");
+    CaseCacheKey key;
+    for (std::size_t i = 0; i < text.size(); i += 2)
+        key.bytes.push_back(static_cast<char>(std::stoi(text.substr(i, 2), nullptr, 16)));
+    key.id = vectors::sha256_bytes(key.bytes).substr(0, 16);
+    key.file = file;
+    return key;
 }
 
 }  // namespace ninfer::harness

@@ -53,7 +53,7 @@ CaseSet collect_cases(const RunOptions &opts) {
             set.cases.push_back({name, std::move(loaded.cases[next])});
         const auto *s = suites::find_suite(name);
         if (opts.level != suites::Level::quick && s->random)
-            for (auto &c : seeded_cases(*s, opts.seed, opts.level, opts.case_cache)) set.cases.push_back({name, std::move(c)});
+            for (auto &c : seeded_cases(*s, opts.seed, opts.level, opts.case_cache, opts.case_cache_key)) set.cases.push_back({name, std::move(c)});
     }
     return set;
 }
@@ -277,6 +277,9 @@ reports::Report run_cases(Subject &s, const CaseSet &set, const RunOptions &opts
     rep.level = suites::level_name(opts.level);
     rep.seed = opts.seed;
     rep.suites = opts.suites;
+    rep.options.emplace();
+    rep.options->max_mismatches = opts.max_mismatches;
+    if (!opts.case_cache.empty()) rep.options->case_cache = reports::CaseCacheUse{opts.case_cache.string(), opts.case_cache_key.id};
     rep.host = reports::host_description();
     rep.started_at = reports::utc_now();
     const auto t0 = clock::now();

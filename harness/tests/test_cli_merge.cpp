@@ -67,11 +67,27 @@ void check_sharded_run(const std::string &args, int n, int expected_status) {
     CHECK(cases == total);
     const Out m = cli("merge --out '" + at("merged.json") + "'" + shards);
     INFO(m.err);
-    REQUIRE(m.status == 0);
-    CHECK(m.out == fmt::format("merged {} shard reports into {}\n", n, at("merged.json")));
+    REQUIRE(m.status == expected_status);  // the merged verdict, as run's
+    CHECK(m.out == fmt::format("merged {} shard reports into {}: {} ({} cases)\n", n, at("merged.json"),
+                               expected_status == 0 ? "passed" : "failed", total));
     const json merged = load("merged.json"), unsharded = load("whole.json");
     CHECK(without_timings(merged) == without_timings(unsharded));
     CHECK(without_timings(merged).dump() == without_timings(unsharded).dump());  // key order too
+}
+
+/// The report's totals and verdict recomputed as a forger who knows the format would.
+void recount(json &j) {
+    for (auto &[k, v] : j["totals"].items()) v = 0;
+    bool passed = true;
+    for (const auto &c : j["cases"]) {
+        j["totals"]["cases"] = j["totals"]["cases"].get<int>() + 1;
+        const std::string st = c["status"];
+        j["totals"][st] = j["totals"][st].get<int>() + 1;
+        j["totals"]["mismatches"] = j["totals"]["mismatches"].get<std::uint64_t>() + c["mismatches"].get<std::uint64_t>();
+        if (c["waived"] == true) j["totals"]["waived"] = j["totals"]["waived"].get<int>() + 1;
+        passed = passed && (st == "pass" || st == "unsupported" || c["waived"] == true);
+    }
+    j["passed"] = passed;
 }
 
 /// A refused merge: exit 2, one line naming what was wrong, no output file.
@@ -134,7 +150,7 @@ TEST_CASE("merge: sweep shards following the contract merge to the unsharded swe
     }
     const Out m = cli("merge --out '" + at("merged-sweep.json") + "'" + shards);
     INFO(m.err);
-    REQUIRE(m.status == 0);
+    REQUIRE(m.status == 1);  // the merged verdict: the mutant fails
     const json merged = load("merged-sweep.json");
     // Compared as unordered objects: the extra added to `whole` above went to the end of its keys.
     CHECK(nlohmann::json::parse(without_timings(merged).dump()) == nlohmann::json::parse(without_timings(whole).dump()));
@@ -163,6 +179,7 @@ TEST_CASE("merge refuses shards that do not make one run, with one line and noth
     check_refused(r0 + " '" + at("n.json") + "'" + r2, "n.json: is shard 1/4, but " + at("r0.json") + " is one of 3 shards");
     json short_shard = load("r1.json");
     short_shard["cases"].erase(0);
+    recount(short_shard);
     save("short.json", short_shard);
     check_refused(r0 + " '" + at("short.json") + "'" + r2, "short.json: shard 1/3 holds");
     std::ofstream(at("garbage.json")) << "{\"schema\": \"ninfer-conform/report/v2\", ";
@@ -175,4 +192,122 @@ TEST_CASE("merge refuses shards that do not make one run, with one line and noth
     check_refused(r0 + " '" + at("nocases.json") + "'" + r2, "nocases.json: \"cases\" is missing, expected array");
     check_refused(r0 + " '" + at("unsharded.json") + "'" + r2, "unsharded.json: not a shard report (no extra \"shard\"");
     check_refused(r0 + " '" + at("absent.json") + "'", "absent.json: cannot open for reading");
+}
+
+// Issue 22, item 5: forgeries built from honest shard reports; each is refused (exit 2).
+
+namespace {
+
+/// Two honest shards of `args`, r0.json and r1.json, and the paths as merge arguments.
+std::string two_shards(const std::string &args, const std::string &prefix) {
+    std::string shards;
+    for (int i = 0; i < 2; ++i) {
+        const std::string name = fmt::format("{}{}.json", prefix, i);
+        const Out o = cli(fmt::format("run {} --shard {}/2 --report '{}'", args, i, at(name)));
+        INFO(o.err);
+        REQUIRE((o.status == 0 || o.status == 1));
+        shards += " '" + at(name) + "'";
+    }
+    return shards;
+}
+
+}  // namespace
+
+TEST_CASE("merge exits 1 when the merged verdict fails, 0 when it passes", "[cli][merge][forgery]") {
+    const std::string failing = two_shards("--plugin mutant_bf16_truncation --suite scalar.convert", "fail");
+    const Out f = cli("merge --out '" + at("m-fail.json") + "'" + failing);
+    INFO(f.err);
+    CHECK(f.status == 1);
+    CHECK(load("m-fail.json")["passed"] == false);
+    CHECK_THAT(f.out, Catch::Contains(": failed ("));
+    const std::string passing = two_shards("--plugin reference --suite scalar.convert", "pass");
+    const Out p = cli("merge --out '" + at("m-pass.json") + "'" + passing);
+    CHECK(p.status == 0);
+    CHECK(load("m-pass.json")["passed"] == true);
+}
+
+TEST_CASE("merge refuses forged shards: relabelled, flipped, waived without baseline, emptied, other options",
+          "[cli][merge][forgery]") {
+    const std::string args = "--plugin mutant_bf16_truncation --suite scalar.convert";
+    two_shards(args, "h");
+    const json h0 = load("h0.json");
+    // the shard holding failures is forged; the other is given as it is
+    const bool first_fails = h0["passed"] == false;
+    const json h1 = load(first_fails ? "h0.json" : "h1.json");
+    REQUIRE(h1["passed"] == false);
+    const std::string s0 = " '" + at(first_fails ? "h1.json" : "h0.json") + "'";
+
+    SECTION("a shard relabelled as the other") {
+        json forged = h0;
+        forged["extra"]["shard"] = "1/2";
+        forged["extra"]["cases_total"] = std::to_string(2 * h0["cases"].size());
+        json first = h0;
+        first["extra"]["cases_total"] = forged["extra"]["cases_total"];
+        save("relabel0.json", first);
+        save("relabel1.json", forged);
+        check_refused(" '" + at("relabel0.json") + "' '" + at("relabel1.json") + "'", "occurs twice (also in");
+    }
+    SECTION("failing statuses flipped to pass, the shard's totals left") {
+        json forged = h1;
+        for (auto &c : forged["cases"])
+            if (c["status"] == "fail") c["status"] = "pass";
+        save("flip.json", forged);
+        check_refused(s0 + " '" + at("flip.json") + "'", "flip.json: \"totals\" is");
+    }
+    SECTION("failing statuses flipped to pass, totals recomputed: the mismatches remain") {
+        json forged = h1;
+        for (auto &c : forged["cases"])
+            if (c["status"] == "fail") c["status"] = "pass";
+        recount(forged);
+        save("flip2.json", forged);
+        check_refused(s0 + " '" + at("flip2.json") + "'", "says pass beside");
+    }
+    SECTION("failures waived in a run without a baseline") {
+        json forged = h1;
+        for (auto &c : forged["cases"])
+            if (c["status"] == "fail") {
+                c["waived"] = true;
+                c["waiver_reason"] = "accepted";
+            }
+        recount(forged);
+        REQUIRE(forged["passed"] == true);
+        save("waived.json", forged);
+        check_refused(s0 + " '" + at("waived.json") + "'", "is waived, but the shard records no baseline");
+    }
+    SECTION("both shards emptied, cases_total 0") {
+        for (int i = 0; i < 2; ++i) {
+            json forged = load(fmt::format("h{}.json", i));
+            forged["cases"] = json::array();
+            forged["rules"] = json::array();
+            forged["extra"]["cases_total"] = "0";
+            recount(forged);
+            save(fmt::format("empty{}.json", i), forged);
+        }
+        check_refused(" '" + at("empty0.json") + "' '" + at("empty1.json") + "'", "extra \"cases_total\" is 0");
+    }
+    SECTION("a shard run with another --timeout-ms or --max-mismatches") {
+        for (const char *opt : {"--timeout-ms 5000", "--max-mismatches 2"}) {
+            INFO(opt);
+            REQUIRE(cli(fmt::format("run {} {} --shard 1/2 --report '{}'", args, opt, at("other.json"))).status <= 1);
+            check_refused(" '" + at("h0.json") + "' '" + at("other.json") + "'", "other.json: options.");
+        }
+    }
+}
+
+TEST_CASE("run records every option that can change its verdict", "[cli][merge][options]") {
+    std::ofstream(at("waivers.json")) << R"({"version": 1, "waivers": []})" << "\n";
+    const Out o = cli("run --plugin reference --suite scalar.decode --timeout-ms 4321 --memory-limit-mib 4096 "
+                      "--max-mismatches 3 --baseline '" + at("waivers.json") + "' --report '" + at("opts.json") + "'");
+    INFO(o.err);
+    REQUIRE(o.status == 0);
+    const json opts = load("opts.json")["options"];
+    CHECK(opts["timeout_ms"] == 4321);
+    CHECK(opts["memory_limit_mib"] == 4096);
+    CHECK(opts["max_mismatches"] == 3);
+    CHECK(opts["baseline_sha256"].get<std::string>().size() == 64);
+    CHECK(opts["case_cache"].is_null());
+    const Out plain = cli("run --plugin reference --suite scalar.decode --report '" + at("plain.json") + "'");
+    REQUIRE(plain.status == 0);
+    CHECK(load("plain.json")["options"]["baseline_sha256"].is_null());
+    CHECK(load("plain.json")["options"]["timeout_ms"] == 10000);
 }

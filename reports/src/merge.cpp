@@ -120,6 +120,51 @@ struct Shard {
     std::vector<const json *> cases;  ///< the case objects, in order
 };
 
+/// The shard's "options" (reports/README.md, "options"): required, for shards that do not
+/// record how they ran cannot prove that they ran alike.
+void read_options(Shard &s) {
+    const auto it = s.doc->find("options");
+    if (it == s.doc->end())
+        refuse(s.label, "records no \"options\" (a report of an older build): the shards cannot prove they ran alike; "
+                        "run them again with this build");
+    std::string error;
+    s.model.options = options_from_json(nlohmann::json::parse(it->dump()), error);
+    if (!s.model.options) refuse(s.label, error);
+}
+
+/// Refuse a shard whose totals or "passed" are not what its cases add up to (merge never takes
+/// a shard's totals: they are recomputed, so a shard that disagrees with them was altered).
+void require_own_totals(const Shard &s) {
+    Report r = s.model;
+    finalize(r);
+    const json own = to_json(r);
+    for (const char *key : {"totals", "passed"}) {
+        const auto it = s.doc->find(key);
+        if (it == s.doc->end() || *it != own[key])
+            refuse(s.label, fmt::format("\"{}\" is {} but its cases add up to {} (an altered report?)", key,
+                                        it == s.doc->end() ? "missing" : shown(*it), shown(own[key])));
+    }
+}
+
+/// Refuse a case whose status its own fields contradict, and a waiver no recorded baseline grants.
+void require_case_claims(const Shard &s) {
+    const bool has_baseline = s.model.options && s.model.options->baseline_sha256.has_value();
+    for (std::size_t i = 0; i < s.model.cases.size(); ++i) {
+        const CaseResult &c = s.model.cases[i];
+        const std::string where = fmt::format("case {} \"{}\"", i, c.id.substr(0, 80));
+        if ((c.status == Status::pass || c.status == Status::unsupported) && (c.mismatches > 0 || !c.first.empty()))
+            refuse(s.label, fmt::format("{} says {} beside {} mismatches (an altered report?)", where, status_name(c.status),
+                                        std::max<std::uint64_t>(c.mismatches, c.first.size())));
+        if (!c.waived) continue;
+        if (!is_failure(c.status))
+            refuse(s.label, fmt::format("{} is waived but its status is {}: only a failure is waived", where, status_name(c.status)));
+        if (!has_baseline)
+            refuse(s.label, fmt::format("{} is waived, but the shard records no baseline (options.baseline_sha256 is null): "
+                                        "no waiver was granted",
+                                        where));
+    }
+}
+
 /// "I/N" of the extra "shard".
 void read_shard_field(Shard &s) {
     const auto &extra = member(*s.doc, "extra", json::value_t::object, s.label, "");
@@ -142,6 +187,7 @@ void read_model(Shard &s) {
     const json &d = *s.doc;
     const std::string &L = s.label;
     Report &r = s.model;
+    read_options(s);
     r.kind = text(d, "kind", L);
     if (r.kind != "run" && r.kind != "sweep") refuse(L, fmt::format("\"kind\" is \"{}\", expected run or sweep", r.kind.substr(0, 40)));
     r.tool_version = text(d, "tool_version", L);
@@ -203,6 +249,11 @@ void require_same(const Shard &first, const Shard &s) {
         differ("vectors.manifest_sha256", a.vectors_manifest_sha256, b.vectors_manifest_sha256);
     if (a.vectors_custom != b.vectors_custom) differ("vectors.custom", a.vectors_custom ? "true" : "false", b.vectors_custom ? "true" : "false");
     if (a.baseline != b.baseline) differ("baseline", a.baseline, b.baseline);
+    const json ao = options_json(*a.options), bo = options_json(*b.options);
+    for (const auto &[k, v] : ao.items())
+        if (bo.value(k, json()) != v) differ("options." + k, v.dump(), bo.value(k, json()).dump());
+    for (const auto &[k, v] : bo.items())
+        if (!ao.contains(k)) differ("options." + k, "(absent)", v.dump());
     if (s.count != first.count)
         refuse(s.label, fmt::format("is shard {}/{}, but {} is one of {} shards", s.index, s.count, first.label, first.count));
     std::set<std::string> keys;
@@ -306,7 +357,7 @@ json merge_sweep_case(const std::vector<Shard> &shards, std::uint64_t max_mismat
 
 }  // namespace
 
-std::string merge_shards(const std::vector<ShardReport> &inputs) {
+MergedReport merge_shards(const std::vector<ShardReport> &inputs) {
     if (inputs.empty()) throw MergeError("no shard reports to merge");
     std::vector<Shard> shards(inputs.size());
     for (std::size_t i = 0; i < inputs.size(); ++i) {
@@ -320,6 +371,8 @@ std::string merge_shards(const std::vector<ShardReport> &inputs) {
                                         schema == s.doc->end() ? "missing" : shown(*schema)));
         read_model(s);
         read_shard_field(s);
+        require_own_totals(s);
+        require_case_claims(s);
     }
     // Every I of one N exactly once; merged in shard order.
     std::map<std::uint64_t, const Shard *> by_index;
@@ -340,8 +393,9 @@ std::string merge_shards(const std::vector<ShardReport> &inputs) {
     merged.cases.clear();
     ordered_json cases = ordered_json::array();
     if (merged.kind == "run") {
-        // Each shard holds its contiguous slice of cases_total.
+        // Each shard holds its contiguous slice of cases_total; no case id twice.
         std::uint64_t total = 0;
+        std::map<std::string, const std::string *> seen;
         for (const auto &s : shards) {
             auto t = s.model.extra.find("cases_total");
             if (t == s.model.extra.end() || t->second.empty() || t->second.size() > 19 ||
@@ -351,11 +405,18 @@ std::string merge_shards(const std::vector<ShardReport> &inputs) {
             if (&s == &first) total = this_total;
             else if (this_total != total)
                 refuse(s.label, fmt::format("extra \"cases_total\" is {} but {} in {}", this_total, total, first.label));
-            const std::uint64_t want = total * (s.index + 1) / n - total * s.index / n;
-            if (s.model.open_error.empty() && s.cases.size() != want)
-                refuse(s.label, fmt::format("shard {}/{} holds {} cases, expected {} of cases_total {}", s.index, n,
-                                            s.cases.size(), want, total));
+            if (total == 0) refuse(s.label, "extra \"cases_total\" is 0: a run of no cases proves nothing");
+            // A shard whose subject did not open ran none of its cases.
+            const std::uint64_t want = s.model.open_error.empty() ? total * (s.index + 1) / n - total * s.index / n : 0;
+            if (s.cases.size() != want)
+                refuse(s.label, fmt::format("shard {}/{} holds {} cases, expected {} of cases_total {}{}", s.index, n,
+                                            s.cases.size(), want, total,
+                                            s.model.open_error.empty() ? "" : " (its subject did not open)"));
             for (std::size_t i = 0; i < s.cases.size(); ++i) {
+                const auto [it, fresh] = seen.emplace(s.model.cases[i].id, &s.label);
+                if (!fresh)
+                    refuse(s.label, fmt::format("case id \"{}\" occurs twice (also in {}): a shard relabelled or repeated?",
+                                                s.model.cases[i].id.substr(0, 80), *it->second));
                 cases.push_back(*s.cases[i]);
                 merged.cases.push_back(s.model.cases[i]);
             }
@@ -412,7 +473,7 @@ std::string merge_shards(const std::vector<ShardReport> &inputs) {
     // Fields this build does not write (a newer tool's additions) stay as the first shard has them.
     for (const auto &[k, v] : first.doc->items())
         if (!out.contains(k)) out[k] = v;
-    return out.dump(2, ' ', false, ordered_json::error_handler_t::replace) + "\n";
+    return {out.dump(2, ' ', false, ordered_json::error_handler_t::replace) + "\n", !run_failed(merged), merged.cases.size()};
 }
 
 }  // namespace ninfer::reports

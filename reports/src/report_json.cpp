@@ -5,6 +5,7 @@
 
 #include <cmath>
 #include <limits>
+#include <type_traits>
 
 #include <fmt/format.h>
 
@@ -61,7 +62,59 @@ nlohmann::ordered_json case_json(const CaseResult &c) {
     return j;
 }
 
+/// A field of the "options" object: `want` when present and of its type, else `error` set.
+template <class T>
+std::optional<T> option_field(const nlohmann::json &j, const char *key, const char *type, std::string &error) {
+    const auto it = j.find(key);
+    const bool ok = it != j.end() && (std::is_same_v<T, bool>          ? it->is_boolean()
+                                      : std::is_same_v<T, std::string> ? it->is_string()
+                                                                       : it->is_number_unsigned());
+    if (!ok) {
+        if (error.empty()) error = fmt::format("options \"{}\" is {}, expected {}", key, it == j.end() ? "missing" : it->type_name(), type);
+        return std::nullopt;
+    }
+    return it->get<T>();
+}
+
 }  // namespace
+
+nlohmann::ordered_json options_json(const ReportOptions &o) {
+    nlohmann::ordered_json j = {{"timeout_ms", o.timeout_ms}, {"memory_limit_mib", o.memory_limit_mib},
+                                {"max_mismatches", o.max_mismatches}};
+    j["baseline_sha256"] = o.baseline_sha256 ? nlohmann::ordered_json(*o.baseline_sha256) : nlohmann::ordered_json();
+    j["case_cache"] = o.case_cache ? nlohmann::ordered_json{{"dir", o.case_cache->dir}, {"key_id", o.case_cache->key_id}}
+                                   : nlohmann::ordered_json();
+    if (o.batch) j["batch"] = *o.batch;
+    if (o.expected) j["expected"] = *o.expected;
+    if (o.nan_payload) j["nan_payload"] = *o.nan_payload;
+    return j;
+}
+
+std::optional<ReportOptions> options_from_json(const nlohmann::json &j, std::string &error) {
+    error.clear();
+    if (!j.is_object()) {
+        error = fmt::format("\"options\" is {}, expected an object", j.type_name());
+        return std::nullopt;
+    }
+    ReportOptions o;
+    o.timeout_ms = option_field<std::uint64_t>(j, "timeout_ms", "a non-negative integer", error).value_or(0);
+    o.memory_limit_mib = option_field<std::uint64_t>(j, "memory_limit_mib", "a non-negative integer", error).value_or(0);
+    o.max_mismatches = option_field<std::uint64_t>(j, "max_mismatches", "a non-negative integer", error).value_or(0);
+    if (!j.contains("baseline_sha256") || !j["baseline_sha256"].is_null())
+        o.baseline_sha256 = option_field<std::string>(j, "baseline_sha256", "a string or null", error);
+    if (!j.contains("case_cache") || !j["case_cache"].is_null()) {
+        const auto &c = j.contains("case_cache") ? j["case_cache"] : nlohmann::json();
+        if (!c.is_object() && error.empty()) error = "options \"case_cache\" is not an object, expected {dir, key_id} or null";
+        if (c.is_object())
+            o.case_cache = CaseCacheUse{option_field<std::string>(c, "dir", "a string", error).value_or(""),
+                                        option_field<std::string>(c, "key_id", "a string", error).value_or("")};
+    }
+    if (j.contains("batch")) o.batch = option_field<std::uint64_t>(j, "batch", "a non-negative integer", error);
+    if (j.contains("expected")) o.expected = option_field<std::string>(j, "expected", "a string", error);
+    if (j.contains("nan_payload")) o.nan_payload = option_field<bool>(j, "nan_payload", "a boolean", error);
+    if (!error.empty()) return std::nullopt;
+    return o;
+}
 
 nlohmann::ordered_json number_json(double x) {
     if (std::isnan(x)) return "nan";
@@ -103,6 +156,7 @@ nlohmann::ordered_json to_json(const Report &r) {
     j["stale_waivers"] = nlohmann::ordered_json::array();
     for (const auto &w : r.stale_waivers)
         j["stale_waivers"].push_back({{"rule", w.rule}, {"case", w.case_pattern}, {"reason", w.reason}});
+    if (r.options) j["options"] = options_json(*r.options);
     j["started_at"] = r.started_at;
     j["finished_at"] = r.finished_at;
     j["duration_s"] = r.duration_s;
@@ -113,6 +167,7 @@ nlohmann::ordered_json to_json(const Report &r) {
                    {"unsupported", t.unsupported}, {"error", t.error}, {"crash", t.crash},
                    {"timeout", t.timeout}, {"waived", t.waived}, {"mismatches", t.mismatches}};
     j["passed"] = !run_failed(r);
+    if (r.interrupted) j["interrupted"] = true;
     j["rules"] = nlohmann::ordered_json::array();
     for (const auto &rs : r.rules)
         j["rules"].push_back({{"id", rs.id},

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 // `ninfer-conform merge --out FILE SHARD.json...`: the reports of `run --shard I/N` or
 // `sweep --shard I/N` combined into the report of the unsharded run, timings aside (docs/cli.md,
-// "merge"). A refusal is one line naming the file; nothing is written then.
+// "merge"). A refusal is one line naming the file, exit 2; nothing is written then. Otherwise the
+// exit status is the merged verdict, as `run`'s is: 0 passed, 1 failed.
 #include <cstdio>
 #include <memory>
 
@@ -43,14 +44,16 @@ void add_merge(CLI::App &app) {
         check_destination(a->out, "--out");
         std::vector<reports::ShardReport> shards;
         for (const auto &p : a->inputs) shards.push_back(read_shard(p));
-        std::string merged;
+        reports::MergedReport merged;
         try {
             merged = reports::merge_shards(shards);
         } catch (const reports::MergeError &e) {
             throw UsageError(e.what());
         }
-        reports::write_atomic(a->out, merged);
-        std::printf("merged %zu shard report%s into %s\n", shards.size(), shards.size() == 1 ? "" : "s", a->out.c_str());
+        reports::write_atomic(a->out, merged.json);
+        std::printf("merged %zu shard report%s into %s: %s (%llu cases)\n", shards.size(), shards.size() == 1 ? "" : "s",
+                    a->out.c_str(), merged.passed ? "passed" : "failed", static_cast<unsigned long long>(merged.cases));
+        if (!merged.passed) throw CLI::RuntimeError(kExitFail);
     });
 }
 

@@ -101,6 +101,12 @@ void add_sweep(CLI::App &app) {
             return open_subject(a->subject, ignored);
         };
         SweepResult res = run_sweep(*subject, o, id, open_more);
+        res.report.options = reports::ReportOptions{.timeout_ms = a->subject.timeout_ms,
+                                                    .memory_limit_mib = a->subject.memory_limit_mib,
+                                                    .max_mismatches = o.max_mismatches,
+                                                    .batch = o.batch,
+                                                    .expected = a->expected,
+                                                    .nan_payload = o.nan_payload};
         write_reports(res.report, a->report, a->junit);
         std::fputs(reports::render_summary(res.report).c_str(), stdout);
         // An undeclared conversion is not swept: no words and no speed to report (as `run` says).

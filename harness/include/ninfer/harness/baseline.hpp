@@ -25,6 +25,7 @@ struct Waiver {
 
 struct Baseline {
     std::string path;
+    std::string sha256;  ///< SHA-256 of the file's bytes (load_baseline): a report's options.baseline_sha256
     std::vector<Waiver> waivers;
 };
 

@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "ninfer/harness/case_cache.hpp"
 #include "ninfer/harness/subject.hpp"
 #include "ninfer/reports/report.hpp"
 #include "ninfer/suites/case.hpp"
@@ -38,6 +39,7 @@ struct RunOptions {
     /// `run --case-cache DIR`: the seeded random cases kept there, per build, level, seed and
     /// suite (case_cache.hpp); empty: generated every run.
     std::filesystem::path case_cache;
+    CaseCacheKey case_cache_key;  ///< authenticates the files of case_cache (case_cache.hpp)
     /// Subjects calling at once (`run --jobs`), each on a contiguous slice of the ordered cases;
     /// the report is the same for any value (timings aside). More than 1 needs run_cases's open_more.
     unsigned jobs = 1;
@@ -74,9 +76,10 @@ reports::CaseResult run_case(Subject &s, const suites::Case &c, const std::strin
 /// The identity of a subject for reports.
 reports::SubjectIdentity identity_of(const Subject &s, const std::string &kind, const std::string &path);
 
-/// Run every case of the set and return the finalized report (baseline not applied). With
-/// opts.jobs > 1, open_more opens the other jobs' subjects (in their threads); a job whose subject
-/// cannot start reports each of its cases as an error naming why.
+/// Run every case of the set and return the finalized report (baseline not applied); its
+/// options hold max_mismatches and the case cache (the caller adds the subject's limits and the
+/// baseline). With opts.jobs > 1, open_more opens the other jobs' subjects (in their threads); a
+/// job whose subject cannot start reports each of its cases as an error naming why.
 reports::Report run_cases(Subject &s, const CaseSet &set, const RunOptions &opts, const reports::SubjectIdentity &id,
                           const std::function<std::unique_ptr<Subject>()> &open_more = {});
 

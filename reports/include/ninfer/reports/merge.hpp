@@ -4,6 +4,7 @@
 // timings aside (reports/README.md, "Shards and merge").
 #pragma once
 
+#include <cstdint>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -25,6 +26,13 @@ public:
     using std::runtime_error::runtime_error;
 };
 
+/// The merged report and its verdict (`merge` exits 0 when passed, 1 when not).
+struct MergedReport {
+    std::string json;      ///< rendered as render_json renders a report
+    bool passed = false;   ///< the verdict recomputed from the merged cases ("passed")
+    std::uint64_t cases = 0;
+};
+
 /// The merged JSON report, rendered as render_json renders a report. The shards must be report-v2
 /// documents of one kind ("run" or "sweep"), tool version, subject (kind, name, version, ABI),
 /// level, seed, suites, vector manifest and baseline, with equal extras but the shard's own, and
@@ -33,7 +41,13 @@ public:
 /// sweep: the one case's elements, mismatches, classes and accepted NaNs summed, first mismatches
 /// merged by index and cut to extra "max_mismatches", extra "mismatch_bins" summed, the worst
 /// status and the first message. Shard extras removed, rules and totals recomputed (finalize);
-/// started_at the earliest, finished_at the latest, duration_s the sum. Throws MergeError.
-std::string merge_shards(const std::vector<ShardReport> &shards);
+/// started_at the earliest, finished_at the latest, duration_s the sum.
+/// Only what the shards prove is certified (reports/README.md, "Shards and merge"): every shard
+/// records the same "options"; its totals and "passed" are those its cases add up to; no case
+/// says pass or unsupported beside mismatches; a case is waived only when its status is a
+/// failure and the shard records a baseline (options.baseline_sha256); no case id occurs twice;
+/// a run shard holds exactly its slice of a cases_total above 0 (none when its subject did not
+/// open). Throws MergeError.
+MergedReport merge_shards(const std::vector<ShardReport> &shards);
 
 }  // namespace ninfer::reports

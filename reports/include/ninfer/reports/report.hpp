@@ -110,6 +110,34 @@ struct StaleWaiver {
     std::string rule, case_pattern, reason;
 };
 
+/// `run --case-cache DIR`: the directory as given and the id of the key that authenticates its
+/// files (the first 16 hex digits of the key's SHA-256; never the key).
+struct CaseCacheUse {
+    std::string dir, key_id;
+    bool operator==(const CaseCacheUse &) const = default;
+};
+
+/// Every option of a run or sweep that can change its verdict (reports/README.md, "options"),
+/// beside the level, seed, suites and vectors the report records at its top level. `merge`
+/// refuses shards whose options differ.
+struct ReportOptions {
+    std::uint64_t timeout_ms = 0;        ///< time limit of one call (sweep: one batch call)
+    std::uint64_t memory_limit_mib = 0;  ///< the subject's address-space limit, 0 none
+    std::uint64_t max_mismatches = 0;    ///< first mismatches kept per case
+    // NSDMI on the optional members: designated initializers that leave them out stay warning-free
+    std::optional<std::string> baseline_sha256{};  ///< SHA-256 of the baseline file's bytes; none: no baseline
+    std::optional<CaseCacheUse> case_cache{};      ///< run --case-cache; none: no cache
+    std::optional<std::uint64_t> batch{};          ///< sweep: words per call
+    std::optional<std::string> expected{};         ///< sweep: "native" or "oracle"
+    std::optional<bool> nan_payload{};             ///< sweep: --nan-payload
+    bool operator==(const ReportOptions &) const = default;
+};
+
+/// The JSON object "options" of a report; and the reverse (std::nullopt and `error` set when
+/// the object is not one, naming the field and what was expected).
+nlohmann::ordered_json options_json(const ReportOptions &o);
+std::optional<ReportOptions> options_from_json(const nlohmann::json &j, std::string &error);
+
 /// A whole run (`ninfer-conform run`) or sweep (`ninfer-conform sweep`).
 struct Report {
     std::string kind = "run";        ///< "run" or "sweep"
@@ -124,6 +152,9 @@ struct Report {
     std::string host;                ///< uname: sysname release machine
     std::string baseline;            ///< baseline file, or ""
     std::vector<StaleWaiver> stale_waivers;
+    std::optional<ReportOptions> options;  ///< what run and sweep record; absent in older reports
+    /// The run was stopped by a signal before every case ran (written only when true).
+    bool interrupted = false;
     std::string started_at, finished_at;  ///< UTC, ISO 8601 (non-deterministic)
     double duration_s = 0;                ///< wall seconds (non-deterministic)
     std::map<std::string, std::string> extra;  ///< sweep figures etc., deterministic text only

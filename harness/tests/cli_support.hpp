@@ -33,11 +33,13 @@ inline std::filesystem::path fresh_dir(const std::filesystem::path &p) {
     return p;
 }
 
-/// Runs `ninfer-conform ARGS` (shell words) with `input` on stdin, its outputs kept in `dir`.
-inline Out run_cli(const std::filesystem::path &dir, const std::string &args, const std::string &input = "") {
+/// Runs `ninfer-conform ARGS` (shell words) with `input` on stdin, its outputs kept in `dir`;
+/// `wrapper` (shell words such as "timeout 20") runs it when given.
+inline Out run_cli(const std::filesystem::path &dir, const std::string &args, const std::string &input = "",
+                   const std::string &wrapper = "") {
     const auto in = dir / "stdin", out = dir / "stdout", err = dir / "stderr";
     std::ofstream(in, std::ios::binary) << input;
-    const std::string cmd = std::string("'") + NINFER_CONFORM_EXE + "' " + args + " <'" + in.string() + "' >'" +
+    const std::string cmd = wrapper + " '" + NINFER_CONFORM_EXE + "' " + args + " <'" + in.string() + "' >'" +
                             out.string() + "' 2>'" + err.string() + "'";
     const int rc = std::system(cmd.c_str());
     return {WIFEXITED(rc) ? WEXITSTATUS(rc) : -1, slurp(out), slurp(err)};

@@ -3,10 +3,13 @@
 // a status other than 0 throws CLI::RuntimeError(status): 1 a case failed, 2 usage or input.
 #pragma once
 
+#include <charconv>
 #include <filesystem>
 #include <memory>
 #include <string>
 #include <string_view>
+#include <system_error>
+#include <vector>
 
 #include <CLI/CLI.hpp>
 #include <fmt/format.h>
@@ -25,6 +28,9 @@ inline constexpr std::uint64_t kMaxBatchWords = std::uint64_t{1} << 24;  ///< sw
 inline constexpr std::size_t kMaxMismatches = 1'000'000;       ///< kept per case
 inline constexpr unsigned kMaxJobs = 256;                      ///< subjects at once (run, sweep)
 inline constexpr std::size_t kMaxStdinBytes = std::size_t{64} << 20;  ///< oracle requests
+/// Largest JSON report read by `merge` and `report` (a sweep keeps at most 10^6 mismatches of a
+/// few hundred bytes each).
+inline constexpr std::size_t kMaxReportBytes = std::size_t{2} << 30;
 /// Default address-space limit of a subject (MiB). A sanitized build sets none: ASan reserves
 /// terabytes of address space, which no RLIMIT_AS admits (scripts/asan.sh).
 #ifdef NINFER_SANITIZED
@@ -36,20 +42,54 @@ inline constexpr std::uint64_t kDefaultMemoryLimitMib = 8192;
 /// An untrusted value as an error line may show it: at most 80 characters, escaped.
 inline std::string echo(std::string_view text) { return vectors::echo(text); }
 
-/// CLI11 validator: a decimal integer without sign (so that -1 is not read as 2^64-1).
+/// CLI11 validator: a decimal integer without sign (so that -1 is not read as 2^64-1) that
+/// fits 64 bits (so that 2^64 is not read as 2^64-1); a narrower option adds CLI::Range.
 inline CLI::Validator digits() {
     return CLI::Validator(
         [](std::string &v) -> std::string {
             if (v.empty() || v.size() > 20 || v.find_first_not_of("0123456789") != std::string::npos)
                 return "'" + vectors::echo(v, 24) + "' is not a non-negative decimal integer";
+            std::uint64_t x = 0;
+            if (std::from_chars(v.data(), v.data() + v.size(), x).ec != std::errc())
+                return "'" + v + "' is out of range (expected at most 18446744073709551615, 2^64-1)";
             return {};
         },
         "");
 }
 
+/// CLI11 validator of a path option: an empty path is bad usage, never "not given"
+/// ("--report: an empty path (expected a file path)").
+inline CLI::Validator path_given(std::string_view expected = "a file path") {
+    return CLI::Validator(
+        [expected = std::string(expected)](std::string &v) -> std::string {
+            return v.empty() ? "an empty path (expected " + expected + ")" : std::string();
+        },
+        "");
+}
+
 /// Refuse an output path that cannot be written: checked before a run, so that a long run
-/// cannot end without its results. `option` names the option in the message.
+/// cannot end without its results. `option` names the option in the message. An output that
+/// exists must be a regular file (a symbolic link is judged by its target): a device node, a
+/// FIFO, a socket or a directory is never replaced.
 void check_destination(const std::string &path, std::string_view option);
+
+/// A path a command reads or writes, with what names it in an error line ("--baseline").
+struct NamedPath {
+    std::string name, path;
+};
+/// The files and directories of one command (docs/cli.md, "Input and output files"). Paths
+/// that are "" (options not given) are skipped.
+struct CommandFiles {
+    std::vector<NamedPath> inputs;       ///< files read
+    std::vector<NamedPath> input_dirs;   ///< directories read: no output lies inside one
+    std::vector<NamedPath> outputs;      ///< files written
+    std::vector<NamedPath> output_dirs;  ///< directories written: apart from every input directory
+};
+/// Refuse (UsageError, before any work) outputs that would destroy something: each output as
+/// check_destination has it; an output that is the same file as an input or as another output
+/// (files compared, not names: hard and symbolic links are caught); an output inside an input
+/// directory; an output directory that is, lies inside or holds an input directory.
+void check_files(const CommandFiles &files);
 
 /// The subject of `run` and `sweep` (subject_options.cpp): exactly one of a plugin and an exec
 /// command, the time limit of one call and the subject's address-space limit.

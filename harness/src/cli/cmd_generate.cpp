@@ -12,7 +12,8 @@ namespace ninfer::harness::cli {
 void add_generate(CLI::App &app) {
     auto *cmd = app.add_subcommand("generate", "Write the golden vectors of every suite and MANIFEST.sha256 to DIR");
     auto out = std::make_shared<std::string>();
-    cmd->add_option("--out", *out, "output directory (created when missing)")->required();
+    cmd->add_option("--out", *out, "output directory (created when missing)")->required()->check(
+        path_given("a directory path"));
     cmd->callback([out] {
         std::filesystem::create_directories(*out);
         const auto unrelated = vectors::write_golden(*out);

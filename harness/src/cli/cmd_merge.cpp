@@ -14,9 +14,6 @@ namespace ninfer::harness::cli {
 
 namespace {
 
-/// Largest shard report read (a sweep keeps at most 10^6 mismatches of a few hundred bytes each).
-constexpr std::size_t kMaxReportBytes = std::size_t{2} << 30;
-
 struct MergeArgs {
     std::string out;
     std::vector<std::string> inputs;
@@ -38,10 +35,15 @@ reports::ShardReport read_shard(const std::string &path) {
 void add_merge(CLI::App &app) {
     auto a = std::make_shared<MergeArgs>();
     auto *cmd = app.add_subcommand("merge", "Combine the shard reports of `run --shard` or `sweep --shard` into one report");
-    cmd->add_option("--out", a->out, "write the merged JSON report here (atomically)")->required();
-    cmd->add_option("shards", a->inputs, "the shard reports (`--report` of each shard I/N), in any order")->required();
+    cmd->add_option("--out", a->out, "write the merged JSON report here (atomically)")->required()->check(path_given());
+    cmd->add_option("shards", a->inputs, "the shard reports (`--report` of each shard I/N), in any order")
+        ->required()
+        ->check(path_given());
     cmd->callback([a] {
-        check_destination(a->out, "--out");
+        CommandFiles files;
+        files.outputs = {{"--out", a->out}};
+        for (const auto &p : a->inputs) files.inputs.push_back({"shard report", p});
+        check_files(files);
         std::vector<reports::ShardReport> shards;
         for (const auto &p : a->inputs) shards.push_back(read_shard(p));
         reports::MergedReport merged;

@@ -95,12 +95,15 @@ void add_plugins(CLI::App &app) {
     auto timeout_ms = std::make_shared<std::uint64_t>(10000);
     auto memory_limit_mib = std::make_shared<std::uint64_t>(0);
     cmd->add_flag("--json", *json, "JSON instead of text");
-    cmd->add_option("--dir", *dir, "plugin directory (default: the build tree's, else the installed one)");
+    cmd->add_option("--dir", *dir, "plugin directory (default: the build tree's, else the installed one)")
+        ->check(path_given("a directory path"));
     cmd->add_option("--timeout-ms", *timeout_ms,
                     "time a plugin gets to load, plus 5 s (default 10000)")
+        ->check(digits())
         ->check(CLI::Range(std::uint64_t{1}, std::uint64_t{86400000}));
     cmd->add_option("--memory-limit-mib", *memory_limit_mib,
                     "address-space limit of each worker in MiB (default 0: none, as device plugins need)")
+        ->check(digits())
         ->check(CLI::Range(std::uint64_t{0}, std::uint64_t{1} << 40));
     cmd->callback([json, caps, dir, timeout_ms, memory_limit_mib] {
         const std::filesystem::path d = dir->empty() ? bundled_plugin_dir() : std::filesystem::path(*dir);

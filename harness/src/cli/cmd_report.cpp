@@ -3,9 +3,7 @@
 // reports (reports/README.md, "HTML"), the matrix rows grouped by the rule catalog's family and
 // spec section.
 #include <cstdio>
-#include <fstream>
 #include <memory>
-#include <sstream>
 
 #include "cmd_common.hpp"
 #include "ninfer/reports/html.hpp"
@@ -21,16 +19,15 @@ struct ReportArgs {
     std::vector<std::string> inputs;
 };
 
+/// A JSON report read within kMaxReportBytes (a regular file only), or UsageError naming it.
 nlohmann::json read_report(const std::string &path) {
-    std::ifstream f(path, std::ios::binary);
-    if (!f) throw UsageError(fmt::format("cannot read report {}", path));
-    std::stringstream ss;
-    ss << f.rdbuf();
-    try {
-        return nlohmann::json::parse(ss.str());
-    } catch (const nlohmann::json::parse_error &err) {
-        throw UsageError(fmt::format("{}: not JSON ({})", path, err.what()));
-    }
+    std::string bytes, error;
+    if (!vectors::read_file_capped(path, kMaxReportBytes, bytes, error))
+        throw UsageError(fmt::format("cannot read report {}: {}", echo(path), error));
+    nlohmann::json j;
+    if (!vectors::parse_json_bounded(bytes, j, error))
+        throw UsageError(fmt::format("{}: not JSON ({})", echo(path), error));
+    return j;
 }
 
 }  // namespace
@@ -38,10 +35,15 @@ nlohmann::json read_report(const std::string &path) {
 void add_report(CLI::App &app) {
     auto a = std::make_shared<ReportArgs>();
     auto *cmd = app.add_subcommand("report", "Render JSON reports (of run or sweep) as one self-contained HTML page");
-    cmd->add_option("--html", a->html, "write the HTML page here (atomically)")->required();
+    cmd->add_option("--html", a->html, "write the HTML page here (atomically)")->required()->check(path_given());
     cmd->add_option("reports", a->inputs, "JSON reports (`run --report`, `sweep --report`), one matrix column each")
-        ->required();
+        ->required()
+        ->check(path_given());
     cmd->callback([a] {
+        CommandFiles files;
+        files.outputs = {{"--html", a->html}};
+        for (const auto &p : a->inputs) files.inputs.push_back({"report", p});
+        check_files(files);
         std::vector<reports::HtmlSource> sources;
         for (const auto &p : a->inputs) {
             auto j = read_report(p);

@@ -46,8 +46,8 @@ void add_sweep(CLI::App &app) {
     cmd->add_option("--batch", a->batch, "words per call, 1..16777216 (default 131072)")
         ->check(digits())
         ->check(CLI::Range(std::uint64_t{1}, kMaxBatchWords));
-    cmd->add_option("--report", a->report, "write the JSON report here (atomically)");
-    cmd->add_option("--junit", a->junit, "write JUnit XML here (atomically)");
+    cmd->add_option("--report", a->report, "write the JSON report here (atomically)")->check(path_given());
+    cmd->add_option("--junit", a->junit, "write JUnit XML here (atomically)")->check(path_given());
     cmd->add_option("--max-mismatches", a->max_mismatches, "mismatches kept, 0..1000000 (default 8)")
         ->check(digits())
         ->check(CLI::Range(std::size_t{0}, kMaxMismatches));
@@ -91,8 +91,10 @@ void add_sweep(CLI::App &app) {
             o.shard_count = std::stoul(n);
         }
         source_domain(o);
-        check_destination(a->report, "--report");
-        check_destination(a->junit, "--junit");
+        CommandFiles files;
+        files.inputs = {{"--plugin", a->subject.plugin}};
+        files.outputs = {{"--report", a->report}, {"--junit", a->junit}};
+        check_files(files);
         reports::SubjectIdentity id;
         auto subject = open_subject(a->subject, id);
         // The other jobs' workers: the same subject, opened again in their threads.

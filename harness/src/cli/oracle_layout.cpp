@@ -219,18 +219,31 @@ void add_oracle_tensor_subcommands(CLI::App &oracle) {
     auto *pack = oracle.add_subcommand("pack", "The canonical payload of logical words (hex on stdout, or --out FILE)");
     pack->add_option("--format", po->format, "format name")->required();
     pack->add_option("--shape", po->shape, "dimensions, e.g. 256,128")->required();
-    pack->add_option("--codes", po->codes, "codes plane: hex bytes or a file (one byte per element, row-major)");
-    pack->add_option("--scales", po->scales, "scales plane: hex bytes or a file (natural row-major words, little-endian)");
-    pack->add_option("--divisors", po->divisors, "nvfp4 divisors plane: hex bytes or a file (binary32 words, little-endian)");
-    pack->add_option("--words", po->words, "contiguous_le_v1 words plane: hex bytes or a file (little-endian words)");
-    pack->add_option("--out,--output", po->out, "write the payload (binary) to this file instead of hex on stdout");
-    pack->callback([po] { run_pack(*po); });
+    const auto plane = path_given("hex bytes or a file path");
+    pack->add_option("--codes", po->codes, "codes plane: hex bytes or a file (one byte per element, row-major)")
+        ->check(plane);
+    pack->add_option("--scales", po->scales, "scales plane: hex bytes or a file (natural row-major words, little-endian)")
+        ->check(plane);
+    pack->add_option("--divisors", po->divisors, "nvfp4 divisors plane: hex bytes or a file (binary32 words, little-endian)")
+        ->check(plane);
+    pack->add_option("--words", po->words, "contiguous_le_v1 words plane: hex bytes or a file (little-endian words)")
+        ->check(plane);
+    pack->add_option("--out,--output", po->out, "write the payload (binary) to this file instead of hex on stdout")
+        ->check(path_given());
+    pack->callback([po] {
+        CommandFiles files;
+        files.inputs = {{"--codes", po->codes}, {"--scales", po->scales}, {"--divisors", po->divisors},
+                        {"--words", po->words}};
+        files.outputs = {{"--out", po->out}};
+        check_files(files);
+        run_pack(*po);
+    });
 
     auto uo = std::make_shared<LayoutOpts>();
     auto *unpack = oracle.add_subcommand("unpack", "Validate a payload; its logical planes as hex (JSON)");
     unpack->add_option("--format", uo->format, "format name")->required();
     unpack->add_option("--shape", uo->shape, "dimensions, e.g. 256,128")->required();
-    unpack->add_option("--payload,--input", uo->payload, "payload: hex bytes or a file")->required();
+    unpack->add_option("--payload,--input", uo->payload, "payload: hex bytes or a file")->required()->check(plane);
     unpack->callback([uo] { run_unpack(*uo); });
 
     std::vector<std::string> methods;
@@ -242,20 +255,37 @@ void add_oracle_tensor_subcommands(CLI::App &oracle) {
     enc->add_option("--source-type,--source-format", eo->source_type, "source word type")->required()->check(
         CLI::IsMember({"fp32", "bf16", "fp16"}));
     enc->add_option("--shape", eo->shape, "N,K (GGUF: any rank 1..16)")->required();
-    enc->add_option("--input,--source", eo->input, "raw little-endian source words, row-major")->required();
-    enc->add_option("--output,--out", eo->output, "payload file to write")->required();
-    enc->add_option("--importance", eo->importance, "grouped_search: K little-endian binary32 weights");
+    enc->add_option("--input,--source", eo->input, "raw little-endian source words, row-major")->required()->check(
+        path_given());
+    enc->add_option("--output,--out", eo->output, "payload file to write")->required()->check(path_given());
+    enc->add_option("--importance", eo->importance, "grouped_search: K little-endian binary32 weights")
+        ->check(path_given());
     enc->add_flag("--negative-scales", eo->negative_scales, "grouped_search: negative candidates compete");
-    enc->callback([eo] { run_encode(*eo); });
+    enc->callback([eo] {
+        CommandFiles files;
+        files.inputs = {{"--input", eo->input}, {"--importance", eo->importance}};
+        files.outputs = {{"--output", eo->output}};
+        check_files(files);
+        run_encode(*eo);
+    });
 
     auto dopt = std::make_shared<DecodeOpts>();
     auto *dec = oracle.add_subcommand("decode", "Validate a payload; its logical words and values (binary32 and exact)");
     dec->add_option("--format", dopt->format, "grouped, scaled or GGUF format")->required();
     dec->add_option("--shape", dopt->shape, "N,K (GGUF: any rank 1..16)")->required();
-    dec->add_option("--input,--payload", dopt->input, "payload file")->required();
-    dec->add_option("--json", dopt->json_out, "JSON out: a file, or - for stdout (the default without --values)");
-    dec->add_option("--values", dopt->values_out, "raw little-endian binary32 values out (one word per element)");
-    dec->callback([dopt] { run_decode(*dopt); });
+    dec->add_option("--input,--payload", dopt->input, "payload file")->required()->check(path_given());
+    dec->add_option("--json", dopt->json_out, "JSON out: a file, or - for stdout (the default without --values)")
+        ->check(path_given("a file path or -"));
+    dec->add_option("--values", dopt->values_out, "raw little-endian binary32 values out (one word per element)")
+        ->check(path_given());
+    dec->callback([dopt] {
+        CommandFiles files;
+        files.inputs = {{"--input", dopt->input}};
+        files.outputs = {{"--json", dopt->json_out == "-" ? std::string() : dopt->json_out},
+                         {"--values", dopt->values_out}};
+        check_files(files);
+        run_decode(*dopt);
+    });
 }
 
 }  // namespace ninfer::harness::cli::tensor

@@ -6,7 +6,8 @@
 namespace ninfer::harness::cli {
 
 void add_subject_options(CLI::App &cmd, SubjectArgs &a, std::string_view call_name) {
-    auto *plugin = cmd.add_option("--plugin", a.plugin, "plugin library (.so), or the name of a bundled plugin");
+    auto *plugin = cmd.add_option("--plugin", a.plugin, "plugin library (.so), or the name of a bundled plugin")
+                       ->check(path_given("a plugin file or the name of a bundled plugin"));
     auto *exec = cmd.add_option("--exec", a.exec, "command speaking the JSON-lines exec protocol");
     plugin->excludes(exec);
     cmd.add_option("--timeout-ms", a.timeout_ms,

@@ -1,13 +1,19 @@
 // SPDX-License-Identifier: Apache-2.0
-// Untrusted input, read within bounds (README.md, "Bad input fails loudly"): files read once and
-// never past a size cap, JSON parsed with a nesting limit and numbers that must fit, integers
+// Untrusted input, read within bounds (README.md, "Bad input fails loudly"): regular files read once
+// and never past a size cap, JSON parsed with a nesting limit and numbers that must fit, integers
 // taken only when they fit the target type, and echoed text cut short. Header-only: the vectors
 // reader, the baseline reader and the CLI share it; the includer links nlohmann_json.
 #pragma once
 
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cerrno>
 #include <cstddef>
 #include <cstdint>
 #include <cstdlib>
+#include <cstring>
 #include <fstream>
 #include <limits>
 #include <optional>
@@ -141,32 +147,70 @@ std::optional<Int> checked_integer(const Json &v) {
     return std::nullopt;
 }
 
-/// The bytes of the file at `path`, read once, at most `cap` of them. On failure returns false
-/// and sets `error` to what went wrong ("cannot open", "larger than the limit of N bytes").
-/// Reads a character device such as /dev/zero or a pipe up to the cap, never further.
+/// What a file of mode `mode` is, for an error line: "a directory", "a FIFO", "a character
+/// device", "a block device", "a socket", "a regular file" or "not a regular file".
+inline const char *file_kind(mode_t mode) {
+    if (S_ISREG(mode)) return "a regular file";
+    if (S_ISDIR(mode)) return "a directory";
+    if (S_ISFIFO(mode)) return "a FIFO";
+    if (S_ISCHR(mode)) return "a character device";
+    if (S_ISBLK(mode)) return "a block device";
+    if (S_ISSOCK(mode)) return "a socket";
+    return "not a regular file";
+}
+
+/// The bytes of the regular file at `path`, read once, at most `cap` of them. On failure returns
+/// false and sets `error` to what went wrong ("cannot open for reading: why", "a FIFO (expected a
+/// regular file)", "larger than the limit of N bytes"). Anything but a regular file (a FIFO, a
+/// device such as /dev/zero, a directory) is refused without reading a byte: it is opened
+/// non-blocking, so that a FIFO without a writer cannot hang the reader, and judged by fstat.
 inline bool read_file_capped(const std::string &path, std::size_t cap, std::string &out, std::string &error) {
-    std::ifstream in(path, std::ios::binary);
-    if (!in) {
-        error = "cannot open for reading";
+    out.clear();
+    const int fd = ::open(path.c_str(), O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
+    if (fd < 0) {
+        struct stat st {};
+        error = ::stat(path.c_str(), &st) == 0 && !S_ISREG(st.st_mode)
+                    ? std::string(file_kind(st.st_mode)) + " (expected a regular file)"
+                    : std::string("cannot open for reading: ") + std::strerror(errno);
         return false;
     }
-    out.clear();
+    struct Closer {
+        int fd;
+        ~Closer() { ::close(fd); }
+    } closer{fd};
+    struct stat st {};
+    if (::fstat(fd, &st) != 0) {
+        error = std::string("cannot open for reading: ") + std::strerror(errno);
+        return false;
+    }
+    if (!S_ISREG(st.st_mode)) {
+        error = std::string(file_kind(st.st_mode)) + " (expected a regular file)";
+        return false;
+    }
+    const std::string too_large = "larger than the limit of " + std::to_string(cap) + " bytes (is it the right file?)";
+    if (static_cast<std::uint64_t>(st.st_size) > cap) {
+        error = too_large;
+        return false;
+    }
+    ::fcntl(fd, F_SETFL, ::fcntl(fd, F_GETFL) & ~O_NONBLOCK);
+    // A file that grows while it is read still stops at the cap.
     char buf[1 << 16];
-    while (in) {
-        in.read(buf, sizeof buf);
-        const auto got = static_cast<std::size_t>(in.gcount());
-        if (out.size() + got > cap) {
-            error = "larger than the limit of " + std::to_string(cap) + " bytes (is it the right file?)";
+    while (true) {
+        const ssize_t got = ::read(fd, buf, sizeof buf);
+        if (got == 0) return true;
+        if (got < 0) {
+            if (errno == EINTR) continue;
+            error = std::string("read error: ") + std::strerror(errno);
             out.clear();
             return false;
         }
-        out.append(buf, got);
+        if (out.size() + static_cast<std::size_t>(got) > cap) {
+            error = too_large;
+            out.clear();
+            return false;
+        }
+        out.append(buf, static_cast<std::size_t>(got));
     }
-    if (in.bad()) {
-        error = "read error";
-        return false;
-    }
-    return true;
 }
 
 }  // namespace ninfer::vectors

@@ -26,6 +26,7 @@
 #include <nlohmann/json.hpp>
 
 #include "ninfer/harness/runner.hpp"
+#include "ninfer/reports/report.hpp"
 #include "ninfer/vectors/bounded_input.hpp"
 #include "ninfer/vectors/vectors.hpp"
 
@@ -179,27 +180,13 @@ std::string case_lines(const std::vector<Case> &cases, const std::string &suite)
     return lines;
 }
 
-/// Write `text` as `file`: a temporary file of this process in the same directory, flushed to the
-/// disk, then renamed over `file`, so that a reader (another run included) sees the old file or
-/// the whole new one. Throws VectorError naming the file and errno.
+/// Write `text` as `file` atomically (reports::write_atomic: a reader, another run included,
+/// sees the old file or the whole new one). Throws VectorError naming the file and errno.
 void write_atomically(const fs::path &file, const std::string &text) {
-    static std::atomic<unsigned> serial{0};
-    const fs::path tmp = file.parent_path() / fmt::format(".{}.{}.{}.tmp", file.filename().string(), ::getpid(), serial++);
-    const int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
-    if (fd < 0) throw VectorError(file.string() + ": cannot write the case cache: " + std::strerror(errno));
-    int err = 0;
-    for (std::size_t done = 0; done < text.size() && err == 0;) {
-        const auto n = ::write(fd, text.data() + done, text.size() - done);
-        if (n > 0) done += static_cast<std::size_t>(n);
-        else if (n == 0) err = EIO;
-        else if (errno != EINTR) err = errno;
-    }
-    if (err == 0 && ::fsync(fd) != 0) err = errno;
-    if (::close(fd) != 0 && err == 0) err = errno;
-    if (err == 0 && std::rename(tmp.c_str(), file.c_str()) != 0) err = errno;
-    if (err != 0) {
-        ::unlink(tmp.c_str());
-        throw VectorError(file.string() + ": cannot write the case cache: " + std::strerror(err));
+    try {
+        reports::write_atomic(file, text);
+    } catch (const std::exception &e) {
+        throw VectorError(std::string("case cache: ") + e.what());
     }
 }
 

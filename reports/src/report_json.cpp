@@ -167,7 +167,6 @@ nlohmann::ordered_json to_json(const Report &r) {
                    {"unsupported", t.unsupported}, {"error", t.error}, {"crash", t.crash},
                    {"timeout", t.timeout}, {"waived", t.waived}, {"mismatches", t.mismatches}};
     j["passed"] = !run_failed(r);
-    if (r.interrupted) j["interrupted"] = true;
     j["rules"] = nlohmann::ordered_json::array();
     for (const auto &rs : r.rules)
         j["rules"].push_back({{"id", rs.id},

@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "ninfer/oracle/scalar.hpp"
+#include "ninfer/reports/report.hpp"
 #include "ninfer/vectors/bounded_input.hpp"
 
 namespace ninfer::harness::cli::tensor {
@@ -89,23 +90,10 @@ std::string hex_bytes(std::span<const std::uint8_t> bytes) {
 }
 
 void write_atomically(const std::string &path, const void *data, std::size_t size) {
-    const std::string tmp = path + ".tmp." + std::to_string(::getpid());
-    {
-        std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
-        if (!out) fail(kUsage, "error: cannot write '" + vectors::echo(tmp) + "'");
-        out.write(static_cast<const char *>(data), static_cast<std::streamsize>(size));
-        out.flush();
-        if (!out) {
-            std::error_code ec;
-            std::filesystem::remove(tmp, ec);
-            fail(kUsage, "error: writing '" + vectors::echo(tmp) + "' failed");
-        }
-    }
-    std::error_code ec;
-    std::filesystem::rename(tmp, path, ec);
-    if (ec) {
-        std::filesystem::remove(tmp, ec);
-        fail(kUsage, "error: cannot rename '" + vectors::echo(tmp) + "' to '" + vectors::echo(path) + "'");
+    try {
+        reports::write_atomic(path, std::string_view(static_cast<const char *>(data), size));
+    } catch (const std::exception &e) {
+        fail(kUsage, std::string("error: ") + vectors::echo(e.what(), 400));
     }
 }
 

@@ -153,8 +153,6 @@ struct Report {
     std::string baseline;            ///< baseline file, or ""
     std::vector<StaleWaiver> stale_waivers;
     std::optional<ReportOptions> options;  ///< what run and sweep record; absent in older reports
-    /// The run was stopped by a signal before every case ran (written only when true).
-    bool interrupted = false;
     std::string started_at, finished_at;  ///< UTC, ISO 8601 (non-deterministic)
     double duration_s = 0;                ///< wall seconds (non-deterministic)
     std::map<std::string, std::string> extra;  ///< sweep figures etc., deterministic text only

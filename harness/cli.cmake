@@ -11,6 +11,7 @@ add_executable(ninfer-conform
   ${CMAKE_CURRENT_LIST_DIR}/src/cli/cmd_plugins.cpp
   ${CMAKE_CURRENT_LIST_DIR}/src/cli/cmd_report.cpp
   ${CMAKE_CURRENT_LIST_DIR}/src/cli/dirs.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/src/cli/files.cpp
   ${CMAKE_CURRENT_LIST_DIR}/src/cli/cmd_run.cpp
   ${CMAKE_CURRENT_LIST_DIR}/src/cli/cmd_sweep.cpp
   ${CMAKE_CURRENT_LIST_DIR}/src/cli/cmd_worker.cpp

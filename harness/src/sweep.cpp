@@ -25,6 +25,7 @@
 #include "ninfer/oracle/exhaustive.hpp"
 #include "ninfer/oracle/native_words.hpp"
 #include "ninfer/oracle/scalar.hpp"
+#include "ninfer/suites/conversions.hpp"
 #include "ninfer/suites/nan_principle.hpp"
 #include "ninfer/suites/rules.hpp"
 #include "wire.hpp"
@@ -77,6 +78,13 @@ int binade_of(const oracle::WordFormat &f, std::uint64_t w) {
 
 }  // namespace
 
+WordVerdict sweep_word_verdict(const oracle::Conversion &c, suites::NanPolicy policy, std::uint64_t src,
+                               std::uint64_t expected, std::uint64_t actual) {
+    if (!suites::conversion_in_domain(c, src)) return WordVerdict::not_judged;
+    if (expected == actual) return WordVerdict::pass;
+    return words_match(oracle::word_format(c.dst), policy, expected, actual) ? WordVerdict::pass : WordVerdict::fail;
+}
+
 std::uint64_t source_domain(const SweepOptions &o) {
     const auto g = geometry_of(o);
     return std::uint64_t{1} << g.src->bits;
@@ -95,6 +103,8 @@ struct Plan {
     std::uint32_t format = 0, format_in = 0, method = 0, out_plane = 0;
     int ib = 0, ob = 0;
     unsigned oracle_threads = 1;
+    /// Some source words lie outside the conversion's domain: judged word by word, those counted.
+    bool partial_domain = false;
 };
 
 /// What one job found over its contiguous run of batches; merged in range order.
@@ -102,6 +112,7 @@ struct JobResult {
     Comparison cmp;
     std::map<std::pair<bool, int>, std::uint64_t> bins;  // (negative, binade) -> word mismatches
     std::uint64_t nan_accepted = 0;  // NaN words the policy accepted, not bit-equal
+    std::uint64_t not_judged = 0;    // source words outside the conversion's domain
     reports::Status status = reports::Status::pass;  // the first non-pass status a batch set
     std::string message;  // the first batch message
 };
@@ -119,11 +130,20 @@ void native_expected(const Plan &p, std::uint64_t first, std::uint64_t n, std::u
     }
 }
 
+/// The class of a source word a mismatch line names (" (NaN input)"), or "" for a normal number.
+std::string input_class_note(const oracle::WordFormat &f, std::uint64_t w) {
+    if (word_is_nan(f, w)) return " (NaN input)";
+    if (word_is_inf(f, w)) return " (infinity)";
+    if (word_is_subnormal(f, w)) return " (subnormal)";
+    if (word_is_zero(f, w)) return " (zero)";
+    return "";
+}
+
 /// One word that differs: NaN policy, class, bin, and the first mismatches kept.
 void word_mismatch(const Plan &p, JobResult &jr, std::uint64_t src, std::uint64_t e, std::uint64_t a) {
     const auto &g = p.g;
     // The conversion's NaN policy of the NaN principle (suites/nan_principle.hpp), as `run`.
-    if (p.o->op == NINFER_OP_convert && words_match(*g.dst, p.nan_policy, e, a)) {
+    if (p.o->op == NINFER_OP_convert && sweep_word_verdict(*g.conv, p.nan_policy, src, e, a) == WordVerdict::pass) {
         ++jr.nan_accepted;
         return;
     }
@@ -136,7 +156,7 @@ void word_mismatch(const Plan &p, JobResult &jr, std::uint64_t src, std::uint64_
         reports::Mismatch m;
         m.index = src - p.o->start;
         m.plane = std::string(abi::plane_name(p.out_plane));
-        m.location = fmt::format("source word {}", oracle::word_hex(*g.src, src));
+        m.location = fmt::format("source word {}{}", oracle::word_hex(*g.src, src), input_class_note(*g.src, src));
         m.cls = mismatch_class_name(cls);
         m.inputs = {oracle::word_hex(*g.src, src)};
         m.input_value = oracle::word_value_text(*g.src, src);
@@ -210,10 +230,16 @@ void check_batch(const Plan &p, JobResult &jr, const Reply &r, std::uint64_t fir
             exp = scratch.data() + kBlock * ib;
         }
         const std::uint8_t *got = act + b * ob;
-        if (std::memcmp(exp, got, k * ob) == 0) continue;
+        if (!p.partial_domain && std::memcmp(exp, got, k * ob) == 0) continue;
         for (std::uint64_t i = 0; i < k; ++i) {
+            const std::uint64_t src = first + b + i;
+            // A word outside the rule's domain is counted, never judged: `run` offers none.
+            if (p.partial_domain && !suites::conversion_in_domain(*g.conv, src)) {
+                ++jr.not_judged;
+                continue;
+            }
             const std::uint64_t e = load_word(exp + i * ob, p.ob), a = load_word(got + i * ob, p.ob);
-            if (e != a) word_mismatch(p, jr, first + b + i, e, a);
+            if (e != a) word_mismatch(p, jr, src, e, a);
         }
     }
 }
@@ -283,6 +309,7 @@ SweepResult run_sweep(Subject &s, const SweepOptions &o, const reports::SubjectI
     }
     plan.nan_policy = o.nan_payload || o.op != NINFER_OP_convert ? suites::NanPolicy::exact
                                                                  : suites::nan_principle(*g.conv).policy;
+    plan.partial_domain = o.op == NINFER_OP_convert && suites::conversion_domain_is_partial(*g.conv);
     const std::uint64_t domain = source_domain(o);
     if (o.start >= domain) throw UsageError(fmt::format("--start {:x} is outside the {}-bit source domain", o.start, g.src->bits));
     const std::uint64_t count = o.count.value_or(domain - o.start);
@@ -327,6 +354,7 @@ SweepResult run_sweep(Subject &s, const SweepOptions &o, const reports::SubjectI
     cr.rule = g.rule;
     const auto *rule = suites::find_rule(g.rule);
     cr.sentence = rule ? rule->sentence : "(rule not in the catalog)";
+    cr.suite_reading = rule && rule->suite_reading;  // as `run` marks the rule's cases
     cr.suite = "sweep";
     cr.source = fmt::format("exhaustive [{}, +{})", oracle::word_hex(*g.src, o.start), count);
     cr.elements = part_count;
@@ -398,7 +426,7 @@ SweepResult run_sweep(Subject &s, const SweepOptions &o, const reports::SubjectI
         // Merged in range order: the report of --jobs 1.
         Comparison cmp;
         std::map<std::pair<bool, int>, std::uint64_t> bins;
-        std::uint64_t nan_accepted = 0;
+        std::uint64_t nan_accepted = 0, not_judged = 0;
         for (auto &jr : parts) {
             cmp.mismatches += jr.cmp.mismatches;
             for (const auto &[k, v] : jr.cmp.classes) cmp.classes[k] += v;
@@ -406,6 +434,7 @@ SweepResult run_sweep(Subject &s, const SweepOptions &o, const reports::SubjectI
                 if (cmp.first.size() < o.max_mismatches) cmp.first.push_back(std::move(m));
             for (const auto &[k, v] : jr.bins) bins[k] += v;
             nan_accepted += jr.nan_accepted;
+            not_judged += jr.not_judged;
             if (cr.status == reports::Status::pass) cr.status = jr.status;
             if (cr.message.empty()) cr.message = jr.message;
         }
@@ -426,6 +455,11 @@ SweepResult run_sweep(Subject &s, const SweepOptions &o, const reports::SubjectI
         if (nan_accepted) {
             cr.nan_policy = suites::nan_policy_name(plan.nan_policy);
             cr.nan_accepted = nan_accepted;
+        }
+        if (not_judged) {
+            cr.not_judged = not_judged;
+            cr.not_judged_why = fmt::format("outside the conversion's domain ({}: {})", suites::nan_principle(*g.conv).result,
+                                            suites::nan_principle(*g.conv).decided_by);
         }
         if (cr.status == reports::Status::pass && cr.mismatches) cr.status = reports::Status::fail;
     }

@@ -308,7 +308,8 @@ json merge_sweep_case(const std::vector<Shard> &shards, std::uint64_t max_mismat
     model = first.model.cases.front();
     std::vector<const json *> objects;
     std::vector<const json *> accepted;
-    std::uint64_t elements = 0, mismatches = 0, nan_count = 0;
+    std::uint64_t elements = 0, mismatches = 0, nan_count = 0, not_judged = 0;
+    json not_judged_of;
     std::map<std::string, std::uint64_t> classes;
     for (const auto &s : shards) {
         if (s.cases.size() != 1) refuse(s.label, fmt::format("a sweep report holds {} cases, expected 1", s.cases.size()));
@@ -328,6 +329,10 @@ json merge_sweep_case(const std::vector<Shard> &shards, std::uint64_t max_mismat
         if (auto n = c.find("nan_accepted"); n != c.end() && n->is_object()) {
             accepted.push_back(&*n);
             nan_count += n->value("count", std::uint64_t{0});
+        }
+        if (auto n = c.find("not_judged"); n != c.end() && n->is_object()) {
+            not_judged += n->value("count", std::uint64_t{0});
+            not_judged_of = *n;
         }
     }
     model.elements = elements;
@@ -351,6 +356,10 @@ json merge_sweep_case(const std::vector<Shard> &shards, std::uint64_t max_mismat
         n["count"] = nan_count;
         n["first"] = merged_by_index(accepted, "first", max_mismatches);
         out["nan_accepted"] = std::move(n);
+    }
+    if (not_judged) {
+        not_judged_of["count"] = not_judged;
+        out["not_judged"] = std::move(not_judged_of);
     }
     return out;
 }

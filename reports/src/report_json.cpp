@@ -59,6 +59,7 @@ nlohmann::ordered_json case_json(const CaseResult &c) {
                                   {"actual", n.actual}, {"actual_value", n.actual_value}});
         j["nan_accepted"] = a;
     }
+    if (c.not_judged) j["not_judged"] = {{"count", c.not_judged}, {"why", c.not_judged_why}};
     return j;
 }
 

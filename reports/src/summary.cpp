@@ -95,6 +95,9 @@ std::string render_summary(const Report &r, std::size_t max_rules) {
         }
         s += fmt::format("NaN words accepted by a NaN policy, not bit-equal: {} in {} cases{}\n", nan_accepted, nan_cases, example);
     }
+    for (const auto &c : r.cases)
+        if (c.not_judged)
+            s += fmt::format("not judged: {} source words of {}, {}\n", c.not_judged, c.rule, c.not_judged_why);
     if (!r.stale_waivers.empty()) {
         s += fmt::format("stale waivers ({}, no longer fire):\n", r.stale_waivers.size());
         for (std::size_t i = 0; i < r.stale_waivers.size() && i < 5; ++i)

@@ -9,6 +9,7 @@
 #include <mutex>
 #include <stdexcept>
 
+#include "ninfer/suites/conversions.hpp"
 #include "ninfer/suites/nan_principle.hpp"
 
 namespace ninfer::suites::scalar {
@@ -19,27 +20,8 @@ namespace {
 /// bit for bit with the oracle's word under rule convert.<name>.nan_payload.
 Case nan_payload_case(const Conversion &cv, const std::string &slug, Level level, const std::string &source, const Words &words);
 
-/// Whether a conversion's result for a source word rests on the reading its rule names (NaN,
-/// and for unsigned targets negative and infinite inputs; every E8M0 result).
-bool conversion_word_is_reading(const Conversion &c, std::uint64_t w, bool rule_reading) {
-    if (!rule_reading) return false;
-    const auto &src = word_format(c.src);
-    const auto &dst = word_format(c.dst);
-    if (is_nan_word(src, w) || format_word_is_reading(src, w)) return true;
-    if (dst.special == Special::E8M0) return true;  // the E8M0 roundings and clamps are readings
-    if (!dst.has_sign && (is_negative_word(src, w) || class_of(src, w) == NINFER_CLASS_INFINITE)) return true;
-    return false;
-}
-
 /// The NaN policy of a conversion's rule: the NaN principle's (nan_principle.hpp).
 NanPolicy nan_policy(const Conversion &c) { return nan_principle(c).policy; }
-
-/// Whether a source word is inside the conversion's domain (UNDEFINED: NaN is not).
-bool in_domain(const Conversion &c, std::uint64_t w) {
-    const auto &src = word_format(c.src);
-    if (w > src.mask()) return false;
-    return !(c.nan_rule == NanRule::UNDEFINED && is_nan_word(src, w));
-}
 
 Case convert_case(const Conversion &cv, const std::string &slug, Level level, const std::string &source,
                   const Words &words) {
@@ -52,7 +34,7 @@ Case convert_case(const Conversion &cv, const std::string &slug, Level level, co
     c.format_in = src.id;
     c.method = cv.id;
     for (auto w : words) {
-        if (!in_domain(cv, w)) throw std::logic_error("case " + c.id + ": word outside the conversion's domain");
+        if (!conversion_in_domain(cv, w)) throw std::logic_error("case " + c.id + ": word outside the conversion's domain");
         put_word(c.input(NINFER_PLANE_WORDS), w, src.bytes());
         put_word(c.expect.output(NINFER_PLANE_WORDS), convert_word(cv, w), dst.bytes());
         c.suite_reading = c.suite_reading || conversion_word_is_reading(cv, w, rule_reading);
@@ -224,9 +206,9 @@ std::vector<Case> convert_golden() {
         }
         Words specials, binades;
         for (auto w : special_words(src))
-            if (in_domain(cv, w)) specials.push_back(w);
+            if (conversion_in_domain(cv, w)) specials.push_back(w);
         for (auto w : binade_words(src))
-            if (in_domain(cv, w)) binades.push_back(w);
+            if (conversion_in_domain(cv, w)) binades.push_back(w);
         add_split(out, cv, "specials", "special values", specials);
         add_split(out, cv, "binade_boundaries", "boundary", binades);
         if (src.bits <= 16) add_domain_cases(out, src, Level::full, make);
@@ -263,7 +245,7 @@ std::vector<Case> convert_random(std::uint64_t seed, Level level) {
             out, rule::convert(cv), seed, level,
             [&](std::mt19937_64 &rng) -> std::optional<std::uint64_t> {
                 const auto w = random_fp32_word(rng, t);
-                if (!in_domain(cv, w)) return std::nullopt;
+                if (!conversion_in_domain(cv, w)) return std::nullopt;
                 return w;
             },
             [&](const std::string &s, Level l, const std::string &src, const Words &w) {
@@ -283,3 +265,27 @@ Suite convert_suite() {
 }
 
 }  // namespace ninfer::suites::scalar
+
+namespace ninfer::suites {
+
+using namespace scalar;  // the word classes of the case builders
+
+bool conversion_in_domain(const oracle::Conversion &c, std::uint64_t w) {
+    const auto &src = word_format(c.src);
+    if (w > src.mask()) return false;
+    return !(c.nan_rule == NanRule::UNDEFINED && is_nan_word(src, w));
+}
+
+bool conversion_domain_is_partial(const oracle::Conversion &c) { return c.nan_rule == NanRule::UNDEFINED; }
+
+bool conversion_word_is_reading(const oracle::Conversion &c, std::uint64_t w, bool rule_reading) {
+    if (!rule_reading) return false;
+    const auto &src = word_format(c.src);
+    const auto &dst = word_format(c.dst);
+    if (is_nan_word(src, w) || format_word_is_reading(src, w)) return true;
+    if (dst.special == Special::E8M0) return true;  // the E8M0 roundings and clamps are readings
+    if (!dst.has_sign && (is_negative_word(src, w) || class_of(src, w) == NINFER_CLASS_INFINITE)) return true;
+    return false;
+}
+
+}  // namespace ninfer::suites

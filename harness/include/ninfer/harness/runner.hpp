@@ -13,6 +13,7 @@
 
 #include "ninfer/harness/case_cache.hpp"
 #include "ninfer/harness/subject.hpp"
+#include "ninfer/oracle/formats.hpp"
 #include "ninfer/reports/report.hpp"
 #include "ninfer/suites/case.hpp"
 #include "ninfer/suites/suites.hpp"
@@ -119,6 +120,13 @@ struct SweepResult {
     double seconds = 0;      ///< wall time of calls and comparison
     double words_per_second = 0;
 };
+
+/// The verdict of one word of a conversion sweep, the one `run` gives the same word in a case:
+/// not judged outside the rule's domain (suites/conversions.hpp), else pass when the actual word
+/// is the expected one or the NaN policy accepts it, else fail.
+enum class WordVerdict : std::uint8_t { pass, fail, not_judged };
+WordVerdict sweep_word_verdict(const oracle::Conversion &c, suites::NanPolicy policy, std::uint64_t src,
+                               std::uint64_t expected, std::uint64_t actual);
 
 /// Size of the source domain of a conversion or format (2^bits).
 std::uint64_t source_domain(const SweepOptions &o);

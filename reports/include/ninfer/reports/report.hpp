@@ -79,6 +79,10 @@ struct CaseResult {
     std::string nan_policy;        ///< the case's NaN policy (word cases), "" when not a word case
     std::uint64_t nan_accepted = 0;            ///< NaN words accepted by the policy, not bit-equal
     std::vector<NanAccepted> nan_accepted_first;  ///< the first of them, capped as `first`
+    /// Swept source words outside the rule's domain (a NaN input of a conversion that leaves it
+    /// undefined): counted, never judged, as `run` offers none of them; `not_judged_why` says which.
+    std::uint64_t not_judged = 0;
+    std::string not_judged_why;
 };
 
 /// Per rule: the worst status among its cases and the mismatch classes of its failures.

@@ -285,6 +285,47 @@ TEST_CASE("merge refuses forged shards: relabelled, flipped, waived without base
         }
         check_refused(" '" + at("empty0.json") + "' '" + at("empty1.json") + "'", "extra \"cases_total\" is 0");
     }
+    SECTION("a failing case reported under another case's id, the count kept") {
+        json forged = h1;
+        for (auto &c : forged["cases"])
+            if (c["status"] == "fail") {
+                c["id"] = c["id"].get<std::string>() + "_elsewhere";
+                c["status"] = "pass";
+                c["mismatches"] = 0;
+                c["classes"] = json::object();
+                c["first_mismatches"] = json::array();
+                c["message"] = "";
+            }
+        recount(forged);
+        REQUIRE(forged["passed"] == true);
+        save("renamed.json", forged);
+        check_refused(s0 + " '" + at("renamed.json") + "'", "a shard's range holds cases it does not report");
+    }
+    SECTION("the failing cases dropped and cases_total lowered to match, in both shards") {
+        json forged = h1, other = load(first_fails ? "h1.json" : "h0.json");
+        json kept = json::array();
+        for (const auto &c : forged["cases"])
+            if (c["status"] != "fail") kept.push_back(c);
+        REQUIRE(kept.size() < forged["cases"].size());
+        forged["cases"] = kept;
+        recount(forged);
+        REQUIRE(forged["passed"] == true);
+        // Shards cut T cases as [floor(T*I/N), floor(T*(I+1)/N)): with N = 2 the slices stay
+        // consistent when T is the sum of both.
+        const auto total = std::to_string(forged["cases"].size() + other["cases"].size());
+        forged["extra"]["cases_total"] = total;
+        other["extra"]["cases_total"] = total;
+        save("dropped.json", forged);
+        save("dropped_other.json", other);
+        fs::remove(at("refused.json"));
+        const Out o = cli("merge --out '" + at("refused.json") + "' '" + at("dropped_other.json") + "' '" + at("dropped.json") + "'");
+        INFO(o.err);
+        CHECK(o.status == 2);
+        CHECK(!fs::exists(at("refused.json")));
+        // Refused by the slice arithmetic, or by the case list this build collects.
+        CHECK((o.err.find("a shard's range holds cases it does not report") != std::string::npos ||
+               o.err.find("cases_total") != std::string::npos));
+    }
     SECTION("a shard run with another --timeout-ms or --max-mismatches") {
         for (const char *opt : {"--timeout-ms 5000", "--max-mismatches 2"}) {
             INFO(opt);

@@ -7,6 +7,7 @@
 #include <sys/wait.h>
 
 #include <algorithm>
+#include <bit>
 #include <cstdint>
 #include <filesystem>
 #include <fstream>
@@ -15,6 +16,7 @@
 #include <string>
 #include <vector>
 
+#include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
 #include "cli_support.hpp"
@@ -494,4 +496,51 @@ TEST_CASE("oracle encode and decode wire every GGUF type's blocks in row order (
         }
         CHECK(slurp(out) == blocks);
     }
+}
+
+TEST_CASE("oracle encode: every GGUF reference quantizer takes finite extremes, no exception's text", "[oracle][gguf]") {
+    // Blocks whose 1/d overflows binary32 (products with an infinite inverse, 0 * inf a NaN):
+    // ggml's x86-64 release build converts those to 0x80000000 (cvttss2si), whose low byte is 0
+    // (oracle/GGUF.md). Before, the oracle stored 0xff, or died on the NaN with
+    // "Could not convert NaN to integer." and exit 2.
+    std::mt19937_64 rng(7);
+    std::normal_distribution<float> normal(0.0f, 1.0f);
+    const auto block = [&](std::uint32_t n, int kind) {
+        std::vector<std::uint32_t> x(n);
+        for (std::uint32_t i = 0; i < n; ++i) {
+            const float v = kind == 0   ? normal(rng) * 1e-40f
+                            : kind == 1 ? normal(rng) * 1e-38f
+                            : kind == 2 ? ((i & 1) ? 3.4028235e38f : -3.4028235e38f)
+                            : kind == 3 ? 3.4028235e38f
+                                        : (i % 3 ? 1e-45f : 0.0f);
+            x[i] = std::bit_cast<std::uint32_t>(v);
+        }
+        if (kind < 2) x[n / 2] = 0;  // an exact zero beside the tiny values
+        return x;
+    };
+    std::size_t quantizers = 0;
+    for (const auto &t : ninfer::abi::kGgufTypes) {
+        if (!t.ref_quantizer) continue;
+        ++quantizers;
+        for (int kind = 0; kind < 5; ++kind) {
+            INFO(t.name << " kind " << kind);
+            const auto out = tmp_dir() / "extreme.payload";
+            fs::remove(out);
+            const auto o = cli(fmt::format("oracle encode --format {} --method ggml_quantize_ref --source-type fp32 --shape "
+                                           "1,{} --input {} --output '{}'",
+                                           t.name, t.block_values, write_f32("extreme.f32", block(t.block_values, kind)),
+                                           out.string()));
+            INFO(o.err);
+            CHECK(o.status == 0);
+            CHECK(o.err.find("convert") == std::string::npos);
+            CHECK(slurp(out).size() == t.block_bytes);
+        }
+    }
+    CHECK(quantizers == 12);
+    // q8_0 of tiny gaussian values with a zero: d rounds to binary16 0, every code 0 (ggml's bytes).
+    const auto out = tmp_dir() / "tiny.payload";
+    REQUIRE(cli("oracle encode --format gguf_q8_0 --method ggml_quantize_ref --source-type fp32 --shape 1,32 --input " +
+                write_f32("tiny.f32", block(32, 0)) + " --output '" + out.string() + "'")
+                .status == 0);
+    CHECK(slurp(out) == std::string(34, '\0'));
 }

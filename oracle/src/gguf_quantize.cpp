@@ -2,6 +2,7 @@
 // ggml's deterministic reference quantizers (ggml-quants.c quantize_row_<type>_ref; the gguf_*
 // paragraph of tensor-formats.txt): the bytes of one block, each binary32 operation in ggml's
 // order rounded once by the exact oracle (gguf_internal.hpp), never by host float arithmetic.
+#include <cstdint>
 #include <stdexcept>
 
 #include <fmt/format.h>
@@ -18,21 +19,27 @@ using W = std::uint32_t;
 constexpr W kZero = 0, kOne = 0x3F800000u, kHalf = 0x3F000000u, kFltMax = 0x7F7FFFFFu;
 constexpr W kMagic = 0x4B400000u;  // 12582912.f = 1.5 * 2^23, ggml's nearest_int
 
-/// The integer a binary32 value converts to in C: truncation toward zero (the value must fit).
-long trunc_to_int(W w) {
+/// The integer of an integral exact value as x86-64's cvttss2si gives it, the conversion ggml's
+/// release build compiles a C float-to-integer cast to (oracle/GGUF.md, "Blocks whose inverse
+/// scale overflows"): the value when it fits in int32, else 0x80000000 (INT32_MIN). A NaN or
+/// infinite word (a product with 1/d once 1/d overflowed) gives INT32_MIN too.
+long x86_int32_of(W w, int (*round_fn)(mpfr_ptr, mpfr_srcptr)) {
+    if ((w & 0x7F800000u) == 0x7F800000u) return INT32_MIN;  // NaN or infinity
     const Real v = gguf_detail::real_of(w);
     Real t = exact_zero();
-    mpfr_trunc(t.backend().data(), v.backend().data());
+    round_fn(t.backend().data(), v.backend().data());
+    if (t >= Real(2147483648.0) || t < Real(-2147483648.0)) return INT32_MIN;
     return t.convert_to<long>();
 }
 
-/// roundf: the nearest integer, ties away from zero, as an integer.
-long roundf_to_int(W w) {
-    const Real v = gguf_detail::real_of(w);
-    Real t = exact_zero();
-    mpfr_round(t.backend().data(), v.backend().data());
-    return t.convert_to<long>();
-}
+/// A C float-to-integer conversion: truncation toward zero (x86-64: x86_int32_of).
+long trunc_to_int(W w) { return x86_int32_of(w, mpfr_trunc); }
+
+/// roundf then a conversion: the nearest integer, ties away from zero (x86-64: x86_int32_of).
+long roundf_to_int(W w) { return x86_int32_of(w, mpfr_round); }
+
+/// (int8_t) of a float: the low byte of the conversion, as a signed value.
+long int8_of(long converted) { return static_cast<std::int8_t>(static_cast<std::uint8_t>(converted & 0xFF)); }
 
 /// ggml's nearest_int: fval + 12582912.f in binary32, then the low mantissa bits.
 int nearest_int(W fval) {
@@ -81,8 +88,8 @@ std::vector<std::uint8_t> symmetric_nibbles(std::span<const W> x, int bits, std:
     const W offset = B::add(B::num(half), kHalf);  // 8.5f, 16.5f: exact
     std::uint32_t qh = 0;
     for (std::size_t j = 0; j < 16; ++j) {
-        const long xi0 = std::min(qmax, trunc_to_int(B::add(B::mul(x[j], id), offset)));
-        const long xi1 = std::min(qmax, trunc_to_int(B::add(B::mul(x[j + 16], id), offset)));
+        const long xi0 = std::min(qmax, int8_of(trunc_to_int(B::add(B::mul(x[j], id), offset))));
+        const long xi1 = std::min(qmax, int8_of(trunc_to_int(B::add(B::mul(x[j + 16], id), offset))));
         const std::size_t qs = bits == 4 ? 2 : 6;
         b[qs + j] = static_cast<std::uint8_t>((xi0 & 0xF) | (xi1 & 0xF) << 4);
         qh |= static_cast<std::uint32_t>((xi0 & 0x10) >> 4) << j;
@@ -107,8 +114,8 @@ std::vector<std::uint8_t> affine_nibbles(std::span<const W> x, int bits, std::si
         long xi0 = trunc_to_int(B::add(B::mul(B::sub(x[j], min), id), kHalf));
         long xi1 = trunc_to_int(B::add(B::mul(B::sub(x[j + 16], min), id), kHalf));
         if (bits == 4) {  // q4_1 clamps with MIN(15, (int8_t)...); q5_1 stores (uint8_t) unclamped
-            xi0 = std::min(15L, xi0);
-            xi1 = std::min(15L, xi1);
+            xi0 = std::min(15L, int8_of(xi0));
+            xi1 = std::min(15L, int8_of(xi1));
         }
         const std::size_t qs = bits == 4 ? 4 : 8;
         b[qs + j] = static_cast<std::uint8_t>((xi0 & 0xF) | (xi1 & 0xF) << 4);
@@ -132,7 +139,7 @@ std::vector<std::uint8_t> q8_blocks(std::span<const W> x, bool with_sum, std::si
     const std::size_t qs = with_sum ? 4 : 2;
     long sum = 0;
     for (std::size_t j = 0; j < 32; ++j) {
-        const auto q = static_cast<std::int8_t>(static_cast<std::uint8_t>(roundf_to_int(B::mul(x[j], id)) & 0xFF));
+        const auto q = static_cast<std::int8_t>(int8_of(roundf_to_int(B::mul(x[j], id))));
         b[qs + j] = static_cast<std::uint8_t>(q);
         sum += q;
     }

@@ -93,8 +93,7 @@ void type_cases(const GgufType &t, std::vector<Case> &out) {
         x[at2] = word2;
         add(slug, "boundary", one, x);
     }
-    // 4. Tiny and huge magnitudes: binary32 subnormals beside a normal maximum (an all-subnormal
-    // block makes ggml's 1/d infinite and its float-to-int conversion undefined), binary16 scale
+    // 4. Tiny and huge magnitudes: binary32 subnormals beside a normal maximum, binary16 scale
     // underflow and overflow.
     U32 subnormal = seeded_values(n, -160, rng);
     subnormal[3] = f32w(-3, -100);
@@ -107,6 +106,29 @@ void type_cases(const GgufType &t, std::vector<Case> &out) {
     U32 extreme = seeded_values(n, -12, rng);
     extreme[1] = 0x7F7FFFFFu;  // the largest binary32
     add("largest_f32", "boundary", one, extreme);
+    // 4b. Blocks whose 1/d overflows binary32 (oracle/GGUF.md, "Blocks whose inverse scale
+    // overflows"): products with an infinite inverse, and 0 * inf a NaN, become codes as ggml's
+    // x86-64 release build converts them (cvttss2si: 0x80000000, low byte 0): a reading.
+    std::mt19937_64 rng2(kGoldenSeed ^ (t.id << 8) ^ 0x4B);  // the earlier cases' draws stay as they were
+    U32 tiny_zero = seeded_values(n, -160, rng2);  // all subnormal (or zero)
+    tiny_zero[n / 2] = 0;
+    add("inverse_overflow.subnormal_zero", "boundary", one, tiny_zero);
+    out.back().suite_reading = true;
+    U32 normal_max = seeded_values(n, -160, rng2);
+    normal_max[5] = f32w(3, -127);  // 1.5 * 2^-126: a normal maximum, 1/d still overflows
+    normal_max[n / 2] = 0;
+    add("inverse_overflow.normal_max_zero", "boundary", one, normal_max);
+    out.back().suite_reading = true;
+    U32 alternating(n);
+    for (std::size_t j = 0; j < n; ++j) alternating[j] = j % 2 ? 0x7F7FFFFFu : 0xFF7FFFFFu;  // +-FLT_MAX: max - min overflows
+    add("flt_max_alternating", "boundary", one, alternating);
+    out.back().suite_reading = true;
+    // All of one sign: a quantizer's minimum (q4_1, q5_1, the K-quants' mins) is not 0.
+    U32 positive = seeded_values(n, -6, rng2), negative = seeded_values(n, -6, rng2);
+    for (auto &w : positive) w = (w & 0x7FFFFFFFu) ? w & 0x7FFFFFFFu : f32w(1, -2);  // no zero: a nonzero minimum
+    for (auto &w : negative) w = (w & 0x7FFFFFFFu) ? w | 0x80000000u : f32w(-1, -2);
+    add("all_positive", "boundary", one, positive);
+    add("all_negative", "boundary", one, negative);
     // 5. Seeded blocks (q8_1: its sums; q8_K: its bsums), rows of several blocks, rank 3.
     add(t.ggml_type == 9 ? "sums" : t.ggml_type == 15 ? "bsums" : "seeded", "random seed=golden", one, seeded_values(n, -6, rng));
     if (!big) add("seeded.2x" + std::to_string(2 * n), "random seed=golden", {2, 2 * n}, seeded_values(4 * n, -4, rng));

@@ -2,7 +2,7 @@
 // Suite linear.direct: `linear` over the direct float word weights fp32, bf16 and fp16
 // (contiguous_le_v1), every profile: the shared cases (cases.cpp) and the hand-made edges of each
 // criterion: the f32_sequential absorption that the exact sum does not have, an all -0 row, ties
-// of the final rounding to bf16 and fp16, products that underflow binary32, partial sums that may
+// of the final rounding to bf16 and fp16 and results near them, products that underflow binary32, partial sums that may
 // overflow (S >= 2^128 - 2^103), inf * 0, +inf with -inf, a NaN weight.
 #include "builders.hpp"
 
@@ -49,6 +49,13 @@ void edge_cases(std::vector<Case> &out) {
         out.push_back(linear_case(criterion_rule(NINFER_PROFILE_correctly_rounded), "tie_out_" + format_label(o), Level::quick,
                                   "ties", call_of(kF32, NINFER_PROFILE_correctly_rounded, 2, 2, 1, kF32, o),
                                   f32({one, 0x3B800000, one, 0x3C400000}), f32({one, one})));
+    // ... and within half a binary32 ulp of an output midpoint: 1 + h +- 2^-40, h half an output
+    // ulp at 1 (bf16 2^-8, fp16 2^-11). Rounded once: 1 + 2h and 1; through binary32 first, both
+    // are the tie 1 + h, which nearest-even takes to 1 (a double rounding).
+    for (const auto &[o, half] : {std::pair{NINFER_FORMAT_bf16, 0x3B800000ull}, std::pair{NINFER_FORMAT_fp16, 0x3A000000ull}})
+        out.push_back(linear_case(criterion_rule(NINFER_PROFILE_correctly_rounded), "near_tie_out_" + format_label(o),
+                                  Level::quick, "ties", call_of(kF32, NINFER_PROFILE_correctly_rounded, 2, 3, 1, kF32, o),
+                                  f32({one, half, 0x2B800000, one, half, 0xAB800000}), f32({one, one, one})));
 }
 
 std::vector<Case> golden() {

@@ -44,6 +44,13 @@ void edge_cases(std::vector<Case> &out) {
         out.push_back(linear_case(rule::linear_nonfinite, "nan_weight", Level::quick, "special values",
                                   call_of(kF32, p, 2, 2, 1), f32({0x7FC00001, one, one, 0xFF800000}), f32({one, one})));
     }
+    // Subnormal weights of each 16-bit weight format (fp32's are in "underflow" above): their
+    // exact values 2^-24 .. (fp16) and 2^-133 .. (bf16) count; a decode that flushes them does not.
+    for (const auto &[f, words] : {std::pair{NINFER_FORMAT_fp16, std::vector<std::uint64_t>{0x0001, 0x03FF, 0x8200}},
+                                   std::pair{NINFER_FORMAT_bf16, std::vector<std::uint64_t>{0x0001, 0x007F, 0x8040}}})
+        for (const auto p : profiles_for(f))
+            out.push_back(linear_case(criterion_rule(p), "subnormal_weights", Level::quick, "boundary", call_of(f, p, 1, 3, 1),
+                                      le_words(words, 2), f32({0x4B000000, 0x3F800000, 0x3F800000})));
     // correctly_rounded into bf16 and fp16: the ties above, rounded once.
     for (const auto o : {NINFER_FORMAT_bf16, NINFER_FORMAT_fp16})
         out.push_back(linear_case(criterion_rule(NINFER_PROFILE_correctly_rounded), "tie_out_" + format_label(o), Level::quick,

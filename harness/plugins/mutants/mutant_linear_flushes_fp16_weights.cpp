@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
-// Seeded bug: `linear` over fp16 weights flushes subnormal weight words to a zero of their sign
-// (a kernel whose weight decode runs with FTZ/DAZ on), instead of their exact values 2^-24 .. .
+// Seeded bug: `linear` over fp16 weights under f32_accumulate (a kernel's fast path, its weight
+// decode run with FTZ/DAZ on) flushes subnormal weight words to a zero of their sign instead of
+// their exact values 2^-24 ...
 #include <vector>
 
 #include "mutant_linear_common.hpp"
@@ -8,7 +9,8 @@
 namespace {
 
 std::optional<std::int32_t> flushed(const ninfer_call_v2 *c, ninfer_result_v2 *r) {
-    if (!r || c->op != NINFER_OP_linear || c->format != NINFER_FORMAT_fp16) return std::nullopt;
+    if (!r || c->op != NINFER_OP_linear || c->format != NINFER_FORMAT_fp16 || c->profile != NINFER_PROFILE_f32_accumulate)
+        return std::nullopt;
     std::vector<ninfer_input_plane> inputs(c->inputs, c->inputs + c->input_count);
     std::vector<std::uint8_t> weights;
     for (auto &p : inputs)

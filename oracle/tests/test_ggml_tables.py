@@ -17,6 +17,7 @@ import sys
 import tempfile
 import unittest
 
+sys.dont_write_bytecode = True  # importing the generator leaves no __pycache__ in scripts/
 SCRIPT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "scripts", "ggml_tables.py")
 SKIP = 77
 COMMIT = "0123456789abcdef0123456789abcdef01234567"

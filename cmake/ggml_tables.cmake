@@ -1,17 +1,25 @@
 # SPDX-License-Identifier: Apache-2.0
-# ggml's lookup tables (../shared/data/ggml-tables.json: grids, sign tables, code books, as
-# numbers) become a C++ header at configure time: one source of truth, no copy in the tree.
+# ggml's lookup tables (oracle/data/ggml-tables.json: grids, sign tables, code books, as numbers,
+# with the ggml commit they were read from; scripts/ggml_tables.py regenerates it from a ggml
+# tree) become a C++ header at configure time: one source of truth, the data in the tree.
 # ninfer_generate_ggml_tables(<json> <header>) writes constexpr arrays in ninfer::oracle::ggml.
 function(ninfer_generate_ggml_tables json_path header_path)
   if(NOT EXISTS "${json_path}")
-    message(FATAL_ERROR "ggml tables: '${json_path}' does not exist (expected ../shared/data/ggml-tables.json beside the source tree)")
+    message(FATAL_ERROR "ggml tables: '${json_path}' does not exist (expected a JSON of scripts/ggml_tables.py, by default oracle/data/ggml-tables.json)")
   endif()
   set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS "${json_path}")
   file(READ "${json_path}" text)
   file(SHA256 "${json_path}" digest)
   string(JSON tables GET "${text}" tables)
   string(JSON count LENGTH "${tables}")
+  foreach(key repository commit path date)
+    string(JSON origin_${key} ERROR_VARIABLE missing GET "${text}" provenance ${key})
+    if(missing)
+      message(FATAL_ERROR "ggml tables: '${json_path}' has no provenance.${key} (expected a JSON of scripts/ggml_tables.py)")
+    endif()
+  endforeach()
   set(out "// Generated at configure time from ${json_path} by cmake/ggml_tables.cmake; do not edit.\n")
+  string(APPEND out "// The numbers of ${origin_path} of ${origin_repository} at commit ${origin_commit} (${origin_date}), MIT.\n")
   string(APPEND out "// sha256 of the JSON: ${digest}\n#pragma once\n\n#include <array>\n#include <cstdint>\n#include <string_view>\n\n")
   string(APPEND out "namespace ninfer::oracle::ggml {\n\ninline constexpr std::string_view kTablesSha256 = \"${digest}\";\n\n")
   string(JSON constants GET "${text}" constants)

@@ -19,9 +19,11 @@
 #include "ninfer/oracle/gguf.hpp"
 #include "ninfer/suites/rules.hpp"
 #include "ninfer/suites/suites.hpp"
+#include "spec_text.hpp"
 
 using namespace ninfer::suites;
 using namespace ninfer::oracle;
+using namespace ninfer::suites::testing;
 
 namespace {
 
@@ -54,11 +56,6 @@ std::vector<Case> seeded(Level level, std::uint64_t seed = kDefaultSeed, bool qu
     return v;
 }
 
-std::string spec_dir() {
-    if (const char *env = std::getenv("NINFER_SPEC_DIR"); env && *env) return env;
-    return NINFER_SPEC_DIR;
-}
-
 std::string trim(const std::string &s) {
     const auto a = s.find_first_not_of(" \t\r");
     const auto b = s.find_last_not_of(" \t\r");
@@ -72,8 +69,7 @@ struct SpecRow {
     double bits;
 };
 std::map<std::string, SpecRow> spec_gguf_table() {
-    std::ifstream in(spec_dir() + "/tensor-formats.txt");
-    REQUIRE(in);
+    std::istringstream in(spec_file("tensor-formats.txt"));
     std::map<std::string, SpecRow> rows;
     std::string line, pending;
     while (std::getline(in, line)) {
@@ -123,7 +119,7 @@ const GgufType &type(const char *name) {
 
 }  // namespace
 
-TEST_CASE("gguf registry: the 18 .ninfer types equal the spec's gguf_* table", "[gguf][spec]") {
+TEST_CASE("gguf registry: the 18 .ninfer types equal the spec's gguf_* table", "[gguf][spec][reads-spec]") {
     const auto table = spec_gguf_table();
     CHECK(table.size() == 18);
     std::size_t registered = 0;

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 // The rule catalog (suites/src/rules_scalar.cpp, rules_grouped.cpp, rule_ids.hpp): one rule per
-// registry entry, every quote verbatim in the spec files its section names (../shared/spec),
+// registry entry, every quote verbatim in the spec files its section names (NINFER_SPEC_DIR),
 // the suite's readings kept apart from the quotes, and the typed rule ids tied to the catalog.
 #include <catch2/catch.hpp>
 
@@ -18,42 +18,15 @@
 #include "ninfer/suites/nan_principle.hpp"
 #include "ninfer/suites/rule_ids.hpp"
 #include "ninfer/suites/rules.hpp"
+#include "spec_text.hpp"
 
 using namespace ninfer::suites;
 using namespace ninfer::oracle;
+using namespace ninfer::suites::testing;
 
 namespace {
 
-/// The spec directory: $NINFER_SPEC_DIR, else ../shared/spec beside the source tree (CMake).
-std::string spec_dir() {
-    if (const char *env = std::getenv("NINFER_SPEC_DIR"); env && *env) return env;
-    return NINFER_SPEC_DIR;
-}
-
-/// A file's text with every run of whitespace made one space (the only normalisation allowed).
-std::string normalised(const std::string &text) {
-    std::string out;
-    bool space = false;
-    for (const char ch : text) {
-        if (ch == ' ' || ch == '\n' || ch == '\t' || ch == '\r' || ch == '\f' || ch == '\v') {
-            space = !out.empty();
-            continue;
-        }
-        if (space) out += ' ';
-        space = false;
-        out += ch;
-    }
-    return out;
-}
-
-std::string read_spec(const std::string &name) {
-    const std::string path = spec_dir() + "/" + name;
-    std::ifstream in(path, std::ios::binary);
-    if (!in) FAIL("cannot read the spec file " << path << " (set NINFER_SPEC_DIR to the spec directory)");
-    std::ostringstream s;
-    s << in.rdbuf();
-    return normalised(s.str());
-}
+std::string read_spec(const std::string &name) { return normalised(spec_file(name)); }
 
 /// The spec files a section names, in the order it names them ("lesson" is the lesson file).
 std::vector<std::string> files_of(const std::string &section) {
@@ -151,7 +124,7 @@ TEST_CASE("rules: family, section, quote and reading of every rule", "[rules]") 
     CHECK(rule_sentence("the spec, in part", "the gloss.") == "the spec, in part ... Suite reading: the gloss.");
 }
 
-TEST_CASE("rules: every quote occurs verbatim in the spec files its section names", "[rules][spec]") {
+TEST_CASE("rules: every quote occurs verbatim in the spec files its section names", "[rules][spec][reads-spec]") {
     std::map<std::string, std::string> text;
     std::size_t quotes = 0;
     for (const auto &r : rule_catalog()) {

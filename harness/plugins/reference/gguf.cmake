@@ -7,7 +7,7 @@ set(NINFER_GGUF_NATIVE_SOURCES ${CMAKE_CURRENT_LIST_DIR}/native_gguf.cpp ${CMAKE
 target_sources(ninfer_reference PRIVATE ${CMAKE_CURRENT_LIST_DIR}/gguf_ops.cpp ${NINFER_GGUF_NATIVE_SOURCES})
 # ggml's binary32 evaluation order: no product may be fused into an addition.
 set_source_files_properties(${NINFER_GGUF_NATIVE_SOURCES} PROPERTIES COMPILE_OPTIONS "-ffp-contract=off")
-# ggml's grids, sign tables and code books: data generated from ../shared/data/ggml-tables.json
+# ggml's grids, sign tables and code books: data generated from oracle/data/ggml-tables.json
 # (oracle/gguf.cmake), shared on purpose; the reference links no oracle code. Public in the build
 # tree for the GGUF mutants, which re-decode one type with the same tables.
 target_include_directories(ninfer_reference PUBLIC $<BUILD_INTERFACE:${PROJECT_BINARY_DIR}/oracle/generated>)

@@ -4,7 +4,7 @@
 // what ggml's dequantize_row_<type> computes, in host binary32 arithmetic in ggml's evaluation
 // order (this file is compiled with -ffp-contract=off: no product is fused into an addition).
 // Block layouts are the byte images of ggml-common.h's block_* structs; grids, sign tables and
-// code books are the data of ../shared/data/ggml-tables.json (ggml_tables.hpp, generated).
+// code books are the data of oracle/data/ggml-tables.json (ggml_tables.hpp, generated).
 #include "native_gguf.hpp"
 
 #include <bit>

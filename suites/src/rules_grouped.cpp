@@ -2,7 +2,7 @@
 // The grouped rules table: tensor-formats.txt Sections 3.2, 4, 5, 6 (6.2), 7 (7.2 grouped_absmax,
 // 7.3 grouped_search), 8; storage-layouts.md Sections 1, 3 and 8 (row_split_k128_v1). One rule
 // per normative sentence: the spec text copied verbatim (`quote`, tested against
-// ../shared/spec) and the suite's reading kept apart (`reading`, "" when the quote says it all).
+// the spec in NINFER_SPEC_DIR) and the suite's reading kept apart (`reading`, "" when the quote says it all).
 // grouped.code.<format> is one rule per registry row, its quote chosen by the row's code
 // encoding and illegal word; every other rule is a row of kRows, its id a typed constant.
 #include <stdexcept>

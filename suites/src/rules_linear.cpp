@@ -4,7 +4,7 @@
 // oracle; "An NVFP4 Op oracle starts from ..."), and the GGUF product paragraph. One rule per id of
 // NINFER_LINEAR_RULES (rule_ids.hpp), then one per criterion of abi::kCriteria
 // (rule::linear_criterion), each with the spec text copied verbatim (`quote`, tested against
-// ../shared/spec) and the suite's reading apart (`reading`): the spec names the criteria's place,
+// the spec in NINFER_SPEC_DIR) and the suite's reading apart (`reading`): the spec names the criteria's place,
 // the profiles and their parameters are the suite's (abi::kProfiles).
 #include <string>
 #include <string_view>

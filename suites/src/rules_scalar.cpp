@@ -3,7 +3,7 @@
 // conversion (convert) and contiguous_le_v1 aspect (tensor-formats.txt Sections 3.1, 3.3, 3.4, 6;
 // storage-layouts.md Sections 1, 2; number-formats-lesson.txt Examples 1-15). The rule ids are
 // generated from the registry tables (rule_ids.hpp); each id's row below is data: the spec text
-// it enforces, copied verbatim (`quote`, tested against ../shared/spec), and the suite's own
+// it enforces, copied verbatim (`quote`, tested against the spec in NINFER_SPEC_DIR), and the suite's own
 // reading or gloss, kept apart (`reading`, "" when the quote says it all).
 #include <stdexcept>
 #include <string>

@@ -3,7 +3,7 @@
 // the fp8_row_maxabs paragraph), 8; storage-layouts.md Sections 1, 4, 5, 6, 8; the lesson's
 // Example 15 (NVIDIA's two-level NVFP4 recipe). One rule per id of NINFER_SCALED_RULES
 // (rule_ids.hpp), in that order: the spec text copied verbatim (`quote`, tested against
-// ../shared/spec) and the suite's reading kept apart (`reading`, "" when the quote says it all;
+// the spec in NINFER_SPEC_DIR) and the suite's reading kept apart (`reading`, "" when the quote says it all;
 // the readings are those of oracle/SCALED.md and suites/SCALED.md).
 #include <string>
 #include <string_view>

@@ -15,7 +15,7 @@ struct Rule {
     std::string id;        ///< "<family>.<subject>[.<aspect>]", e.g. "convert.fp32_to_bf16_rne"
     std::string family;    ///< "decode", "classify", "validity", "convert", "layout", "grouped", ...
     std::string section;   ///< "tensor-formats.txt 3.1", "storage-layouts.md 2", "lesson Example 5"
-    /// The spec's text, copied verbatim from the files its section names (../shared/spec; the
+    /// The spec's text, copied verbatim from the files its section names (NINFER_SPEC_DIR; the
     /// test compares after normalising whitespace only). " ... " joins verbatim pieces that occur
     /// in this order. Empty only where the section names no spec file (an IEEE 754 profile).
     std::string quote;

@@ -17,8 +17,18 @@ namespace ninfer::mutants::linear {
 
 using reference::LinearRules;
 
+/// The reference's `linear` on a (changed) call under `rules`; no C++ exception crosses the C ABI.
+inline std::int32_t reference_linear(const ninfer_call_v2 &call, ninfer_result_v2 *r,
+                                     const LinearRules &rules = reference::kLinearRules) {
+    try {
+        return reference::linear_call(&call, r, rules);
+    } catch (...) {
+        return NINFER_E_INTERNAL;
+    }
+}
+
 /// Serve a `linear` call that `Applies` selects under the reference's rules patched by `Patch`;
-/// other calls: nullopt (the reference serves them). No C++ exception crosses the C ABI.
+/// other calls: nullopt (the reference serves them).
 template <void (*Patch)(LinearRules &), bool (*Applies)(const ninfer_call_v2 *)>
 std::optional<std::int32_t> serve_patched(const ninfer_call_v2 *c, ninfer_result_v2 *r) {
     if (!r || c->op != NINFER_OP_linear || !Applies(c)) return std::nullopt;
@@ -27,11 +37,7 @@ std::optional<std::int32_t> serve_patched(const ninfer_call_v2 *c, ninfer_result
         Patch(x);
         return x;
     }();
-    try {
-        return reference::linear_call(c, r, rules);
-    } catch (...) {
-        return NINFER_E_INTERNAL;
-    }
+    return reference_linear(*c, r, rules);
 }
 
 /// Whether the call's weight is of the grouped family.

@@ -15,11 +15,7 @@ struct M {
         // The bug: the stored layout is assumed.
         ninfer_call_v2 assumed = *c;
         assumed.layout = own;
-        try {
-            return ninfer::reference::linear_call(&assumed, r);
-        } catch (...) {
-            return NINFER_E_INTERNAL;
-        }
+        return ninfer::mutants::linear::reference_linear(assumed, r);
     }
 };
 }  // namespace

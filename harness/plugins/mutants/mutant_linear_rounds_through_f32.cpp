@@ -20,13 +20,7 @@ std::optional<std::int32_t> round_twice(const ninfer_call_v2 *c, ninfer_result_v
         if (p.name == NINFER_PLANE_OUTPUT) p = {p.name, NINFER_FORMAT_fp32, wide.data(), wide.size(), 0};
     ninfer_call_v2 f32 = *c;
     f32.outputs = outputs.data();
-    std::int32_t st = NINFER_E_INTERNAL;
-    try {
-        st = ninfer::reference::linear_call(&f32, r);
-    } catch (...) {
-        return NINFER_E_INTERNAL;
-    }
-    if (st != NINFER_OK) return st;
+    if (const std::int32_t st = ninfer::mutants::linear::reference_linear(f32, r); st != NINFER_OK) return st;
     const std::uint64_t words = ninfer_find_output(&f32, NINFER_PLANE_OUTPUT)->written / 4;
     const std::uint32_t conversion =
         out->format == NINFER_FORMAT_bf16 ? NINFER_CONVERSION_fp32_to_bf16_rne : NINFER_CONVERSION_fp32_to_fp16_rne;

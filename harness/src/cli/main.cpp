@@ -1,12 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 // `ninfer-conform`: the command line of the conformance suite (docs/cli.md). Exit status 0 when
 // every applicable case passed, 1 when a case failed, 2 for usage or input errors.
-#include <fcntl.h>
-#include <sys/stat.h>
-#include <unistd.h>
-
-#include <algorithm>
-#include <cerrno>
 #include <cstdio>
 #include <cstring>
 

@@ -48,6 +48,7 @@ if(NINFER_BUILD_TESTS)
     ${CMAKE_CURRENT_LIST_DIR}/tests/test_cli_paths.cpp
     ${CMAKE_CURRENT_LIST_DIR}/tests/test_cli_report.cpp
     ${CMAKE_CURRENT_LIST_DIR}/tests/test_cli_oracle.cpp
+    ${CMAKE_CURRENT_LIST_DIR}/tests/test_oracle_encode_extremes.cpp
     ${CMAKE_CURRENT_LIST_DIR}/tests/test_cli_sweep.cpp
     ${CMAKE_CURRENT_LIST_DIR}/tests/test_cli_merge.cpp
     ${CMAKE_CURRENT_LIST_DIR}/tests/test_cli_operators.cpp

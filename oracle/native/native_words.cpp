@@ -379,7 +379,12 @@ constexpr std::uint64_t decode_word(std::uint32_t w) {
         } else if constexpr (G.special == Special::FN) {
             nan = mag == G.mag_mask();
         }
-        return nan ? (sign | kNan64) : inf ? (sign | 0x7FF0000000000000ull) : e == 0 ? sub : normal;
+        // An IEEE NaN keeps every bit (sign, quiet bit, payload at the top of the fraction), as
+        // the exact widenings do; a NaN without a quiet bit is the quiet NaN of its sign.
+        const std::uint64_t nan64 = G.special == Special::IEEE
+                                        ? sign | 0x7FF0000000000000ull | (static_cast<std::uint64_t>(f) << (52 - G.man_bits))
+                                        : sign | kNan64;
+        return nan ? nan64 : inf ? (sign | 0x7FF0000000000000ull) : e == 0 ? sub : normal;
     }
 }
 

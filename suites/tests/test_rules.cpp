@@ -85,7 +85,7 @@ TEST_CASE("scalar rules: one per format, role, conversion and layout aspect", "[
     // + the NaN payload profiles of the conversions that have one (suites/nan_principle.hpp)
     std::size_t profiles = 0;
     for (const auto &c : kConversions) profiles += nan_principle(c).payload_profile ? 1 : 0;
-    CHECK(profiles == 4);
+    CHECK(profiles == 6);  // issue 21: fp32_to_bf16_rne and bf16_to_fp32 gained theirs
     CHECK(rules.size() == 2 * kWordFormats.size() + kRoles.size() + kConversions.size() + profiles + 5);
     std::set<std::string> ids;
     for (const auto &r : rules) CHECK(ids.insert(r.id).second);

@@ -226,7 +226,8 @@ TEST_CASE("Special values: largest finite words, classes with signs, texts", "[v
     CHECK_FALSE(nan_info.quiet);
     CHECK(nan_info.payload == 0x212345);
     CHECK(decode_to_binary64(F(NINFER_FORMAT_ue4m3), 0x80) == 0x7FF8000000000000ull);
-    CHECK(decode_to_binary64(F(NINFER_FORMAT_fp32), 0xFF800001) == 0xFFF8000000000000ull);
+    // An IEEE NaN keeps every bit, a signalling one stays signalling (issue 21, the NaN principle).
+    CHECK(decode_to_binary64(F(NINFER_FORMAT_fp32), 0xFF800001) == 0xFFF0000020000000ull);
     CHECK(decode_to_binary64(F(NINFER_FORMAT_int32), 0x80000000) == 0xC1E0000000000000ull);
     CHECK(decode_to_binary64(F(NINFER_FORMAT_fp32), 0x00000001) == 0x36A0000000000000ull);  // 2^-149
     CHECK_THROWS_AS(ordered_index(F(NINFER_FORMAT_fp16), 0x7E00), std::invalid_argument);

@@ -142,8 +142,11 @@ std::string input_class_note(const oracle::WordFormat &f, std::uint64_t w) {
 /// One word that differs: NaN policy, class, bin, and the first mismatches kept.
 void word_mismatch(const Plan &p, JobResult &jr, std::uint64_t src, std::uint64_t e, std::uint64_t a) {
     const auto &g = p.g;
-    // The conversion's NaN policy of the NaN principle (suites/nan_principle.hpp), as `run`.
-    if (p.o->op == NINFER_OP_convert && sweep_word_verdict(*g.conv, p.nan_policy, src, e, a) == WordVerdict::pass) {
+    // The rule's NaN policy of the NaN principle (suites/nan_principle.hpp), as `run`.
+    const bool accepted = p.o->op == NINFER_OP_convert
+                              ? sweep_word_verdict(*g.conv, p.nan_policy, src, e, a) == WordVerdict::pass
+                              : words_match(*g.dst, p.nan_policy, e, a);
+    if (accepted) {
         ++jr.nan_accepted;
         return;
     }
@@ -307,8 +310,10 @@ SweepResult run_sweep(Subject &s, const SweepOptions &o, const reports::SubjectI
             throw UsageError(fmt::format("--nan-payload: {} has no NaN payload profile (oracle/README.md)", g.rule));
         g.rule = suites::nan_payload_rule(*g.conv);
     }
-    plan.nan_policy = o.nan_payload || o.op != NINFER_OP_convert ? suites::NanPolicy::exact
-                                                                 : suites::nan_principle(*g.conv).policy;
+    // The rule's NaN policy of the NaN principle, as `run` (decode too: suites/nan_principle.hpp).
+    plan.nan_policy = o.nan_payload                  ? suites::NanPolicy::exact
+                      : o.op == NINFER_OP_convert ? suites::nan_principle(*g.conv).policy
+                                                  : suites::decode_nan_principle(*g.src).policy;
     plan.partial_domain = o.op == NINFER_OP_convert && suites::conversion_domain_is_partial(*g.conv);
     const std::uint64_t domain = source_domain(o);
     if (o.start >= domain) throw UsageError(fmt::format("--start {:x} is outside the {}-bit source domain", o.start, g.src->bits));

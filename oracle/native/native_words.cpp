@@ -379,7 +379,12 @@ constexpr std::uint64_t decode_word(std::uint32_t w) {
         } else if constexpr (G.special == Special::FN) {
             nan = mag == G.mag_mask();
         }
-        return nan ? (sign | kNan64) : inf ? (sign | 0x7FF0000000000000ull) : e == 0 ? sub : normal;
+        // An IEEE NaN keeps every bit (sign, quiet bit, payload at the top of the fraction), as
+        // the exact widenings do; a NaN without a quiet bit is the quiet NaN of its sign.
+        const std::uint64_t nan64 = G.special == Special::IEEE
+                                        ? sign | 0x7FF0000000000000ull | (static_cast<std::uint64_t>(f) << (52 - G.man_bits))
+                                        : sign | kNan64;
+        return nan ? nan64 : inf ? (sign | 0x7FF0000000000000ull) : e == 0 ? sub : normal;
     }
 }
 
@@ -464,7 +469,9 @@ std::uint64_t decode_to_binary64(std::uint32_t format_id, std::uint64_t word) {
     case NINFER_CLASS_INTEGER: return fp64_of(neg, neg ? (0x100000000ull - w) : w, 0);
     case NINFER_CLASS_INFINITE: return (neg ? 0x8000000000000000ull : 0ull) | 0x7FF0000000000000ull;
     case NINFER_CLASS_QNAN:
-    case NINFER_CLASS_SNAN:
+    case NINFER_CLASS_SNAN:  // an IEEE NaN keeps every bit, as decode_word
+        return (neg ? 0x8000000000000000ull : 0ull) | 0x7FF0000000000000ull |
+               (static_cast<std::uint64_t>(w & g.frac_mask()) << (52 - g.man_bits));
     case NINFER_CLASS_NAN: return (neg ? 0x8000000000000000ull : 0ull) | kNan64;
     default: {
         const Finite v = finite_parts(g, w);

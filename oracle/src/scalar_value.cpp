@@ -167,7 +167,12 @@ std::uint64_t decode_to_binary64(const WordFormat &f, std::uint64_t word) {
     const auto info = word_info(f, word);
     constexpr std::uint64_t kQuietNan = 0x7FF8000000000000ull;
     if (info.cls == NINFER_CLASS_OUTSIDE) return kQuietNan;
-    if (is_nan_class(info.cls)) return kQuietNan | (info.negative ? 1ull << 63 : 0);
+    const std::uint64_t sign = info.negative ? 1ull << 63 : 0;
+    // An IEEE NaN keeps every bit, as the exact widenings do (the NaN principle, oracle/README.md):
+    // sign, quiet bit and payload at the top of the binary64 fraction. Other NaNs: quiet, signed.
+    if (is_nan_class(info.cls) && f.special == Special::IEEE)
+        return sign | 0x7FF0000000000000ull | (detail::fields(f, word).frac << (52 - f.man_bits));
+    if (is_nan_class(info.cls)) return kQuietNan | sign;
     // Every registry value is a binary64 value, so this rounding is exact (assembled from fields).
     return round_real(info.value, kBinary64, detail::rounding_exact, detail::overflow_none);
 }

@@ -47,6 +47,7 @@ struct Expected {
     bool negative = false;
     std::int64_t sig = 0;
     long exp = 0;
+    std::uint64_t nan64 = 0;  ///< an IEEE NaN: its binary64 word with every bit kept
 };
 
 Expected expected_word(const SpecFormat &s, std::uint64_t w) {
@@ -68,6 +69,7 @@ Expected expected_word(const SpecFormat &s, std::uint64_t w) {
     if (s.kind == Kind::IEEE && ex == exp_ones) {
         e.cls = man == 0 ? NINFER_CLASS_INFINITE
                          : ((man >> (s.man_bits - 1)) ? NINFER_CLASS_QNAN : NINFER_CLASS_SNAN);
+        e.nan64 = (e.negative ? 1ull << 63 : 0) | 0x7FF0000000000000ull | (man << (52 - s.man_bits));
         return e;
     }
     if (s.kind == Kind::FN && ex == exp_ones && man == man_ones) {
@@ -103,6 +105,7 @@ std::uint64_t binary64_bits(bool negative, std::uint64_t magnitude, long exp) {
 
 std::uint64_t expected_binary64(const Expected &e) {
     if (e.cls == NINFER_CLASS_OUTSIDE) return 0x7FF8000000000000ull;
+    if (e.nan64) return e.nan64;  // an IEEE NaN keeps every bit (the NaN principle)
     if (is_nan(e.cls)) return 0x7FF8000000000000ull | (e.negative ? 1ull << 63 : 0);
     if (e.cls == NINFER_CLASS_INFINITE) return 0x7FF0000000000000ull | (e.negative ? 1ull << 63 : 0);
     return binary64_bits(e.negative, static_cast<std::uint64_t>(e.sig < 0 ? -e.sig : e.sig), e.exp);
@@ -223,7 +226,8 @@ TEST_CASE("Special values: largest finite words, classes with signs, texts", "[v
     CHECK_FALSE(nan_info.quiet);
     CHECK(nan_info.payload == 0x212345);
     CHECK(decode_to_binary64(F(NINFER_FORMAT_ue4m3), 0x80) == 0x7FF8000000000000ull);
-    CHECK(decode_to_binary64(F(NINFER_FORMAT_fp32), 0xFF800001) == 0xFFF8000000000000ull);
+    // An IEEE NaN keeps every bit, a signalling one stays signalling (issue 21, the NaN principle).
+    CHECK(decode_to_binary64(F(NINFER_FORMAT_fp32), 0xFF800001) == 0xFFF0000020000000ull);
     CHECK(decode_to_binary64(F(NINFER_FORMAT_int32), 0x80000000) == 0xC1E0000000000000ull);
     CHECK(decode_to_binary64(F(NINFER_FORMAT_fp32), 0x00000001) == 0x36A0000000000000ull);  // 2^-149
     CHECK_THROWS_AS(ordered_index(F(NINFER_FORMAT_fp16), 0x7E00), std::invalid_argument);

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
-// The NaN principle table (oracle/README.md "The NaN principle"; IEEE 754-2019 Sections 6.2,
-// 6.2.3 and 7.2 where the spec and number-formats-lesson.txt are silent).
+// The NaN principle table (oracle/README.md "The NaN principle" and "The NaN table"): spec, then
+// lesson, then IEEE 754-2019 (Sections 6.2, 6.2.3, 6.3) where both are silent.
 #include "ninfer/suites/nan_principle.hpp"
 
 #include "ninfer/suites/rule_ids.hpp"
@@ -8,24 +8,30 @@
 namespace ninfer::suites {
 
 namespace {
-constexpr const char *kIeee = "IEEE 754-2019 6.2 (a converted NaN is quiet), 6.2.3 (payload kept: recommended)";
+/// The spec's payload waiver for every compute operation (tensor-formats.txt 3.1).
+#define NINFER_NAN_WAIVER "tensor-formats.txt 3.1 (no payload required of a compute operation)"
+constexpr const char *kIeee = NINFER_NAN_WAIVER "; IEEE 754-2019 6.2 (quiet), 6.3 (sign kept: suite reading)";
+constexpr const char *kQuietOfSign = "a quiet NaN of the input's sign";
+constexpr const char *kKeptOrQuiet = "a quiet NaN of the input's sign, or the word that keeps every bit";
+constexpr const char *kEveryBit = "every bit kept: sign, quiet bit and payload at the top of the fraction";
+constexpr const char *kRecommended = "IEEE 754-2019 6.2.3 (payload kept: recommended)";
 }  // namespace
 
 NanPrinciple nan_principle(const oracle::Conversion &c) {
     switch (c.id) {
     case NINFER_CONVERSION_fp32_to_bf16_rne:
-        return {NanPolicy::exact, "(w >> 16) | 0x0040: sign and top payload bits kept, quiet bit set", "lesson Example 5", false};
+        return {NanPolicy::same_sign, kQuietOfSign, NINFER_NAN_WAIVER "; lesson Example 5 (sign kept, quiet bit set)", true,
+                "(w >> 16) | 0x0040", "lesson Example 5"};
     case NINFER_CONVERSION_fp32_to_bf16_rtz:
-        return {NanPolicy::same_sign, "a quiet NaN of the input's sign", kIeee, true};
+        return {NanPolicy::same_sign, kQuietOfSign, kIeee, true, "(w >> 16) | 0x0040", kRecommended};
     case NINFER_CONVERSION_fp32_to_fp16_rne:
-        return {NanPolicy::same_sign, "a quiet NaN of the input's sign", kIeee, true};
+        return {NanPolicy::same_sign, kQuietOfSign, kIeee, true, "sign | 0x7E00 | (fraction >> 13)", kRecommended};
     case NINFER_CONVERSION_fp32_to_e4m3fn_rne_satfinite:
     case NINFER_CONVERSION_fp32_to_e4m3fn_rne_nan:
-        return {NanPolicy::same_sign, "the E4M3FN NaN of the input's sign (0x7F / 0xFF; E4M3FN has no quiet bit)",
-                "IEEE 754-2019 6.2 (sign kept); tensor-formats.txt 3.3 (one NaN per sign)", false};
+        return {NanPolicy::same_sign, "the E4M3FN NaN of the input's sign (0x7F / 0xFF; no quiet bit, no payload)",
+                "tensor-formats.txt 3.3 (one NaN per sign); IEEE 754-2019 6.3 (sign kept: suite reading)", false};
     case NINFER_CONVERSION_fp32_to_e5m2_rne_satfinite:
-    case NINFER_CONVERSION_fp32_to_e5m2_rne_inf:
-        return {NanPolicy::same_sign, "a quiet NaN of the input's sign", kIeee, false};
+    case NINFER_CONVERSION_fp32_to_e5m2_rne_inf: return {NanPolicy::same_sign, kQuietOfSign, kIeee, false};
     case NINFER_CONVERSION_fp32_to_e2m1_rne_satfinite:
         return {NanPolicy::exact, "outside the conversion's domain (E2M1 has no NaN; no case offers one)", "OCP MX via the rule's sentence", false};
     case NINFER_CONVERSION_fp32_to_ue4m3_rnu_satfinite:
@@ -34,12 +40,16 @@ NanPrinciple nan_principle(const oracle::Conversion &c) {
     case NINFER_CONVERSION_fp32_to_e8m0_rup_satfinite:
         return {NanPolicy::any, "0xFF (E8M0's only NaN)", "OCP MX via the rule's sentence", false};
     case NINFER_CONVERSION_bf16_to_fp32:
-        return {NanPolicy::exact, "w << 16: every bit kept (a signalling NaN stays signalling)", "lesson Example 5 (toFloat)", false};
+        return {NanPolicy::same_sign, "a quiet NaN of the input's sign, or w << 16 (every bit kept)",
+                "tensor-formats.txt 3.1 (no payload required of a compute operation; read as covering the quiet bit); "
+                "lesson Example 5 (toFloat: sign kept)",
+                true,
+                "w << 16: every bit kept", "tensor-formats.txt 3.1 (the exact expansion to binary32), lesson Example 5 (toFloat)"};
     case NINFER_CONVERSION_fp16_to_fp32:
     case NINFER_CONVERSION_e5m2_to_fp32:
-        return {NanPolicy::same_sign, "a quiet NaN of the input's sign, or the word that keeps every bit", kIeee, true};
+        return {NanPolicy::same_sign, kKeptOrQuiet, kIeee, true, kEveryBit, kRecommended};
     case NINFER_CONVERSION_e4m3fn_to_fp32:
-        return {NanPolicy::same_sign, "a quiet NaN of the input's sign", "IEEE 754-2019 6.2 (the lesson says only \"NaN\")", false};
+        return {NanPolicy::same_sign, kQuietOfSign, "IEEE 754-2019 6.2 (quiet), 6.3 (sign kept: suite reading); the lesson says only \"NaN\"", false};
     case NINFER_CONVERSION_e2m1_to_fp32:
         return {NanPolicy::exact, "none (E2M1 has no NaN)", "tensor-formats.txt, lesson Example 13", false};
     case NINFER_CONVERSION_e8m0_to_fp32:
@@ -49,6 +59,46 @@ NanPrinciple nan_principle(const oracle::Conversion &c) {
     }
 }
 
+NanPrinciple decode_nan_principle(const oracle::WordFormat &f) {
+    if (f.special == oracle::Special::IEEE)
+        return {NanPolicy::same_sign, "a quiet binary64 NaN of the word's sign, or the binary64 word that keeps every bit", kIeee, false};
+    return {NanPolicy::same_sign, "a quiet binary64 NaN of the word's sign (no quiet bit, no payload to keep)",
+            "the format's NaN words (tensor-formats.txt 3.3; lesson Examples 8, 14, 15); IEEE 754-2019 6.2 (quiet)", false};
+}
+
 std::string nan_payload_rule(const oracle::Conversion &c) { return rule::convert_nan_payload(c); }
+
+namespace {
+
+bool has_nan(const oracle::WordFormat &f) { return f.special != oracle::Special::NONE && f.special != oracle::Special::INT; }
+
+}  // namespace
+
+std::vector<NanRow> nan_table() {
+    std::vector<NanRow> rows;
+    for (const auto &f : oracle::kWordFormats)
+        if (has_nan(f)) {
+            const auto p = decode_nan_principle(f);
+            rows.push_back({rule::decode(f), p.result, p.policy, p.decided_by});
+        }
+    for (const auto &c : oracle::kConversions) {
+        const auto p = nan_principle(c);
+        rows.push_back({rule::convert(c), p.result, p.policy, p.decided_by});
+        if (p.payload_profile) rows.push_back({nan_payload_rule(c), p.profile_result, NanPolicy::exact, p.profile_decided_by});
+    }
+    rows.push_back({"classify.<format>", "the class byte QNAN, SNAN or NAN with the word's sign bit", NanPolicy::exact,
+                    "tensor-formats.txt 3.1 (a NaN, including its sign, quiet/signaling bit and payload)"});
+    rows.push_back({"validity.<role>", "the verdict NAN: every NaN is invalid", NanPolicy::exact,
+                    "tensor-formats.txt 3.3, 3.4, 7 (NaN scales and codes invalid)"});
+    rows.push_back({std::string(rule::layout_contiguous_le_v1_words), "the same word, bit for bit", NanPolicy::exact,
+                    "storage-layouts.md 2; tensor-formats.txt 3.1 (a direct layout never canonicalizes a NaN)"});
+    rows.push_back({"gguf.decode.<type>", "a NaN of either sign (ggml's NaN bits follow the host)", NanPolicy::any,
+                    "ggml's dequantize_row_* (the normative meaning of a GGUF block)"});
+    rows.push_back({"linear.<criterion>", "any NaN where the acceptance admits one (kAcceptNan)", NanPolicy::any,
+                    "tensor-formats.txt 3.1 (compute-time propagation belongs to the compute profile); suites/LINEAR.md"});
+    return rows;
+}
+
+#undef NINFER_NAN_WAIVER
 
 }  // namespace ninfer::suites

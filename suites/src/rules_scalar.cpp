@@ -156,11 +156,11 @@ constexpr Row kRows[] = {
      "Every serialized binary32 word of d_w must be finite and strictly positive.", ""},
 
     // ---- convert.<conversion> ----
-    {"convert.fp32_to_bf16_rne", "lesson Example 5",
-     "Round to nearest even: add a rounding constant first, then drop the low bits. ... if ((bits & "
-     "0x7FFFFFFF) > 0x7F800000) return (bits >>> 16) | 64; // NaN stays NaN (quiet) ... 1.00390625 "
-     "is exactly halfway between 1.0 and 1.0078125. Round-to-nearest-even picks 1.0, because its last "
-     "mantissa bit is 0 (even).",
+    {"convert.fp32_to_bf16_rne", "lesson Example 5, tensor-formats.txt 3.1",
+     "Round to nearest even: add a rounding constant first, then drop the low bits. ... // NaN stays "
+     "NaN (quiet) ... 1.00390625 is exactly halfway between 1.0 and 1.0078125. Round-to-nearest-even "
+     "picks 1.0, because its last mantissa bit is 0 (even). ... A compute operation is not required "
+     "to preserve a NaN payload unless its compute profile says so.",
      ""},
     {"convert.fp32_to_bf16_rtz", "lesson Example 5",
      "Truncate: throw the low 16 bits away. ... Truncation always moves values toward zero, which is "
@@ -222,9 +222,12 @@ constexpr Row kRows[] = {
      "to 0xFE; NaN gives NaN."},
     {"convert.bf16_to_fp32", "tensor-formats.txt 3.1, lesson Example 5",
      "Equivalently, its exact expansion to binary32 places the 16-bit logical word in the high 16 "
-     "bits of a binary32 word and appends 16 zero low bits. ... Converting BF16 up to FP32 is a shift "
-     "left by 16 bits.",
-     ""},
+     "bits of a binary32 word and appends 16 zero low bits. ... A compute operation is not required "
+     "to preserve a NaN payload unless its compute profile says so. ... Converting BF16 up to FP32 is "
+     "a shift left by 16 bits.",
+     "the NaN principle (oracle/README.md): a NaN stays a NaN of its sign, w << 16 or quiet (the "
+     "suite reads the spec's payload waiver as covering the quiet bit, as IEEE 754 6.2 quiets); "
+     "keeping every bit is the profile rule convert.bf16_to_fp32.nan_payload."},
     {"convert.fp16_to_fp32", "lesson Example 3, tensor-formats.txt 6.2",
      "Float.float16ToFloat(short) converts back. ... every binary16 value expands exactly to "
      "binary32",
@@ -254,12 +257,21 @@ constexpr Row kRows[] = {
      "the E4M3FN value of the 7-bit word (0x7F gives a quiet binary32 NaN)."},
 
     // ---- convert.<conversion>.nan_payload: the stricter NaN profile (oracle/README.md) ----
+    {"convert.fp32_to_bf16_rne.nan_payload", "lesson Example 5",
+     "if ((bits & 0x7FFFFFFF) > 0x7F800000) return (bits >>> 16) | 64; // NaN stays NaN (quiet)",
+     "NaN payload profile: a NaN keeps its sign and the top seven payload bits, quiet bit set: "
+     "(w >> 16) | 0x0040, the lesson's word."},
     {"convert.fp32_to_bf16_rtz.nan_payload", "IEEE 754-2019 6.2.3 (profile)", "",
      "NaN payload profile: a NaN keeps its sign and the top seven payload bits, quiet bit set: "
      "(w >> 16) | 0x0040, as the lesson's rounding conversion does."},
     {"convert.fp32_to_fp16_rne.nan_payload", "IEEE 754-2019 6.2.3 (profile)", "",
      "NaN payload profile: a NaN keeps its sign and the payload's leading bits, quiet bit set: "
      "sign | 0x7E00 | (fraction >> 13)."},
+    {"convert.bf16_to_fp32.nan_payload", "tensor-formats.txt 3.1, lesson Example 5",
+     "Equivalently, its exact expansion to binary32 places the 16-bit logical word in the high 16 "
+     "bits of a binary32 word and appends 16 zero low bits. ... static float toFloat(int bf16) { "
+     "return Float.intBitsToFloat(bf16 << 16); }",
+     "NaN payload profile: a NaN keeps every bit, w << 16; a signalling NaN stays signalling."},
     {"convert.fp16_to_fp32.nan_payload", "lesson Example 3, IEEE 754-2019 6.2.3 (profile)",
      "FP16 (IEEE half precision) is the 16-bit float.",
      "NaN payload profile: a NaN keeps every bit, sign, quiet/signalling bit and payload moved to "

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
-// Seeded bug: fp32 -> bf16 writes the canonical NaN 0x7FC0 for every NaN, dropping the sign and
-// payload that the conversion's QUIET_TRUNC rule keeps (lesson Example 5).
+// Seeded bug: fp32 -> bf16 writes the canonical NaN 0x7FC0 for every NaN, dropping the sign that
+// the lesson's word keeps (lesson Example 5): the main rule catches it on negative NaNs (class
+// nan_sign); the payload profile convert.fp32_to_bf16_rne.nan_payload fails too (issue 21).
 #include "mutant_common.hpp"
 
 namespace {

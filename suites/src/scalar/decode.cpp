@@ -3,6 +3,8 @@
 // word (tensor-formats.txt Sections 3.1, 3.3; number-formats-lesson.txt Examples 1-9, 13-15).
 #include "builders.hpp"
 
+#include "ninfer/suites/nan_principle.hpp"
+
 namespace ninfer::suites::scalar {
 
 namespace {
@@ -18,7 +20,7 @@ Case decode_case(const WordFormat &f, const std::string &slug, Level level, cons
         put_word(c.expect.output(NINFER_PLANE_VALUES), decode_to_binary64(f, w), 8);
         c.suite_reading = c.suite_reading || format_word_is_reading(f, w);
     }
-    c.nan = NanPolicy::same_sign;
+    c.nan = decode_nan_principle(f).policy;  // the NaN principle (nan_principle.hpp)
     return c;
 }
 

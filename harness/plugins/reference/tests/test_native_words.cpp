@@ -122,6 +122,10 @@ TEST_CASE("native decode, classify and verdicts of hand-picked words", "[native]
     CHECK(ninfer::native::decode_to_binary64(NINFER_FORMAT_ue4m3, 0x80) == 0x7FF8000000000000ull);
     CHECK(ninfer::native::decode_to_binary64(NINFER_FORMAT_e8m0, 0x00) == 0x3800000000000000ull);
     CHECK(ninfer::native::decode_to_binary64(999, 0) == 0x7FF8000000000000ull);
+    // An IEEE NaN keeps every bit, a signalling one stays signalling (the NaN principle).
+    CHECK(native_decode(NINFER_FORMAT_fp16, 0xFC01) == 0xFFF0040000000000ull);
+    CHECK(ninfer::native::decode_to_binary64(NINFER_FORMAT_fp16, 0xFC01) == 0xFFF0040000000000ull);
+    CHECK(ninfer::native::decode_to_binary64(NINFER_FORMAT_bf16, 0x7FC1) == 0x7FF8200000000000ull);
     CHECK(native_classify(NINFER_FORMAT_bf16, 0x8000) == (NINFER_CLASS_ZERO | NINFER_CLASS_SIGN));
     CHECK(native_classify(NINFER_FORMAT_bf16, 0x7F81) == NINFER_CLASS_SNAN);
     CHECK(native_classify(NINFER_FORMAT_fp16, 0xFE00) == (NINFER_CLASS_QNAN | NINFER_CLASS_SIGN));

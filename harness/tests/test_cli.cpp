@@ -370,6 +370,22 @@ TEST_CASE("coverage finds a case for every rule") {
     CHECK(o.out.find("rules have cases") != std::string::npos);
 }
 
+TEST_CASE("coverage fails on a path the level never takes, naming rule, op, path and counts") {
+    // Quick has no nvfp4 payload of 2 x 2 tiles for layout_decode (a full-level case).
+    const auto o = cli("coverage --level quick --json");
+    INFO(o.out);
+    CHECK(o.status == 1);
+    const auto j = json::parse(o.out);
+    CHECK(j["level"] == "quick");
+    bool named = false;
+    for (const auto &g : j["paths"]["gaps"])
+        named = named || (g["rule"] == "block_scale.swizzle" && g["op"] == "layout_decode" && g["path"] == "both_tiles" &&
+                          g["cases"] == 0 && g["minimum"] == 1);
+    CHECK(named);
+    CHECK_FALSE(j["paths"]["table"].empty());
+    CHECK(cli("coverage --min-cases-per-path -1").status == 2);
+}
+
 TEST_CASE("help hides the worker, worker needs --plugin") {
     const auto o = cli("--help");
     CHECK(o.status == 0);

@@ -123,6 +123,9 @@ const std::map<std::string, Bound> &bounds() {
         // No mismatch attribution for nvfp4 payloads yet (compare.cpp blames row_split only): the
         // nibble bug's own cases rank behind the rules with more payload bytes.
         {"mutant_scaled_swapped_nibbles", {kBlockScaleWide, 6}},
+        // A decoder's tile order shows on the 2 x 2-tile payloads of layout_decode (its rule) and
+        // quant_decode (nvfp4.reconstruct, ranked first: more values per case).
+        {"mutant_scaled_decode_tile_order", {{"nvfp4.reconstruct"}, 2}},
         {"mutant_scaled_swizzle_tile64", {kBlockScaleWide, 1}},
         {"mutant_scaled_swizzle_transposed", {kBlockScaleWide, 1}},
         // The linear mutants (issue 13) break one profile each. linear.payload holds computed

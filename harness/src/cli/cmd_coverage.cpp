@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
-// `ninfer-conform coverage [--json]`: rules of the catalog without any case, over every suite's
-// golden and seeded random cases at level exhaustive. Exit 1 when a rule lacks a case or a
-// case names a rule outside the catalog.
+// `ninfer-conform coverage [--json] [--level L] [--min-cases-per-path N]`: rules of the catalog
+// without any case, and the paths of each rule and op (ninfer/suites/paths.hpp), over every
+// suite's golden and seeded random cases at the level (default full). Exit 1 when a rule lacks a
+// case, a case names a rule outside the catalog, or a required path has fewer than N cases.
 #include <cstdio>
 #include <map>
 #include <memory>
@@ -9,20 +10,82 @@
 #include <nlohmann/json.hpp>
 
 #include "cmd_common.hpp"
+#include "ninfer/suites/paths.hpp"
 #include "ninfer/suites/rules.hpp"
 #include "ninfer/suites/suites.hpp"
 
 namespace ninfer::harness::cli {
 
+namespace {
+
+struct CoverageArgs {
+    bool json = false;
+    std::string level = "full";
+    std::uint64_t min_cases_per_path = suites::paths::kDefaultMinCasesPerPath;
+};
+
+const suites::paths::Dimension &dimension_of(const std::string &name) {
+    for (const auto &d : suites::paths::dimensions())
+        if (d.name == name) return d;
+    throw std::logic_error("coverage: no dimension " + name);
+}
+
+nlohmann::ordered_json paths_json(const suites::paths::Table &table, const std::vector<suites::paths::Gap> &gaps) {
+    nlohmann::ordered_json j = nlohmann::ordered_json::array();
+    for (const auto &[key, cell] : table) {
+        const auto &[dim, rule, op] = key;
+        nlohmann::ordered_json row;
+        row["dimension"] = dim;
+        row["rule"] = rule;
+        row["op"] = std::string(abi::op_name(op));
+        row["cases"] = cell.cases;
+        row["required"] = cell.required;
+        row["paths"] = nlohmann::ordered_json::object();
+        const auto &d = dimension_of(dim);
+        for (std::size_t i = 0; i < d.paths.size(); ++i) row["paths"][d.paths[i]] = cell.counts[i];
+        j.push_back(std::move(row));
+    }
+    nlohmann::ordered_json out;
+    out["table"] = std::move(j);
+    out["gaps"] = nlohmann::ordered_json::array();
+    for (const auto &g : gaps)
+        out["gaps"].push_back({{"dimension", g.dimension}, {"rule", g.rule}, {"op", std::string(abi::op_name(g.op))},
+                               {"path", g.path}, {"cases", g.count}, {"minimum", g.minimum}});
+    return out;
+}
+
+void print_paths(const suites::paths::Table &table) {
+    for (const auto &[key, cell] : table) {
+        const auto &[dim, rule, op] = key;
+        const auto &d = dimension_of(dim);
+        std::string counts;
+        for (std::size_t i = 0; i < d.paths.size(); ++i)
+            counts += fmt::format(" {}={}{}", d.paths[i], cell.counts[i], cell.required && (d.required >> i & 1u) ? "*" : "");
+        std::printf("paths %s %s %s: %llu cases;%s\n", dim.c_str(), rule.c_str(), std::string(abi::op_name(op)).c_str(),
+                    static_cast<unsigned long long>(cell.cases), counts.c_str());
+    }
+}
+
+}  // namespace
+
 void add_coverage(CLI::App &app) {
-    auto *cmd = app.add_subcommand("coverage", "List rules without a case (golden + random, level exhaustive); "
-                                               "exit 1 when a rule lacks one");
-    auto json = std::make_shared<bool>(false);
-    cmd->add_flag("--json", *json, "JSON instead of text");
-    cmd->callback([json] {
+    auto *cmd = app.add_subcommand("coverage", "List rules without a case and the cases per path of each rule and op "
+                                               "(golden + random, level full); exit 1 on a rule without a case or a "
+                                               "required path below the minimum");
+    auto a = std::make_shared<CoverageArgs>();
+    cmd->add_flag("--json", a->json, "JSON instead of text");
+    cmd->add_option("--level", a->level, "quick | full | exhaustive (default full)");
+    cmd->add_option("--min-cases-per-path", a->min_cases_per_path,
+                    "cases each required path of a rule and op must have (default 1)")
+        ->check(digits());
+    cmd->callback([a] {
+        suites::Level level{};
+        if (!suites::parse_level(a->level, level))
+            throw UsageError(fmt::format("unknown level '{}'; expected one of: quick, full, exhaustive", echo(a->level)));
         std::map<std::string, std::uint64_t> per_rule;
         for (const auto &r : suites::rule_catalog()) per_rule[r.id] = 0;
         std::map<std::string, std::uint64_t> orphans;  // cases naming no catalog rule
+        suites::paths::Table table;
         for (const auto &s : suites::suite_catalog()) {
             auto count = [&](const std::vector<suites::Case> &cases) {
                 for (const auto &c : cases) {
@@ -30,15 +93,18 @@ void add_coverage(CLI::App &app) {
                     if (it == per_rule.end()) ++orphans[c.rule];
                     else ++it->second;
                 }
+                suites::paths::add_to(table, cases);
             };
-            if (s.golden) count(s.golden(suites::Level::exhaustive));
-            if (s.random) count(s.random(suites::kDefaultSeed, suites::Level::exhaustive));
+            if (s.golden) count(s.golden(level));
+            if (s.random) count(s.random(suites::kDefaultSeed, level));
         }
         std::vector<std::string> uncovered;
         for (const auto &r : suites::rule_catalog())
             if (per_rule[r.id] == 0) uncovered.push_back(r.id);
-        if (*json) {
+        const auto gaps = suites::paths::gaps(table, a->min_cases_per_path);
+        if (a->json) {
             nlohmann::ordered_json j;
+            j["level"] = suites::level_name(level);
             j["rules"] = per_rule.size();
             j["covered"] = per_rule.size() - uncovered.size();
             j["uncovered"] = uncovered;
@@ -46,14 +112,20 @@ void add_coverage(CLI::App &app) {
             for (const auto &[k, v] : orphans) j["unknown_rules"][k] = v;
             j["cases_per_rule"] = nlohmann::ordered_json::object();
             for (const auto &r : suites::rule_catalog()) j["cases_per_rule"][r.id] = per_rule[r.id];
+            j["min_cases_per_path"] = a->min_cases_per_path;
+            j["paths"] = paths_json(table, gaps);
             std::printf("%s\n", j.dump(2).c_str());
         } else {
             for (const auto &id : uncovered) std::printf("no case: %s\n", id.c_str());
             for (const auto &[k, v] : orphans) std::printf("%llu cases name a rule outside the catalog: %s\n",
                                                            static_cast<unsigned long long>(v), k.c_str());
-            std::printf("%zu of %zu rules have cases\n", per_rule.size() - uncovered.size(), per_rule.size());
+            print_paths(table);
+            for (const auto &g : gaps) std::printf("%s\n", suites::paths::gap_line(g).c_str());
+            std::printf("%zu of %zu rules have cases; %zu path gaps (minimum %llu cases per required path, level %s)\n",
+                        per_rule.size() - uncovered.size(), per_rule.size(), gaps.size(),
+                        static_cast<unsigned long long>(a->min_cases_per_path), suites::level_name(level));
         }
-        if (!uncovered.empty() || !orphans.empty()) throw CLI::RuntimeError(kExitFail);
+        if (!uncovered.empty() || !orphans.empty() || !gaps.empty()) throw CLI::RuntimeError(kExitFail);
     });
 }
 

@@ -281,6 +281,21 @@ std::vector<Case> block_scale_random(std::uint64_t seed, Level level) {
         out.push_back(nv_select_case(rule::block_scale_gather, "random_" + std::to_string(i) + "_" + shape_slug(n, k), level, n, k, p, rows, true));
         out.back().source = src;
     }
+    // Two or more swizzle tiles both ways (256x128: 2 x 2 tiles), distinct neighbouring scales:
+    // layout_decode and a gather that reads rows of both row tiles (a tile order along K first
+    // decodes or moves other rows' scales).
+    const auto tiles = swizzle_matrix(256, 128, {kOne});
+    const Bytes tp = block_scale_encode(tiles);
+    out.push_back(nv_payload_case(rule::block_scale_swizzle, "tiles_2x2_" + shape_slug(256, 128) + ".layout_decode", level, "boundary",
+                                  NINFER_OP_layout_decode, 256, 128, tp));
+    U64 both_tiles;  // rows 255, 253, ..., 1: odd rows of both tiles, reversed
+    for (std::uint64_t j = 0; j < 128; ++j) both_tiles.push_back(255 - 2 * j);
+    out.push_back(nv_select_case(rule::block_scale_gather, "tiles_2x2_" + shape_slug(256, 128), level, 256, 128, tp, both_tiles, true));
+    // The nibble order over 2 x 2 tiles (the rule's third case; its golden two stay at 128x64).
+    const auto nibbles = nv_matrix(256, 128, [](std::uint64_t, std::uint64_t c) -> std::uint8_t { return c % 2 ? 2 : 1; },
+                                   [](std::uint64_t, std::uint64_t) -> std::uint8_t { return 0x38; }, {kOne});
+    out.push_back(nv_payload_case(rule::block_scale_code_plane, "even1_odd2_" + shape_slug(256, 128) + ".layout_decode", level, "boundary",
+                                  NINFER_OP_layout_decode, 256, 128, block_scale_encode(nibbles)));
     return out;
 }
 

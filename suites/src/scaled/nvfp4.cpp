@@ -40,13 +40,14 @@ void code_cases(std::vector<Case> &out) {
 
 void scale_cases(std::vector<Case> &out) {
     const auto m = base(1);
-    // Invalid words: -0, negatives (-1.0, the largest negative, a negative subnormal), both NaNs.
+    // Invalid words: -0, negatives (-1.0, the largest negative, a negative subnormal), both NaNs;
+    // -0 and both NaNs on every payload op (a decoder that checks only the sign lets 0x7F through).
     struct Bad {
         std::uint8_t w;
         std::uint64_t n, g;
         bool triple;
     };
-    const Bad bad[] = {{0x80, 0, 0, true}, {0xB8, 37, 2, false}, {0x7F, 127, 3, false}, {0xFF, 64, 1, true},
+    const Bad bad[] = {{0x80, 0, 0, true}, {0xB8, 37, 2, false}, {0x7F, 127, 3, true}, {0xFF, 64, 1, true},
                        {0xFE, 31, 0, false}, {0x81, 96, 3, false}};
     for (const auto &b : bad) {
         const std::string slug = "scale_" + hex(b.w, 2) + "_at_" + std::to_string(b.n) + "_" + std::to_string(b.g);
@@ -162,6 +163,14 @@ std::vector<Case> nvfp4_random(std::uint64_t seed, Level level) {
         const auto m = nv_seeded(n, k, divs, rng());
         out.push_back(nv_payload_case(rule::nvfp4_reconstruct, "random_" + std::to_string(i) + "_" + shape_slug(n, k) + "_d" + std::to_string(d),
                                       level, src, NINFER_OP_quant_decode, n, k, block_scale_encode(m)));
+    }
+    // Two or more swizzle tiles both ways (2 x 2 tiles of 128 rows x 64 values of K), two
+    // divisors: a decoder that walks the tiles in the wrong order decodes other rows' scales.
+    {
+        U32 divs;
+        for (int j = 0; j < 2; ++j) divs.push_back(static_cast<std::uint32_t>((120 + rng() % 15) << 23 | (rng() & 0x7FFFFF)));
+        out.push_back(nv_payload_case(rule::nvfp4_reconstruct, "tiles_2x2_" + shape_slug(256, 128) + "_d2", level, src,
+                                      NINFER_OP_quant_decode, 256, 128, block_scale_encode(nv_seeded(256, 128, divs, rng()))));
     }
     // Row ownership over more rows: D = 4 over N = 512 and N = 256, seeded divisors.
     for (const auto &[n, d] : std::vector<std::pair<std::uint64_t, int>>{{512, 4}, {256, 4}, {256, 2}}) {

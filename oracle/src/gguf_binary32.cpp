@@ -65,6 +65,11 @@ Binary32::V Binary32::div(V a, V b) {
     return static_cast<V>(round_quotient(real_of(a), real_of(b), fp32(), kRne, kInf));
 }
 
+int nearest_int(std::uint32_t fval) {
+    const std::uint32_t val = Binary32::add(fval, 0x4B400000u);  // 12582912.f = 1.5 * 2^23
+    return static_cast<int>(val & 0x007FFFFFu) - 0x00400000;
+}
+
 bool Binary32::less(V a, V b) {
     const auto ia = word_info(fp32(), a), ib = word_info(fp32(), b);
     if (is_nan(ia) || is_nan(ib)) return false;

@@ -39,8 +39,17 @@ struct Binary32 {
     static std::uint16_t to_fp16(V a);
 };
 
+/// ggml's nearest_int: fval + 12582912.f in binary32, then the low 23 bits less 2^22 (ties to
+/// even below 2^22; beyond, the bits of the sum as ggml's release build reads them).
+int nearest_int(std::uint32_t fval);
+
 /// The K-quant reference quantizers (gguf_kquants.cpp): q2_K .. q6_K (ggml types 10..14).
 bool kquant_has_reference_quantizer(std::uint32_t ggml_type);
 std::vector<std::uint8_t> kquant_quantize_block_ref(std::uint32_t ggml_type, std::span<const std::uint32_t> x);
+
+/// ggml's 4-bit non-linear reference quantizers (gguf_quantize_iq4.cpp): iq4_nl, iq4_xs (ggml
+/// types 20, 23). iq4_nl refuses a block below GROUP_MAX_EPS with NINFER_E_METHOD (oracle/GGUF.md).
+bool iq4_has_reference_quantizer(std::uint32_t ggml_type);
+GgufQuantized iq4_quantize_block_ref(std::uint32_t ggml_type, std::span<const std::uint32_t> x);
 
 }  // namespace ninfer::oracle::gguf_detail

@@ -17,7 +17,6 @@ using B = gguf_detail::Binary32;
 using W = std::uint32_t;
 
 constexpr W kZero = 0, kOne = 0x3F800000u, kHalf = 0x3F000000u, kFltMax = 0x7F7FFFFFu;
-constexpr W kMagic = 0x4B400000u;  // 12582912.f = 1.5 * 2^23, ggml's nearest_int
 
 /// The integer of an integral exact value as x86-64's cvttss2si gives it, the conversion ggml's
 /// release build compiles a C float-to-integer cast to (oracle/GGUF.md, "Blocks whose inverse
@@ -40,12 +39,6 @@ long roundf_to_int(W w) { return x86_int32_of(w, mpfr_round); }
 
 /// (int8_t) of a float: the low byte of the conversion, as a signed value.
 long int8_of(long converted) { return static_cast<std::int8_t>(static_cast<std::uint8_t>(converted & 0xFF)); }
-
-/// ggml's nearest_int: fval + 12582912.f in binary32, then the low mantissa bits.
-int nearest_int(W fval) {
-    const W val = B::add(fval, kMagic);
-    return static_cast<int>(val & 0x007FFFFFu) - 0x00400000;
-}
 
 bool nonzero(W w) { return (w & 0x7FFFFFFFu) != 0; }
 
@@ -160,7 +153,7 @@ std::vector<std::uint8_t> q8_k_block(std::span<const W> x) {
         }
     if (!nonzero(amax)) return b;
     const W iscale = B::div(B::num(-127), max);
-    for (std::size_t j = 0; j < 256; ++j) b[4 + j] = static_cast<std::uint8_t>(std::min(127, nearest_int(B::mul(iscale, x[j]))));
+    for (std::size_t j = 0; j < 256; ++j) b[4 + j] = static_cast<std::uint8_t>(std::min(127, gguf_detail::nearest_int(B::mul(iscale, x[j]))));
     for (std::size_t g = 0; g < 16; ++g) {
         int sum = 0;
         for (std::size_t i = 0; i < 16; ++i) sum += static_cast<std::int8_t>(b[4 + 16 * g + i]);
@@ -176,7 +169,7 @@ std::vector<std::uint8_t> q8_k_block(std::span<const W> x) {
 bool gguf_has_reference_quantizer(const GgufType &t) {
     switch (t.ggml_type) {
     case 2: case 3: case 6: case 7: case 8: case 9: case 15: return true;
-    default: return gguf_detail::kquant_has_reference_quantizer(t.ggml_type);
+    default: return gguf_detail::kquant_has_reference_quantizer(t.ggml_type) || gguf_detail::iq4_has_reference_quantizer(t.ggml_type);
     }
 }
 
@@ -195,6 +188,7 @@ GgufQuantized gguf_quantize_block_ref(const GgufType &t, std::span<const std::ui
             out.message = fmt::format("element {} is not finite", i);
             return out;
         }
+    if (gguf_detail::iq4_has_reference_quantizer(t.ggml_type)) return gguf_detail::iq4_quantize_block_ref(t.ggml_type, x);
     switch (t.ggml_type) {
     case 2: out.block = symmetric_nibbles(x, 4, t.block_bytes); break;
     case 6: out.block = symmetric_nibbles(x, 5, t.block_bytes); break;

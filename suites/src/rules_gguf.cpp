@@ -94,7 +94,11 @@ constexpr TypeRow kTypeRows[] = {
          "dl = d * (2 * ((qh >> 12) & 7) + 1); element = dl * (grid byte + delta), delta = -IQ1S_DELTA when bit 15 of qh "
          "is set, else +IQ1S_DELTA.",
      ""},
-    {20, "block_iq4_nl = binary16 d, qs[16]; element j is d * kvalues_iq4nl[qs[j] & 0xF], element j + 16 the high nibble.", ""},
+    {20, "block_iq4_nl = binary16 d, qs[16]; element j is d * kvalues_iq4nl[qs[j] & 0xF], element j + 16 the high nibble.",
+     "quantize_row_iq4_nl_ref (quantize_row_iq4_nl_impl, ntry -1, weights x * x): max the signed value of largest magnitude, "
+     "codes best_index_int8(kvalues_iq4nl, x / (max / -127)) (ties to the upper code), d = sum(w*q*x) / sum(w*q*q) stored "
+     "as binary16 (a NaN of inf / inf as x86 stores it, 0xFE00). A block whose largest magnitude is below GROUP_MAX_EPS "
+     "(1e-15f) is refused with NINFER_E_METHOD (reading: ggml packs codes it never wrote)."},
     {21, "block_iq3_s = binary16 d, qs[64], qh[8], signs[32], scales[4]; grid index qs | qh bit << 8 (iq3s_grid), db = d * "
          "(1 + 2 * s); element = db * grid byte * (sign bit ? -1 : 1), sign bits from the signs bytes directly.",
      ""},
@@ -103,7 +107,10 @@ constexpr TypeRow kTypeRows[] = {
      ""},
     {23, "block_iq4_xs = binary16 d, uint16 scales_h, scales_l[4], qs[128]; the 6-bit scale ls of sub-block ib is the "
          "nibble ib of scales_l | 2 bits of scales_h << 4; element = (d * (ls - 32)) * kvalues_iq4nl[nibble].",
-     ""},
+     "quantize_row_iq4_xs_ref (quantize_row_iq4_nl_impl, ntry 7, weights x * x): per 32 values the least-squares scale "
+     "of the codes at max / 127, then 15 inverse scales (itry - 127) / max kept when sum(w*q*x)^2 / sum(w*q*q) grows; "
+     "d = -max_scale / 32, ls = nearest_int(scale / d) clamped to -32..31 and stored + 32, codes re-chosen at d * ls. "
+     "A sub-block below GROUP_MAX_EPS has scale 0; an all-zero block stores d = -0 (0x8000), ls 32, codes 8."},
     {29, "block_iq1_m = qs[32], qh[16], scales[8]; the binary16 d is the top nibbles of the four uint16 scale words; "
          "dl = d * (2 * s + 1) with 3-bit s; element = dl * (grid byte + delta), delta = -IQ1M_DELTA when the group's qh "
          "bit 3 is set, else +IQ1M_DELTA (IQ1M_DELTA = IQ1S_DELTA).",

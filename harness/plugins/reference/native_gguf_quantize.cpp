@@ -12,6 +12,7 @@
 #include <string>
 
 #include "native_gguf.hpp"
+#include "native_gguf_iq4.hpp"
 #include "native_gguf_kquants.hpp"
 #include "ninfer/abi/plugin.h"
 #include "ninfer/oracle/ggml_tables.hpp"
@@ -163,6 +164,7 @@ bool has_reference_quantizer(std::uint32_t ggml_type) {
     switch (ggml_type) {
     case 2: case 3: case 6: case 7: case 8: case 9: case 15: return true;
     case 10: case 11: case 12: case 13: case 14: return true;  // native_gguf_kquants.cpp
+    case 20: case 23: return true;                             // native_gguf_iq4.cpp
     default: return false;
     }
 }
@@ -184,6 +186,8 @@ EncodeOutcome quantize_row_ref(std::uint32_t ggml_type, std::span<const float> x
     case 12: values = 256, bytes = 144; break;
     case 13: values = 256, bytes = 176; break;
     case 14: values = 256, bytes = 210; break;
+    case 20: bytes = 18; break;
+    case 23: values = 256, bytes = 136; break;
     default: values = 256, bytes = 292; break;  // q8_K
     }
     for (std::size_t i = 0; i + values <= x.size(); i += values) {
@@ -198,6 +202,11 @@ EncodeOutcome quantize_row_ref(std::uint32_t ggml_type, std::span<const float> x
         case 8: q8_block(xb, false, b); break;
         case 9: q8_block(xb, true, b); break;
         case 15: q8_k_block(xb, b); break;
+        case 20: case 23:  // quantize_row_iq4_nl_ref (ntry -1), quantize_row_iq4_xs_ref (ntry 7)
+            if (!iq4_block(static_cast<int>(values), ggml_type == 20 ? -1 : 7, xb, b))
+                return refuse(NINFER_E_METHOD, "block " + std::to_string(i / values) +
+                                                   ": every |x| is below GROUP_MAX_EPS (1e-15f); ggml's iq4_nl quantizer stores codes it never computed");
+            break;
         default: kquant_block(ggml_type, xb, b); break;
         }
     }

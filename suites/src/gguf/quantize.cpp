@@ -58,6 +58,27 @@ U32 tie_block(const GgufType &t) {
     return x;
 }
 
+/// iq4_nl and iq4_xs (oracle/GGUF.md, "iq4_nl and iq4_xs"): both sides of GROUP_MAX_EPS = 1e-15f
+/// (iq4_nl refuses below it with NINFER_E_METHOD, a reading: ggml packs codes it never wrote;
+/// iq4_xs encodes it), squares that overflow (x*x infinite: infinite or NaN scales), and a row
+/// whose second block alone is below the threshold.
+template <class Add>
+void iq4_cases(const GgufType &t, std::mt19937_64 &rng, Add add) {
+    const std::size_t n = t.block_values;
+    constexpr std::uint32_t kEps = 0x26901D7Du;  // 1e-15f
+    U32 at_eps(n, 0);
+    for (std::size_t j = 0; j < n; j += 3) at_eps[j] = kEps | (j % 2 ? 0u : 0x80000000u);
+    add("at_group_max_eps", "boundary", Shape{n}, at_eps);
+    U32 below = at_eps;
+    for (auto &w : below) w = w ? w - 1 : 0;  // one step below 1e-15f
+    add("below_group_max_eps", "boundary", Shape{n}, below);
+    U32 squares = seeded_values(n, 50, rng);  // |x| up to 2^69: x*x overflows binary32
+    add("square_overflow", "boundary", Shape{n}, squares);
+    U32 row = seeded_values(n, -6, rng);
+    row.insert(row.end(), below.begin(), below.end());
+    add("row_second_below_eps", "boundary", Shape{1, 2 * n}, row);
+}
+
 void type_cases(const GgufType &t, std::vector<Case> &out) {
     const std::string rule = rule::gguf_quantize(t), nm = name_of(t);
     const std::size_t n = t.block_values;
@@ -65,6 +86,7 @@ void type_cases(const GgufType &t, std::vector<Case> &out) {
     std::mt19937_64 rng(kGoldenSeed ^ (t.id << 8));
     auto add = [&](const std::string &slug, const std::string &source, const Shape &shape, const U32 &x) {
         out.push_back(quantize_case(rule, nm + "." + slug, Level::quick, source, t, shape, x));
+        if (out.back().expect.status == NINFER_E_METHOD) out.back().suite_reading = true;  // iq4_nl below GROUP_MAX_EPS
     };
     // 1. Zero blocks.
     add("zero", "special values", one, U32(n, 0));
@@ -129,6 +151,7 @@ void type_cases(const GgufType &t, std::vector<Case> &out) {
     for (auto &w : negative) w = (w & 0x7FFFFFFFu) ? w | 0x80000000u : f32w(-1, -2);
     add("all_positive", "boundary", one, positive);
     add("all_negative", "boundary", one, negative);
+    if (t.ggml_type == 20 || t.ggml_type == 23) iq4_cases(t, rng2, add);
     // 5. Seeded blocks (q8_1: its sums; q8_K: its bsums), rows of several blocks, rank 3.
     add(t.ggml_type == 9 ? "sums" : t.ggml_type == 15 ? "bsums" : "seeded", "random seed=golden", one, seeded_values(n, -6, rng));
     if (!big) add("seeded.2x" + std::to_string(2 * n), "random seed=golden", {2, 2 * n}, seeded_values(4 * n, -4, rng));

@@ -54,7 +54,8 @@ std::vector<std::uint8_t> ggml_blocks_select_rows(const GgufType &t, std::span<c
 /// A block produced by one of ggml's reference quantizers.
 struct GgufQuantized {
     std::int32_t status = NINFER_OK;  ///< NINFER_E_NONFINITE (the suite's domain: finite inputs),
-                                      ///< NINFER_E_UNSUPPORTED (no reference quantizer for the type)
+                                      ///< NINFER_E_UNSUPPORTED (no reference quantizer for the type),
+                                      ///< NINFER_E_METHOD (iq4_nl below GROUP_MAX_EPS: ggml's bytes undefined)
     std::string message;
     std::vector<std::uint8_t> block;  ///< the block's bytes, as ggml writes them
 };

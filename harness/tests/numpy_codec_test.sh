@@ -39,7 +39,7 @@ for r in (a, b):
 if a != b:
     sys.exit("numpy_codec_test: the binary and the JSON-lines runs differ")
 failing = sorted(r["id"] for r in a["rules"] if r["status"] == "fail")
-want = ["convert.fp32_to_fp16_rne", "convert.fp32_to_fp16_rne.nan_payload", "decode.fp16"]
+want = ["convert.fp32_to_fp16_rne", "convert.fp32_to_fp16_rne.nan_payload"]  # decode.fp16 passes: it keeps an sNaN as convert.fp16_to_fp32 does
 if failing != want:
     sys.exit("numpy_codec_test: failing rules %s, expected %s" % (failing, want))
 if a["totals"]["pass"] == 0 or a["totals"]["error"] or a["totals"]["crash"] or a["totals"]["timeout"]:

@@ -191,8 +191,8 @@ TEST_CASE("a sweep counts NaN inputs outside fp32_to_e2m1's domain as not judged
 TEST_CASE("a conversion without undefined inputs judges every swept word", "[sweep][verdict]") {
     const auto &conv = *oracle::find_id(oracle::kConversions, NINFER_CONVERSION_fp32_to_bf16_rne);
     CHECK_FALSE(suites::conversion_domain_is_partial(conv));
-    // A NaN input whose result is not the lesson's word (7f812345 -> 7fc1): judged, failed, named.
-    FakeConverter canonical(conv, [](std::uint64_t w, std::uint64_t native) { return w == 0x7F812345 ? 0x7FC0 : native; });
+    // A NaN input whose result has lost its sign (7f812345 -> ffc1): judged, failed, named.
+    FakeConverter canonical(conv, [](std::uint64_t w, std::uint64_t native) { return w == 0x7F812345 ? 0xFFC1 : native; });
     const auto r = run_sweep(canonical, sweep_of(conv, 0x7F812340, 0x20), identity_of(canonical, "exec", "fake")).report;
     const auto &cr = r.cases.at(0);
     CHECK(cr.not_judged == 0);

@@ -9,10 +9,11 @@ ninfer_generate_ggml_tables("${NINFER_GGML_TABLES_JSON}"
   "${CMAKE_CURRENT_BINARY_DIR}/generated/ninfer/oracle/ggml_tables.hpp")
 target_sources(ninfer_oracle PRIVATE ${CMAKE_CURRENT_LIST_DIR}/src/gguf.cpp ${CMAKE_CURRENT_LIST_DIR}/src/gguf_binary32.cpp
   ${CMAKE_CURRENT_LIST_DIR}/src/gguf_quantize.cpp ${CMAKE_CURRENT_LIST_DIR}/src/gguf_kquants.cpp
-  ${CMAKE_CURRENT_LIST_DIR}/src/gguf_quantize_iq4.cpp)
+  ${CMAKE_CURRENT_LIST_DIR}/src/gguf_quantize_iq4.cpp ${CMAKE_CURRENT_LIST_DIR}/src/gguf_quantize_small.cpp)
 target_include_directories(ninfer_oracle PRIVATE ${CMAKE_CURRENT_BINARY_DIR}/generated)
 if(NINFER_BUILD_TESTS)
-  target_sources(ninfer_oracle_tests PRIVATE ${CMAKE_CURRENT_LIST_DIR}/tests/test_gguf.cpp ${CMAKE_CURRENT_LIST_DIR}/tests/test_gguf_iq4.cpp)
+  target_sources(ninfer_oracle_tests PRIVATE ${CMAKE_CURRENT_LIST_DIR}/tests/test_gguf.cpp ${CMAKE_CURRENT_LIST_DIR}/tests/test_gguf_iq4.cpp
+    ${CMAKE_CURRENT_LIST_DIR}/tests/test_gguf_quantize_small.cpp)
   target_link_libraries(ninfer_oracle_tests PRIVATE fmt::fmt)
   target_include_directories(ninfer_oracle_tests PRIVATE ${CMAKE_CURRENT_BINARY_DIR}/generated)
   target_compile_definitions(ninfer_oracle_tests PRIVATE NINFER_GGML_TABLES_JSON="${NINFER_GGML_TABLES_JSON}")

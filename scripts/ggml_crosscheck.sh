@@ -3,6 +3,7 @@
 # Usage: scripts/ggml_crosscheck.sh GGML_SOURCE_DIR [BLOCKS_PER_TYPE] [extra C flags]
 # Needs a configured and built tree at build/ci (cmake --preset ci && cmake --build --preset ci
 # --target ninfer_oracle). Prints, per type, the values compared and the mismatches; exits 1 on any.
+# NINFER_CROSSCHECK_TYPES=gguf_q1_0,gguf_mxfp4 checks only the named types.
 set -euo pipefail
 ggml=${1:?usage: $0 GGML_SOURCE_DIR [BLOCKS_PER_TYPE] [extra C flags]}
 blocks=${2:-2000}

@@ -24,6 +24,8 @@ using gguf_detail::kNaN;
 
 using gguf_detail::fp32;
 using gguf_detail::is_nan;
+using gguf_detail::e8m0_half_word;
+using gguf_detail::ue4m3_half_word;
 constexpr std::uint32_t kRne = 1, kInf = 1;
 
 /// Exact: the same formula over the rationals; a non-finite operand makes the result undefined.
@@ -152,24 +154,11 @@ void q2_0(const Bytes &x, Out<A> &y) {  // d, qs[16]: 2-bit u, LSB first; x = (u
 template <class A>
 void mxfp4(const Bytes &x, Out<A> &y) {  // e, qs[16]: x = kvalues_fp4[nibble] * 2^(e - 128)
     const std::uint8_t e = x.u8(0);
-    // ggml_e8m0_to_fp32_half: the binary32 word of 2^(e - 128) (no NaN for e = 0xFF).
-    const auto d = A::word(e < 2 ? 0x00200000u << e : static_cast<std::uint32_t>(e - 1) << 23);
+    const auto d = A::word(e8m0_half_word(e));  // ggml_e8m0_to_fp32_half
     for (int j = 0; j < 16; ++j) {
         y[j] = A::mul(A::num(ggml::kvalues_fp4[x.u8(1 + j) & 0xF]), d);
         y[j + 16] = A::mul(A::num(ggml::kvalues_fp4[x.u8(1 + j) >> 4]), d);
     }
-}
-
-/// ggml_ue4m3_to_fp32: 0x00 and 0x7F are 0; otherwise the E4M3 magnitude of the low 7 bits (bit
-/// 7 ignored; e = 15, m = 7 is 480, not NaN), halved. Exact in binary32.
-std::uint32_t ue4m3_half_word(std::uint8_t s) {
-    if (s == 0 || s == 0x7F) return 0;
-    const int e = (s >> 3) & 0xF, m = s & 7;
-    // m * 2^-9, or (8 + m) * 2^(e - 10); then halved.
-    Real v = exact_zero();
-    v = e == 0 ? m : 8 + m;
-    mpfr_mul_2si(v.backend().data(), v.backend().data(), (e == 0 ? -9 : e - 10) - 1, MPFR_RNDN);
-    return static_cast<std::uint32_t>(round_real(v, fp32(), kRne, kInf));
 }
 
 template <class A>

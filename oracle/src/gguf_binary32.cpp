@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 // binary32 arithmetic as ggml's C performs it (gguf_internal.hpp): each IEEE operation rounded
 // once by the exact oracle; specials by IEEE 754 (inf * 0, inf - inf, 0 / 0 are NaN).
+#include <cstdint>
+
 #include "gguf_internal.hpp"
 
 namespace ninfer::oracle::gguf_detail {
@@ -80,6 +82,32 @@ bool Binary32::less(V a, V b) {
         return !nb;
     }
     return real_of(a) < real_of(b);
+}
+
+long long x86_integer_of(std::uint32_t w, int (*round_fn)(mpfr_ptr, mpfr_srcptr), int bits) {
+    const long long indefinite = bits == 64 ? INT64_MIN : INT32_MIN;
+    if ((w & 0x7F800000u) == 0x7F800000u) return indefinite;  // NaN or infinity
+    const Real v = real_of(w);
+    Real t = exact_zero(), limit = exact_zero();
+    round_fn(t.backend().data(), v.backend().data());
+    limit = 1;
+    mpfr_mul_2si(limit.backend().data(), limit.backend().data(), bits - 1, MPFR_RNDN);  // 2^(bits-1): exact
+    if (t >= limit || t < -limit) return indefinite;
+    return t.convert_to<long long>();
+}
+
+std::uint32_t e8m0_half_word(std::uint8_t e) {
+    return e < 2 ? 0x00200000u << e : static_cast<std::uint32_t>(e - 1) << 23;
+}
+
+std::uint32_t ue4m3_half_word(std::uint8_t s) {
+    if (s == 0 || s == 0x7F) return 0;
+    const int e = (s >> 3) & 0xF, m = s & 7;
+    // m * 2^-9, or (8 + m) * 2^(e - 10); then halved.
+    Real v = exact_zero();
+    v = e == 0 ? m : 8 + m;
+    mpfr_mul_2si(v.backend().data(), v.backend().data(), (e == 0 ? -9 : e - 10) - 1, MPFR_RNDN);
+    return static_cast<std::uint32_t>(round_real(v, fp32(), kRne, kInf));
 }
 
 std::uint16_t Binary32::to_fp16(V a) {

@@ -42,6 +42,18 @@ struct Binary32 {
 /// ggml's nearest_int: fval + 12582912.f in binary32, then the low 23 bits less 2^22 (ties to
 /// even below 2^22; beyond, the bits of the sum as ggml's release build reads them).
 int nearest_int(std::uint32_t fval);
+/// The integer x86-64's cvttss2si gives for a binary32 word rounded to an integral value by
+/// `round_fn` (mpfr_trunc: a C cast; mpfr_round: roundf, lroundf), into a signed integer of
+/// `bits` (32 or 64) bits: the value when it fits, else the "integer indefinite" -2^(bits-1)
+/// (a NaN, an infinity, a value beyond the range). oracle/GGUF.md, "Blocks whose inverse scale
+/// overflows".
+long long x86_integer_of(std::uint32_t w, int (*round_fn)(mpfr_ptr, mpfr_srcptr), int bits);
+
+/// ggml_e8m0_to_fp32_half: the binary32 word of 2^(e - 128) (no NaN for e = 0xFF).
+std::uint32_t e8m0_half_word(std::uint8_t e);
+/// ggml_ue4m3_to_fp32: 0x00 and 0x7F are 0; otherwise the E4M3 magnitude of the low 7 bits (bit
+/// 7 ignored; e = 15, m = 7 is 480, not NaN), halved. Exact in binary32.
+std::uint32_t ue4m3_half_word(std::uint8_t s);
 
 /// The K-quant reference quantizers (gguf_kquants.cpp): q2_K .. q6_K (ggml types 10..14).
 bool kquant_has_reference_quantizer(std::uint32_t ggml_type);
@@ -51,5 +63,9 @@ std::vector<std::uint8_t> kquant_quantize_block_ref(std::uint32_t ggml_type, std
 /// types 20, 23). iq4_nl refuses a block below GROUP_MAX_EPS with NINFER_E_METHOD (oracle/GGUF.md).
 bool iq4_has_reference_quantizer(std::uint32_t ggml_type);
 GgufQuantized iq4_quantize_block_ref(std::uint32_t ggml_type, std::span<const std::uint32_t> x);
+/// The small reference quantizers (gguf_quantize_small.cpp): q1_0, q2_0, tq1_0, tq2_0, mxfp4 and
+/// ggml's nvfp4 (ggml types 41, 42, 34, 35, 39, 40).
+bool small_has_reference_quantizer(std::uint32_t ggml_type);
+std::vector<std::uint8_t> small_quantize_block_ref(std::uint32_t ggml_type, std::span<const std::uint32_t> x);
 
 }  // namespace ninfer::oracle::gguf_detail

@@ -23,12 +23,7 @@ constexpr W kZero = 0, kOne = 0x3F800000u, kHalf = 0x3F000000u, kFltMax = 0x7F7F
 /// scale overflows"): the value when it fits in int32, else 0x80000000 (INT32_MIN). A NaN or
 /// infinite word (a product with 1/d once 1/d overflowed) gives INT32_MIN too.
 long x86_int32_of(W w, int (*round_fn)(mpfr_ptr, mpfr_srcptr)) {
-    if ((w & 0x7F800000u) == 0x7F800000u) return INT32_MIN;  // NaN or infinity
-    const Real v = gguf_detail::real_of(w);
-    Real t = exact_zero();
-    round_fn(t.backend().data(), v.backend().data());
-    if (t >= Real(2147483648.0) || t < Real(-2147483648.0)) return INT32_MIN;
-    return t.convert_to<long>();
+    return static_cast<long>(gguf_detail::x86_integer_of(w, round_fn, 32));
 }
 
 /// A C float-to-integer conversion: truncation toward zero (x86-64: x86_int32_of).
@@ -169,7 +164,9 @@ std::vector<std::uint8_t> q8_k_block(std::span<const W> x) {
 bool gguf_has_reference_quantizer(const GgufType &t) {
     switch (t.ggml_type) {
     case 2: case 3: case 6: case 7: case 8: case 9: case 15: return true;
-    default: return gguf_detail::kquant_has_reference_quantizer(t.ggml_type) || gguf_detail::iq4_has_reference_quantizer(t.ggml_type);
+    default:
+        return gguf_detail::kquant_has_reference_quantizer(t.ggml_type) || gguf_detail::iq4_has_reference_quantizer(t.ggml_type) ||
+               gguf_detail::small_has_reference_quantizer(t.ggml_type);
     }
 }
 
@@ -197,7 +194,10 @@ GgufQuantized gguf_quantize_block_ref(const GgufType &t, std::span<const std::ui
     case 8: out.block = q8_blocks(x, false, t.block_bytes); break;
     case 9: out.block = q8_blocks(x, true, t.block_bytes); break;
     case 15: out.block = q8_k_block(x); break;
-    default: out.block = gguf_detail::kquant_quantize_block_ref(t.ggml_type, x); break;
+    default:
+        out.block = gguf_detail::small_has_reference_quantizer(t.ggml_type) ? gguf_detail::small_quantize_block_ref(t.ggml_type, x)
+                                                                            : gguf_detail::kquant_quantize_block_ref(t.ggml_type, x);
+        break;
     }
     return out;
 }

@@ -2,9 +2,11 @@
 // Cross-check of the GGUF oracle against ggml itself (scripts/ggml_crosscheck.sh builds it with
 // ggml-quants.c from a ggml checkout): random blocks of every type, the oracle's binary32 words
 // against dequantize_row_<type>, bit for bit (NaN against NaN). Not a test: CI has no ggml.
+#include <cfloat>
 #include <cmath>
 #include <cstdio>
 #include <cstdint>
+#include <cstdlib>
 #include <cstring>
 #include <random>
 #include <string>
@@ -20,7 +22,7 @@ D(q4_0) D(q4_1) D(q5_0) D(q5_1) D(q8_0) D(q2_K) D(q3_K) D(q4_K) D(q5_K) D(q6_K) 
 D(iq1_s) D(iq4_nl) D(iq3_s) D(iq2_s) D(iq4_xs) D(iq1_m) D(tq1_0) D(tq2_0) D(mxfp4) D(nvfp4) D(q1_0) D(q2_0)
 #define Q(n) void quantize_row_##n##_ref(const float *, void *, int64_t);
 Q(q4_0) Q(q4_1) Q(q5_0) Q(q5_1) Q(q8_0) Q(q8_1) Q(q8_K) Q(q2_K) Q(q3_K) Q(q4_K) Q(q5_K) Q(q6_K)
-Q(iq4_nl) Q(iq4_xs)
+Q(iq4_nl) Q(iq4_xs) Q(q1_0) Q(q2_0) Q(tq1_0) Q(tq2_0) Q(mxfp4) Q(nvfp4)
 }
 using Fn = void (*)(const void *, float *, int64_t);
 using QFn = void (*)(const float *, void *, int64_t);
@@ -31,36 +33,59 @@ QFn quantizer_of(uint32_t t) {
     case 15: return quantize_row_q8_K_ref; case 10: return quantize_row_q2_K_ref; case 11: return quantize_row_q3_K_ref;
     case 12: return quantize_row_q4_K_ref; case 13: return quantize_row_q5_K_ref; case 14: return quantize_row_q6_K_ref;
     case 20: return quantize_row_iq4_nl_ref; case 23: return quantize_row_iq4_xs_ref;
+    case 41: return quantize_row_q1_0_ref; case 42: return quantize_row_q2_0_ref; case 34: return quantize_row_tq1_0_ref;
+    case 35: return quantize_row_tq2_0_ref; case 39: return quantize_row_mxfp4_ref; case 40: return quantize_row_nvfp4_ref;
     default: return nullptr;
     }
 }
 
-/// Finite extremes (oracle/GGUF.md): tiny (1/d overflows), a normal maximum beside a zero,
-/// +-FLT_MAX alternating, huge of one sign, huge of both signs (x*x overflows), and both sides
-/// of iq4's GROUP_MAX_EPS (1e-15).
-void extreme_block(int cls, std::vector<float> &x, std::mt19937_64 &rng) {
-    std::normal_distribution<float> n(0.0f, 1.0f);
-    for (std::size_t j = 0; j < x.size(); ++j) {
-        switch (cls) {
-        case 3: x[j] = n(rng) * 1e-40f; break;
-        case 4: x[j] = j == 7 ? 0.0f : n(rng) * 1e-38f; break;
-        case 5: x[j] = j % 2 ? 3.4028235e38f : -3.4028235e38f; break;
-        case 6: x[j] = std::fmin(3.4028235e38f, std::fabs(n(rng)) * 1e38f + 1e38f); break;
-        case 7: x[j] = n(rng) * 1e18f; break;
-        case 8: x[j] = n(rng) * 2e-16f; break;
-        case 9: x[j] = n(rng) * 1e-14f; break;
-        default: return;
+/// Finite extremes (one kind of twelve in every fourth block): gaussian values times 1e-40 or
+/// 1e-38 beside an exact zero (1/d overflows), +-FLT_MAX alternating, FLT_MAX, 1e-45 and zeros,
+/// all positive, all negative, a maximum a few ulps below a power of two (mxfp4's
+/// floor(log2f(amax))), huge of one sign, huge of both signs (x*x overflows), both sides of
+/// iq4's GROUP_MAX_EPS (1e-15).
+void extreme_block(std::vector<float> &x, int kind, std::mt19937_64 &rng) {
+    std::normal_distribution<float> normal(0.0f, 1.0f);
+    for (size_t i = 0; i < x.size(); ++i) {
+        const float g = normal(rng);
+        switch (kind) {
+        case 0: x[i] = g * 1e-40f; break;
+        case 1: x[i] = g * 1e-38f; break;
+        case 2: x[i] = i % 2 ? FLT_MAX : -FLT_MAX; break;
+        case 3: x[i] = FLT_MAX; break;
+        case 4: x[i] = i % 3 ? 1e-45f : 0.0f; break;
+        case 5: x[i] = std::fabs(g) + 0.25f; break;
+        case 6: x[i] = -std::fabs(g) - 0.25f; break;
+        case 8: x[i] = std::fmin(FLT_MAX, std::fabs(g) * 1e38f + 1e38f); break;
+        case 9: x[i] = g * 1e18f; break;
+        case 10: x[i] = g * 2e-16f; break;
+        case 11: x[i] = g * 1e-14f; break;
+        default: x[i] = g * 0.125f; break;
         }
     }
+    if (kind < 2) x[x.size() / 2] = 0.0f;
+    if (kind != 7) return;
+    const int k = static_cast<int>(rng() % 250) - 124;
+    for (auto &v : x) v = std::ldexp(v, k);
+    x[rng() % x.size()] = std::ldexp(1.0f - static_cast<float>(1 + rng() % 8) * 0x1p-24f, k);
+}
+
+/// The types to check: all, or those named in $NINFER_CROSSCHECK_TYPES (comma-separated).
+bool selected(const ninfer::oracle::GgufType &t) {
+    const char *only = std::getenv("NINFER_CROSSCHECK_TYPES");
+    if (!only || !*only) return true;
+    const std::string list = "," + std::string(only) + ",";
+    return list.find("," + std::string(t.name) + ",") != std::string::npos;
 }
 
 /// Quantizers: random finite inputs (normal values of a random scale; a share of blocks with
-/// repeated values, zeros and exact halves), ggml's bytes against the oracle's.
+/// repeated values, zeros and exact halves; one block in four a finite extreme), ggml's bytes
+/// against the oracle's.
 int check_quantizers(int blocks, std::mt19937_64 &rng) {
     int bad_types = 0;
     for (const auto &t : ninfer::oracle::kGgufTypes) {
         QFn q = quantizer_of(t.ggml_type);
-        if (!q) continue;
+        if (!q || !selected(t)) continue;
         long mismatches = 0, refused = 0;
         for (int b = 0; b < blocks; ++b) {
             std::vector<float> x(t.block_values);
@@ -68,7 +93,7 @@ int check_quantizers(int blocks, std::mt19937_64 &rng) {
             for (auto &v : x) v = dist(rng);
             if (b % 4 == 1) for (auto &v : x) v = static_cast<float>(static_cast<int>(rng() % 17) - 8) * 0.5f;
             if (b % 16 == 2) for (auto &v : x) v = 0.0f;
-            extreme_block(b % 16, x, rng);
+            if (b % 4 == 3) extreme_block(x, (b / 4) % 12, rng);
             std::vector<uint8_t> ggml(t.block_bytes, 0);
             q(x.data(), ggml.data(), t.block_values);
             std::vector<uint32_t> w(x.size());
@@ -110,6 +135,7 @@ int main(int argc, char **argv) {
     int bad_types = 0;
     for (const auto &t : ninfer::oracle::kGgufTypes) {
         Fn fn = fn_of(t.ggml_type);
+        if (!selected(t)) continue;
         if (!fn) { std::printf("%-14s no ggml dequantize_row_*: skipped\n", std::string(t.name).c_str()); continue; }
         long mismatches = 0, nans = 0, values = 0;
         for (int b = 0; b < blocks; ++b) {

@@ -117,21 +117,33 @@ constexpr TypeRow kTypeRows[] = {
      ""},
     {34, "block_tq1_0 = qs[48], qh[4], binary16 d; 5 (qs) or 4 (qh) base-3 digits per byte, digit n = ((byte * 3^n mod "
          "256) * 3) >> 8, in ggml's order (32-byte run, 16-byte run, qh); element = (digit - 1) * d.",
-     ""},
+     "quantize_row_tq1_0_ref: d = amax, id = 1/d (0 when d = 0), trit = lroundf(x * id) + 1 (ties away from zero), "
+     "five trits a byte most significant first (qh: four, then times 3), byte = ceil(q * 256 / 243); a NaN or infinite "
+     "x * id (1/d overflowed) is trit 1, as x86-64 glibc's lroundf gives it."},
     {35, "block_tq2_0 = qs[64], binary16 d; 2-bit fields at shifts 0, 2, 4, 6 of each 32-byte run; element = (field - 1) * "
          "d (the offset 1 is part of the value).",
-     ""},
+     "quantize_row_tq2_0_ref: d = amax, id = 1/d (0 when d = 0), field = lroundf(x * id) + 1 (ties away from zero) at "
+     "shift 2n for value m + 32n of each 128; a NaN or infinite x * id (1/d overflowed) is field 1, as x86-64 glibc's "
+     "lroundf gives it."},
     {39, "block_mxfp4 = E8M0 e, qs[16]; element j is kvalues_mxfp4[qs[j] & 0xF] * 2^(e - 128) (ggml_e8m0_to_fp32_half, "
          "no NaN for e = 0xFF: binary32 0x7F000000 * 2^-1 times the doubled E2M1 value), element j + 16 the high nibble.",
-     ""},
+     "quantize_row_mxfp4_ref: e = (uint8)(floorf(log2f(amax)) - 2 + 127) (0 when amax = 0; log2f rounded to nearest, so "
+     "an amax just below a power of two takes the upper exponent; below 2^-125 the low byte of the integer, as x86-64 "
+     "converts it), d = ggml_e8m0_to_fp32_half(e), code = best_index_mxfp4: the least |kvalues_mxfp4[i] * d - x| in "
+     "binary32, the first index on ties."},
     {40, "block_nvfp4 (ggml, 64 values) = four UE4M3 sub-block scales, qs[32]; ggml_ue4m3_to_fp32 reads the low 7 bits "
          "(0x00 and 0x7F are 0, no NaN) and halves; element = kvalues_mxfp4[nibble] * scale, low nibbles of 8 bytes then "
          "their high nibbles per 16 values. Not the .ninfer nvfp4 format.",
-     ""},
-    {41, "block_q1_0 = binary16 d, qs[16]; bit j (LSB first) set gives d, clear gives d * -1.", ""},
+     "quantize_row_nvfp4_ref: per 16 values ue = ggml_fp32_to_ue4m3(amax / 6) (clamped to 448; below 2^-6 the code "
+     "(int)(x * 512 + 0.5) up to 7; else three mantissa bits rounded half up, 0x7E from exponent 15), d = "
+     "ggml_ue4m3_to_fp32(ue), code = best_index_mxfp4 (the first index on ties)."},
+    {41, "block_q1_0 = binary16 d, qs[16]; bit j (LSB first) set gives d, clear gives d * -1.",
+     "quantize_row_q1_0_ref: d = (sum of |x| in order) / 128, stored nearest-even as binary16 (infinite when the sum "
+     "overflows); bit j set when x >= 0 (-0 included)."},
     {42, "block_q2_0 = binary16 d, qs[16]; the 2-bit word u of element j sits at bits 2 * (j % 4) of byte j / 4 (LSB "
          "first); element = (u - 1) * d.",
-     ""},
+     "quantize_row_q2_0_ref: d = amax, id = 1/d (0 unless d > 0), u = clamp((int)roundf(x * id) + 1, 0, 3) (ties away "
+     "from zero); a NaN or infinite x * id (1/d overflowed) converts to 0x80000000 as on x86-64, so u = 0."},
 };
 
 const TypeRow &type_row(const abi::GgufType &t) {

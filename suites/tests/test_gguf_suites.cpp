@@ -165,7 +165,7 @@ TEST_CASE("gguf suites: ids unique, every case names a catalog rule, every GGUF 
             CHECK(rules.count(rule::gguf_quantize(t)) == 1);
         }
     }
-    CHECK(quantizers == 14);  // q8_0 .. q8_K, q2_K .. q6_K, iq4_nl, iq4_xs
+    CHECK(quantizers == 20);  // q8_0 .. q8_K, q2_K .. q6_K, iq4_nl, iq4_xs, q1_0, q2_0, tq1_0, tq2_0, mxfp4, nvfp4
     // Every GGUF rule of the catalog is one of these.
     for (const auto &r : gguf_rules()) CHECK(rules.count(r.id) == 1);
 }
@@ -384,8 +384,8 @@ TEST_CASE("gguf.quantize: cases follow the oracle and the registry column ref_qu
     }
     CHECK(statuses[NINFER_OK] > 100);
     CHECK(statuses[NINFER_E_NONFINITE] >= 24);
-    CHECK(statuses[NINFER_E_INVALID_ARGUMENT] == 14);
-    CHECK(statuses[NINFER_E_METHOD] == 13 + below_eps);  // the types without a reference quantizer, iq4_nl below 1e-15
+    CHECK(statuses[NINFER_E_INVALID_ARGUMENT] == 20);
+    CHECK(statuses[NINFER_E_METHOD] == 7 + below_eps);  // the types without a reference quantizer, iq4_nl below 1e-15
     CHECK(below_eps >= 6);  // zero, signed zeros, subnormal, the two inverse-overflow blocks, below_group_max_eps, a row
     // q8_0's tie block: amax 127 gives d = 1, so x = k + 1/2 rounds away from zero (roundf).
     for (const auto &c : quantize)

@@ -30,6 +30,22 @@ std::uint16_t f32_to_fp16(float f);
 /// ggml's nearest_int: f + 12582912.f in binary32, the low mantissa bits minus 2^22.
 int nearest_int(float f);
 
+/// A binary16 (or other 16-bit) word stored little-endian at b.
+inline void put16(std::uint8_t *b, std::uint16_t v) {
+    b[0] = static_cast<std::uint8_t>(v);
+    b[1] = static_cast<std::uint8_t>(v >> 8);
+}
+
+/// The integer a C float-to-int conversion yields for an in-range value (truncation); out of
+/// range (a NaN or infinite product of a tiny block) as x86's cvttss2si: INT_MIN.
+inline int trunc_int(float v) {
+    if (!(v > -2147483648.0f && v < 2147483648.0f)) return INT32_MIN;
+    return static_cast<int>(v);
+}
+
+/// ggml's best_index_mxfp4: the index of the nearest of kvalues_mxfp4 * e to x, the first on ties.
+int best_index_mxfp4(float x, float e);
+
 /// The outcome of an encoder: an NINFER_* status and a one-line message.
 struct EncodeOutcome {
     std::int32_t status = 0;
@@ -42,6 +58,12 @@ bool has_reference_quantizer(std::uint32_t ggml_type);
 /// quantize_row_<type>_ref over `x.size() / block_values` blocks into `out` (blocks * block
 /// bytes). Refuses a non-finite input (NINFER_E_NONFINITE); nothing beyond the refusal is valid.
 EncodeOutcome quantize_row_ref(std::uint32_t ggml_type, std::span<const float> x, std::uint8_t *out);
+
+/// The small reference quantizers (native_gguf_quantize_small.cpp): q1_0, q2_0, tq1_0, tq2_0,
+/// mxfp4 and ggml's nvfp4 (ggml types 41, 42, 34, 35, 39, 40).
+bool small_has_reference_quantizer(std::uint32_t ggml_type);
+/// quantize_row_<type>_ref of one of those types over x.size() / block_values blocks (finite x).
+void small_quantize_row(std::uint32_t ggml_type, std::span<const float> x, std::uint8_t *out);
 
 /// The MXFP4 recipe (lesson Example 14, ggml's quantize_row_mxfp4_ref with an exact
 /// floor(log2(amax))) over 32-value blocks into block_mxfp4 bytes (e, then qs[16]). Refuses a

@@ -18,10 +18,6 @@ namespace {
 
 constexpr float kGroupMaxEps = 1e-15f;  // GROUP_MAX_EPS
 
-inline void put16(std::uint8_t *b, std::uint16_t v) {
-    b[0] = static_cast<std::uint8_t>(v);
-    b[1] = static_cast<std::uint8_t>(v >> 8);
-}
 
 inline int clamp(int lo, int hi, int v) { return std::max(lo, std::min(hi, v)); }
 

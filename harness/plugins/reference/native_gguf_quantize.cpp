@@ -21,18 +21,6 @@ namespace ninfer::reference::gguf_native {
 
 namespace {
 
-inline void put16(std::uint8_t *b, std::uint16_t v) {
-    b[0] = static_cast<std::uint8_t>(v);
-    b[1] = static_cast<std::uint8_t>(v >> 8);
-}
-
-/// The integer a C float-to-int conversion yields for an in-range value (truncation); out of
-/// range (a NaN or infinite product of a tiny block) as x86's cvttss2si: INT_MIN.
-inline int trunc_int(float v) {
-    if (!(v > -2147483648.0f && v < 2147483648.0f)) return INT32_MIN;
-    return static_cast<int>(v);
-}
-
 /// d ? 1.0f / d : 0.0f
 inline float inverse_or_zero(float d) { return d != 0.0f ? 1.0f / d : 0.0f; }
 
@@ -136,8 +124,18 @@ void q8_k_block(const float *x, std::uint8_t *b) {
     for (int i = 0; i < 4; ++i) b[i] = static_cast<std::uint8_t>(d >> (8 * i));
 }
 
+EncodeOutcome refuse(std::int32_t status, std::string message) { return {status, std::move(message)}; }
+
+EncodeOutcome check_finite(std::span<const float> x) {
+    for (std::size_t i = 0; i < x.size(); ++i)
+        if (!std::isfinite(x[i])) return refuse(NINFER_E_NONFINITE, "source element " + std::to_string(i) + " is not finite");
+    return {};
+}
+
+}  // namespace
+
 /// The index of the nearest of kvalues_mxfp4 * e to x, the first on ties (ggml's best_index_mxfp4).
-inline int best_index_mxfp4(float x, float e) {
+int best_index_mxfp4(float x, float e) {
     int best = 0;
     float best_err = std::fabs(static_cast<float>(ninfer::oracle::ggml::kvalues_fp4[0]) * e - x);
     for (int i = 1; i < 16; ++i) {
@@ -150,28 +148,19 @@ inline int best_index_mxfp4(float x, float e) {
     return best;
 }
 
-EncodeOutcome refuse(std::int32_t status, std::string message) { return {status, std::move(message)}; }
-
-EncodeOutcome check_finite(std::span<const float> x) {
-    for (std::size_t i = 0; i < x.size(); ++i)
-        if (!std::isfinite(x[i])) return refuse(NINFER_E_NONFINITE, "source element " + std::to_string(i) + " is not finite");
-    return {};
-}
-
-}  // namespace
-
 bool has_reference_quantizer(std::uint32_t ggml_type) {
     switch (ggml_type) {
     case 2: case 3: case 6: case 7: case 8: case 9: case 15: return true;
     case 10: case 11: case 12: case 13: case 14: return true;  // native_gguf_kquants.cpp
     case 20: case 23: return true;                             // native_gguf_iq4.cpp
-    default: return false;
+    default: return small_has_reference_quantizer(ggml_type);  // native_gguf_quantize_small.cpp
     }
 }
 
 EncodeOutcome quantize_row_ref(std::uint32_t ggml_type, std::span<const float> x, std::uint8_t *out) {
     if (auto o = check_finite(x); o.status != NINFER_OK) return o;
     if (!has_reference_quantizer(ggml_type)) return refuse(NINFER_E_METHOD, "no reference quantizer for ggml type " + std::to_string(ggml_type));
+    if (small_has_reference_quantizer(ggml_type)) return small_quantize_row(ggml_type, x, out), EncodeOutcome{};
     // Block values and bytes of ggml-common.h's block_* structs.
     std::size_t values = 32, bytes = 0;
     switch (ggml_type) {

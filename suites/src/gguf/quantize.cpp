@@ -30,8 +30,13 @@ U32 seeded_values(std::size_t n, int emin, std::mt19937_64 &rng) {
     return x;
 }
 
+/// The midpoints of the E2M1 magnitudes times 0.5 (mxfp4 and ggml's nvfp4 with d = 0.5), in
+/// quarters: 0.25, 0.75, 1.25, 1.75, 2.5, 3.5, 5: best_index_mxfp4 keeps the first (smaller) code.
+constexpr std::int64_t kFp4Midpoints[] = {1, 3, 5, 7, 10, 14, 20};
+
 /// A block of half-integers whose scale is exactly 1 for the type (anchored extremes), so that
-/// every x * id is a tie of the quantizer's rounding (roundf for q8_0/q8_1, nearest_int else).
+/// every x * id is a tie of the quantizer's rounding (roundf for q8_0/q8_1, nearest_int else; q2_0,
+/// tq1_0, tq2_0: d = 2, so +-1 are ties of roundf and lroundf; mxfp4, ggml's nvfp4: E2M1 midpoints).
 U32 tie_block(const GgufType &t) {
     const std::size_t n = t.block_values;
     U32 x(n);
@@ -43,6 +48,8 @@ U32 tie_block(const GgufType &t) {
         case 6: x[j] = half_int(jj % 32 - 16); break;
         case 3: x[j] = half_int(jj % 15); break;
         case 7: x[j] = half_int(jj % 31); break;
+        case 42: case 34: case 35: x[j] = f32w((jj * 3) % 5 - 2, 0); break;  // d = 2: x * id = +-0.5 ties roundf/lroundf
+        case 39: case 40: x[j] = f32w(kFp4Midpoints[j % 7] * (j % 2 ? -1 : 1), -2); break;
         default: x[j] = half_int((jj * 7) % 16 - 8); break;
         }
     }
@@ -53,6 +60,13 @@ U32 tie_block(const GgufType &t) {
     case 15: x[0] = f32w(-127, 0); break;
     case 3: x[0] = f32w(0, 0), x[1] = f32w(15, 0); break;
     case 7: x[0] = f32w(0, 0), x[1] = f32w(31, 0); break;
+    case 42: case 34: case 35: x[0] = f32w(2, 0); break;
+    case 39: x[0] = f32w(6, 0); break;  // floor(log2(6)) = 2: e = 127, d = 0.5
+    case 40:  // each sub-block: ue4m3(6 / 6) = 0x38, d = 0.5; sub-blocks 1 and 2: amax / 6 a UE4M3 tie (1.0625,
+              // 1.3125), which ggml_fp32_to_ue4m3 rounds half up (0x39, 0x3b)
+        for (std::size_t s = 0; s < n; s += 16) x[s] = f32w(6, 0);
+        x[16] = f32w(51, -3), x[32] = f32w(63, -3);  // 6.375, 7.875
+        break;
     default: break;
     }
     return x;
@@ -95,7 +109,7 @@ void type_cases(const GgufType &t, std::vector<Case> &out) {
     add("signed_zeros", "special values", one, mixed);
     // 2. Ties of the quantizer's rounding.
     add("ties", "ties", one, tie_block(t));
-    const bool big = t.block_values >= 256;  // the K-quants: fewer variants (their oracle is slow)
+    const bool big = t.ggml_type >= 10 && t.ggml_type <= 15;  // the K-quants and q8_K: fewer variants (their oracle is slow)
     if (!big) {
         U32 ties_neg = tie_block(t);
         for (auto &w : ties_neg) w ^= 0x80000000u;
@@ -114,6 +128,14 @@ void type_cases(const GgufType &t, std::vector<Case> &out) {
         x[at] = word;
         x[at2] = word2;
         add(slug, "boundary", one, x);
+    }
+    // 3b. A maximum one ulp below a power of two: log2f rounds it up to the integer (mxfp4's
+    // floorf(log2f(amax)) is one more than the binary exponent).
+    if (!big) {
+        std::mt19937_64 rng3(kGoldenSeed ^ (t.id << 8) ^ 0x1F);  // the other cases' draws stay as they were
+        U32 below = seeded_values(n, -20, rng3);                // magnitudes below 0.5
+        below[7] = 0x40FFFFFFu;                                 // 8 * (1 - 2^-24)
+        add("max_below_power_of_two", "boundary", one, below);
     }
     // 4. Tiny and huge magnitudes: binary32 subnormals beside a normal maximum, binary16 scale
     // underflow and overflow.

@@ -227,7 +227,7 @@ TEST_CASE("each native reference quantizer equals the oracle's, byte for byte", 
         ++declared;
         CHECK(t.ref_quantizer);
         // The oracle's K-quant quantizers take about 0.1 s a block: 55 blocks each (5 a regime).
-        const int blocks = t.block_values == 256 && t.ggml_type != 15 ? 55 : 1100;
+        const int blocks = t.ggml_type >= 10 && t.ggml_type <= 14 ? 55 : 1100;
         for (int b = 0; b < blocks; ++b) {
             const int regime = b % 11;
             const auto x = random_values(t.block_values, rng, regime);
@@ -244,7 +244,7 @@ TEST_CASE("each native reference quantizer equals the oracle's, byte for byte", 
         std::vector<std::uint8_t> got(t.block_bytes);
         CHECK(gn::quantize_row_ref(t.ggml_type, x, got.data()).status == NINFER_E_NONFINITE);
     }
-    CHECK(declared == 14);  // q8_0, q4_0, q4_1, q5_0, q5_1, q8_1, q8_K, q2_K .. q6_K, iq4_nl, iq4_xs
+    CHECK(declared == 20);  // q8_0, q4_0, q4_1, q5_0, q5_1, q8_1, q8_K, q2_K .. q6_K, iq4_nl, iq4_xs, q1_0, q2_0, tq1_0, tq2_0, mxfp4, nvfp4
 }
 
 TEST_CASE("the native MXFP4 recipe equals the oracle's mxfp4_encode_block", "[gguf][native][quantize]") {
@@ -426,7 +426,11 @@ TEST_CASE("gguf ops: quant_encode serves ggml's quantizers and refuses by name",
     const auto mxe = orc::mxfp4_encode_block(words_of(std::span(reinterpret_cast<const float *>(x32.data()), 32)));
     CHECK(mxo.out(NINFER_PLANE_PAYLOAD)[0] == mxe.scale);
     CHECK(encode(mx, NINFER_ENCODER_mxfp4_ocp, bytes_of(std::vector<float>(32, 1e-39f))).status == NINFER_E_SCALE_OVERFLOW);
-    CHECK(encode(mx, NINFER_ENCODER_ggml_quantize_ref, x32).status == NINFER_E_METHOD);
+    // gguf_mxfp4 has both encoders: ggml's quantize_row_mxfp4_ref too (ggml_quantize_ref).
+    const auto mxg = encode(mx, NINFER_ENCODER_ggml_quantize_ref, x32);
+    REQUIRE(mxg.status == NINFER_OK);
+    CHECK(mxg.out(NINFER_PLANE_PAYLOAD) ==
+          orc::gguf_quantize_block_ref(mx, words_of(std::span(reinterpret_cast<const float *>(x32.data()), 32))).block);
     CHECK(encode(q4, NINFER_ENCODER_mxfp4_ocp, x32).status == NINFER_E_METHOD);
     CHECK(encode(q4, NINFER_ENCODER_fp8_row_maxabs, x32).status == NINFER_E_METHOD);
     CHECK(encode(q4, NINFER_ENCODER_grouped_absmax, x32).status == NINFER_E_METHOD);

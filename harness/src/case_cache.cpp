@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 // The case cache of `run --case-cache DIR` (docs/cli.md, "Case cache"): a suite's seeded random
-// cases as the vector format's case lines (vectors/README.md, version 3) under one header line
+// cases as the vector format's case lines (vectors/README.md, version 4) under one header line
 // that holds what the cases depend on, the SHA-256 of those lines and an HMAC-SHA-256 of the
 // whole file under a key kept outside the cache directory; written once per key, atomically.
 #include "ninfer/harness/case_cache.hpp"

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-// One case as one JSON line of the vector file format, version 3 (vectors/README.md): fixed key
+// One case as one JSON line of the vector file format, version 4 (vectors/README.md): fixed key
 // order, registry names for ids, named planes (ABI v2) holding hex words or hex byte images.
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>

@@ -26,8 +26,8 @@ constexpr auto F = ReadingKind::forced;
 constexpr auto O = ReadingKind::open;
 
 constexpr std::string_view kOutOfFormat =
-    "the plugin ABI carries a narrow word in a byte (harness/README.md); what a byte outside the format is "
-    "belongs to that contract, not to the format";
+    "the plugin ABI (plugin.h) carries a narrow word in a byte and names a pattern wider than the format "
+    "(NINFER_CLASS_OUTSIDE); such a byte is no word of the spec's format, so the ABI's convention decides";
 constexpr std::string_view kOcpMx = "the OCP Microscaling specification, which the lesson cites, fixes it";
 constexpr std::string_view kNanPrinciple =
     "IEEE 754-2019 6.2 through the NaN principle (oracle/README.md): the spec and the lesson are silent on a "
@@ -36,7 +36,7 @@ constexpr std::string_view kNanProfile =
     "the profile rule's own definition (IEEE 754-2019 6.2.3's recommendation, the lesson's words): a user "
     "requires or waives it apart from the main rule";
 constexpr std::string_view kAbiStatus =
-    "the plugin ABI (harness/README.md) names the status of every refusal; the spec fixes what is refused";
+    "the plugin ABI (plugin.h, harness/README.md) names the status of every refusal; the spec fixes what is refused";
 constexpr std::string_view kSelection =
     "storage-layouts.md's slice/gather sentence fixes whole rows; the refusal status is the plugin ABI's";
 constexpr std::string_view kGgml =
@@ -53,12 +53,12 @@ const std::vector<Entry> &table() {
         {"decode.e2m1", F, kOutOfFormat, {}},
         {"decode.e8m0", F, kOcpMx, {}},
         {"decode.ue4m3", F, "the lesson's Example 15 names ggml's UE4M3 (E4M3FN without its sign); a byte with bit 7 set "
-                            "is outside the format, as the plugin ABI carries it", {}},
+                            "is outside the format, as the plugin ABI (plugin.h) carries it", {}},
         {"classify.fp16", F, "the lesson names FP16 IEEE half precision: IEEE 754 binary16 fixes the quiet bit", {}},
         {"classify.e2m1", F, kOutOfFormat, {}},
         {"classify.e8m0", F, kOcpMx, {}},
         {"classify.ue4m3", F, "the classes of E4M3FN (tensor-formats.txt 3.3) without the sign bit; bit 7 is outside the "
-                              "format, as the plugin ABI carries it", {}},
+                              "format, as the plugin ABI (plugin.h) carries it", {}},
         {"convert.fp32_to_bf16_rtz", F, kNanPrinciple, {}},
         {"convert.fp32_to_fp16_rne", F, kNanPrinciple, {}},
         {"convert.fp32_to_e4m3fn_rne_satfinite", F, "OCP FP8 (saturating mode) fixes the overflow; IEEE 754 6.2 the NaN", {}},

@@ -17,6 +17,7 @@ if(NINFER_BUILD_TESTS)
   target_sources(ninfer_harness_tests PRIVATE
     ${CMAKE_CURRENT_LIST_DIR}/tests/test_compare.cpp
     ${CMAKE_CURRENT_LIST_DIR}/tests/test_compare_linear.cpp
+    ${CMAKE_CURRENT_LIST_DIR}/tests/test_readings.cpp
     ${CMAKE_CURRENT_LIST_DIR}/tests/test_baseline.cpp
     ${CMAKE_CURRENT_LIST_DIR}/tests/test_nan_verdicts.cpp)
   target_link_libraries(ninfer_harness_tests PRIVATE fmt::fmt nlohmann_json::nlohmann_json)

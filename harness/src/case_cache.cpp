@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 // The case cache of `run --case-cache DIR` (docs/cli.md, "Case cache"): a suite's seeded random
-// cases as the vector format's case lines (vectors/README.md, version 3) under one header line
+// cases as the vector format's case lines (vectors/README.md, version 4) under one header line
 // that holds what the cases depend on, the SHA-256 of those lines and an HMAC-SHA-256 of the
 // whole file under a key kept outside the cache directory; written once per key, atomically.
 #include "ninfer/harness/case_cache.hpp"
@@ -155,7 +155,8 @@ bool same_case(const Case &a, const Case &b) {
            a.layout == b.layout && a.method == b.method && a.flags == b.flags && a.profile == b.profile &&
            a.shape == b.shape && a.count == b.count && a.inputs == b.inputs && a.expect.status == b.expect.status &&
            a.expect.detail == b.expect.detail && a.expect.outputs == b.expect.outputs &&
-           a.expect.accept == b.expect.accept && a.nan == b.nan;
+           a.expect.accept == b.expect.accept && a.expect.reading == b.expect.reading &&
+           a.expect.choice == b.expect.choice && a.expect.alternatives == b.expect.alternatives && a.nan == b.nan;
 }
 
 /// The case lines of `cases`, each read back and compared with its case: a run from the cache

@@ -846,7 +846,10 @@ std::string acceptance_values(const WordFormat &f, const Acceptance &a) {
     return any_nan ? s + " or any NaN" : s;
 }
 
-Comparison compare_reply(const suites::Case &c, const Reply &r, bool declared, std::size_t max_first) {
+namespace {
+
+/// compare_reply against the case's expected outcome alone.
+Comparison compare_outcome(const suites::Case &c, const Reply &r, bool declared, std::size_t max_first) {
     Comparison out;
     switch (r.outcome) {
     case Outcome::returned: break;
@@ -889,6 +892,36 @@ Comparison compare_reply(const suites::Case &c, const Reply &r, bool declared, s
         out.message = r.message;
     }
     return out;
+}
+
+/// "encode (ok) or refuse (NINFER_E_NONFINITE)": the outcomes of a case with alternatives.
+std::string outcomes_text(const suites::Expect &e) {
+    std::string s;
+    for (const auto &o : suites::outcomes(e))
+        s += fmt::format("{}{} ({})", s.empty() ? "" : " or ", o.name, o.status == NINFER_OK ? "ok" : status_text(o.status));
+    return s;
+}
+
+}  // namespace
+
+Comparison compare_reply(const suites::Case &c, const Reply &r, bool declared, std::size_t max_first) {
+    Comparison first = compare_outcome(c, r, declared, max_first);
+    if (c.expect.alternatives.empty()) return first;
+    if (first.status == reports::Status::pass) {
+        first.choice = c.expect.choice;
+        return first;
+    }
+    if (first.status != reports::Status::fail) return first;
+    for (const auto &alt : c.expect.alternatives) {
+        Comparison other = compare_outcome(suites::with_outcome(c, alt), r, declared, max_first);
+        if (other.status == reports::Status::pass) {
+            other.choice = alt.name;
+            return other;
+        }
+    }
+    first.message = fmt::format("none of the outcomes {} allows: {}{}", c.expect.reading, outcomes_text(c.expect),
+                                first.message.empty() ? "" : "; " + first.message);
+    return first;
 }
 
 }  // namespace ninfer::harness

@@ -30,9 +30,45 @@ std::string suite_names() {
     return s;
 }
 
+std::string choice_names(const suites::Rule &r) {
+    std::string s;
+    for (const auto &c : r.choices) s += (s.empty() ? "" : ", ") + c.name;
+    return s;
+}
+
 }  // namespace
 
+void apply_pins(std::vector<SuiteCase> &cases, const std::map<std::string, std::string> &pins) {
+    if (pins.empty()) return;
+    for (auto &sc : cases)
+        if (const auto it = pins.find(sc.c.expect.reading); it != pins.end() && !sc.c.expect.alternatives.empty())
+            if (!suites::pin_choice(sc.c, it->second))
+                throw UsageError(fmt::format("case {} has no outcome '{}' of {}", sc.c.id, it->second, it->first));
+}
+
+std::pair<std::string, std::string> parse_pin(const std::string &text) {
+    const auto eq = text.find('=');
+    if (eq == std::string::npos || eq == 0 || eq + 1 == text.size())
+        throw UsageError(fmt::format("--pin '{}': expected RULE=CHOICE, e.g. fp8_row_maxabs.rescue=refuse", vectors::echo(text)));
+    return {text.substr(0, eq), text.substr(eq + 1)};
+}
+
+void check_pins(const std::map<std::string, std::string> &pins) {
+    for (const auto &[rule, choice] : pins) {
+        const auto *r = suites::find_rule(rule);
+        if (!r || r->reading_kind != suites::ReadingKind::open) {
+            std::string open;
+            for (const auto &x : suites::rule_catalog())
+                if (x.reading_kind == suites::ReadingKind::open) open += (open.empty() ? "" : ", ") + x.id;
+            throw UsageError(fmt::format("--pin: '{}' is not a rule with an open reading; expected one of: {}", vectors::echo(rule), open));
+        }
+        if (!r->find_choice(choice))
+            throw UsageError(fmt::format("--pin {}: unknown choice '{}'; expected one of: {}", rule, vectors::echo(choice), choice_names(*r)));
+    }
+}
+
 CaseSet collect_cases(const RunOptions &opts) {
+    check_pins(opts.pins);
     CaseSet set;
     for (const auto &name : opts.suites)
         if (!suites::find_suite(name))
@@ -55,6 +91,7 @@ CaseSet collect_cases(const RunOptions &opts) {
         if (opts.level != suites::Level::quick && s->random)
             for (auto &c : seeded_cases(*s, opts.seed, opts.level, opts.case_cache, opts.case_cache_key)) set.cases.push_back({name, std::move(c)});
     }
+    apply_pins(set.cases, opts.pins);
     return set;
 }
 
@@ -72,8 +109,19 @@ Call call_of(const suites::Case &c) {
     call.inputs = c.inputs;
     // The op's output planes, in its order: the expected sizes, or room for any plausible
     // output when a refusal is expected, so that a refusal cannot be a mere E_BUFFER.
+    // A case with alternatives is sized by its first outcome that succeeds (suites::outcomes).
+    const suites::Expect *sized_by = &c.expect;
+    suites::Expect ok_outcome;
+    for (const auto &o : suites::outcomes(c.expect))
+        if (c.expect.status != NINFER_OK && o.status == NINFER_OK) {
+            ok_outcome.status = o.status;
+            ok_outcome.outputs = o.outputs;
+            sized_by = &ok_outcome;
+            break;
+        }
+    const suites::Expect &e = *sized_by;
     std::uint64_t room = 0;
-    if (c.expect.status != NINFER_OK) {
+    if (e.status != NINFER_OK) {
         std::uint64_t in_bytes = 0;
         for (const auto &p : c.inputs) in_bytes = p.bytes.size() > ~0ull - in_bytes ? ~0ull : in_bytes + p.bytes.size();
         const std::uint64_t cap = std::uint64_t{1} << 40;  // 1 TiB: a larger room is refused by the worker anyway
@@ -85,9 +133,9 @@ Call call_of(const suites::Case &c) {
     // refusal of a short output, e.g. linear.shape's OUTPUT below M*N words); its bytes are
     // never compared.
     for (const auto name : suites::op_planes(c.op, c.format, c.layout).outputs) {
-        const auto *want = suites::find_plane(c.expect.outputs, name);
-        const bool sized = c.expect.status == NINFER_OK || (want && !want->bytes.empty());
-        call.outputs.push_back({name, want ? want->format : 0u, sized ? c.expect.output(name).size() : room});
+        const auto *want = suites::find_plane(e.outputs, name);
+        const bool sized = e.status == NINFER_OK || (want && !want->bytes.empty());
+        call.outputs.push_back({name, want ? want->format : 0u, sized ? e.output(name).size() : room});
     }
     return call;
 }
@@ -139,6 +187,8 @@ reports::CaseResult result_of(const suites::Case &c, const std::string &suite) {
     r.suite = suite;
     r.source = c.source;
     r.suite_reading = c.suite_reading || (rule && rule->suite_reading);
+    if (rule && rule->reading_kind != suites::ReadingKind::none) r.reading_kind = suites::reading_kind_name(rule->reading_kind);
+    r.reading = c.expect.alternatives.empty() ? "" : c.expect.reading;
     return r;
 }
 
@@ -160,6 +210,7 @@ reports::CaseResult run_case(Subject &s, const suites::Case &c, const std::strin
     r.classes = std::move(cmp.classes);
     r.message = std::move(cmp.message);
     r.trace = std::move(cmp.trace);
+    r.choice = std::move(cmp.choice);
     if (cmp.nan_accepted) {
         r.nan_policy = suites::nan_policy_name(c.nan);
         r.nan_accepted = cmp.nan_accepted;
@@ -279,6 +330,7 @@ reports::Report run_cases(Subject &s, const CaseSet &set, const RunOptions &opts
     rep.suites = opts.suites;
     rep.options.emplace();
     rep.options->max_mismatches = opts.max_mismatches;
+    rep.options->pins = opts.pins;
     if (!opts.case_cache.empty()) rep.options->case_cache = reports::CaseCacheUse{opts.case_cache.string(), opts.case_cache_key.id};
     rep.host = reports::host_description();
     rep.started_at = reports::utc_now();

@@ -139,6 +139,54 @@ TEST_CASE("rules lists the catalog") {
     CHECK(cli("rules").status == 0);
 }
 
+TEST_CASE("rules classifies every reading forced or open, with the open ones' choices (issue 21)") {
+    const auto j = json::parse(cli("rules --json").out);
+    for (const auto &r : j) {
+        INFO(r.at("id"));
+        const auto kind = r.at("classification").at("kind").get<std::string>();
+        if (r.at("suite_reading").get<bool>()) CHECK((kind == "forced" || kind == "open"));
+        else CHECK(kind == "none");
+        CHECK((kind == "open") == (r.at("classification").at("choices").size() >= 2));
+    }
+    const auto t = cli("rules");
+    CHECK(t.out.find("fp8_row_maxabs.rescue  [tensor-formats.txt 3.4] (suite reading, open)") != std::string::npos);
+    CHECK(t.out.find("      choice refuse: NINFER_E_NONFINITE") != std::string::npos);
+    CHECK(t.out.find("decode.e8m0  [lesson Example 14] (suite reading, forced)") != std::string::npos);
+}
+
+TEST_CASE("run accepts every choice of an open reading, says which was taken, and --pin requires one (issue 21)") {
+    // This build's own vectors, generated here: the alternatives travel in the vector files.
+    const fs::path vec = tmp_dir() / "readings_vectors", pinned = tmp_dir() / "pinned.json";
+    fs::remove_all(vec);
+    REQUIRE(cli("generate --out '" + vec.string() + "'").status == 0);
+    const std::string run = "run --plugin reference --suite scaled.fp8_row_maxabs --vectors '" + vec.string() + "'";
+    const auto free = cli(run);
+    INFO(free.out << free.err);
+    CHECK(free.status == 0);
+    CHECK(free.out.find("fp8_row_maxabs.rescue: took encode 3 (fp8_row_maxabs.rescue open)\n") != std::string::npos);
+    CHECK(free.out.find("fp8_row_maxabs.nonfinite: took nonfinite 4 (fp8_row_maxabs.nonfinite open)\n") != std::string::npos);
+    const auto pin = cli(run + " --pin fp8_row_maxabs.rescue=refuse --report '" + pinned.string() + "'");
+    CHECK(pin.status == 1);  // the reference encodes
+    CHECK(pin.out.find("pinned: fp8_row_maxabs.rescue = refuse\n") != std::string::npos);
+    const auto rep = json::parse(slurp(pinned));
+    CHECK(rep.at("options").at("pins") == json{{"fp8_row_maxabs.rescue", "refuse"}});
+    CHECK(shell(std::string("'") + NINFER_PYTHON + "' '" + NINFER_REPORT_VALIDATOR + "' '" + NINFER_REPORT_SCHEMA + "' '" +
+                pinned.string() + "'") == 0);
+    CHECK(cli(run + " --pin fp8_row_maxabs.rescue=encode").status == 0);
+    for (const auto &[args, message] : std::vector<std::pair<std::string, std::string>>{
+             {"--pin decode.e8m0=nan", "ninfer-conform: --pin: 'decode.e8m0' is not a rule with an open reading; expected one of: "},
+             {"--pin fp8_row_maxabs.rescue=clip", "ninfer-conform: --pin fp8_row_maxabs.rescue: unknown choice 'clip'; expected one of: encode, refuse\n"},
+             {"--pin fp8_row_maxabs.rescue", "ninfer-conform: --pin 'fp8_row_maxabs.rescue': expected RULE=CHOICE"},
+             {"--pin fp8_row_maxabs.rescue=encode --pin fp8_row_maxabs.rescue=refuse",
+              "ninfer-conform: --pin fp8_row_maxabs.rescue: pinned twice (encode and refuse); expected one choice per rule\n"}}) {
+        const auto bad = cli(run + " " + args);
+        INFO(args << ": " << bad.err);
+        CHECK(bad.status == 2);
+        CHECK(bad.err.rfind(message, 0) == 0);
+        CHECK(std::count(bad.err.begin(), bad.err.end(), '\n') == 1);
+    }
+}
+
 TEST_CASE("oracle convert, classify, validate") {
     // 0x3f808000 = 1 + 2^-8: the tie between bf16 1.0 (3f80) and 1 + 2^-7; even side 3f80.
     auto o = cli("oracle convert --conversion fp32_to_bf16_rne --word 3f808000");

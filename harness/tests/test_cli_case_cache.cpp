@@ -127,7 +127,7 @@ TEST_CASE("case cache: a file holds the key and the vector format's case lines u
     const auto h = nlohmann::json::parse(text.substr(0, nl));
     CHECK(h.at("format") == "ninfer-conform/case-cache");
     CHECK(h.at("version") == ninfer::harness::kCaseCacheVersion);
-    CHECK(h.at("vectors_version") == 3);
+    CHECK(h.at("vectors_version") == 4);
     CHECK(h.at("suite") == "linear.direct");
     CHECK(h.at("level") == "full");
     CHECK(h.at("seed") == ninfer::suites::kDefaultSeed);

@@ -102,6 +102,10 @@ CaseResult case_model(const json &c, const std::string &label, const std::string
     r.classes = counts_of(c, "classes", label, where);
     r.message = text(c, "message", label, where);
     r.waived = member(c, "waived", json::value_t::boolean, label, where).get<bool>();
+    // Optional since the readings (reports/README.md): the rule's reading kind, the open reading
+    // and the choice taken; finalize counts the choices per rule.
+    for (auto [key, to] : {std::pair{"reading_kind", &r.reading_kind}, std::pair{"reading", &r.reading}, std::pair{"choice", &r.choice}})
+        if (c.contains(key)) *to = text(c, key, label, where);
     for (const auto &m : member(c, "first_mismatches", json::value_t::array, label, where)) {
         if (!m.is_object()) refuse(label, where + "a first mismatch is " + m.type_name() + ", expected an object");
         Mismatch mm;

@@ -88,6 +88,11 @@ void finalize(Report &r) {
         }
         ++rs.counts[status_name(c.status)];
         ++rs.cases;
+        if (!c.reading_kind.empty()) rs.reading_kind = c.reading_kind;
+        if (!c.reading.empty()) {
+            rs.reading = c.reading;
+            if (!c.choice.empty()) ++rs.choices[c.choice];
+        }
         if (c.waived) ++rs.counts["waived"];
         if (severity(c.status, c.waived) > severity(rs.status, false)) rs.status = c.waived ? Status::pass : c.status;
         if (failed_unwaived(c)) {

@@ -60,6 +60,11 @@ nlohmann::ordered_json case_json(const CaseResult &c) {
         j["nan_accepted"] = a;
     }
     if (c.not_judged) j["not_judged"] = {{"count", c.not_judged}, {"why", c.not_judged_why}};
+    if (!c.reading_kind.empty()) j["reading_kind"] = c.reading_kind;
+    if (!c.reading.empty()) {
+        j["reading"] = c.reading;
+        j["choice"] = c.choice;
+    }
     return j;
 }
 
@@ -88,6 +93,10 @@ nlohmann::ordered_json options_json(const ReportOptions &o) {
     if (o.batch) j["batch"] = *o.batch;
     if (o.expected) j["expected"] = *o.expected;
     if (o.nan_payload) j["nan_payload"] = *o.nan_payload;
+    if (!o.pins.empty()) {
+        j["pins"] = nlohmann::ordered_json::object();
+        for (const auto &[rule, choice] : o.pins) j["pins"][rule] = choice;
+    }
     return j;
 }
 
@@ -113,6 +122,14 @@ std::optional<ReportOptions> options_from_json(const nlohmann::json &j, std::str
     if (j.contains("batch")) o.batch = option_field<std::uint64_t>(j, "batch", "a non-negative integer", error);
     if (j.contains("expected")) o.expected = option_field<std::string>(j, "expected", "a string", error);
     if (j.contains("nan_payload")) o.nan_payload = option_field<bool>(j, "nan_payload", "a boolean", error);
+    if (j.contains("pins")) {
+        if (!j["pins"].is_object() && error.empty()) error = "options \"pins\" is not an object, expected {rule: choice}";
+        if (j["pins"].is_object())
+            for (const auto &[rule, choice] : j["pins"].items()) {
+                if (!choice.is_string() && error.empty()) error = "options \"pins\" \"" + rule + "\" is not a string, expected a choice name";
+                if (choice.is_string()) o.pins[rule] = choice.get<std::string>();
+            }
+    }
     if (!error.empty()) return std::nullopt;
     return o;
 }
@@ -169,13 +186,17 @@ nlohmann::ordered_json to_json(const Report &r) {
                    {"timeout", t.timeout}, {"waived", t.waived}, {"mismatches", t.mismatches}};
     j["passed"] = !run_failed(r);
     j["rules"] = nlohmann::ordered_json::array();
-    for (const auto &rs : r.rules)
-        j["rules"].push_back({{"id", rs.id},
-                              {"sentence", rs.sentence},
-                              {"status", status_name(rs.status)},
-                              {"counts", counts_json(rs.counts)},
-                              {"classes", counts_json(rs.classes)},
-                              {"first_failure", rs.first_failure}});
+    for (const auto &rs : r.rules) {
+        nlohmann::ordered_json e = {{"id", rs.id},
+                                    {"sentence", rs.sentence},
+                                    {"status", status_name(rs.status)},
+                                    {"counts", counts_json(rs.counts)},
+                                    {"classes", counts_json(rs.classes)},
+                                    {"first_failure", rs.first_failure}};
+        if (!rs.reading_kind.empty()) e["reading_kind"] = rs.reading_kind;
+        if (!rs.reading.empty()) e["choices"] = {{"reading", rs.reading}, {"taken", counts_json(rs.choices)}};
+        j["rules"].push_back(std::move(e));
+    }
     j["cases"] = nlohmann::ordered_json::array();
     for (const auto &c : r.cases) j["cases"].push_back(case_json(c));
     return j;

@@ -25,6 +25,21 @@ std::string first_mismatch_text(const CaseResult &c) {
                        short_value(m.expected_value), m.actual, short_value(m.actual_value), m.cls);
 }
 
+/// Per rule whose cases carry alternatives, the choices its subject took ("fp8_row_maxabs.rescue:
+/// took refuse 2, encode 1 (fp8_row_maxabs.rescue open)"); and the pins in force.
+std::string choices_text(const Report &r) {
+    std::string s;
+    for (const auto &rs : r.rules) {
+        if (rs.reading.empty() || rs.choices.empty()) continue;
+        std::string took;
+        for (const auto &[name, n] : rs.choices) took += fmt::format("{}{} {}", took.empty() ? "" : ", ", name, n);
+        s += fmt::format("{}: took {} ({} open)\n", rs.id, took, rs.reading);
+    }
+    if (r.options)
+        for (const auto &[rule, choice] : r.options->pins) s += fmt::format("pinned: {} = {}\n", rule, choice);
+    return s;
+}
+
 }  // namespace
 
 std::string render_summary(const Report &r, std::size_t max_rules) {
@@ -95,6 +110,7 @@ std::string render_summary(const Report &r, std::size_t max_rules) {
         }
         s += fmt::format("NaN words accepted by a NaN policy, not bit-equal: {} in {} cases{}\n", nan_accepted, nan_cases, example);
     }
+    s += choices_text(r);
     for (const auto &c : r.cases)
         if (c.not_judged)
             s += fmt::format("not judged: {} source words of {}, {}\n", c.not_judged, c.rule, c.not_judged_why);

@@ -259,3 +259,25 @@ TEST_CASE("merge refuses shards whose recorded options differ or are missing", "
     bad.doc["options"]["timeout_ms"] = "soon";
     refused({run_shard(0, {}), bad}, "run1.json: options \"timeout_ms\" is string, expected a non-negative integer");
 }
+
+TEST_CASE("merge: the choices of open readings survive, and pinned shards must agree (issue 21)", "[merge][readings]") {
+    // Shard 0's case a took "refuse", shard 1's case d took "encode": the merged rule counts both.
+    auto mark = [](ShardReport s, const char *id, const char *choice) {
+        for (auto &c : s.doc["cases"])
+            if (c["id"] == id) {
+                c["reading_kind"] = "open";
+                c["reading"] = "fp8_row_maxabs.rescue";
+                c["choice"] = choice;
+            }
+        return s;
+    };
+    const json m = json::parse(merge_shards_json({mark(run_shard(0, {}), "decode.bf16/a", "refuse"),
+                                                  mark(run_shard(1, {}), "decode.bf16/d", "encode")}));
+    CHECK(m["cases"][0]["choice"] == "refuse");
+    CHECK(m["cases"][3]["choice"] == "encode");
+    CHECK(m["rules"][0]["reading_kind"] == "open");
+    CHECK(m["rules"][0]["choices"] == json{{"reading", "fp8_row_maxabs.rescue"}, {"taken", {{"encode", 1}, {"refuse", 1}}}});
+    auto pinned = run_shard(1, {});
+    pinned.doc["options"]["pins"] = {{"fp8_row_maxabs.rescue", "refuse"}};
+    refused({run_shard(0, {}), pinned}, "run1.json: options.pins is");
+}

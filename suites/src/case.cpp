@@ -42,6 +42,37 @@ const char *nan_policy_name(NanPolicy p) {
     return "?";
 }
 
+std::vector<Alternative> outcomes(const Expect &e) {
+    std::vector<Alternative> all{{e.choice, e.status, e.detail, e.outputs}};
+    all.insert(all.end(), e.alternatives.begin(), e.alternatives.end());
+    return all;
+}
+
+Case with_outcome(const Case &c, const Alternative &outcome) {
+    Case one = c;
+    one.expect.choice = outcome.name;
+    one.expect.status = outcome.status;
+    one.expect.detail = outcome.detail;
+    one.expect.outputs = outcome.outputs;
+    one.expect.alternatives.clear();
+    return one;
+}
+
+bool pin_choice(Case &c, const std::string &choice) {
+    for (const auto &o : outcomes(c.expect))
+        if (o.name == choice) {
+            c = with_outcome(c, o);
+            return true;
+        }
+    return false;
+}
+
+void add_alternative(Case &c, const std::string &reading, const std::string &choice, Alternative other) {
+    c.expect.reading = reading;
+    c.expect.choice = choice;
+    c.expect.alternatives.push_back(std::move(other));
+}
+
 Case base_case(const std::string &rule, const std::string &slug, Level level, const std::string &source) {
     Case c;
     c.rule = rule;

@@ -27,6 +27,34 @@ Rule make_rule(std::string id, std::string family, std::string section, std::str
     return r;
 }
 
+namespace {
+
+/// The rule's reading classified from the readings table; a rule without a reading stays none.
+void classify_reading(Rule &r) {
+    if (r.reading.empty()) return;
+    auto c = reading_class(r.id);
+    r.reading_kind = c.kind;
+    r.reading_why = std::move(c.why);
+    r.choices = std::move(c.choices);
+}
+
+}  // namespace
+
+const char *reading_kind_name(ReadingKind k) {
+    switch (k) {
+    case ReadingKind::forced: return "forced";
+    case ReadingKind::open: return "open";
+    case ReadingKind::none: break;
+    }
+    return "none";
+}
+
+const Choice *Rule::find_choice(std::string_view name) const {
+    for (const auto &c : choices)
+        if (c.name == name) return &c;
+    return nullptr;
+}
+
 const std::vector<Rule> &rule_catalog() {
     static const std::vector<Rule> all = [] {
         std::vector<Rule> r = scalar_rules();
@@ -34,6 +62,7 @@ const std::vector<Rule> &rule_catalog() {
         for (auto &g : scaled_rules()) r.push_back(std::move(g));
         for (auto &g : gguf_rules()) r.push_back(std::move(g));
         for (auto &g : linear_rules()) r.push_back(std::move(g));
+        for (auto &x : r) classify_reading(x);
         std::set<std::string> seen;
         for (const auto &x : r)
             if (!seen.insert(x.id).second) throw std::logic_error("duplicate rule id " + x.id);

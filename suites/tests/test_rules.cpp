@@ -243,3 +243,47 @@ TEST_CASE("rule catalog holds the scalar rules and finds them by id", "[rules]")
     CHECK(all.size() >= scalar_rules().size());
     CHECK(find_rule("convert.fp32_to_bf16_rnd") == nullptr);
 }
+
+TEST_CASE("rules: every reading is classified forced or open, and no rule without one is", "[rules][readings]") {
+    std::size_t forced = 0, open = 0;
+    for (const auto &r : rule_catalog()) {
+        INFO(r.id);
+        if (r.reading.empty()) {
+            CHECK(r.reading_kind == ReadingKind::none);
+            CHECK(r.reading_why.empty());
+            CHECK(r.choices.empty());
+            continue;
+        }
+        REQUIRE(r.reading_kind != ReadingKind::none);
+        CHECK_FALSE(r.reading_why.empty());
+        if (r.reading_kind == ReadingKind::forced) {
+            ++forced;
+            CHECK(r.choices.empty());
+            continue;
+        }
+        ++open;
+        CHECK(r.choices.size() >= 2);
+        std::set<std::string> names;
+        for (const auto &c : r.choices) {
+            CHECK(names.insert(c.name).second);
+            CHECK_FALSE(c.outcome.empty());
+            CHECK(r.find_choice(c.name) == &c);
+        }
+    }
+    CHECK(forced + open == static_cast<std::size_t>(std::ranges::count_if(rule_catalog(), [](const Rule &r) { return r.suite_reading; })));
+    CHECK(find_rule("fp8_row_maxabs.rescue")->reading_kind == ReadingKind::open);
+    CHECK(find_rule("fp8_row_maxabs.rescue")->find_choice("refuse"));
+    CHECK(std::string(reading_kind_name(ReadingKind::open)) == "open");
+}
+
+TEST_CASE("rules: every entry of the readings table classifies a rule with a reading", "[rules][readings]") {
+    for (const auto &key : reading_table_keys()) {
+        INFO(key);
+        const bool prefix = key.back() == '.';
+        CHECK(std::ranges::any_of(rule_catalog(), [&](const Rule &r) {
+            return !r.reading.empty() && (prefix ? r.id.rfind(key, 0) == 0 : r.id == key);
+        }));
+    }
+    CHECK(reading_class("gguf.decode.gguf_q4_0").kind == ReadingKind::forced);  // by its prefix entry
+    CHECK(reading_class("no.such.rule").kind == ReadingKind::none);
+}

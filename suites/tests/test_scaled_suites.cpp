@@ -517,3 +517,101 @@ TEST_CASE("fp8_row_maxabs cases: each rule's cases tell the right producer from 
             CHECK(*m == c.expect.output(NINFER_PLANE_PAYLOAD));
         }
 }
+
+namespace {
+
+/// The source rows of an fp8_row_maxabs case, as words of its source format.
+std::vector<std::vector<std::uint64_t>> source_rows(const Case &c) {
+    const int bytes = c.format_in == NINFER_FORMAT_fp32 ? 4 : 2;
+    const auto &src = c.input(NINFER_PLANE_SOURCE);
+    const std::uint64_t n = c.shape.at(0), k = c.shape.at(1);
+    std::vector<std::vector<std::uint64_t>> rows(n);
+    for (std::uint64_t i = 0; i < n * k && (i + 1) * static_cast<std::uint64_t>(bytes) <= src.size(); ++i)
+        rows[i / k].push_back(get_word(src, i, bytes));
+    return rows;
+}
+
+/// Whether a row of the case meets R2's open edge: an encoded BF16 row whose rescued
+/// multiplier has an infinite binary32 reciprocal.
+bool meets_tiny_scale(const Case &c) {
+    if (c.method != NINFER_ENCODER_fp8_row_maxabs || c.format != NINFER_FORMAT_fp8_e4m3fn_row_bf16 || c.shape.size() != 2)
+        return false;
+    const auto f = *fp8_row_format(c.format);
+    for (const auto &row : source_rows(c)) {
+        const auto e = fp8_row_maxabs(f, c.format_in, row);
+        if (e.status == NINFER_OK && e.reciprocal32 == 0x7F800000u) return true;
+    }
+    return false;
+}
+
+std::set<std::string> outcome_names(const Expect &e) {
+    std::set<std::string> names;
+    for (const auto &o : outcomes(e)) names.insert(o.name);
+    return names;
+}
+
+}  // namespace
+
+TEST_CASE("scaled cases: every row R2 leaves open offers both outcomes, encode and refuse", "[scaled][readings]") {
+    std::size_t met = 0;
+    for (const auto &c : golden()) {
+        INFO(c.id);
+        const bool tiny = meets_tiny_scale(c);
+        CHECK(tiny == (c.expect.reading == std::string(rule::fp8_row_maxabs_rescue)));
+        if (!tiny) continue;
+        ++met;
+        CHECK(c.expect.status == NINFER_OK);
+        CHECK(c.expect.choice == "encode");
+        REQUIRE(c.expect.alternatives.size() == 1);
+        CHECK(c.expect.alternatives[0] == Alternative{"refuse", NINFER_E_NONFINITE, 0, {}});
+    }
+    CHECK(met == 4);  // three rescue rows and the clamp's infinite reciprocal
+}
+
+TEST_CASE("scaled cases: issue 21's row encodes as 7e 7e 00 80 fe 7e with multiplier 0x0001, or is refused",
+          "[scaled][readings]") {
+    const auto c = std::find_if(golden().begin(), golden().end(), [](const Case &x) {
+        return x.id == "fp8_row_maxabs.rescue/fp8_e4m3fn_row_bf16.bf16_amax_2^-125";
+    });
+    REQUIRE(c != golden().end());
+    const auto e = fp8_row_maxabs(*fp8_row_format(c->format), NINFER_FORMAT_bf16, source_rows(*c).at(0));
+    CHECK(e.codes == Bytes{0x7e, 0x7e, 0x00, 0x80, 0xfe, 0x7e});
+    CHECK(e.scale == 0x0001);
+    const auto &payload = c->expect.output(NINFER_PLANE_PAYLOAD);
+    REQUIRE(payload.size() >= 6);
+    CHECK(Bytes(payload.begin(), payload.begin() + 6) == e.codes);
+    CHECK(outcome_names(c->expect) == std::set<std::string>{"encode", "refuse"});
+}
+
+TEST_CASE("scaled cases: a finite fp32 source above BF16's largest finite may be refused either way",
+          "[scaled][readings]") {
+    std::size_t met = 0;
+    for (const auto *c : cases_of(rule::fp8_row_maxabs_nonfinite)) {
+        INFO(c->id);
+        const bool finite_above = c->format_in == NINFER_FORMAT_fp32 && c->expect.status == NINFER_E_NONFINITE &&
+                                  std::ranges::any_of(source_rows(*c), [](const auto &row) {
+                                      return std::ranges::any_of(row, [](std::uint64_t w) {
+                                          return (w & 0x7F800000u) != 0x7F800000u && (w & 0x7FFFFFFFu) >= 0x7F7F8000u;
+                                      });
+                                  });
+        CHECK(finite_above == !c->expect.alternatives.empty());
+        if (!finite_above) continue;
+        ++met;
+        CHECK(c->expect.reading == std::string(rule::fp8_row_maxabs_nonfinite));
+        CHECK(outcome_names(c->expect) == std::set<std::string>{"nonfinite", "scale_overflow"});
+    }
+    CHECK(met == 4);  // two rows, both formats
+}
+
+TEST_CASE("scaled cases: every case with alternatives offers exactly the choices of an open rule", "[scaled][readings]") {
+    for (const auto &c : golden()) {
+        if (c.expect.alternatives.empty()) continue;
+        INFO(c.id);
+        const auto *r = find_rule(c.expect.reading);
+        REQUIRE(r);
+        CHECK(r->reading_kind == ReadingKind::open);
+        std::set<std::string> choices;
+        for (const auto &x : r->choices) choices.insert(x.name);
+        CHECK(outcome_names(c.expect) == choices);
+    }
+}

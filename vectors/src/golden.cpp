@@ -162,12 +162,12 @@ void read_suite_file(const fs::path &p, const std::string &text, const std::stri
                 fail(where, std::string("expected a header with \"format\":\"") + kFormatName + "\"");
             if (!h.contains("version") || !h["version"].is_number_integer())
                 fail(where, "header: expected an integer \"version\"");
-            if (const auto v = checked_integer<int>(h["version"]); v && *v >= 1 && *v < kFormatVersion)
-                fail(where, "version " + std::to_string(*v) + " is an older vector format (this reader knows version " +
-                                std::to_string(kFormatVersion) + "; regenerate the set with ninfer-conform generate --out DIR)");
-            if (checked_integer<int>(h["version"]) != kFormatVersion)
-                fail(where, "unknown version " + echo_json(h["version"]) + " (this reader knows version " +
-                                std::to_string(kFormatVersion) + ")");
+            if (const auto v = checked_integer<int>(h["version"]); v && *v >= 1 && *v < kOldestReadableVersion)
+                fail(where, "version " + std::to_string(*v) + " is an older vector format (this reader knows versions " +
+                                std::to_string(kOldestReadableVersion) + " to " + std::to_string(kFormatVersion) + "; regenerate the set with ninfer-conform generate --out DIR)");
+            if (const auto v = checked_integer<int>(h["version"]); !v || *v < kOldestReadableVersion || *v > kFormatVersion)
+                fail(where, "unknown version " + echo_json(h["version"]) + " (this reader knows versions " +
+                                std::to_string(kOldestReadableVersion) + " to " + std::to_string(kFormatVersion) + ")");
             for (const char *key : {"description", "generator"})
                 if (!h.contains(key) || !h[key].is_string()) fail(where, std::string("header: expected a string \"") + key + "\"");
             if (!h.contains("exact") || h["exact"] != true) fail(where, "header: expected \"exact\":true");

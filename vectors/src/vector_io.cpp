@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-// One case as one JSON line of the vector file format, version 3 (vectors/README.md): fixed key
+// One case as one JSON line of the vector file format, version 4 (vectors/README.md): fixed key
 // order, registry names for ids, named planes (ABI v2) holding hex words or hex byte images.
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
@@ -236,6 +236,27 @@ void read_accept(const nlohmann::json &a, Case &c, const std::string &where) {
     }
 }
 
+/// A status by name: "ok" or an E_* name of plugin.h.
+std::int32_t read_status(const nlohmann::json &o, const std::string &where, const std::string &ctx) {
+    const auto status = get_string(o, "status", where, ctx);
+    for (const auto &s : kStatusNames)
+        if (s.name == status) return s.code;
+    fail(where, "unknown " + ctx + "status \"" + echo(status) + "\" (expected ok or an E_* name of plugin.h)");
+}
+
+/// The outcomes of an open reading: a rule of the catalog with that choice names, each once.
+void check_outcome_names(const Case &c, const std::string &where) {
+    const auto *rule = suites::find_rule(c.expect.reading);
+    if (!rule || rule->reading_kind != suites::ReadingKind::open)
+        fail(where, "key \"expect.reading\": \"" + echo(c.expect.reading) + "\" is not an open reading of the catalog");
+    std::set<std::string> seen;
+    for (const auto &o : suites::outcomes(c.expect)) {
+        if (!rule->find_choice(o.name))
+            fail(where, "outcome \"" + echo(o.name) + "\" is not a choice of " + rule->id);
+        if (!seen.insert(o.name).second) fail(where, "outcome \"" + echo(o.name) + "\" appears twice");
+    }
+}
+
 }  // namespace
 
 std::string case_to_line(const Case &c) {
@@ -299,6 +320,18 @@ std::string case_to_line(const Case &c) {
     e["outputs"] = plane_json(c.expect.outputs, planes.outputs, words ? suites::out_word_bytes(c) : 0,
                               c.expect.status == NINFER_OK, "expected output");
     e["accept"] = accept_json(c);
+    // An open reading's outcomes (version 4): written only when the case has alternatives.
+    if (!c.expect.alternatives.empty()) {
+        e["reading"] = c.expect.reading;
+        e["choice"] = c.expect.choice;
+        e["alternatives"] = ordered_json::array();
+        for (const auto &a : c.expect.alternatives)
+            e["alternatives"].push_back({{"name", a.name},
+                                         {"status", status_name(a.status)},
+                                         {"detail", a.detail},
+                                         {"outputs", plane_json(a.outputs, planes.outputs, words ? suites::out_word_bytes(c) : 0,
+                                                                a.status == NINFER_OK, "alternative output")}});
+    }
     j["expect"] = std::move(e);
     j["nan"] = suites::nan_policy_name(c.nan);
     return j.dump();
@@ -388,12 +421,12 @@ Case case_from_line(const std::string &line, const std::string &where) {
 
     const auto &ex = field(j, "expect", where);
     if (!ex.is_object()) fail(where, "key \"expect\": expected an object");
-    require_exact_keys(ex, {"status", "detail", "outputs", "accept"}, where, "expect.");
-    const auto status = get_string(ex, "status", where, "expect.");
-    bool known = false;
-    for (const auto &s : kStatusNames)
-        if (s.name == status) c.expect.status = s.code, known = true;
-    if (!known) fail(where, "unknown expect.status \"" + echo(status) + "\" (expected ok or an E_* name of plugin.h)");
+    const bool open = ex.contains("alternatives");
+    if (open)
+        require_exact_keys(ex, {"status", "detail", "outputs", "accept", "reading", "choice", "alternatives"}, where, "expect.");
+    else
+        require_exact_keys(ex, {"status", "detail", "outputs", "accept"}, where, "expect.");
+    c.expect.status = read_status(ex, where, "expect.");
     c.expect.detail = static_cast<std::uint32_t>(get_u64(ex, "detail", where, 0xFFFFFFFFu, "expect."));
 
     int ib = 0, ob = 0;
@@ -451,6 +484,26 @@ Case case_from_line(const std::string &line, const std::string &where) {
     c.expect.outputs = read_planes(field(ex, "outputs", where, "expect."), planes.outputs, ob,
                                    c.expect.status == NINFER_OK ? c.count : 0, "expect.outputs");
     read_accept(field(ex, "accept", where, "expect."), c, where);
+    if (open) {
+        c.expect.reading = get_string(ex, "reading", where, "expect.");
+        c.expect.choice = get_string(ex, "choice", where, "expect.");
+        const auto &alts = ex["alternatives"];
+        if (!alts.is_array() || alts.empty())
+            fail(where, "key \"expect.alternatives\": expected a non-empty array of {name, status, detail, outputs}");
+        for (std::size_t i = 0; i < alts.size(); ++i) {
+            const std::string ctx = "expect.alternatives[" + std::to_string(i) + "].";
+            if (!alts[i].is_object()) fail(where, "key \"" + ctx + "\": expected an object");
+            require_exact_keys(alts[i], {"name", "status", "detail", "outputs"}, where, ctx);
+            suites::Alternative a;
+            a.name = get_string(alts[i], "name", where, ctx);
+            a.status = read_status(alts[i], where, ctx);
+            a.detail = static_cast<std::uint32_t>(get_u64(alts[i], "detail", where, 0xFFFFFFFFu, ctx));
+            a.outputs = read_planes(field(alts[i], "outputs", where, ctx), planes.outputs, ob,
+                                    a.status == NINFER_OK ? c.count : 0, ctx + "outputs");
+            c.expect.alternatives.push_back(std::move(a));
+        }
+        check_outcome_names(c, where);
+    }
 
     const auto nan = get_string(j, "nan", where);
     if (nan == "exact") c.nan = suites::NanPolicy::exact;

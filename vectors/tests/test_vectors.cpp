@@ -151,6 +151,47 @@ TEST_CASE("vector line format is pinned", "[vectors][format]") {
     CHECK(case_from_line(case_to_line(grouped), "pinned").expect.outputs == grouped.expect.outputs);
 }
 
+TEST_CASE("a case's alternatives (version 4) are written, read back and checked", "[vectors][format][readings]") {
+    suites::Case c;
+    c.id = "fp8_row_maxabs.rescue/pinned";
+    c.rule = "fp8_row_maxabs.rescue";
+    c.source = "suite reading";
+    c.op = NINFER_OP_quant_encode;
+    c.format = NINFER_FORMAT_fp8_e4m3fn_row_bf16;
+    c.format_in = NINFER_FORMAT_bf16;
+    c.layout = NINFER_LAYOUT_row_scale_v1;
+    c.method = NINFER_ENCODER_fp8_row_maxabs;
+    c.shape = {1, 1};
+    c.input(NINFER_PLANE_SOURCE) = {0x01, 0x00};
+    c.expect.output(NINFER_PLANE_PAYLOAD) = {0x7e};
+    suites::add_alternative(c, "fp8_row_maxabs.rescue", "encode", {"refuse", NINFER_E_NONFINITE, 0, {}});
+    const auto line = case_to_line(c);
+    CHECK(line.find(R"("accept":[],"reading":"fp8_row_maxabs.rescue","choice":"encode",)"
+                    R"("alternatives":[{"name":"refuse","status":"E_NONFINITE","detail":0,"outputs":{}}]})") !=
+          std::string::npos);
+    const auto back = case_from_line(line, "pinned");
+    CHECK(back.expect.reading == "fp8_row_maxabs.rescue");
+    CHECK(back.expect.choice == "encode");
+    CHECK(back.expect.alternatives == c.expect.alternatives);
+    // A line without alternatives is version 3's, unchanged.
+    CHECK(case_to_line(bf16_case()).find("alternatives") == std::string::npos);
+    const auto refused = [&](const std::string &from, const std::string &to) {
+        try {
+            case_from_line(replace_once(line, from, to), "f:2");
+        } catch (const VectorError &e) {
+            return std::string(e.what());
+        }
+        return std::string();
+    };
+    CHECK(refused(R"("reading":"fp8_row_maxabs.rescue")", R"("reading":"decode.e8m0")") ==
+          "f:2: key \"expect.reading\": \"decode.e8m0\" is not an open reading of the catalog");
+    CHECK(refused(R"("name":"refuse")", R"("name":"clip")") == "f:2: outcome \"clip\" is not a choice of fp8_row_maxabs.rescue");
+    CHECK(refused(R"("name":"refuse")", R"("name":"encode")") == "f:2: outcome \"encode\" appears twice");
+    CHECK(refused(R"("status":"E_NONFINITE")", R"("status":"E_NOPE")") ==
+          "f:2: unknown expect.alternatives[0].status \"E_NOPE\" (expected ok or an E_* name of plugin.h)");
+    CHECK(refused(R"(,"choice":"encode")", "") == "f:2: missing key \"expect.choice\"");
+}
+
 TEST_CASE("every golden case round-trips through its line", "[vectors][roundtrip]") {
     std::size_t n = 0;
     for (const auto &suite : suites::suite_catalog())
@@ -172,6 +213,8 @@ TEST_CASE("every golden case round-trips through its line", "[vectors][roundtrip
             CHECK((back.expect.status == c.expect.status && back.expect.detail == c.expect.detail));
             CHECK(back.expect.outputs == c.expect.outputs);
             CHECK(back.expect.accept == c.expect.accept);
+            CHECK((back.expect.reading == c.expect.reading && back.expect.choice == c.expect.choice));
+            CHECK(back.expect.alternatives == c.expect.alternatives);
             CHECK(back.nan == c.nan);
             CHECK(case_to_line(back) == line);
             ++n;
@@ -232,18 +275,18 @@ TEST_CASE("malformed vector sets are refused with one line naming file:line", "[
         check_one_line(load_error(dir), "MANIFEST.sha256:1", "expected \"<64 lowercase hex digits>  <file>\"");
     }
     SECTION("unknown version") {
-        const auto dir = small_set("version", "", replace_once(kHeader, "\"version\":3", "\"version\":4"));
-        check_one_line(load_error(dir), file + ":1", "unknown version 4 (this reader knows version 3)");
+        const auto dir = small_set("version", "", replace_once(kHeader, "\"version\":3", "\"version\":5"));
+        check_one_line(load_error(dir), file + ":1", "unknown version 5 (this reader knows versions 3 to 4)");
     }
     SECTION("a version 1 file (unnamed buffers in, aux, out)") {
         const auto dir = small_set("version1", "", replace_once(kHeader, "\"version\":3", "\"version\":1"));
         check_one_line(load_error(dir), file + ":1",
-                       "version 1 is an older vector format (this reader knows version 3; regenerate the set with "
+                       "version 1 is an older vector format (this reader knows versions 3 to 4; regenerate the set with "
                        "ninfer-conform generate --out DIR)");
     }
     SECTION("a version 2 file (no profile, no accept)") {
         const auto dir = small_set("version2", "", replace_once(kHeader, "\"version\":3", "\"version\":2"));
-        check_one_line(load_error(dir), file + ":1", "version 2 is an older vector format (this reader knows version 3;");
+        check_one_line(load_error(dir), file + ":1", "version 2 is an older vector format (this reader knows versions 3 to 4;");
     }
     SECTION("a plane the op does not have") {
         const auto dir = small_set("plane", replace_once(good, "\"inputs\":{\"words\"", "\"inputs\":{\"scales\""));

@@ -4,6 +4,8 @@
 // implementation differs: BF16 inputs, the scale's rounding, the rescue, refusals, the
 // reciprocal multiply, the clamp, E4M3 ties to even, all-zero rows, chunking, bit exactness
 // (quant_encode, method fp8_row_maxabs, format_in fp32 / bf16 / fp16).
+#include <algorithm>
+
 #include "builders.hpp"
 
 namespace ninfer::suites::scaled {
@@ -19,6 +21,29 @@ Case rows_case(RuleId r, const std::string &slug, Level level, const std::string
     for (const auto &row : rows) words.insert(words.end(), row.begin(), row.end());
     return maxabs_case(std::string(r), fp8_name(f) + "." + slug, level, source, f, source_format, rows.size(),
                        rows.empty() ? 0 : rows.front().size(), words);
+}
+
+/// A BF16 row whose rescued multiplier has an infinite reciprocal meets the open reading R2
+/// (fp8_row_maxabs.rescue): the encoded bytes (choice "encode", the case's expected outcome) or
+/// NInfer's producer's refusal of the non-finite reciprocal (choice "refuse", NINFER_E_NONFINITE).
+Case tiny_scale(Case c) {
+    add_alternative(c, std::string(rule::fp8_row_maxabs_rescue), "encode", {"refuse", NINFER_E_NONFINITE, 0, {}});
+    return c;
+}
+
+/// A finite fp32 source above BF16's largest finite meets the open reading of
+/// fp8_row_maxabs.nonfinite: refused as a non-finite input (the expected outcome) or as an
+/// overflowing scale (choice "scale_overflow").
+Case bf16_overflow(Case c) {
+    add_alternative(c, std::string(rule::fp8_row_maxabs_nonfinite), "nonfinite", {"scale_overflow", NINFER_E_SCALE_OVERFLOW, 0, {}});
+    return c;
+}
+
+/// A row of finite fp32 words of which one rounds to a BF16 infinity (magnitude 0x7F7F8000 and up).
+bool finite_above_bf16(const U64 &row) {
+    const auto finite = [](std::uint64_t w) { return (w & 0x7F800000u) != 0x7F800000u; };
+    return std::all_of(row.begin(), row.end(), finite) &&
+           std::any_of(row.begin(), row.end(), [](std::uint64_t w) { return (w & 0x7FFFFFFFu) >= 0x7F7F8000u; });
 }
 
 /// The scale word a truncating conversion of binary32(amax / 448) would give (normal range).
@@ -98,10 +123,14 @@ void cases_of(const Fp8RowFormat &f, std::vector<Case> &out) {
     if (is_bf16(f)) {
         // amax 2^-133 and 2^-126: BF16 scales round to +0, rescued as 0x0001; its reciprocal is
         // infinite (oracle/SCALED.md R2).
-        out.push_back(rows_case(rule::fp8_row_maxabs_rescue, "bf16_smallest_subnormal", Level::quick, "suite reading", f, BF16,
-                                {{0x0001, 0x8000, 0x8001}}));
-        out.push_back(rows_case(rule::fp8_row_maxabs_rescue, "bf16_amax_2^-126", Level::quick, "suite reading", f, BF16,
-                                {{0x0080, 0x0001, 0x8040}}));
+        out.push_back(tiny_scale(rows_case(rule::fp8_row_maxabs_rescue, "bf16_smallest_subnormal", Level::quick, "suite reading", f,
+                                           BF16, {{0x0001, 0x8000, 0x8001}})));
+        out.push_back(tiny_scale(rows_case(rule::fp8_row_maxabs_rescue, "bf16_amax_2^-126", Level::quick, "suite reading", f, BF16,
+                                           {{0x0080, 0x0001, 0x8040}})));
+        // The row of issue 21: [2^-125, 2^-126, 0, -0, -2^-130, 2^-133] encodes as 7e 7e 00 80 fe 7e
+        // with multiplier 0x0001; NInfer's producer refuses it.
+        out.push_back(tiny_scale(rows_case(rule::fp8_row_maxabs_rescue, "bf16_amax_2^-125", Level::quick, "suite reading", f, BF16,
+                                           {{0x0100, 0x0080, 0x0000, 0x8000, 0x8008, 0x0001}})));
     } else {
         // amax 2^-20: binary32 0x31124925 rounds to binary16 +0, rescued as 0x0001 (2^-24).
         out.push_back(rows_case(rule::fp8_row_maxabs_rescue, "fp16_2^-20", Level::quick, "boundary", f, F16, {{0x0010, 0x8008, 0x0000}}));
@@ -129,8 +158,10 @@ void cases_of(const Fp8RowFormat &f, std::vector<Case> &out) {
         {"fp16_inf", {F16, {0xFC00, 0x3C00}}},              {"fp16_nan", {F16, {0x3C00, 0x7E00}}},
         {"fp32_largest_finite", {F32, {0x7F7FFFFFu, 0u}}},  {"fp32_rounds_to_bf16_inf", {F32, {0x7F7F8000u, 0u}}},
     };
-    for (const auto &[slug, v] : bad)
-        out.push_back(rows_case(rule::fp8_row_maxabs_nonfinite, slug, Level::quick, "boundary", f, v.first, {v.second}));
+    for (const auto &[slug, v] : bad) {
+        Case c = rows_case(rule::fp8_row_maxabs_nonfinite, slug, Level::quick, "boundary", f, v.first, {v.second});
+        out.push_back(v.first == F32 && finite_above_bf16(v.second) ? bf16_overflow(std::move(c)) : std::move(c));
+    }
     // The largest fp32 below BF16's rounding boundary has a finite BF16 input (binary16 scales then overflow).
     out.push_back(rows_case(rule::fp8_row_maxabs_nonfinite, "fp32_0x7f7f7fff_bf16_finite", Level::quick, "boundary", f, F32,
                             {{0x7F7F7FFFu, 0x3F800000u}}));
@@ -157,8 +188,8 @@ void cases_of(const Fp8RowFormat &f, std::vector<Case> &out) {
                             {{0x3F800000u, 0xC0000000u, 0x3F000000u, 0x3E99999Au}}));
     if (is_bf16(f)) {
         // The BF16 rescue: an infinite reciprocal, every nonzero product infinite -> +-448.
-        out.push_back(rows_case(rule::fp8_row_maxabs_clamp, "infinite_reciprocal", Level::quick, "suite reading", f, BF16,
-                                {{0x0001, 0x8001, 0x0000}}));
+        out.push_back(tiny_scale(rows_case(rule::fp8_row_maxabs_clamp, "infinite_reciprocal", Level::quick, "suite reading", f, BF16,
+                                           {{0x0001, 0x8001, 0x0000}})));
     } else {
         // amax 2^-14: binary32 2.2857 * 2^-24 rounds to the subnormal 2 * 2^-24, reciprocal 2^23,
         // product 512 -> 448; without the clamp 512 is no E4M3FN value.

@@ -157,10 +157,16 @@ struct Comparison {
     std::string trace;  ///< explain_encoder_group of the first mismatch, when it applies
     std::uint64_t nan_accepted = 0;
     std::vector<reports::NanAccepted> nan_accepted_first;
+    /// A case with alternatives (suites::Expect): the name of the outcome the reply matched,
+    /// "" when it matched none or the case has one outcome.
+    std::string choice;
 };
 
 /// Compare a reply with the case's expectation. `declared`: the subject declared the
 /// capability (an E_UNSUPPORTED reply is then a lie). Keeps the first `max_first` mismatches.
+/// A case with alternatives passes when the reply matches any of its outcomes (the expected one
+/// first, then the alternatives in order), and names the one it matched; when it matches none,
+/// the comparison is the expected outcome's, its message naming every documented outcome.
 Comparison compare_reply(const suites::Case &c, const Reply &reply, bool declared, std::size_t max_first);
 
 }  // namespace ninfer::harness

@@ -6,6 +6,8 @@
 #include <cstdint>
 #include <filesystem>
 #include <functional>
+#include <map>
+#include <utility>
 #include <optional>
 #include <stdexcept>
 #include <string>
@@ -44,13 +46,25 @@ struct RunOptions {
     /// Subjects calling at once (`run --jobs`), each on a contiguous slice of the ordered cases;
     /// the report is the same for any value (timings aside). More than 1 needs run_cases's open_more.
     unsigned jobs = 1;
+    /// `run --pin RULE=CHOICE`: each open reading named keeps only that choice in its cases
+    /// (suites::pin_choice); checked by check_pins.
+    std::map<std::string, std::string> pins;
 };
+
+/// Parse "RULE=CHOICE" (`run --pin`); throws UsageError naming the text and the form expected.
+std::pair<std::string, std::string> parse_pin(const std::string &text);
+/// Throws UsageError unless every pin names an open rule of the catalog and one of its choices.
+void check_pins(const std::map<std::string, std::string> &pins);
 
 /// A case and the suite it comes from.
 struct SuiteCase {
     std::string suite;
     suites::Case c;
 };
+
+/// Pin each case whose alternatives are a pinned reading's to that choice (suites::pin_choice);
+/// throws UsageError when a case lacks the pinned choice.
+void apply_pins(std::vector<SuiteCase> &cases, const std::map<std::string, std::string> &pins);
 
 struct CaseSet {
     std::vector<std::string> suites;  ///< names, in catalog order
@@ -61,7 +75,8 @@ struct CaseSet {
 
 /// Golden cases from the vectors (digests verified, all suites in one load: each file read
 /// once, ids unique across files) plus, at full and exhaustive, the suites' seeded random
-/// cases (from opts.case_cache when set). Throws UsageError (unknown suite) or vectors::VectorError.
+/// cases (from opts.case_cache when set); opts.pins applied to the cases of their readings.
+/// Throws UsageError (unknown suite, a bad pin) or vectors::VectorError.
 CaseSet collect_cases(const RunOptions &opts);
 
 /// The call of a case: its inputs, and output capacities (the expected sizes; a generous

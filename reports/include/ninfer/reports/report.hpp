@@ -83,6 +83,11 @@ struct CaseResult {
     /// undefined): counted, never judged, as `run` offers none of them; `not_judged_why` says which.
     std::uint64_t not_judged = 0;
     std::string not_judged_why;
+    /// The kind of the rule's reading: "forced", "open", "" when the rule has none.
+    std::string reading_kind{};
+    /// A case with alternatives: the open rule whose choices they are, and the choice the
+    /// subject's reply took ("" when it matched none); both "" for a case with one outcome.
+    std::string reading{}, choice{};
 };
 
 /// Per rule: the worst status among its cases and the mismatch classes of its failures.
@@ -95,6 +100,10 @@ struct RuleSummary {
     bool suite_reading = false;    ///< a failing case of the rule rests on a documented suite reading
     std::uint64_t failing_cases = 0, cases = 0;    ///< unwaived failing cases, all cases of the rule
     std::uint64_t blamed = 0;      ///< kept mismatches of any failing case whose plane/field points at this rule
+    std::string reading_kind{};    ///< its cases' reading_kind: "forced", "open" or ""
+    /// Cases with alternatives: the open rule(s) they rest on and the cases per choice taken.
+    std::string reading{};
+    std::map<std::string, std::uint64_t> choices{};
 };
 
 struct Totals {
@@ -134,6 +143,8 @@ struct ReportOptions {
     std::optional<std::uint64_t> batch{};          ///< sweep: words per call
     std::optional<std::string> expected{};         ///< sweep: "native" or "oracle"
     std::optional<bool> nan_payload{};             ///< sweep: --nan-payload
+    /// run --pin RULE=CHOICE: each open reading pinned to one choice (absent from the JSON when none).
+    std::map<std::string, std::string> pins{};
     bool operator==(const ReportOptions &) const = default;
 };
 

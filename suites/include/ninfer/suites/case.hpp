@@ -61,6 +61,17 @@ OpPlanes op_planes(std::uint32_t op, std::uint32_t format, std::uint32_t layout)
 inline constexpr std::uint8_t kAcceptNan = 0x1;   ///< any NaN is accepted
 inline constexpr std::uint8_t kAcceptBits = 0x2;  ///< only lo itself, bit for bit (bit_exact); NaN: any NaN if kAcceptNan
 
+/// One documented outcome of a case besides its expected one: a choice of the open reading the
+/// case meets (suites/README.md, "Forced and open readings"), by the choice's name
+/// (Rule::choices), as a status and detail (a refusal) or output planes (status NINFER_OK).
+struct Alternative {
+    std::string name;
+    std::int32_t status = NINFER_OK;
+    std::uint32_t detail = 0;
+    Planes outputs;
+    bool operator==(const Alternative &) const = default;
+};
+
 /// What the oracle expects of a call.
 struct Expect {
     std::int32_t status = NINFER_OK;  ///< expected status; NINFER_OK or one NINFER_E_*
@@ -75,6 +86,13 @@ struct Expect {
     /// is compared bit for bit with `outputs`. `outputs` holds the correctly rounded word (the
     /// profile's defined word for bit_exact) as the documented reference value.
     std::vector<std::uint8_t> accept;
+    /// An open reading the case meets: the open rule whose choices the outcomes are ("" when the
+    /// case has one outcome), the name of the outcome above, and every other documented outcome.
+    /// A reply matches the case when it matches the outcome above or any alternative (`accept`
+    /// and the case's NaN policy apply to each). Every choice of the rule is one outcome.
+    std::string reading{};
+    std::string choice{};
+    std::vector<Alternative> alternatives{};
     /// The expected bytes of an output plane (appended when absent; const: empty when absent).
     std::vector<std::uint8_t> &output(std::uint32_t name) { return plane_bytes(outputs, name); }
     const std::vector<std::uint8_t> &output(std::uint32_t name) const { return plane_bytes(outputs, name); }
@@ -101,6 +119,19 @@ struct Case {
     std::vector<std::uint8_t> &input(std::uint32_t name) { return plane_bytes(inputs, name); }
     const std::vector<std::uint8_t> &input(std::uint32_t name) const { return plane_bytes(inputs, name); }
 };
+
+/// Every documented outcome of a case, the expected one first (named by Expect::choice): one
+/// entry for a case without alternatives.
+std::vector<Alternative> outcomes(const Expect &e);
+/// The case with one of its outcomes as its only expected result (its choice named; no
+/// alternatives left).
+Case with_outcome(const Case &c, const Alternative &outcome);
+/// Keep only the outcome named `choice` (`run --pin`): false, the case unchanged, when the case
+/// has no outcome of that name.
+bool pin_choice(Case &c, const std::string &choice);
+/// Give a case an open reading: its expected outcome is the choice `choice` of rule `reading`,
+/// and `other` another documented one.
+void add_alternative(Case &c, const std::string &reading, const std::string &choice, Alternative other);
 
 /// A case with its rule, id "<rule>/<slug>", level and provenance set; the call is left empty.
 Case base_case(const std::string &rule, const std::string &slug, Level level, const std::string &source);

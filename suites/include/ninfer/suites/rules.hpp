@@ -5,11 +5,27 @@
 // ids are typed (rule_ids.hpp). Cases name the rule they test.
 #pragma once
 
+#include <cstdint>
 #include <string>
 #include <string_view>
 #include <vector>
 
 namespace ninfer::suites {
+
+/// Whether a suite reading is the only answer or one of several (suites/README.md, "Forced and
+/// open readings"): forced when the spec, or the authority it defers to (IEEE 754, OCP, ggml,
+/// the lesson, the plugin ABI), fixes the answer; open when the spec leaves a choice, each
+/// documented outcome a named Choice that conforms. A rule without a reading has none.
+enum class ReadingKind : std::uint8_t { none = 0, forced = 1, open = 2 };
+
+/// "none", "forced", "open".
+const char *reading_kind_name(ReadingKind k);
+
+/// One documented outcome of an open reading: its name ("encode", "refuse") and what it is.
+struct Choice {
+    std::string name, outcome;
+    bool operator==(const Choice &) const = default;
+};
 
 struct Rule {
     std::string id;        ///< "<family>.<subject>[.<aspect>]", e.g. "convert.fp32_to_bf16_rne"
@@ -26,6 +42,14 @@ struct Rule {
     std::string sentence;
     /// The rule rests on a documented suite reading: `!reading.empty()`.
     bool suite_reading = false;
+    /// forced or open when the rule has a reading, none otherwise (suites/src/readings.cpp).
+    ReadingKind reading_kind = ReadingKind::none;
+    /// forced: why the spec or its authority forces the answer; open: what the spec leaves open.
+    std::string reading_why{};
+    /// open: every documented acceptable outcome, by name (at least two); empty otherwise.
+    std::vector<Choice> choices{};
+    /// The choice of this name, or nullptr.
+    const Choice *find_choice(std::string_view name) const;
 };
 
 /// A rule from its table row; `sentence` and `suite_reading` follow from `quote` and `reading`.
@@ -34,6 +58,18 @@ Rule make_rule(std::string id, std::string family, std::string section, std::str
 /// The sentence reports show: the quote, then "Suite reading: " and the reading (after " ... "
 /// when the quote stops inside a sentence of the spec).
 std::string rule_sentence(std::string_view quote, std::string_view reading);
+
+/// The classification of a rule's reading (suites/src/readings.cpp): kind, why and choices.
+struct ReadingClass {
+    ReadingKind kind = ReadingKind::none;
+    std::string why;
+    std::vector<Choice> choices;
+};
+/// The classification the readings table gives a rule id (an exact id first, else the longest
+/// prefix entry ending in '.'); kind none when the table has no entry for it.
+ReadingClass reading_class(std::string_view id);
+/// The table's entries (exact ids and prefixes ending in '.'), for the test that none is stale.
+std::vector<std::string> reading_table_keys();
 
 /// Every rule, scalar and grouped, in catalog order; ids unique.
 const std::vector<Rule> &rule_catalog();

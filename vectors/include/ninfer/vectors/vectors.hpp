@@ -14,7 +14,11 @@
 namespace ninfer::vectors {
 
 /// Version of the vector file format (vectors/README.md). Bump on any incompatible change.
-inline constexpr int kFormatVersion = 3;
+/// Version 4 adds the optional expect.reading, expect.choice and expect.alternatives (a case's
+/// documented outcomes of an open reading); a version 3 file, which has none, still reads.
+inline constexpr int kFormatVersion = 4;
+/// The oldest version this reader still reads (3: version 4 without alternatives).
+inline constexpr int kOldestReadableVersion = 3;
 
 /// A malformed, truncated or tampered vector set. what() is one line naming the file, the
 /// line or field, and what was expected.

@@ -21,22 +21,7 @@ std::uint8_t ue4m3_even(float v) {
     if (man > 7) man = 0, ++exp;
     return exp >= 15 ? 0x7E : static_cast<std::uint8_t>(exp << 3 | man);
 }
-float ue4m3_half(std::uint8_t u) {
-    if (u == 0 || u == 0x7F) return 0.0f;
-    const int exp = (u >> 3) & 0xF, man = u & 7;
-    return (exp == 0 ? std::ldexp(static_cast<float>(man), -9) : std::ldexp(1.0f + static_cast<float>(man) / 8.0f, exp - 7)) * 0.5f;
-}
-void requantize(const float *x, std::uint8_t *b) {
-    for (int s = 0; s < 4; ++s) {
-        const float *xb = x + 16 * s;
-        float amax = 0.0f;
-        for (int j = 0; j < 16; ++j) amax = std::max(amax, std::fabs(xb[j]));
-        b[s] = ue4m3_even(amax / 6.0f);
-        const float d = ue4m3_half(b[s]);
-        for (int j = 0; j < 8; ++j)
-            b[4 + 8 * s + j] = static_cast<std::uint8_t>(g::gn::best_index_mxfp4(xb[j], d) | g::gn::best_index_mxfp4(xb[j + 8], d) << 4);
-    }
-}
+void requantize(const float *x, std::uint8_t *b) { g::gn::nvfp4_block_with(x, b, ue4m3_even); }
 struct M {
     static constexpr const char *name = "mutant_gguf_nvfp4_scale_ties_even";
     static constexpr const char *breaks = ninfer::suites::rule::gguf_quantize_id<NINFER_FORMAT_gguf_nvfp4>;

@@ -110,17 +110,19 @@ float ue4m3_half(std::uint8_t u) {
     return (exp == 0 ? std::ldexp(static_cast<float>(man), -9) : std::ldexp(1.0f + static_cast<float>(man) / 8.0f, exp - 7)) * 0.5f;
 }
 
-void nvfp4(const float *x, std::uint8_t *b) {
+void nvfp4(const float *x, std::uint8_t *b) { nvfp4_block_with(x, b, to_ue4m3); }
+
+}  // namespace
+
+void nvfp4_block_with(const float *x, std::uint8_t *b, std::uint8_t (*scale_of)(float)) {
     for (int s = 0; s < 4; ++s) {
         const float *xb = x + 16 * s;
-        b[s] = to_ue4m3(amax_of(xb, 16) / 6.0f);
+        b[s] = scale_of(amax_of(xb, 16) / 6.0f);
         const float d = ue4m3_half(b[s]);
         for (int j = 0; j < 8; ++j)
             b[4 + 8 * s + j] = static_cast<std::uint8_t>(best_index_mxfp4(xb[j], d) | best_index_mxfp4(xb[j + 8], d) << 4);
     }
 }
-
-}  // namespace
 
 bool small_has_reference_quantizer(std::uint32_t ggml_type) {
     switch (ggml_type) {

@@ -310,8 +310,15 @@ SweepResult run_sweep(Subject &s, const SweepOptions &o, const reports::SubjectI
             throw UsageError(fmt::format("--nan-payload: {} has no NaN payload profile (oracle/README.md)", g.rule));
         g.rule = suites::nan_payload_rule(*g.conv);
     }
+    if (o.nan_sign && o.nan_payload) throw UsageError("--nan-sign with --nan-payload: a sweep judges one profile rule");
+    if (o.nan_sign) {
+        if (o.op != NINFER_OP_convert || !suites::nan_principle(*g.conv).sign_profile)
+            throw UsageError(fmt::format("--nan-sign: {} has no NaN sign profile (oracle/README.md)", g.rule));
+        g.rule = suites::nan_sign_rule(*g.conv);
+    }
     // The rule's NaN policy of the NaN principle, as `run` (decode too: suites/nan_principle.hpp).
     plan.nan_policy = o.nan_payload                  ? suites::NanPolicy::exact
+                      : o.nan_sign                ? suites::NanPolicy::same_sign
                       : o.op == NINFER_OP_convert ? suites::nan_principle(*g.conv).policy
                                                   : suites::decode_nan_principle(*g.src).policy;
     plan.partial_domain = o.op == NINFER_OP_convert && suites::conversion_domain_is_partial(*g.conv);

@@ -386,9 +386,12 @@ TEST_CASE("sweeps catch every conversion mutant from its first failing input on"
     for (const auto &p : listing.at("plugins")) {
         const std::string rule = p.value("breaks", "");
         if (p.at("kind") != "mutant" || rule.rfind("convert.", 0) != 0) continue;
-        // A NaN payload profile rule: the sweep of its conversion with --nan-payload.
-        const bool profile = rule.size() > 12 && rule.compare(rule.size() - 12, 12, ".nan_payload") == 0;
-        const std::string conversion = rule.substr(8, rule.size() - 8 - (profile ? 12 : 0)), path = p.at("path");
+        // A NaN profile rule: the sweep of its conversion with --nan-payload or --nan-sign.
+        const auto ends_with = [&](const std::string &suffix) {
+            return rule.size() > suffix.size() && rule.compare(rule.size() - suffix.size(), suffix.size(), suffix) == 0;
+        };
+        const std::string profile = ends_with(".nan_payload") ? ".nan_payload" : ends_with(".nan_sign") ? ".nan_sign" : "";
+        const std::string conversion = rule.substr(8, rule.size() - 8 - profile.size()), path = p.at("path");
         const fs::path r = tmp_dir() / "mutant-convert.json";
         cli("run --plugin '" + path + "' --suite scalar.convert --report '" + r.string() + "'");
         std::string start;
@@ -402,7 +405,7 @@ TEST_CASE("sweeps catch every conversion mutant from its first failing input on"
         INFO("mutant " << path << " breaks " << rule);
         REQUIRE_FALSE(start.empty());
         const auto s = cli("sweep --plugin '" + path + "' --conversion " + conversion + " --start " + start + " --count 1" +
-                           (profile ? " --nan-payload" : ""));
+                           (profile == ".nan_payload" ? " --nan-payload" : profile == ".nan_sign" ? " --nan-sign" : ""));
         INFO(s.out << s.err);
         CHECK(s.status == 1);
         CHECK(s.out.find("result: FAIL") != std::string::npos);

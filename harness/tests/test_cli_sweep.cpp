@@ -224,3 +224,20 @@ TEST_CASE("sweep --expected oracle finds what the native expected words find", "
     by_native["options"]["expected"] = "oracle";
     CHECK(without_timings(by_oracle) == without_timings(by_native));
 }
+
+TEST_CASE("sweep --nan-sign judges NaN words under the sign profile a main-rule sweep waives", "[sweep][nan]") {
+    // 0xFF800001 on: negative NaNs first. mutant_e4m3fn_positive_nan writes 0x7F for every NaN.
+    const std::string args = "--conversion fp32_to_e4m3fn_rne_satfinite --start ff800001 --count 5000";
+    const json main_rule = sweep_report("nan-sign-main", "--plugin mutant_e4m3fn_positive_nan " + args);
+    CHECK(main_rule["cases"][0]["rule"] == "convert.fp32_to_e4m3fn_rne_satfinite");
+    CHECK(main_rule["cases"][0]["status"] == "pass");  // IEEE 754-2019 6.3: the sign is unspecified
+    const json profile = sweep_report("nan-sign-profile", "--plugin mutant_e4m3fn_positive_nan --nan-sign " + args);
+    CHECK(profile["cases"][0]["rule"] == "convert.fp32_to_e4m3fn_rne_satfinite.nan_sign");
+    CHECK(profile["cases"][0]["status"] == "fail");
+    CHECK(profile["cases"][0]["mismatches"] == 5000);
+    CHECK(profile["options"]["nan_sign"] == true);
+    CHECK(sweep_report("nan-sign-reference", "--plugin reference --nan-sign " + args)["cases"][0]["status"] == "pass");
+    // Only a conversion with a sign profile, and one profile at a time.
+    CHECK(conform("sweep --plugin reference --conversion fp32_to_bf16_rne --count 10 --nan-sign").status == 2);
+    CHECK(conform("sweep --plugin reference " + args + " --nan-sign --nan-payload").status == 2);
+}

@@ -117,9 +117,12 @@ TEST_CASE("run and sweep judge every word of every golden conversion case alike"
         const auto *conv = oracle::find_id(oracle::kConversions, c.method);
         REQUIRE(conv != nullptr);
         const auto &src = oracle::word_format(conv->src), &dst = oracle::word_format(conv->dst);
-        // The payload profile is swept with --nan-payload: bit for bit.
-        const bool payload = c.rule == suites::nan_payload_rule(*conv);
-        const auto policy = payload ? suites::NanPolicy::exact : suites::nan_principle(*conv).policy;
+        // The payload profile is swept with --nan-payload: bit for bit; the sign profile asks a NaN
+        // of the input's sign (the sweep's word verdict under policy same_sign).
+        const bool payload = c.rule == suites::nan_payload_rule(*conv), sign = c.rule == suites::nan_sign_rule(*conv);
+        const auto policy = payload ? suites::NanPolicy::exact
+                            : sign  ? suites::NanPolicy::same_sign
+                                    : suites::nan_principle(*conv).policy;
         const auto &in = suites::plane_bytes(c.inputs, NINFER_PLANE_WORDS);
         const auto &expected = c.expect.output(NINFER_PLANE_WORDS);
         for (const auto &candidate : candidates(dst)) {

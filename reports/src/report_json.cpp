@@ -93,6 +93,7 @@ nlohmann::ordered_json options_json(const ReportOptions &o) {
     if (o.batch) j["batch"] = *o.batch;
     if (o.expected) j["expected"] = *o.expected;
     if (o.nan_payload) j["nan_payload"] = *o.nan_payload;
+    if (o.nan_sign) j["nan_sign"] = *o.nan_sign;
     if (!o.pins.empty()) {
         j["pins"] = nlohmann::ordered_json::object();
         for (const auto &[rule, choice] : o.pins) j["pins"][rule] = choice;
@@ -122,6 +123,7 @@ std::optional<ReportOptions> options_from_json(const nlohmann::json &j, std::str
     if (j.contains("batch")) o.batch = option_field<std::uint64_t>(j, "batch", "a non-negative integer", error);
     if (j.contains("expected")) o.expected = option_field<std::string>(j, "expected", "a string", error);
     if (j.contains("nan_payload")) o.nan_payload = option_field<bool>(j, "nan_payload", "a boolean", error);
+    if (j.contains("nan_sign")) o.nan_sign = option_field<bool>(j, "nan_sign", "a boolean", error);
     if (j.contains("pins")) {
         if (!j["pins"].is_object() && error.empty()) error = "options \"pins\" is not an object, expected {rule: choice}";
         if (j["pins"].is_object())

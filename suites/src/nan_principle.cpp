@@ -10,11 +10,12 @@ namespace ninfer::suites {
 namespace {
 /// The spec's payload waiver for every compute operation (tensor-formats.txt 3.1).
 #define NINFER_NAN_WAIVER "tensor-formats.txt 3.1 (no payload required of a compute operation)"
-constexpr const char *kIeee = NINFER_NAN_WAIVER "; IEEE 754-2019 6.2 (quiet), 6.3 (sign kept: suite reading)";
+constexpr const char *kIeee = NINFER_NAN_WAIVER "; IEEE 754-2019 6.2 (quiet), 6.3 (sign unspecified)";
 constexpr const char *kQuietOfSign = "a quiet NaN of the input's sign";
-constexpr const char *kKeptOrQuiet = "a quiet NaN of the input's sign, or the word that keeps every bit";
+constexpr const char *kQuietEitherSign = "a quiet NaN of either sign";
+constexpr const char *kKeptOrQuiet = "a quiet NaN of either sign, or the word that keeps every bit";
 constexpr const char *kEveryBit = "every bit kept: sign, quiet bit and payload at the top of the fraction";
-constexpr const char *kRecommended = "IEEE 754-2019 6.2.3 (payload kept: recommended)";
+constexpr const char *kRecommended = "IEEE 754-2019 6.2.3 (payload kept: recommended); suite profile (sign kept)";
 }  // namespace
 
 NanPrinciple nan_principle(const oracle::Conversion &c) {
@@ -23,15 +24,15 @@ NanPrinciple nan_principle(const oracle::Conversion &c) {
         return {NanPolicy::same_sign, kQuietOfSign, NINFER_NAN_WAIVER "; lesson Example 5 (sign kept, quiet bit set)", true,
                 "(w >> 16) | 0x0040", "lesson Example 5"};
     case NINFER_CONVERSION_fp32_to_bf16_rtz:
-        return {NanPolicy::same_sign, kQuietOfSign, kIeee, true, "(w >> 16) | 0x0040", kRecommended};
+        return {NanPolicy::any, kQuietEitherSign, kIeee, true, "(w >> 16) | 0x0040", kRecommended};
     case NINFER_CONVERSION_fp32_to_fp16_rne:
-        return {NanPolicy::same_sign, kQuietOfSign, kIeee, true, "sign | 0x7E00 | (fraction >> 13)", kRecommended};
+        return {NanPolicy::any, kQuietEitherSign, kIeee, true, "sign | 0x7E00 | (fraction >> 13)", kRecommended};
     case NINFER_CONVERSION_fp32_to_e4m3fn_rne_satfinite:
     case NINFER_CONVERSION_fp32_to_e4m3fn_rne_nan:
-        return {NanPolicy::same_sign, "the E4M3FN NaN of the input's sign (0x7F / 0xFF; no quiet bit, no payload)",
-                "tensor-formats.txt 3.3 (one NaN per sign); IEEE 754-2019 6.3 (sign kept: suite reading)", false};
+        return {NanPolicy::any, "an E4M3FN NaN of either sign (0x7F or 0xFF; no quiet bit, no payload)",
+                "tensor-formats.txt 3.3 (one NaN per sign); IEEE 754-2019 6.3 (sign unspecified)", false, "", "", true};
     case NINFER_CONVERSION_fp32_to_e5m2_rne_satfinite:
-    case NINFER_CONVERSION_fp32_to_e5m2_rne_inf: return {NanPolicy::same_sign, kQuietOfSign, kIeee, false};
+    case NINFER_CONVERSION_fp32_to_e5m2_rne_inf: return {NanPolicy::any, kQuietEitherSign, kIeee, false, "", "", true};
     case NINFER_CONVERSION_fp32_to_e2m1_rne_satfinite:
         return {NanPolicy::exact, "outside the conversion's domain (E2M1 has no NaN; no case offers one)", "OCP MX via the rule's sentence", false};
     case NINFER_CONVERSION_fp32_to_ue4m3_rnu_satfinite:
@@ -47,9 +48,10 @@ NanPrinciple nan_principle(const oracle::Conversion &c) {
                 "w << 16: every bit kept", "tensor-formats.txt 3.1 (the exact expansion to binary32), lesson Example 5 (toFloat)"};
     case NINFER_CONVERSION_fp16_to_fp32:
     case NINFER_CONVERSION_e5m2_to_fp32:
-        return {NanPolicy::same_sign, kKeptOrQuiet, kIeee, true, kEveryBit, kRecommended};
+        return {NanPolicy::any, kKeptOrQuiet, kIeee, true, kEveryBit, kRecommended};
     case NINFER_CONVERSION_e4m3fn_to_fp32:
-        return {NanPolicy::same_sign, kQuietOfSign, "IEEE 754-2019 6.2 (quiet), 6.3 (sign kept: suite reading); the lesson says only \"NaN\"", false};
+        return {NanPolicy::any, kQuietEitherSign,
+                "IEEE 754-2019 6.2 (quiet), 6.3 (sign unspecified); the lesson says only \"NaN\"", false, "", "", true};
     case NINFER_CONVERSION_e2m1_to_fp32:
         return {NanPolicy::exact, "none (E2M1 has no NaN)", "tensor-formats.txt, lesson Example 13", false};
     case NINFER_CONVERSION_e8m0_to_fp32:
@@ -61,12 +63,17 @@ NanPrinciple nan_principle(const oracle::Conversion &c) {
 
 NanPrinciple decode_nan_principle(const oracle::WordFormat &f) {
     if (f.special == oracle::Special::IEEE)
-        return {NanPolicy::same_sign, "a quiet binary64 NaN of the word's sign, or the binary64 word that keeps every bit", kIeee, false};
+        return {NanPolicy::any, "a quiet binary64 NaN of either sign, or the binary64 word that keeps every bit",
+                NINFER_NAN_WAIVER "; IEEE 754-2019 6.2 (quiet), 6.3 (sign unspecified); sign and payload: "
+                                  "the format's conversions and their profiles",
+                false};
     return {NanPolicy::same_sign, "a quiet binary64 NaN of the word's sign (no quiet bit, no payload to keep)",
             "the format's NaN words (tensor-formats.txt 3.3; lesson Examples 8, 14, 15); IEEE 754-2019 6.2 (quiet)", false};
 }
 
 std::string nan_payload_rule(const oracle::Conversion &c) { return rule::convert_nan_payload(c); }
+
+std::string nan_sign_rule(const oracle::Conversion &c) { return rule::convert_nan_sign(c); }
 
 namespace {
 
@@ -85,6 +92,7 @@ std::vector<NanRow> nan_table() {
         const auto p = nan_principle(c);
         rows.push_back({rule::convert(c), p.result, p.policy, p.decided_by});
         if (p.payload_profile) rows.push_back({nan_payload_rule(c), p.profile_result, NanPolicy::exact, p.profile_decided_by});
+        if (p.sign_profile) rows.push_back({nan_sign_rule(c), kNanSignProfileResult, NanPolicy::same_sign, kNanSignProfileAuthority});
     }
     rows.push_back({"classify.<format>", "the class byte QNAN, SNAN or NAN with the word's sign bit", NanPolicy::exact,
                     "tensor-formats.txt 3.1 (a NaN, including its sign, quiet/signaling bit and payload)"});

@@ -33,8 +33,8 @@ constexpr std::string_view kNanPrinciple =
     "IEEE 754-2019 6.2 through the NaN principle (oracle/README.md): the spec and the lesson are silent on a "
     "converted NaN, IEEE 754 requires it quiet";
 constexpr std::string_view kNanProfile =
-    "the profile rule's own definition (IEEE 754-2019 6.2.3's recommendation, the lesson's words): a user "
-    "requires or waives it apart from the main rule";
+    "the profile rule's own definition (IEEE 754-2019 6.2.3's recommendation, the lesson's words, or the sign "
+    "IEEE 754-2019 6.3 leaves open): a user requires or waives it apart from the main rule";
 constexpr std::string_view kAbiStatus =
     "the plugin ABI (plugin.h, harness/README.md) names the status of every refusal; the spec fixes what is refused";
 constexpr std::string_view kSelection =
@@ -82,6 +82,11 @@ const std::vector<Entry> &table() {
         {"convert.fp32_to_fp16_rne.nan_payload", F, kNanProfile, {}},
         {"convert.fp16_to_fp32.nan_payload", F, kNanProfile, {}},
         {"convert.e5m2_to_fp32.nan_payload", F, kNanProfile, {}},
+        {"convert.fp32_to_e4m3fn_rne_satfinite.nan_sign", F, kNanProfile, {}},
+        {"convert.fp32_to_e4m3fn_rne_nan.nan_sign", F, kNanProfile, {}},
+        {"convert.fp32_to_e5m2_rne_satfinite.nan_sign", F, kNanProfile, {}},
+        {"convert.fp32_to_e5m2_rne_inf.nan_sign", F, kNanProfile, {}},
+        {"convert.e4m3fn_to_fp32.nan_sign", F, kNanProfile, {}},
         // ---- grouped ----
         {"grouped.search.candidates", F, "tensor-formats.txt 7.3 lists the candidates of NInfer's search_quantize_matrix "
                                          "and keeps the incumbent unless an error is strictly smaller", {}},

@@ -166,39 +166,44 @@ constexpr Row kRows[] = {
      "Truncate: throw the low 16 bits away. ... Truncation always moves values toward zero, which is "
      "a systematic bias.",
      "the NaN principle (oracle/README.md): the lesson truncates finite values only; a NaN becomes a "
-     "quiet NaN of the input's sign (IEEE 754 6.2; plain truncation could turn a NaN into an "
-     "infinity). Keeping the top payload bits is the profile rule convert.fp32_to_bf16_rtz.nan_payload."},
+     "quiet NaN of either sign (IEEE 754 6.2; 6.3 leaves the sign unspecified; plain truncation could "
+     "turn a NaN into an infinity). Keeping the sign and the top payload bits is the profile rule "
+     "convert.fp32_to_bf16_rtz.nan_payload."},
     {"convert.fp32_to_fp16_rne", "lesson Examples 3, 4",
      "It rounds to the nearest representable value, and when a value is exactly halfway between two "
      "candidates it picks the one whose last bit is 0 (this rule is called \"ties to even\"). ... A "
      "value below the midpoint, such as 65519, rounds down to 65504. A value at or above it, such as "
      "65520, rounds to infinity (0x7C00). ... 2.9e-8 is less than half of one step, so it rounds to "
      "zero.",
-     "the NaN principle (oracle/README.md): a NaN becomes a quiet NaN of the input's sign (IEEE 754 "
-     "6.2: a signalling NaN never stays signalling); keeping the payload's leading bits is the "
-     "profile rule convert.fp32_to_fp16_rne.nan_payload."},
+     "the NaN principle (oracle/README.md): a NaN becomes a quiet NaN of either sign (IEEE 754 6.2: "
+     "a signalling NaN never stays signalling; 6.3 leaves the sign unspecified); keeping the sign and "
+     "the payload's leading bits is the profile rule convert.fp32_to_fp16_rne.nan_payload."},
     {"convert.fp32_to_e4m3fn_rne_satfinite", "lesson Example 8",
      "nearest finite value, ties to even, saturating ... 500 is beyond the range. It saturates to "
      "448, which means it is clamped to the largest value instead of becoming NaN. The OCP "
      "specification defines both a saturating conversion and one that produces NaN for out-of-range "
      "values.",
-     "OCP FP8 saturating mode: infinities saturate too; a NaN stays NaN, of the input's sign (the "
-     "NaN principle, oracle/README.md)."},
+     "OCP FP8 saturating mode: infinities saturate too; a NaN stays NaN, of either sign (the NaN "
+     "principle, oracle/README.md: IEEE 754 6.3 leaves the sign unspecified); keeping the input's "
+     "sign is the profile rule convert.fp32_to_e4m3fn_rne_satfinite.nan_sign."},
     {"convert.fp32_to_e4m3fn_rne_nan", "lesson Example 8",
      "The OCP specification defines both a saturating conversion and one that produces NaN for "
      "out-of-range values.",
      "round to nearest, ties to even; a result beyond 448 after rounding, an infinity or a NaN "
-     "becomes NaN; a NaN input keeps its sign (the NaN principle, oracle/README.md)."},
+     "becomes NaN; a NaN input gives a NaN of either sign (the NaN principle, oracle/README.md); "
+     "keeping its sign is the profile rule convert.fp32_to_e4m3fn_rne_nan.nan_sign."},
     {"convert.fp32_to_e5m2_rne_satfinite", "lesson Example 9",
      "The maximum finite value is 1.75 * 2^15 = 57344. ... nearest finite value, ties to even, "
      "saturating",
      "OCP FP8 saturating mode: values and infinities beyond the largest finite saturate; a NaN stays "
-     "NaN: quiet, of the input's sign (the NaN principle, oracle/README.md)."},
+     "NaN: quiet, of either sign (the NaN principle, oracle/README.md); keeping the input's sign is "
+     "the profile rule convert.fp32_to_e5m2_rne_satfinite.nan_sign."},
     {"convert.fp32_to_e5m2_rne_inf", "lesson Example 9",
      "It follows IEEE rules, the same rules as FP16: exponent 31 means infinity (when the mantissa "
      "is 0) or NaN (otherwise).",
      "OCP FP8 non-saturating mode for E5M2: round to nearest even, overflow to infinity as binary16 "
-     "does; a NaN becomes a quiet NaN of the input's sign (the NaN principle, oracle/README.md)."},
+     "does; a NaN becomes a quiet NaN of either sign (the NaN principle, oracle/README.md); keeping "
+     "the input's sign is the profile rule convert.fp32_to_e5m2_rne_inf.nan_sign."},
     {"convert.fp32_to_e2m1_rne_satfinite", "lesson Example 13",
      "FP4 E2M1 is a 4-bit float with 1 sign bit, 2 exponent bits (bias 1), and 1 mantissa bit, as "
      "defined in the OCP Microscaling (MX) specification. ... There is no infinity and no NaN.",
@@ -231,19 +236,19 @@ constexpr Row kRows[] = {
     {"convert.fp16_to_fp32", "lesson Example 3, tensor-formats.txt 6.2",
      "Float.float16ToFloat(short) converts back. ... every binary16 value expands exactly to "
      "binary32",
-     "the NaN principle (oracle/README.md): a NaN stays a NaN of its sign, quiet (IEEE 754 6.2) or "
-     "with every bit kept; keeping every bit (a signalling NaN signalling) is the profile rule "
-     "convert.fp16_to_fp32.nan_payload."},
+     "the NaN principle (oracle/README.md): a NaN stays a NaN, quiet of either sign (IEEE 754 6.2, "
+     "6.3) or with every bit kept; keeping every bit (the sign, a signalling NaN signalling) is the "
+     "profile rule convert.fp16_to_fp32.nan_payload."},
     {"convert.e4m3fn_to_fp32", "tensor-formats.txt 3.4",
      "The E4M3FN code meaning is the one defined in Section 3.3. ... c32 = "
      "exact_e4m3fn_to_binary32(c[n,k])",
      "the NaN principle (oracle/README.md): the NaN words 0x7F and 0xFF give a quiet binary32 NaN of "
-     "the word's sign."},
+     "either sign; keeping the word's sign is the profile rule convert.e4m3fn_to_fp32.nan_sign."},
     {"convert.e5m2_to_fp32", "lesson Example 9",
      "The first 8 bits of an FP16 value, the sign, all 5 exponent bits, and the top 2 mantissa "
      "bits, form an E5M2 byte, so E5M2 is the top byte of an FP16 value.",
-     "the NaN principle (oracle/README.md): a NaN stays a NaN of its sign, quiet or with every bit "
-     "kept; keeping every bit is the profile rule convert.e5m2_to_fp32.nan_payload."},
+     "the NaN principle (oracle/README.md): a NaN stays a NaN, quiet of either sign or with every bit "
+     "kept; keeping every bit (the sign too) is the profile rule convert.e5m2_to_fp32.nan_payload."},
     {"convert.e2m1_to_fp32", "lesson Example 13",
      "With exponent 0, the value is subnormal: mantissa * 0.5. Otherwise it is (1 + mantissa / 2) * "
      "2^(exponent - 1). There is no infinity and no NaN.",
@@ -280,6 +285,18 @@ constexpr Row kRows[] = {
      "It follows IEEE rules, the same rules as FP16",
      "NaN payload profile: a NaN keeps every bit, sign, quiet/signalling bit and payload moved to "
      "the top of the binary32 fraction; a signalling NaN stays signalling."},
+
+    // ---- convert.<conversion>.nan_sign: the NaN sign profile (oracle/README.md) ----
+    {"convert.fp32_to_e4m3fn_rne_satfinite.nan_sign", "IEEE 754-2019 6.3 (profile)", "",
+     "NaN sign profile: a NaN input gives the E4M3FN NaN of its sign, 0x7F or 0xFF."},
+    {"convert.fp32_to_e4m3fn_rne_nan.nan_sign", "IEEE 754-2019 6.3 (profile)", "",
+     "NaN sign profile: a NaN input gives the E4M3FN NaN of its sign, 0x7F or 0xFF."},
+    {"convert.fp32_to_e5m2_rne_satfinite.nan_sign", "IEEE 754-2019 6.3 (profile)", "",
+     "NaN sign profile: a NaN input gives a quiet E5M2 NaN of its sign."},
+    {"convert.fp32_to_e5m2_rne_inf.nan_sign", "IEEE 754-2019 6.3 (profile)", "",
+     "NaN sign profile: a NaN input gives a quiet E5M2 NaN of its sign."},
+    {"convert.e4m3fn_to_fp32.nan_sign", "IEEE 754-2019 6.3 (profile)", "",
+     "NaN sign profile: the NaN words 0x7F and 0xFF give a quiet binary32 NaN of the word's sign."},
 
     // ---- layouts ----
     {rule::layout_contiguous_le_v1_words, "storage-layouts.md 2",
@@ -324,6 +341,8 @@ std::vector<Rule> scalar_rules() {
     for (const auto &c : kConversions) rules.push_back(table_rule(rule::convert(c), "convert"));
     for (const auto &c : kConversions)
         if (nan_principle(c).payload_profile) rules.push_back(table_rule(rule::convert_nan_payload(c), "convert"));
+    for (const auto &c : kConversions)
+        if (nan_principle(c).sign_profile) rules.push_back(table_rule(rule::convert_nan_sign(c), "convert"));
     for (const RuleId id : {rule::layout_contiguous_le_v1_words, rule::layout_contiguous_le_v1_size,
                             rule::layout_contiguous_le_v1_overflow, rule::layout_contiguous_le_v1_cross_type,
                             rule::layout_registry_unregistered_pair})

@@ -68,7 +68,7 @@ bool registry_generated(const std::string &id) {
     for (const auto &r : kRoles)
         if (id == rule::validity(r)) return true;
     for (const auto &c : kConversions)
-        if (id == rule::convert(c) || id == rule::convert_nan_payload(c)) return true;
+        if (id == rule::convert(c) || id == rule::convert_nan_payload(c) || id == rule::convert_nan_sign(c)) return true;
     for (const auto &f : kGroupedFormats)
         if (id == rule::grouped_code(f)) return true;
     for (const auto &t : ninfer::abi::kGgufTypes)
@@ -84,8 +84,12 @@ TEST_CASE("scalar rules: one per format, role, conversion and layout aspect", "[
     const auto rules = scalar_rules();
     // + the NaN payload profiles of the conversions that have one (suites/nan_principle.hpp)
     std::size_t profiles = 0;
+    std::size_t sign_profiles = 0;
     for (const auto &c : kConversions) profiles += nan_principle(c).payload_profile ? 1 : 0;
-    CHECK(profiles == 6);  // issue 21: fp32_to_bf16_rne and bf16_to_fp32 gained theirs
+    for (const auto &c : kConversions) sign_profiles += nan_principle(c).sign_profile ? 1 : 0;
+    CHECK(profiles == 6);       // issue 21: fp32_to_bf16_rne and bf16_to_fp32 gained theirs
+    CHECK(sign_profiles == 5);  // issue 21: the FP8 conversions, whose sign IEEE 754 6.3 leaves open
+    profiles += sign_profiles;
     CHECK(rules.size() == 2 * kWordFormats.size() + kRoles.size() + kConversions.size() + profiles + 5);
     std::set<std::string> ids;
     for (const auto &r : rules) CHECK(ids.insert(r.id).second);
@@ -140,7 +144,8 @@ TEST_CASE("rules: every quote occurs verbatim in the spec files its section name
         for (const auto &piece : missing_pieces(r.quote, joined)) FAIL_CHECK("not in the spec: \"" << piece << "\"");
         ++quotes;
     }
-    CHECK(quotes + 2 == rule_catalog().size());  // two IEEE 754 payload profiles quote no spec file
+    // Two IEEE 754 payload profiles and the five sign profiles (IEEE 754 6.3) quote no spec file.
+    CHECK(quotes + 2 + 5 == rule_catalog().size());
 }
 
 TEST_CASE("rules: the verbatim check refuses glosses, reordered pieces and paraphrase", "[rules][spec]") {
@@ -225,6 +230,9 @@ TEST_CASE("rule ids: every constant is in the catalog, every rule without a regi
                    "convert.fp16_to_fp32.nan_payload");
     STATIC_REQUIRE(std::string_view(rule::grouped_code_id<NINFER_FORMAT_q8_g32_fp16>.c_str()) == "grouped.code.q8_g32_fp16");
     CHECK(find_rule(rule::convert_nan_payload_id<NINFER_CONVERSION_fp16_to_fp32>) != nullptr);
+    STATIC_REQUIRE(std::string_view(rule::convert_nan_sign_id<NINFER_CONVERSION_e4m3fn_to_fp32>.c_str()) ==
+                   "convert.e4m3fn_to_fp32.nan_sign");
+    CHECK(find_rule(rule::convert_nan_sign_id<NINFER_CONVERSION_e4m3fn_to_fp32>) != nullptr);
     // The illegal-word rule follows the registry column illegal_word.
     for (const auto &f : kGroupedFormats) {
         INFO(f.name);

@@ -212,22 +212,45 @@ TEST_CASE("scalar suites: NaN policy follows the NaN principle", "[scalar-suites
             profiles.insert(c.rule);
             continue;
         }
+        if (c.rule == nan_sign_rule(cv)) {
+            // The sign profile: a NaN of the input's sign, NaN inputs only.
+            CHECK(nan_principle(cv).sign_profile);
+            CHECK(c.nan == NanPolicy::same_sign);
+            for (const auto w : in_words(c)) CHECK((word_class_byte(word_format(cv.src), w) & 0x0F) >= NINFER_CLASS_QNAN);
+            profiles.insert(c.rule);
+            continue;
+        }
         CHECK(c.nan == nan_principle(cv).policy);
     }
     // The spec waives the payload for every compute operation (tensor-formats.txt 3.1): no main
-    // rule of an IEEE pair requires payload bits; a quiet NaN of the sign passes (issue 21: Eigen's
-    // and ml_dtypes' 0x7FC0 | sign pass convert.fp32_to_bf16_rne; issue 7: numpy's 0x7C01 fails).
-    for (const auto id : {NINFER_CONVERSION_fp32_to_bf16_rne, NINFER_CONVERSION_fp32_to_bf16_rtz, NINFER_CONVERSION_fp32_to_fp16_rne,
-                          NINFER_CONVERSION_bf16_to_fp32, NINFER_CONVERSION_fp16_to_fp32, NINFER_CONVERSION_e5m2_to_fp32})
+    // rule of an IEEE pair requires payload bits. The lesson's Example 5 keeps the sign of the
+    // BF16 pair: a quiet NaN of the sign passes (issue 21: Eigen's and ml_dtypes' 0x7FC0 | sign
+    // pass convert.fp32_to_bf16_rne; issue 7: numpy's 0x7C01 fails).
+    for (const auto id : {NINFER_CONVERSION_fp32_to_bf16_rne, NINFER_CONVERSION_bf16_to_fp32})
         CHECK(nan_principle(conversion(id)).policy == NanPolicy::same_sign);
-    CHECK(nan_principle(conversion(NINFER_CONVERSION_fp32_to_e4m3fn_rne_nan)).policy == NanPolicy::same_sign);
+    // Elsewhere IEEE 754-2019 6.3 leaves the sign unspecified: a quiet NaN of either sign passes the
+    // main rule; the sign is a profile (nan_payload where it exists, else nan_sign).
+    for (const auto id : {NINFER_CONVERSION_fp32_to_bf16_rtz, NINFER_CONVERSION_fp32_to_fp16_rne, NINFER_CONVERSION_fp16_to_fp32,
+                          NINFER_CONVERSION_e5m2_to_fp32, NINFER_CONVERSION_fp32_to_e4m3fn_rne_satfinite,
+                          NINFER_CONVERSION_fp32_to_e4m3fn_rne_nan, NINFER_CONVERSION_fp32_to_e5m2_rne_satfinite,
+                          NINFER_CONVERSION_fp32_to_e5m2_rne_inf, NINFER_CONVERSION_e4m3fn_to_fp32}) {
+        const auto p = nan_principle(conversion(id));
+        CHECK(p.policy == NanPolicy::any);
+        CHECK(p.payload_profile != p.sign_profile);  // exactly one profile keeps the sign
+    }
+    for (const auto &f : kWordFormats)
+        if (f.special == Special::IEEE) CHECK(decode_nan_principle(f).policy == NanPolicy::any);
     CHECK(profiles == std::set<std::string>{"convert.fp32_to_bf16_rne.nan_payload", "convert.fp32_to_bf16_rtz.nan_payload",
                                             "convert.fp32_to_fp16_rne.nan_payload", "convert.bf16_to_fp32.nan_payload",
-                                            "convert.fp16_to_fp32.nan_payload", "convert.e5m2_to_fp32.nan_payload"});
+                                            "convert.fp16_to_fp32.nan_payload", "convert.e5m2_to_fp32.nan_payload",
+                                            "convert.fp32_to_e4m3fn_rne_satfinite.nan_sign", "convert.fp32_to_e4m3fn_rne_nan.nan_sign",
+                                            "convert.fp32_to_e5m2_rne_satfinite.nan_sign", "convert.fp32_to_e5m2_rne_inf.nan_sign",
+                                            "convert.e4m3fn_to_fp32.nan_sign"});
     for (const auto &cv : kConversions) {
         INFO(cv.name);
         CHECK(std::string(nan_principle(cv).decided_by).size() > 3);
         if (nan_principle(cv).payload_profile) CHECK(find_rule(nan_payload_rule(cv)) != nullptr);
+        if (nan_principle(cv).sign_profile) CHECK(find_rule(nan_sign_rule(cv)) != nullptr);
     }
 }
 

@@ -20,6 +20,7 @@ struct SweepArgs {
     std::uint64_t count = 0, batch = 1ull << 17;
     std::size_t max_mismatches = 8;
     bool nan_payload = false;
+    bool nan_sign = false;
 };
 
 }  // namespace
@@ -60,6 +61,8 @@ void add_sweep(CLI::App &app) {
         ->check(CLI::IsMember({"native", "oracle"}));
     cmd->add_flag("--nan-payload", a->nan_payload,
                   "judge NaN words bit for bit under the profile rule convert.<name>.nan_payload");
+    cmd->add_flag("--nan-sign", a->nan_sign,
+                  "judge NaN words under the profile rule convert.<name>.nan_sign (a NaN of the input's sign)");
     cmd->callback([a] {
         require_one_subject(a->subject, "sweep");
         const auto &conv = require_name(oracle::kConversions, a->conversion, "conversion");
@@ -76,6 +79,7 @@ void add_sweep(CLI::App &app) {
         o.max_mismatches = a->max_mismatches;
         o.progress = true;
         o.nan_payload = a->nan_payload;
+        o.nan_sign = a->nan_sign;
         o.expected = a->expected == "oracle" ? SweepExpected::oracle : SweepExpected::native;
         o.jobs = a->jobs ? a->jobs : std::max(1u, std::thread::hardware_concurrency());
         if (!a->shard.empty()) {
@@ -108,7 +112,8 @@ void add_sweep(CLI::App &app) {
                                                     .max_mismatches = o.max_mismatches,
                                                     .batch = o.batch,
                                                     .expected = a->expected,
-                                                    .nan_payload = o.nan_payload};
+                                                    .nan_payload = o.nan_payload,
+                                                    .nan_sign = o.nan_sign};
         write_reports(res.report, a->report, a->junit);
         std::fputs(reports::render_summary(res.report).c_str(), stdout);
         // An undeclared conversion is not swept: no words and no speed to report (as `run` says).

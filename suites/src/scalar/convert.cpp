@@ -20,6 +20,10 @@ namespace {
 /// bit for bit with the oracle's word under rule convert.<name>.nan_payload.
 Case nan_payload_case(const Conversion &cv, const std::string &slug, Level level, const std::string &source, const Words &words);
 
+/// The NaN sign profile of a conversion (nan_principle.hpp): its NaN source words, each to a NaN
+/// of its sign (quiet where the target has a quiet bit) under rule convert.<name>.nan_sign.
+Case nan_sign_case(const Conversion &cv, const std::string &slug, Level level, const std::string &source, const Words &words);
+
 /// The NaN policy of a conversion's rule: the NaN principle's (nan_principle.hpp).
 NanPolicy nan_policy(const Conversion &c) { return nan_principle(c).policy; }
 
@@ -51,6 +55,21 @@ Case nan_payload_case(const Conversion &cv, const std::string &slug, Level level
     c.nan = NanPolicy::exact;
     c.suite_reading = true;
     return c;
+}
+
+Case nan_sign_case(const Conversion &cv, const std::string &slug, Level level, const std::string &source, const Words &words) {
+    Case c = convert_case(cv, slug, level, source, words);
+    c.rule = nan_sign_rule(cv);
+    c.id = c.rule + "/" + slug;
+    c.nan = NanPolicy::same_sign;
+    c.suite_reading = true;
+    return c;
+}
+
+/// The NaN profile cases of a conversion (payload, sign: those it has) over its NaN source words.
+void add_nan_profiles(std::vector<Case> &out, const Conversion &cv, const std::string &source, const Words &nans) {
+    if (nan_principle(cv).payload_profile) out.push_back(nan_payload_case(cv, "nan_words", Level::quick, source, nans));
+    if (nan_principle(cv).sign_profile) out.push_back(nan_sign_case(cv, "nan_words", Level::quick, source, nans));
 }
 
 /// The conversion from `format` to fp32 that the registry names (every target has one).
@@ -189,20 +208,18 @@ std::vector<Case> convert_golden() {
             add_split(out, cv, "overflow_threshold", "boundary", t.overflow);
             add_split(out, cv, "specials", "special values", t.specials);
             if (!t.nans.empty()) add_split(out, cv, "nan_payloads", "special values", t.nans);
-            if (nan_principle(cv).payload_profile) {
-                Words nans;
-                for (auto w : t.specials)
-                    if (is_nan_word(src, w)) nans.push_back(w);
-                for (auto w : t.nans) nans.push_back(w);
-                out.push_back(nan_payload_case(cv, "nan_words", Level::quick, "special values", unique(nans)));
-            }
+            Words nans;
+            for (auto w : t.specials)
+                if (is_nan_word(src, w)) nans.push_back(w);
+            for (auto w : t.nans) nans.push_back(w);
+            if (!nans.empty()) add_nan_profiles(out, cv, "special values", unique(nans));
             continue;
         }
-        if (nan_principle(cv).payload_profile) {
+        if (nan_principle(cv).payload_profile || nan_principle(cv).sign_profile) {
             Words nans;  // every NaN word of the source (at most 2046 for a 16-bit source)
             for (auto w : domain_words(src))
                 if (is_nan_word(src, w)) nans.push_back(w);
-            out.push_back(nan_payload_case(cv, "nan_words", Level::quick, "domain", nans));
+            add_nan_profiles(out, cv, "domain", nans);
         }
         Words specials, binades;
         for (auto w : special_words(src))

@@ -119,6 +119,9 @@ struct SweepOptions {
     /// convert: judge NaN words bit for bit under the profile rule convert.<name>.nan_payload
     /// instead of the conversion's NaN principle policy (oracle/README.md).
     bool nan_payload = false;
+    /// convert: judge NaN words under the profile rule convert.<name>.nan_sign (a NaN of the
+    /// input's sign) instead of the conversion's NaN principle policy.
+    bool nan_sign = false;
     SweepExpected expected = SweepExpected::native;
     /// Workers (subjects) on disjoint contiguous runs of whole batches; the report is the same
     /// for any value (timings aside). More than 1 needs run_sweep's open_more.

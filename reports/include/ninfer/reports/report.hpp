@@ -143,6 +143,7 @@ struct ReportOptions {
     std::optional<std::uint64_t> batch{};          ///< sweep: words per call
     std::optional<std::string> expected{};         ///< sweep: "native" or "oracle"
     std::optional<bool> nan_payload{};             ///< sweep: --nan-payload
+    std::optional<bool> nan_sign{};                ///< sweep: --nan-sign
     /// run --pin RULE=CHOICE: each open reading pinned to one choice (absent from the JSON when none).
     std::map<std::string, std::string> pins{};
     bool operator==(const ReportOptions &) const = default;

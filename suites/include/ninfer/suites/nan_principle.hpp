@@ -4,9 +4,11 @@
 // then IEEE 754. The spec waives the payload for every compute operation (tensor-formats.txt 3.1:
 // "A compute operation is not required to preserve a NaN payload unless its compute profile says
 // so"), so no main rule of a conversion or a decode requires payload bits; the lesson or IEEE 754
-// decide the rest (a NaN stays a NaN of its sign, quiet, or with every bit kept on a widening);
-// the payload word (the lesson's where it gives one) is the profile rule
-// `convert.<conversion>.nan_payload`.
+// decide the rest (a NaN stays a NaN, quiet, or with every bit kept on a widening). IEEE 754-2019
+// 6.3 leaves the sign of a NaN result unspecified, so a main rule requires the input's sign only
+// where the lesson does (Example 5's BF16 pair); elsewhere the sign is the profile rule
+// `convert.<conversion>.nan_sign`, and the payload word (the lesson's where it gives one) with
+// its sign is the profile rule `convert.<conversion>.nan_payload`.
 #pragma once
 
 #include <string>
@@ -24,6 +26,7 @@ struct NanPrinciple {
     bool payload_profile = false;         ///< convert.<name>.nan_payload checks the oracle's word bit for bit
     const char *profile_result = "";      ///< the profile's word (payload_profile only)
     const char *profile_decided_by = "";  ///< the profile's authority (payload_profile only)
+    bool sign_profile = false;            ///< convert.<name>.nan_sign requires a NaN of the input's sign
 };
 
 /// One row of the NaN table (oracle/README.md, "The NaN table"): a rule that sees a NaN, what a
@@ -35,8 +38,10 @@ struct NanRow {
     std::string authority;
 };
 
-/// The NaN principle of decode.<format> (NaN words to binary64): a quiet binary64 NaN of the
-/// word's sign, or (IEEE formats) the binary64 word that keeps every bit, as the widenings.
+/// The NaN principle of decode.<format> (NaN words to binary64): (IEEE formats) a quiet binary64
+/// NaN of either sign or the binary64 word that keeps every bit, the sign and payload being the
+/// profiles of the format's conversions; (formats with one NaN word per sign) a quiet NaN of the
+/// word's sign, as the format defines its NaN words.
 NanPrinciple decode_nan_principle(const oracle::WordFormat &f);
 
 /// Every row of the NaN table: decode, convert and its payload profiles, classify, validity,
@@ -48,5 +53,13 @@ NanPrinciple nan_principle(const oracle::Conversion &c);
 
 /// The id of a conversion's payload profile rule: "convert.<name>.nan_payload".
 std::string nan_payload_rule(const oracle::Conversion &c);
+
+/// The id of a conversion's sign profile rule: "convert.<name>.nan_sign" (sign_profile only).
+std::string nan_sign_rule(const oracle::Conversion &c);
+
+/// What a NaN of the sign profile becomes: a NaN of the input's sign, quiet where the format has a quiet bit.
+inline constexpr const char *kNanSignProfileResult = "a NaN of the input's sign (quiet where the format has a quiet bit)";
+/// The sign profile's authority: the suite's own profile (IEEE 754-2019 6.3 leaves the sign open).
+inline constexpr const char *kNanSignProfileAuthority = "suite profile (sign kept); IEEE 754-2019 6.3 leaves it unspecified";
 
 }  // namespace ninfer::suites

@@ -2,7 +2,8 @@
 // Typed rule ids of the catalog (rules.hpp): a constant for every rule that stands alone, and
 // generators for the families that the registry (ninfer/abi/registry.hpp) spells out, one rule
 // per row: decode.<format>, classify.<format>, validity.<role>, convert.<conversion>,
-// convert.<conversion>.nan_payload, grouped.code.<format>, gguf.decode.<type>, gguf.quantize.<type>. A misspelt id is a compile error; the
+// convert.<conversion>.nan_payload, convert.<conversion>.nan_sign, grouped.code.<format>,
+// gguf.decode.<type>, gguf.quantize.<type>. A misspelt id is a compile error; the
 // test "rule ids: every constant is in the catalog ..." (suites/tests/test_rules.cpp) ties the
 // constants to the rules tables. Header-only, depends on the abi module only, so that plugins
 // (the mutants' `breaks`) can name the rule they break.
@@ -196,6 +197,8 @@ inline std::string validity(const abi::Role &r) { return generated("validity.", 
 inline std::string convert(const abi::Conversion &c) { return generated("convert.", c.name); }
 /// The stricter NaN payload profile of a conversion (suites/nan_principle.hpp).
 inline std::string convert_nan_payload(const abi::Conversion &c) { return generated("convert.", c.name, ".nan_payload"); }
+/// The NaN sign profile of a conversion whose main rule leaves the sign open (suites/nan_principle.hpp).
+inline std::string convert_nan_sign(const abi::Conversion &c) { return generated("convert.", c.name, ".nan_sign"); }
 inline std::string grouped_code(const abi::GroupedFormat &f) { return generated("grouped.code.", f.name); }
 /// ggml's dequantize_row_<type>, bit for bit (one rule per GGUF block type).
 inline std::string gguf_decode(const abi::GgufType &t) { return generated("gguf.decode.", t.name); }
@@ -240,6 +243,9 @@ inline constexpr GeneratedId convert_id = make_generated("convert.", detail::row
 template <std::uint32_t Conversion>
 inline constexpr GeneratedId convert_nan_payload_id =
     make_generated("convert.", detail::row_name(abi::kConversions, Conversion), ".nan_payload");
+template <std::uint32_t Conversion>
+inline constexpr GeneratedId convert_nan_sign_id =
+    make_generated("convert.", detail::row_name(abi::kConversions, Conversion), ".nan_sign");
 template <std::uint32_t Format>
 inline constexpr GeneratedId grouped_code_id = make_generated("grouped.code.", detail::row_name(abi::kGroupedFormats, Format));
 template <std::uint32_t Format>

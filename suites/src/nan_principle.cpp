@@ -3,6 +3,9 @@
 // lesson, then IEEE 754-2019 (Sections 6.2, 6.2.3, 6.3) where both are silent.
 #include "ninfer/suites/nan_principle.hpp"
 
+#include <string>
+#include <vector>
+
 #include "ninfer/suites/rule_ids.hpp"
 
 namespace ninfer::suites {
@@ -61,14 +64,42 @@ NanPrinciple nan_principle(const oracle::Conversion &c) {
     }
 }
 
+namespace {
+
+/// The decode rows' texts, made once (NanPrinciple holds C strings): the widening's policy and
+/// authority under the decode's own result wording.
+struct DecodeTexts {
+    NanPolicy policy = NanPolicy::any;
+    std::string result, decided_by;
+};
+
+DecodeTexts decode_texts(const oracle::WordFormat &f) {
+    for (const auto &c : oracle::kConversions)
+        if (c.src == f.id && c.dst == NINFER_FORMAT_fp32) {
+            const auto w = nan_principle(c);
+            const bool ieee = f.special == oracle::Special::IEEE;
+            const char *sign = w.policy == NanPolicy::same_sign ? "of the word's sign" : "of either sign";
+            return {w.policy,
+                    std::string("a quiet binary64 NaN ") + sign +
+                        (ieee ? ", or the binary64 word that keeps every bit" : " (no quiet bit, no payload to keep)"),
+                    std::string(w.decided_by) + "; as " + rule::convert(c) + ", the same widening (sign and payload: its profiles)"};
+        }
+    return {NanPolicy::any, "a quiet binary64 NaN of either sign, or the binary64 word that keeps every bit",
+            std::string(kIeee) + "; no conversion widens binary32 further"};  // fp32
+}
+
+}  // namespace
+
 NanPrinciple decode_nan_principle(const oracle::WordFormat &f) {
-    if (f.special == oracle::Special::IEEE)
-        return {NanPolicy::any, "a quiet binary64 NaN of either sign, or the binary64 word that keeps every bit",
-                NINFER_NAN_WAIVER "; IEEE 754-2019 6.2 (quiet), 6.3 (sign unspecified); sign and payload: "
-                                  "the format's conversions and their profiles",
-                false};
-    return {NanPolicy::same_sign, "a quiet binary64 NaN of the word's sign (no quiet bit, no payload to keep)",
-            "the format's NaN words (tensor-formats.txt 3.3; lesson Examples 8, 14, 15); IEEE 754-2019 6.2 (quiet)", false};
+    // A decode widens the word as convert.<format>_to_fp32 does: one verdict for one behaviour.
+    static const std::vector<DecodeTexts> texts = [] {
+        std::vector<DecodeTexts> t;
+        for (const auto &w : oracle::kWordFormats) t.push_back(decode_texts(w));
+        return t;
+    }();
+    for (std::size_t i = 0; i < oracle::kWordFormats.size(); ++i)
+        if (oracle::kWordFormats[i].id == f.id) return {texts[i].policy, texts[i].result.c_str(), texts[i].decided_by.c_str(), false};
+    return {};
 }
 
 std::string nan_payload_rule(const oracle::Conversion &c) { return rule::convert_nan_payload(c); }

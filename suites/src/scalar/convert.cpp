@@ -16,13 +16,11 @@ namespace ninfer::suites::scalar {
 
 namespace {
 
-/// The NaN payload profile of a conversion (nan_principle.hpp): its NaN source words, compared
-/// bit for bit with the oracle's word under rule convert.<name>.nan_payload.
-Case nan_payload_case(const Conversion &cv, const std::string &slug, Level level, const std::string &source, const Words &words);
-
-/// The NaN sign profile of a conversion (nan_principle.hpp): its NaN source words, each to a NaN
-/// of its sign (quiet where the target has a quiet bit) under rule convert.<name>.nan_sign.
-Case nan_sign_case(const Conversion &cv, const std::string &slug, Level level, const std::string &source, const Words &words);
+/// A NaN profile case of a conversion (nan_principle.hpp): its NaN source words under the profile
+/// rule (convert.<name>.nan_payload: the oracle's word bit for bit; convert.<name>.nan_sign: a NaN
+/// of the input's sign, quiet where the target has a quiet bit) and that rule's NaN policy.
+Case nan_profile_case(const Conversion &cv, const std::string &rule, NanPolicy policy, const std::string &source,
+                      const Words &words);
 
 /// The NaN policy of a conversion's rule: the NaN principle's (nan_principle.hpp).
 NanPolicy nan_policy(const Conversion &c) { return nan_principle(c).policy; }
@@ -48,28 +46,20 @@ Case convert_case(const Conversion &cv, const std::string &slug, Level level, co
     return c;
 }
 
-Case nan_payload_case(const Conversion &cv, const std::string &slug, Level level, const std::string &source, const Words &words) {
-    Case c = convert_case(cv, slug, level, source, words);
-    c.rule = nan_payload_rule(cv);
-    c.id = c.rule + "/" + slug;
-    c.nan = NanPolicy::exact;
-    c.suite_reading = true;
-    return c;
-}
-
-Case nan_sign_case(const Conversion &cv, const std::string &slug, Level level, const std::string &source, const Words &words) {
-    Case c = convert_case(cv, slug, level, source, words);
-    c.rule = nan_sign_rule(cv);
-    c.id = c.rule + "/" + slug;
-    c.nan = NanPolicy::same_sign;
+Case nan_profile_case(const Conversion &cv, const std::string &rule, NanPolicy policy, const std::string &source,
+                      const Words &words) {
+    Case c = convert_case(cv, "nan_words", Level::quick, source, words);
+    c.rule = rule;
+    c.id = c.rule + "/nan_words";
+    c.nan = policy;
     c.suite_reading = true;
     return c;
 }
 
 /// The NaN profile cases of a conversion (payload, sign: those it has) over its NaN source words.
 void add_nan_profiles(std::vector<Case> &out, const Conversion &cv, const std::string &source, const Words &nans) {
-    if (nan_principle(cv).payload_profile) out.push_back(nan_payload_case(cv, "nan_words", Level::quick, source, nans));
-    if (nan_principle(cv).sign_profile) out.push_back(nan_sign_case(cv, "nan_words", Level::quick, source, nans));
+    if (nan_principle(cv).payload_profile) out.push_back(nan_profile_case(cv, nan_payload_rule(cv), NanPolicy::exact, source, nans));
+    if (nan_principle(cv).sign_profile) out.push_back(nan_profile_case(cv, nan_sign_rule(cv), NanPolicy::same_sign, source, nans));
 }
 
 /// The conversion from `format` to fp32 that the registry names (every target has one).

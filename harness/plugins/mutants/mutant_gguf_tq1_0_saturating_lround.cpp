@@ -17,22 +17,7 @@ int trit(float v) {
     else r = std::lround(v);
     return static_cast<int>(static_cast<unsigned>(static_cast<unsigned long>(r) + 1u));
 }
-void run(const float *x, float id, int bytes, int digits, std::uint8_t *out) {
-    for (int m = 0; m < bytes; ++m) {
-        int q = 0;
-        for (int n = 0; n < digits; ++n) q = (q * 3 + trit(x[m + n * bytes] * id)) & 0xFF;
-        if (digits == 4) q = (q * 3) & 0xFF;
-        out[m] = static_cast<std::uint8_t>((q * 256 + 242) / 243);
-    }
-}
-void requantize(const float *x, std::uint8_t *b) {
-    float amax = 0.0f;
-    for (int j = 0; j < 256; ++j) amax = std::max(amax, std::fabs(x[j]));
-    const float id = amax != 0.0f ? 1.0f / amax : 0.0f;
-    run(x, id, 32, 5, b);
-    run(x + 160, id, 16, 5, b + 32);
-    run(x + 240, id, 4, 4, b + 48);
-}
+void requantize(const float *x, std::uint8_t *b) { g::gn::tq1_0_block_with(x, b, trit); }
 struct M {
     static constexpr const char *name = "mutant_gguf_tq1_0_saturating_lround";
     static constexpr const char *breaks = ninfer::suites::rule::gguf_quantize_id<NINFER_FORMAT_gguf_tq1_0>;

@@ -64,6 +64,9 @@ EncodeOutcome quantize_row_ref(std::uint32_t ggml_type, std::span<const float> x
 bool small_has_reference_quantizer(std::uint32_t ggml_type);
 /// quantize_row_<type>_ref of one of those types over x.size() / block_values blocks (finite x).
 void small_quantize_row(std::uint32_t ggml_type, std::span<const float> x, std::uint8_t *out);
+/// One 256-value block of ggml's tq1_0 quantizer with the trit of x * id given
+/// (lroundf(v) + 1 as x86-64 glibc gives it in the reference; a seeded bug's variant in a mutant).
+void tq1_0_block_with(const float *x, std::uint8_t *b, int (*trit_of)(float));
 /// One 64-value block of ggml's nvfp4 quantizer with the UE4M3 rounding of amax / 6 given
 /// (ggml_fp32_to_ue4m3 in the reference; a seeded bug's variant in a mutant).
 void nvfp4_block_with(const float *x, std::uint8_t *b, std::uint8_t (*scale_of)(float));

@@ -48,23 +48,16 @@ void q2_0(const float *x, std::uint8_t *b) {
 }
 
 /// tq1_0: a run of `bytes` bytes, byte m the base-3 number of the trits of x[m + n * bytes].
-void tq1_0_run(const float *x, float id, int bytes, int digits, std::uint8_t *out) {
+void tq1_0_run(const float *x, float id, int bytes, int digits, std::uint8_t *out, int (*trit_of)(float)) {
     for (int m = 0; m < bytes; ++m) {
         int q = 0;
-        for (int n = 0; n < digits; ++n) q = (q * 3 + lround_plus_one(x[m + n * bytes] * id)) & 0xFF;
+        for (int n = 0; n < digits; ++n) q = (q * 3 + trit_of(x[m + n * bytes] * id)) & 0xFF;
         if (digits == 4) q = (q * 3) & 0xFF;
         out[m] = static_cast<std::uint8_t>((q * 256 + 242) / 243);
     }
 }
 
-void tq1_0(const float *x, std::uint8_t *b) {
-    const float d = amax_of(x, 256);
-    const float id = d != 0.0f ? 1.0f / d : 0.0f;
-    tq1_0_run(x, id, 32, 5, b);
-    tq1_0_run(x + 160, id, 16, 5, b + 32);
-    tq1_0_run(x + 240, id, 4, 4, b + 48);
-    put16(b + 52, f32_to_fp16(d));
-}
+void tq1_0(const float *x, std::uint8_t *b) { tq1_0_block_with(x, b, lround_plus_one); }
 
 void tq2_0(const float *x, std::uint8_t *b) {
     const float d = amax_of(x, 256);
@@ -113,6 +106,15 @@ float ue4m3_half(std::uint8_t u) {
 void nvfp4(const float *x, std::uint8_t *b) { nvfp4_block_with(x, b, to_ue4m3); }
 
 }  // namespace
+
+void tq1_0_block_with(const float *x, std::uint8_t *b, int (*trit_of)(float)) {
+    const float d = amax_of(x, 256);
+    const float id = d != 0.0f ? 1.0f / d : 0.0f;
+    tq1_0_run(x, id, 32, 5, b, trit_of);
+    tq1_0_run(x + 160, id, 16, 5, b + 32, trit_of);
+    tq1_0_run(x + 240, id, 4, 4, b + 48, trit_of);
+    put16(b + 52, f32_to_fp16(d));
+}
 
 void nvfp4_block_with(const float *x, std::uint8_t *b, std::uint8_t (*scale_of)(float)) {
     for (int s = 0; s < 4; ++s) {

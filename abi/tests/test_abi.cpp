@@ -4,13 +4,17 @@
 // struct sizes and versions.
 #include <catch2/catch.hpp>
 
+#include <array>
 #include <cstddef>
+#include <vector>
 #include <set>
 #include <string>
 #include <type_traits>
 
 #include "ninfer/abi/plugin.h"
 #include "ninfer/abi/registry.hpp"
+#include "ninfer/abi/bytes.hpp"
+#include "ninfer/abi/text.hpp"
 
 using namespace ninfer::abi;
 
@@ -202,4 +206,71 @@ TEST_CASE("ninfer_find_input / ninfer_find_output: the plane of a name, or NULL"
     c.input_count = 0;
     c.inputs = nullptr;
     CHECK(ninfer_find_input(&c, NINFER_PLANE_PAYLOAD) == nullptr);
+}
+
+// ---- bytes.hpp and text.hpp: the one copy of byte, hex and name helpers ------------------------
+
+static_assert(load_le(std::array<std::uint8_t, 3>{0x34, 0x12, 0xFF}.data(), 2) == 0x1234);
+static_assert(find_status(NINFER_OK)->vector == "ok");
+static_assert(find_status(NINFER_E_SIZE)->vector == "E_SIZE");
+static_assert(find_status(NINFER_E_SIZE)->c_name == "NINFER_E_SIZE");
+static_assert(find_status(NINFER_E_SIZE)->key == "size");
+static_assert(status_of_vector_name("E_METHOD") == std::optional<std::int32_t>{NINFER_E_METHOD});
+static_assert(!status_of_vector_name("NINFER_E_METHOD"));
+static_assert(find_status(7) == nullptr);
+
+TEST_CASE("bytes.hpp: little-endian words round-trip at every width, and appending matches storing") {
+    for (int bytes = 0; bytes <= 8; ++bytes) {
+        const std::uint64_t v = 0x8877665544332211ull;
+        std::uint8_t buf[8] = {};
+        store_le(buf, v, bytes);
+        const std::uint64_t kept = bytes == 8 ? v : v & ((std::uint64_t{1} << (8 * bytes)) - 1);
+        CHECK(load_le(buf, bytes) == kept);
+        std::vector<std::uint8_t> out;
+        append_le(out, v, bytes);
+        CHECK(out == std::vector<std::uint8_t>(buf, buf + bytes));
+        if (bytes >= 1) CHECK(buf[0] == 0x11);
+    }
+    std::uint8_t b[4] = {};
+    store_le32(b, 0xDEADBEEF);
+    CHECK(b[0] == 0xEF);
+    CHECK(b[3] == 0xDE);
+    CHECK(load_le16(b + 2) == 0xDEAD);
+}
+
+TEST_CASE("bytes.hpp: hex of words, of byte images in buffer order and of little-endian fields") {
+    CHECK(hex_word(0x7fc0, 4) == "7fc0");
+    CHECK(hex_word(0x1ff, 2) == "ff");
+    CHECK(hex_word(0xA, 8) == "0000000a");
+    const std::vector<std::uint8_t> img{0x01, 0xab, 0xff};
+    CHECK(hex_bytes(img) == "01abff");
+    CHECK(hex_bytes(std::span<const std::uint8_t>{}).empty());
+    CHECK(hex_field_le(img, 0, 2) == "ab01");
+    CHECK(hex_field_le(img, 2, 2) == "ff");  // a byte past the end is left out
+    std::vector<std::uint8_t> back;
+    CHECK(parse_hex_bytes("01ABff", back).empty());
+    CHECK(back == img);
+    CHECK(parse_hex_bytes("0", back) == "has an odd number of hex digits (1)");
+    CHECK(parse_hex_bytes("0g", back) == "has a non-hex character at offset 1");
+}
+
+TEST_CASE("text.hpp: every status of plugin.h has its three spellings, derived from one row") {
+    REQUIRE(kStatusSpellings.size() == kStatuses.size());
+    for (std::size_t i = 0; i < kStatuses.size(); ++i) {
+        const auto &s = kStatusSpellings[i];
+        CHECK(s.value == kStatuses[i].value);
+        CHECK(s.key == kStatuses[i].name);
+        CHECK(s.c_name == "NINFER_" + std::string(s.value == 0 ? "OK" : s.vector));
+    }
+    CHECK(status_c_name(NINFER_E_INTERNAL) == "NINFER_E_INTERNAL");
+    CHECK(status_c_name(-55) == "status -55");
+}
+
+TEST_CASE("text.hpp: a format or layout id in a message reads its name, none, or <kind>#<id>") {
+    CHECK(format_label(NINFER_FORMAT_bf16) == "bf16");
+    CHECK(format_label(0) == "none");
+    CHECK(format_label(0xFFFF) == "format#65535");
+    CHECK(layout_label(NINFER_LAYOUT_row_split_k128_v1) == "row_split_k128_v1");
+    CHECK(layout_label(0) == "none");
+    CHECK(layout_label(999) == "layout#999");
 }

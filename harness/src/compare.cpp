@@ -9,6 +9,7 @@
 #include <fmt/format.h>
 
 #include "ninfer/abi/registry.hpp"
+#include "ninfer/abi/text.hpp"
 #include "ninfer/oracle/grouped.hpp"
 #include "ninfer/oracle/row_split.hpp"
 #include "ninfer/oracle/scalar.hpp"
@@ -313,23 +314,7 @@ MismatchClass classify_status_mismatch(std::int32_t expected_status, std::uint32
 
 // ---- Texts ---------------------------------------------------------------------------------------
 
-std::string status_text(std::int32_t status) {
-    switch (status) {
-    case NINFER_OK: return "NINFER_OK";
-    case NINFER_E_UNSUPPORTED: return "NINFER_E_UNSUPPORTED";
-    case NINFER_E_INVALID_ARGUMENT: return "NINFER_E_INVALID_ARGUMENT";
-    case NINFER_E_SIZE: return "NINFER_E_SIZE";
-    case NINFER_E_BUFFER: return "NINFER_E_BUFFER";
-    case NINFER_E_LAYOUT: return "NINFER_E_LAYOUT";
-    case NINFER_E_CONVERSION: return "NINFER_E_CONVERSION";
-    case NINFER_E_NONFINITE: return "NINFER_E_NONFINITE";
-    case NINFER_E_SCALE_OVERFLOW: return "NINFER_E_SCALE_OVERFLOW";
-    case NINFER_E_INVALID_PAYLOAD: return "NINFER_E_INVALID_PAYLOAD";
-    case NINFER_E_METHOD: return "NINFER_E_METHOD";
-    case NINFER_E_INTERNAL: return "NINFER_E_INTERNAL";
-    default: return fmt::format("status {}", status);
-    }
-}
+std::string status_text(std::int32_t status) { return abi::status_c_name(status); }
 
 std::string verdict_text(std::uint8_t v) {
     switch (v) {

@@ -10,6 +10,7 @@
 #include <string_view>
 
 #include "ninfer/abi/registry.hpp"
+#include "ninfer/abi/text.hpp"
 #include "ninfer/oracle/formats.hpp"
 #include "ninfer/suites/rules.hpp"
 #include "ninfer/vectors/bounded_input.hpp"
@@ -22,30 +23,9 @@ namespace {
 using ordered_json = nlohmann::ordered_json;
 using suites::Case;
 
-struct StatusName {
-    std::int32_t code;
-    std::string_view name;
-};
-
-/// Status codes of plugin.h by name, as the vector files write them.
-constexpr StatusName kStatusNames[] = {
-    {NINFER_OK, "ok"},
-    {NINFER_E_UNSUPPORTED, "E_UNSUPPORTED"},
-    {NINFER_E_INVALID_ARGUMENT, "E_INVALID_ARGUMENT"},
-    {NINFER_E_SIZE, "E_SIZE"},
-    {NINFER_E_BUFFER, "E_BUFFER"},
-    {NINFER_E_LAYOUT, "E_LAYOUT"},
-    {NINFER_E_CONVERSION, "E_CONVERSION"},
-    {NINFER_E_NONFINITE, "E_NONFINITE"},
-    {NINFER_E_SCALE_OVERFLOW, "E_SCALE_OVERFLOW"},
-    {NINFER_E_INVALID_PAYLOAD, "E_INVALID_PAYLOAD"},
-    {NINFER_E_METHOD, "E_METHOD"},
-    {NINFER_E_INTERNAL, "E_INTERNAL"},
-};
-
+/// A status as the vector files write it ("ok", "E_SIZE"): abi/text.hpp, from plugin.h's rows.
 std::string status_name(std::int32_t code) {
-    for (const auto &s : kStatusNames)
-        if (s.code == code) return std::string(s.name);
+    if (const auto *s = abi::find_status(code)) return std::string(s->vector);
     throw std::logic_error("vector writer: status " + std::to_string(code) + " has no name");
 }
 
@@ -239,8 +219,7 @@ void read_accept(const nlohmann::json &a, Case &c, const std::string &where) {
 /// A status by name: "ok" or an E_* name of plugin.h.
 std::int32_t read_status(const nlohmann::json &o, const std::string &where, const std::string &ctx) {
     const auto status = get_string(o, "status", where, ctx);
-    for (const auto &s : kStatusNames)
-        if (s.name == status) return s.code;
+    if (const auto code = abi::status_of_vector_name(status)) return *code;
     fail(where, "unknown " + ctx + "status \"" + echo(status) + "\" (expected ok or an E_* name of plugin.h)");
 }
 

@@ -1,0 +1,65 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
+# The proof that a change moved code and nothing else (issue 23): the same reports, vectors and
+# listings before and after, byte for byte, timings and temporary paths aside.
+#   scripts/same_reports.sh snapshot DIR   run the main job (scripts/main.sh) and keep, under DIR,
+#                                          its reports and the CLI's listings, normalized
+#   scripts/same_reports.sh compare A B    diff two snapshots; exit 1 on any difference
+# Normalized away: started_at, finished_at, duration_s, the case cache's temporary directory
+# (JSON); time= and timestamp= (JUnit); lines with seconds (summaries, stderr).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+case ${1:-} in
+snapshot)
+  dir=${2:?usage: same_reports.sh snapshot DIR}
+  rm -rf "$dir"; mkdir -p "$dir/reports" "$dir/cli"
+  bash scripts/main.sh >"$dir/main.stdout" 2>"$dir/main.stderr"
+  exe=build/ci/harness/ninfer-conform
+  "$exe" list --json >"$dir/cli/list.json"
+  "$exe" rules --json >"$dir/cli/rules.json"
+  "$exe" coverage >"$dir/cli/coverage.txt" || true
+  "$exe" plugins --json >"$dir/cli/plugins.json"
+  "$exe" generate --out "$dir/vectors" >/dev/null
+  python3 - "$dir" <<'PY'
+import json, os, re, shutil, sys
+dir = sys.argv[1]
+out = "reports/out"
+for name in sorted(os.listdir(out)):
+    src = os.path.join(out, name)
+    if not os.path.isfile(src):
+        continue
+    dst = os.path.join(dir, "reports", name)
+    if name.endswith(".json"):
+        d = json.load(open(src))
+        for k in ("started_at", "finished_at", "duration_s"):
+            d.pop(k, None)
+        if isinstance(d.get("options"), dict) and isinstance(d["options"].get("case_cache"), dict):
+            d["options"]["case_cache"].pop("dir", None)
+        json.dump(d, open(dst, "w"), indent=1, sort_keys=False)
+    elif name.endswith(".xml"):
+        t = open(src).read()
+        t = re.sub(r'(time|timestamp)="[^"]*"', r'\1=""', t)
+        open(dst, "w").write(t)
+    elif name.endswith(".txt"):
+        t = open(src).read().splitlines()
+        t = [l for l in t if not re.search(r"\d+(\.\d+)? ?(s|ms|min)\b", l)]
+        open(dst, "w").write("\n".join(t) + "\n")
+    elif name.endswith(".exit"):
+        shutil.copy(src, dst)
+PY
+  echo "snapshot in $dir"
+  ;;
+compare)
+  a=${2:?usage: same_reports.sh compare A B}; b=${3:?usage: same_reports.sh compare A B}
+  if diff -r -q "$a/reports" "$b/reports" && diff -r -q "$a/cli" "$b/cli" && diff -r -q "$a/vectors" "$b/vectors"; then
+    echo "same reports, listings and vectors: $(ls "$a/reports" | wc -l) report files, $(ls "$a/vectors" | wc -l) vector files"
+  else
+    echo "the snapshots differ (diff -r $a $b shows where)" >&2
+    exit 1
+  fi
+  ;;
+*)
+  echo "usage: same_reports.sh snapshot DIR | compare A B" >&2
+  exit 2
+  ;;
+esac

@@ -212,6 +212,8 @@ TEST_CASE("the mutant counts the documents state are those of harness/plugins/mu
     CHECK(number_in(harness, R"(grouped families \((\d+) of the \d+\) are ABI 1)") == c.all - c.all_abi2);
     CHECK(number_in(harness, R"(grouped families \(\d+ of the (\d+)\) are ABI 1)") == c.all);
     CHECK(number_in(harness, R"(`linear` ones \((\d+)\) are ABI 2)") == c.all_abi2);
+    // The main job runs reference, every mutant, cuda_host and cuda_device.
+    CHECK(number_in(flat_doc("docs/cli.md"), R"(every bundled plugin, (\d+) in a build with CUDA)") == c.all + 3);
 }
 
 TEST_CASE("the mismatch classes reports/README.md and docs/ARCHITECTURE.md list are the code's", "[docs]") {
@@ -295,6 +297,24 @@ TEST_CASE("the GGUF counts the documents state are the registry's", "[docs]") {
             CHECK(std::stol(n) == all);
         }
     CHECK(number_in(flat_doc("suites/LINEAR.md"), R"(the (\d+) types outside the \.ninfer registry)") == all - in_registry);
+    CHECK(number_in(flat_doc("suites/GGUF.md"), R"(each of the (\d+) types without a reference quantizer)") == all - quantizers);
+}
+
+TEST_CASE("the conversion and role counts the documents state are the registry's", "[docs]") {
+    const auto fp32 = ninfer::abi::format_id("fp32");
+    REQUIRE(fp32.has_value());
+    const auto &conversions = ninfer::abi::kConversions;
+    const long from_fp32 = std::count_if(conversions.begin(), conversions.end(), [&](const auto &c) { return c.src == *fp32; });
+    const long widenings = std::count_if(conversions.begin(), conversions.end(), [&](const auto &c) { return c.dst == *fp32; });
+    const auto results = flat_doc("docs/RESULTS.md");
+    CHECK(number_in(results, R"(classify, (\d+) roles, \d+ widenings)") == static_cast<long>(ninfer::abi::kRoles.size()));
+    CHECK(number_in(results, R"(classify, \d+ roles, (\d+) widenings)") == widenings);
+    CHECK(number_in(results, R"(FP32-source conversion \((\d+) conversions;)") == from_fp32);
+    for (const auto *doc : {"README.md", "docs/RESULTS.md", "docs/ARCHITECTURE.md", "oracle/README.md", "harness/README.md"})
+        for (const auto &n : captures(flat_doc(doc), R"((\d+) FP32-source conversions)")) {
+            INFO(doc);
+            CHECK(std::stol(n) == from_fp32);
+        }
 }
 
 TEST_CASE("the golden suites docs/RESULTS.md counts are the files of vectors/data", "[docs]") {

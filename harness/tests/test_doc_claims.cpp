@@ -21,6 +21,7 @@
 #include "ninfer/abi/registry.hpp"
 #include "ninfer/abi/text.hpp"
 #include "ninfer/harness/compare.hpp"
+#include "ninfer/reports/report.hpp"
 #include "ninfer/suites/rules.hpp"
 
 namespace fs = std::filesystem;
@@ -351,6 +352,22 @@ TEST_CASE("the statuses harness/README.md, vectors/README.md and plugin.h list a
     CHECK(header.find("registry key (\"" + std::string(size->key) + "\")") != std::string::npos);
     CHECK(header.find("spelled \"" + std::string(size->vector) + "\" (\"" + std::string(statuses[0].vector) +
                       "\") in vector files, \"" + std::string(size->c_name) + "\" in messages") != std::string::npos);
+}
+
+TEST_CASE("the case statuses of reports/README.md are the report model's, with whether each fails a run", "[docs]") {
+    const auto section = between(read_text(kSource / "reports/README.md"), "## Statuses", "\n## ");
+    std::vector<std::pair<std::string, bool>> documented;
+    const std::regex row(R"(\n\| `([a-z]+)` \|[^\n]*\| (yes|no) \|)");
+    for (auto it = std::sregex_iterator(section.begin(), section.end(), row); it != std::sregex_iterator(); ++it)
+        documented.emplace_back((*it)[1].str(), (*it)[2].str() == "yes");
+    std::vector<std::pair<std::string, bool>> code;
+    for (int i = 0; i < 256; ++i) {
+        const auto status = static_cast<ninfer::reports::Status>(i);
+        const std::string name = ninfer::reports::status_name(status);
+        if (name == "?") break;
+        code.emplace_back(name, ninfer::reports::is_failure(status));
+    }
+    CHECK(documented == code);
 }
 
 TEST_CASE("docs/cli.md's commands are the subcommands of ninfer-conform --help", "[docs]") {

@@ -18,6 +18,8 @@
 #include <string>
 #include <vector>
 
+#include <nlohmann/json.hpp>
+
 #include "ninfer/abi/registry.hpp"
 #include "ninfer/abi/text.hpp"
 #include "ninfer/harness/compare.hpp"
@@ -151,15 +153,21 @@ std::vector<std::string> relative_links(const fs::path &md) {
     return out;
 }
 
-/// The subcommands `ninfer-conform --help` lists.
-std::set<std::string> cli_subcommands() {
-    std::set<std::string> out;
-    FILE *p = popen(NINFER_CONFORM_EXE " --help", "r");
+/// The standard output of `ninfer-conform ARGS`, which must exit 0.
+std::string cli_output(const std::string &args) {
+    FILE *p = popen((std::string(NINFER_CONFORM_EXE) + " " + args).c_str(), "r");
     REQUIRE(p != nullptr);
     std::string text;
     std::array<char, 4096> buf{};
     for (std::size_t n; (n = std::fread(buf.data(), 1, buf.size(), p)) > 0;) text.append(buf.data(), n);
     REQUIRE(pclose(p) == 0);
+    return text;
+}
+
+/// The subcommands `ninfer-conform --help` lists.
+std::set<std::string> cli_subcommands() {
+    std::set<std::string> out;
+    const auto text = cli_output("--help");
     const auto at = text.find("Subcommands:");
     REQUIRE(at != std::string::npos);
     for (const auto &name : captures(text.substr(at), R"(\n  ([a-z]+) )")) out.insert(name);
@@ -379,6 +387,34 @@ TEST_CASE("docs/cli.md's commands are the subcommands of ninfer-conform --help",
     CHECK(listed == help);
     const auto sections = captures(cli, R"(\n## `([a-z]+)[ `])");
     CHECK(std::set<std::string>(sections.begin(), sections.end()) == help);
+}
+
+TEST_CASE("every option docs/cli.md gives a command in its table and heading is in the command's --help", "[docs]") {
+    const auto cli = read_text(kSource / "docs/cli.md");
+    auto lines = captures(between(cli, "| command | what it does |", "\n\n"), R"(\n(\| `[a-z]+[^\n]*))");
+    for (const auto &heading : captures(cli, R"(\n(## `[a-z]+[^\n]*))")) lines.push_back(heading);
+    for (const auto &line : lines) {
+        const auto command = captures(line, R"(`([a-z]+))").at(0);
+        if (command == "worker") continue;  // hidden: no --help of its own to compare with
+        const auto help = cli_output(command + " --help");
+        for (const auto &option : captures(line, R"((--[a-z][a-z-]*))")) {
+            INFO(line);
+            CHECK(help.find(option) != std::string::npos);
+        }
+    }
+}
+
+TEST_CASE("docs/cli.md names every key of `list --json`", "[docs]") {
+    const auto listing = nlohmann::json::parse(cli_output("list --json"));
+    const auto paragraph = between(flat_doc("docs/cli.md"), "`--json` prints one object with", "Text:");
+    for (const auto &[key, value] : listing.items()) {
+        INFO(key);
+        CHECK(paragraph.find("`" + key + "`") != std::string::npos);
+    }
+    for (const auto &[family, rows] : listing.at("formats").items()) {
+        INFO(family);
+        CHECK(paragraph.find("`formats." + family + "`") != std::string::npos);
+    }
 }
 
 TEST_CASE("the reference and gpu plugins include what docs/ARCHITECTURE.md says they do", "[docs]") {

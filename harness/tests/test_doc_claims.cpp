@@ -448,3 +448,11 @@ TEST_CASE("every relative link of README.md and docs/*.md resolves, anchors incl
                 CHECK(anchors_of(target).count(link.substr(hash + 1)) == 1);
         }
 }
+
+TEST_CASE("the README stays a front door: under 150 lines, the two commands as .ci/run runs one", "[docs]") {
+    const auto readme = read_text(kSource / "README.md");
+    CHECK(std::count(readme.begin(), readme.end(), '\n') < 150);
+    CHECK(readme.find("\nbash scripts/main.sh ") != std::string::npos);
+    CHECK(readme.find("\nbash scripts/test.sh ") != std::string::npos);
+    CHECK(read_text(kSource / ".ci/run").find("\nbash scripts/test.sh") != std::string::npos);
+}

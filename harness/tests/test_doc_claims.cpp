@@ -202,6 +202,8 @@ TEST_CASE("the mutant counts the documents state are those of harness/plugins/mu
     CHECK(number_in(results, R"((\d+) mutants in `harness/plugins/mutants/`)") == c.all);
     CHECK(number_in(results, R"((\d+) of them ABI 1 sources)") == c.all - c.all_abi2);
     CHECK(number_in(results, R"(ABI 1 sources and (\d+) ABI 2 sources)") == c.all_abi2);
+    CHECK(number_in(results, R"(word, layout and grouped families \((\d+)\) are ABI 1)") == c.all - c.all_abi2);
+    CHECK(number_in(results, R"(GGUF and `linear` mutants \((\d+)\) are ABI 2)") == c.all_abi2);
     for (const auto &[family, n] : c.total) {
         INFO("family " << family);
         std::smatch m;

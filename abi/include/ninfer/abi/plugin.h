@@ -92,8 +92,8 @@ enum ninfer_criterion {
 };
 
 /* ---- Status codes, classes, verdicts and payload details as X-macros ----------------------
- * X(value, NAME, name, summary): NAME builds the C enumerator, name is the spelling the
- * vectors, reports and wire use (ninfer/abi/registry.hpp: status_name, detail_name, ...).
+ * X(value, NAME, name, summary): NAME builds the C enumerator, name is the registry key ("size");
+ * a status is also spelled "E_SIZE" ("ok") in vector files, "NINFER_E_SIZE" in messages: text.hpp.
  * Use NAME only with ## (NAN is also a <math.h> macro); name and summary are safe with #. */
 
 /* Status codes. Negative: the call refused or failed. */

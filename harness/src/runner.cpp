@@ -10,6 +10,7 @@
 
 #include <fmt/format.h>
 
+#include "ninfer/abi/methods.hpp"
 #include "ninfer/harness/case_cache.hpp"
 #include "ninfer/harness/compare.hpp"
 #include "ninfer/oracle/formats.hpp"
@@ -160,14 +161,7 @@ std::string call_text(const suites::Case &c) {
     if (c.format_in) s += fmt::format(" from {}", oracle::format_name(c.format_in));
     if (c.layout) s += fmt::format(" layout {}", oracle::layout_name(c.layout));
     if (c.method) {
-        std::string_view m;
-        if (c.op == NINFER_OP_convert) {
-            if (const auto *x = oracle::find_id(oracle::kConversions, c.method)) m = x->name;
-        } else if (c.op == NINFER_OP_validate) {
-            if (const auto *x = oracle::find_id(oracle::kRoles, c.method)) m = x->name;
-        } else if (c.op == NINFER_OP_quant_encode) {
-            if (const auto *x = oracle::find_id(oracle::kEncoders, c.method)) m = x->name;
-        }
+        const auto m = abi::method_name(c.op, c.method);
         s += m.empty() ? fmt::format(" method {}", c.method) : fmt::format(" method {}", m);
     }
     return s;

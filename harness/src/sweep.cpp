@@ -8,6 +8,7 @@
 // does not depend on the number of jobs.
 #include <algorithm>
 #include <atomic>
+#include <bit>
 #include <chrono>
 #include <cstdio>
 #include <cstring>
@@ -19,12 +20,15 @@
 
 #include <fmt/format.h>
 
+#include "ninfer/abi/bytes.hpp"
 #include "ninfer/abi/registry.hpp"
+#include "ninfer/abi/text.hpp"
 #include "ninfer/harness/compare.hpp"
 #include "ninfer/harness/runner.hpp"
 #include "ninfer/oracle/exhaustive.hpp"
 #include "ninfer/oracle/native_words.hpp"
 #include "ninfer/oracle/scalar.hpp"
+#include "ninfer/reports/merge.hpp"
 #include "ninfer/suites/conversions.hpp"
 #include "ninfer/suites/nan_principle.hpp"
 #include "ninfer/suites/rules.hpp"
@@ -59,21 +63,13 @@ Geometry geometry_of(const SweepOptions &o) {
     return g;
 }
 
-std::uint64_t load_word(const std::uint8_t *p, int width) {
-    std::uint64_t w = 0;
-    for (int b = 0; b < width; ++b) w |= static_cast<std::uint64_t>(p[b]) << (8 * b);
-    return w;
-}
-
 /// The binade of a source word, for the report's mismatch plot (extra "mismatch_bins"): its
 /// exponent field, or for a format without one its magnitude's bit length.
 int binade_of(const oracle::WordFormat &f, std::uint64_t w) {
     if (f.exp_bits > 0) return static_cast<int>((w >> f.man_bits) & ((std::uint64_t{1} << f.exp_bits) - 1));
     std::uint64_t mag = w & f.mask();
     if (f.has_sign && word_is_negative(f, w)) mag = (std::uint64_t{1} << f.bits) - mag;
-    int n = 0;
-    for (; mag; mag >>= 1) ++n;
-    return n;
+    return static_cast<int>(std::bit_width(mag));
 }
 
 }  // namespace
@@ -110,7 +106,7 @@ struct Plan {
 /// What one job found over its contiguous run of batches; merged in range order.
 struct JobResult {
     Comparison cmp;
-    std::map<std::pair<bool, int>, std::uint64_t> bins;  // (negative, binade) -> word mismatches
+    reports::MismatchBins bins;
     std::uint64_t nan_accepted = 0;  // NaN words the policy accepted, not bit-equal
     std::uint64_t not_judged = 0;    // source words outside the conversion's domain
     reports::Status status = reports::Status::pass;  // the first non-pass status a batch set
@@ -125,8 +121,8 @@ void native_expected(const Plan &p, std::uint64_t first, std::uint64_t n, std::u
         return;
     }
     for (std::uint64_t i = 0; i < n; ++i) {
-        const std::uint64_t v = native::decode_to_binary64(p.g.src->id, load_word(in + i * p.ib, p.ib));
-        for (int b = 0; b < 8; ++b) out[i * 8 + b] = static_cast<std::uint8_t>(v >> (8 * b));
+        const std::uint64_t v = native::decode_to_binary64(p.g.src->id, abi::load_le(in + i * p.ib, p.ib));
+        abi::store_le64(out + i * 8, v);
     }
 }
 
@@ -189,7 +185,7 @@ void check_batch(const Plan &p, JobResult &jr, const Reply &r, std::uint64_t fir
             if (jr.status == reports::Status::pass) jr.status = reports::Status::fail;
             ++cmp.classes[mismatch_class_name(MismatchClass::unexpected_error)];
             if (cmp.first.size() < o.max_mismatches)
-                cmp.first.push_back({first - o.start, "status", {oracle::word_hex(*g.src, first)}, "", "NINFER_OK",
+                cmp.first.push_back({first - o.start, "status", {oracle::word_hex(*g.src, first)}, "", abi::status_c_name(NINFER_OK),
                                      status_text(r.status), "", "", "unexpected_error",
                                      fmt::format("batch at element {}", first - o.start), ""});
         }
@@ -241,7 +237,7 @@ void check_batch(const Plan &p, JobResult &jr, const Reply &r, std::uint64_t fir
                 ++jr.not_judged;
                 continue;
             }
-            const std::uint64_t e = load_word(exp + i * ob, p.ob), a = load_word(got + i * ob, p.ob);
+            const std::uint64_t e = abi::load_le(exp + i * ob, p.ob), a = abi::load_le(got + i * ob, p.ob);
             if (e != a) word_mismatch(p, jr, src, e, a);
         }
     }
@@ -296,15 +292,9 @@ void sweep_part(Subject &s, const Plan &p, std::uint64_t begin, std::uint64_t en
 
 std::string shard_text(const SweepOptions &o) { return fmt::format("{}/{}", o.shard_index, o.shard_count); }
 
-}  // namespace
-
-SweepResult run_sweep(Subject &s, const SweepOptions &o, const reports::SubjectIdentity &id,
-                      const std::function<std::unique_ptr<Subject>()> &open_more) {
-    using clock = std::chrono::steady_clock;
-    Plan plan;
-    plan.o = &o;
-    Geometry &g = plan.g;
-    g = geometry_of(o);
+/// The rule judged: a NaN profile rule of the conversion instead of its own with --nan-payload
+/// or --nan-sign (oracle/README.md), never both.
+void apply_profile_rule(Geometry &g, const SweepOptions &o) {
     if (o.nan_payload) {
         if (o.op != NINFER_OP_convert || !suites::nan_principle(*g.conv).payload_profile)
             throw UsageError(fmt::format("--nan-payload: {} has no NaN payload profile (oracle/README.md)", g.rule));
@@ -316,33 +306,46 @@ SweepResult run_sweep(Subject &s, const SweepOptions &o, const reports::SubjectI
             throw UsageError(fmt::format("--nan-sign: {} has no NaN sign profile (oracle/README.md)", g.rule));
         g.rule = suites::nan_sign_rule(*g.conv);
     }
-    // The rule's NaN policy of the NaN principle, as `run` (decode too: suites/nan_principle.hpp).
-    plan.nan_policy = o.nan_payload                  ? suites::NanPolicy::exact
-                      : o.nan_sign                ? suites::NanPolicy::same_sign
-                      : o.op == NINFER_OP_convert ? suites::nan_principle(*g.conv).policy
-                                                  : suites::decode_nan_principle(*g.src).policy;
-    plan.partial_domain = o.op == NINFER_OP_convert && suites::conversion_domain_is_partial(*g.conv);
+}
+
+/// The rule's NaN policy of the NaN principle, as `run` (decode too: suites/nan_principle.hpp).
+suites::NanPolicy nan_policy_of(const SweepOptions &o, const Geometry &g) {
+    return o.nan_payload                  ? suites::NanPolicy::exact
+           : o.nan_sign                ? suites::NanPolicy::same_sign
+           : o.op == NINFER_OP_convert ? suites::nan_principle(*g.conv).policy
+                                       : suites::decode_nan_principle(*g.src).policy;
+}
+
+/// The words swept: the whole range [start, start + count) and this report's part of it
+/// (docs/cli.md, "Shards").
+struct Range {
+    std::uint64_t count = 0, part_begin = 0, part_end = 0;
+    std::uint64_t part_count() const { return part_end - part_begin; }
+};
+
+/// The range of --start, --count and --shard, checked against the source domain (and --batch).
+Range range_of(const SweepOptions &o, const Geometry &g) {
     const std::uint64_t domain = source_domain(o);
     if (o.start >= domain) throw UsageError(fmt::format("--start {:x} is outside the {}-bit source domain", o.start, g.src->bits));
-    const std::uint64_t count = o.count.value_or(domain - o.start);
-    if (count == 0 || count > domain - o.start)
-        throw UsageError(fmt::format("--count {} does not fit the source domain of {} words from {:x}", count, domain, o.start));
+    Range r;
+    r.count = o.count.value_or(domain - o.start);
+    if (r.count == 0 || r.count > domain - o.start)
+        throw UsageError(fmt::format("--count {} does not fit the source domain of {} words from {:x}", r.count, domain, o.start));
     const bool sharded = o.shard_count > 0;
     if (sharded && o.shard_index >= o.shard_count)
         throw UsageError(fmt::format("--shard {}: the index must be below the count (I/N with 0 <= I < N)", shard_text(o)));
     if (o.batch == 0) throw UsageError("--batch 0: a batch holds at least one word");
-    // This report's part of the whole range (docs/cli.md, "Shards").
     const auto cut = [&](std::uint64_t i) {
-        return static_cast<std::uint64_t>(static_cast<unsigned __int128>(count) * i / o.shard_count);
+        return static_cast<std::uint64_t>(static_cast<unsigned __int128>(r.count) * i / o.shard_count);
     };
-    const std::uint64_t part_begin = o.start + (sharded ? cut(o.shard_index) : 0);
-    const std::uint64_t part_end = sharded ? o.start + cut(o.shard_index + 1) : o.start + count;
-    const std::uint64_t part_count = part_end - part_begin;
-    plan.ib = g.src->bytes();
-    plan.ob = g.dst->bytes();
+    r.part_begin = o.start + (sharded ? cut(o.shard_index) : 0);
+    r.part_end = sharded ? o.start + cut(o.shard_index + 1) : o.start + r.count;
+    return r;
+}
 
-    SweepResult res;
-    auto &rep = res.report;
+/// The report's header: the subject, what was swept over which range, judged against what.
+void describe_sweep(reports::Report &rep, Subject &s, const SweepOptions &o, const reports::SubjectIdentity &id,
+                    const Geometry &g, const Range &r) {
     rep.kind = "sweep";
     rep.tool_version = suite_version();
     rep.subject = id;
@@ -351,16 +354,18 @@ SweepResult run_sweep(Subject &s, const SweepOptions &o, const reports::SubjectI
     rep.host = reports::host_description();
     rep.extra = {{"sweep", g.rule},
                  {"start", oracle::word_hex(*g.src, o.start)},
-                 {"count", std::to_string(count)},
+                 {"count", std::to_string(r.count)},
                  {"expected", o.expected == SweepExpected::oracle ? "oracle" : "native"},
                  {"max_mismatches", std::to_string(o.max_mismatches)}};
-    if (sharded) {
+    if (o.shard_count > 0) {
         rep.extra["shard"] = shard_text(o);
-        rep.extra["shard_start"] = oracle::word_hex(*g.src, part_begin);
-        rep.extra["shard_count"] = std::to_string(part_count);
+        rep.extra["shard_start"] = oracle::word_hex(*g.src, r.part_begin);
+        rep.extra["shard_count"] = std::to_string(r.part_count());
     }
-    rep.started_at = reports::utc_now();
+}
 
+/// The one case "<rule>/sweep", before its verdict: the rule's sentence, as `run` writes its cases.
+reports::CaseResult sweep_case(const SweepOptions &o, const Geometry &g, const Range &r) {
     reports::CaseResult cr;
     cr.id = fmt::format("{}/sweep", g.rule);
     cr.rule = g.rule;
@@ -368,14 +373,155 @@ SweepResult run_sweep(Subject &s, const SweepOptions &o, const reports::SubjectI
     cr.sentence = rule ? rule->sentence : "(rule not in the catalog)";
     cr.suite_reading = rule && rule->suite_reading;  // as `run` marks the rule's cases
     cr.suite = "sweep";
-    cr.source = fmt::format("exhaustive [{}, +{})", oracle::word_hex(*g.src, o.start), count);
-    cr.elements = part_count;
+    cr.source = fmt::format("exhaustive [{}, +{})", oracle::word_hex(*g.src, o.start), r.count);
+    cr.elements = r.part_count();
+    return cr;
+}
 
-    plan.format = o.op == NINFER_OP_convert ? g.conv->dst : g.src->id;
-    plan.format_in = o.op == NINFER_OP_convert ? g.conv->src : 0;
-    plan.method = o.op == NINFER_OP_convert ? g.conv->id : 0;
-    plan.out_plane = o.op == NINFER_OP_convert ? NINFER_PLANE_WORDS : NINFER_PLANE_VALUES;
-    const auto t0 = clock::now();
+/// The call of every batch: convert names the conversion and its formats, decode the format.
+void set_batch_call(Plan &p) {
+    const bool convert = p.o->op == NINFER_OP_convert;
+    p.format = convert ? p.g.conv->dst : p.g.src->id;
+    p.format_in = convert ? p.g.conv->src : 0;
+    p.method = convert ? p.g.conv->id : 0;
+    p.out_plane = convert ? NINFER_PLANE_WORDS : NINFER_PLANE_VALUES;
+}
+
+using Clock = std::chrono::steady_clock;
+
+/// A line on stderr every 2 s while the jobs run (--progress): words done, share, rate.
+std::thread progress_reporter(const std::string &rule, std::uint64_t total, const std::atomic<std::uint64_t> &done,
+                              const std::atomic<bool> &finished, Clock::time_point t0) {
+    return std::thread([&rule, total, &done, &finished, t0] {
+        auto last = Clock::now();
+        while (!finished.load()) {
+            std::this_thread::sleep_for(std::chrono::milliseconds(50));
+            if (Clock::now() - last < std::chrono::seconds(2) || finished.load()) continue;
+            last = Clock::now();
+            const double sec = std::chrono::duration<double>(Clock::now() - t0).count();
+            const auto d = done.load();
+            std::fprintf(stderr, "sweep %s: %llu/%llu words (%.1f%%), %.3g words/s\n", rule.c_str(),
+                         static_cast<unsigned long long>(d), static_cast<unsigned long long>(total),
+                         100.0 * static_cast<double>(d) / static_cast<double>(total), static_cast<double>(d) / sec);
+        }
+    });
+}
+
+/// Sweeps the part in contiguous runs of whole batches, one per job (the batches are those of
+/// --jobs 1); job 0 on `s`, the others on subjects of open_more in their threads.
+std::vector<JobResult> run_jobs(Subject &s, Plan &plan, const Range &r,
+                                const std::function<std::unique_ptr<Subject>()> &open_more, Clock::time_point t0) {
+    const auto &o = *plan.o;
+    const std::uint64_t part_count = r.part_count();
+    const std::uint64_t batches = (part_count + o.batch - 1) / o.batch;
+    const std::uint64_t jobs = std::clamp<std::uint64_t>(open_more ? o.jobs : 1, 1, batches);
+    const unsigned hw = std::max(1u, std::thread::hardware_concurrency());
+    plan.oracle_threads = std::max<unsigned>(1, hw / static_cast<unsigned>(jobs));
+    std::vector<JobResult> parts(jobs);
+    std::atomic<std::uint64_t> done{0};
+    const auto job_begin = [&](std::uint64_t j) {
+        return r.part_begin + std::min(part_count, static_cast<std::uint64_t>(static_cast<unsigned __int128>(batches) * j / jobs) * o.batch);
+    };
+    const auto run_job = [&](std::uint64_t j) {
+        const std::uint64_t b = job_begin(j), e = job_begin(j + 1);
+        try {
+            if (j == 0) return sweep_part(s, plan, b, e, parts[j], done);
+            auto more = open_more();
+            if (!more->open_error().empty()) {
+                // A worker that cannot start: its batches are lost, as a dead batch.
+                parts[j].status = reports::Status::error;
+                parts[j].message = fmt::format("batch at {}: {}", oracle::word_hex(*plan.g.src, b), more->open_error());
+                parts[j].cmp.mismatches = e - b;
+                done += e - b;
+                return;
+            }
+            sweep_part(*more, plan, b, e, parts[j], done);
+        } catch (const std::exception &ex) {
+            parts[j].status = reports::Status::error;
+            parts[j].message = fmt::format("harness: {}", ex.what());
+        }
+    };
+    std::vector<std::thread> threads;
+    for (std::uint64_t j = 1; j < jobs; ++j) threads.emplace_back(run_job, j);
+    std::atomic<bool> finished{false};
+    std::thread progress;
+    if (o.progress) progress = progress_reporter(plan.g.rule, part_count, done, finished, t0);
+    run_job(0);
+    for (auto &t : threads) t.join();
+    finished = true;
+    if (progress.joinable()) progress.join();
+    return parts;
+}
+
+/// The jobs' results merged in range order, as one job over the part finds them: the first
+/// non-pass status, the first message, the first mismatches up to the cap.
+JobResult merge_jobs(std::vector<JobResult> &parts, std::size_t max_mismatches) {
+    JobResult all;
+    for (auto &jr : parts) {
+        all.cmp.mismatches += jr.cmp.mismatches;
+        for (const auto &[k, v] : jr.cmp.classes) all.cmp.classes[k] += v;
+        for (auto &m : jr.cmp.first)
+            if (all.cmp.first.size() < max_mismatches) all.cmp.first.push_back(std::move(m));
+        for (const auto &[k, v] : jr.bins) all.bins[k] += v;
+        all.nan_accepted += jr.nan_accepted;
+        all.not_judged += jr.not_judged;
+        if (all.status == reports::Status::pass) all.status = jr.status;
+        if (all.message.empty()) all.message = jr.message;
+    }
+    return all;
+}
+
+/// The verdict of the case and the report's mismatch histogram (extra "binade", "binades",
+/// "mismatch_bins") from the merged jobs.
+void record_verdict(reports::Report &rep, reports::CaseResult &cr, JobResult &all, const Plan &p) {
+    const auto &g = p.g;
+    cr.status = all.status;
+    cr.message = all.message;
+    rep.extra["binade"] = g.src->exp_bits > 0 ? "exponent field" : "bit length";
+    rep.extra["binades"] = std::to_string(g.src->exp_bits > 0 ? (1 << g.src->exp_bits) : g.src->bits + 1);
+    rep.extra["mismatch_bins"] = reports::mismatch_bins_text(all.bins);
+    cr.mismatches = all.cmp.mismatches;
+    cr.first = std::move(all.cmp.first);
+    cr.classes = std::move(all.cmp.classes);
+    if (all.nan_accepted) {
+        cr.nan_policy = suites::nan_policy_name(p.nan_policy);
+        cr.nan_accepted = all.nan_accepted;
+    }
+    if (all.not_judged) {
+        cr.not_judged = all.not_judged;
+        cr.not_judged_why = fmt::format("outside the conversion's domain ({}: {})", suites::nan_principle(*g.conv).result,
+                                        suites::nan_principle(*g.conv).decided_by);
+    }
+    if (cr.status == reports::Status::pass && cr.mismatches) cr.status = reports::Status::fail;
+}
+
+}  // namespace
+
+SweepResult run_sweep(Subject &s, const SweepOptions &o, const reports::SubjectIdentity &id,
+                      const std::function<std::unique_ptr<Subject>()> &open_more) {
+    // 1. What is judged: the rule, its NaN policy, the range and this report's part of it.
+    Plan plan;
+    plan.o = &o;
+    Geometry &g = plan.g;
+    g = geometry_of(o);
+    apply_profile_rule(g, o);
+    plan.nan_policy = nan_policy_of(o, g);
+    plan.partial_domain = o.op == NINFER_OP_convert && suites::conversion_domain_is_partial(*g.conv);
+    const Range range = range_of(o, g);
+    const std::uint64_t part_count = range.part_count();
+    plan.ib = g.src->bytes();
+    plan.ob = g.dst->bytes();
+
+    // 2. The report and its one case, before the verdict.
+    SweepResult res;
+    auto &rep = res.report;
+    describe_sweep(rep, s, o, id, g, range);
+    rep.started_at = reports::utc_now();
+    reports::CaseResult cr = sweep_case(o, g, range);
+
+    // 3. The sweep: refused when the subject did not open or does not declare the call.
+    set_batch_call(plan);
+    const auto t0 = Clock::now();
     if (!rep.open_error.empty()) {
         cr.status = reports::Status::error;
         cr.message = rep.open_error;
@@ -383,99 +529,19 @@ SweepResult run_sweep(Subject &s, const SweepOptions &o, const reports::SubjectI
         cr.status = reports::Status::unsupported;
         cr.message = "the subject does not declare this " + std::string(oracle::op_name(o.op));
     } else {
-        // Contiguous runs of whole batches, one per job: the batches are those of --jobs 1.
-        const std::uint64_t batches = (part_count + o.batch - 1) / o.batch;
-        const std::uint64_t jobs = std::clamp<std::uint64_t>(open_more ? o.jobs : 1, 1, batches);
-        const unsigned hw = std::max(1u, std::thread::hardware_concurrency());
-        plan.oracle_threads = std::max<unsigned>(1, hw / static_cast<unsigned>(jobs));
-        std::vector<JobResult> parts(jobs);
-        std::atomic<std::uint64_t> done{0};
-        const auto job_begin = [&](std::uint64_t j) {
-            return part_begin + std::min(part_count, static_cast<std::uint64_t>(static_cast<unsigned __int128>(batches) * j / jobs) * o.batch);
-        };
-        const auto run_job = [&](std::uint64_t j) {
-            const std::uint64_t b = job_begin(j), e = job_begin(j + 1);
-            try {
-                if (j == 0) return sweep_part(s, plan, b, e, parts[j], done);
-                auto more = open_more();
-                if (!more->open_error().empty()) {
-                    // A worker that cannot start: its batches are lost, as a dead batch.
-                    parts[j].status = reports::Status::error;
-                    parts[j].message = fmt::format("batch at {}: {}", oracle::word_hex(*g.src, b), more->open_error());
-                    parts[j].cmp.mismatches = e - b;
-                    done += e - b;
-                    return;
-                }
-                sweep_part(*more, plan, b, e, parts[j], done);
-            } catch (const std::exception &ex) {
-                parts[j].status = reports::Status::error;
-                parts[j].message = fmt::format("harness: {}", ex.what());
-            }
-        };
-        std::vector<std::thread> threads;
-        for (std::uint64_t j = 1; j < jobs; ++j) threads.emplace_back(run_job, j);
-        std::atomic<bool> finished{false};
-        std::thread progress;
-        if (o.progress)
-            progress = std::thread([&] {
-                auto last = clock::now();
-                while (!finished.load()) {
-                    std::this_thread::sleep_for(std::chrono::milliseconds(50));
-                    if (clock::now() - last < std::chrono::seconds(2) || finished.load()) continue;
-                    last = clock::now();
-                    const double sec = std::chrono::duration<double>(clock::now() - t0).count();
-                    const auto d = done.load();
-                    std::fprintf(stderr, "sweep %s: %llu/%llu words (%.1f%%), %.3g words/s\n", g.rule.c_str(),
-                                 static_cast<unsigned long long>(d), static_cast<unsigned long long>(part_count),
-                                 100.0 * static_cast<double>(d) / static_cast<double>(part_count), static_cast<double>(d) / sec);
-                }
-            });
-        run_job(0);
-        for (auto &t : threads) t.join();
-        finished = true;
-        if (progress.joinable()) progress.join();
-
-        // Merged in range order: the report of --jobs 1.
-        Comparison cmp;
-        std::map<std::pair<bool, int>, std::uint64_t> bins;
-        std::uint64_t nan_accepted = 0, not_judged = 0;
-        for (auto &jr : parts) {
-            cmp.mismatches += jr.cmp.mismatches;
-            for (const auto &[k, v] : jr.cmp.classes) cmp.classes[k] += v;
-            for (auto &m : jr.cmp.first)
-                if (cmp.first.size() < o.max_mismatches) cmp.first.push_back(std::move(m));
-            for (const auto &[k, v] : jr.bins) bins[k] += v;
-            nan_accepted += jr.nan_accepted;
-            not_judged += jr.not_judged;
-            if (cr.status == reports::Status::pass) cr.status = jr.status;
-            if (cr.message.empty()) cr.message = jr.message;
-        }
+        auto parts = run_jobs(s, plan, range, open_more, t0);
+        JobResult all = merge_jobs(parts, o.max_mismatches);
         if (o.progress) {
-            const double sec = std::chrono::duration<double>(clock::now() - t0).count();
+            const double sec = std::chrono::duration<double>(Clock::now() - t0).count();
             std::fprintf(stderr, "sweep %s: %llu/%llu words (100.0%%), %llu mismatches, %.3g words/s\n", g.rule.c_str(),
                          static_cast<unsigned long long>(part_count), static_cast<unsigned long long>(part_count),
-                         static_cast<unsigned long long>(cmp.mismatches), static_cast<double>(part_count) / sec);
+                         static_cast<unsigned long long>(all.cmp.mismatches), static_cast<double>(part_count) / sec);
         }
-        std::string text;
-        for (const auto &[key, n] : bins) text += fmt::format("{}{}{}:{}", text.empty() ? "" : " ", key.first ? '-' : '+', key.second, n);
-        rep.extra["binade"] = g.src->exp_bits > 0 ? "exponent field" : "bit length";
-        rep.extra["binades"] = std::to_string(g.src->exp_bits > 0 ? (1 << g.src->exp_bits) : g.src->bits + 1);
-        rep.extra["mismatch_bins"] = text;
-        cr.mismatches = cmp.mismatches;
-        cr.first = std::move(cmp.first);
-        cr.classes = std::move(cmp.classes);
-        if (nan_accepted) {
-            cr.nan_policy = suites::nan_policy_name(plan.nan_policy);
-            cr.nan_accepted = nan_accepted;
-        }
-        if (not_judged) {
-            cr.not_judged = not_judged;
-            cr.not_judged_why = fmt::format("outside the conversion's domain ({}: {})", suites::nan_principle(*g.conv).result,
-                                            suites::nan_principle(*g.conv).decided_by);
-        }
-        if (cr.status == reports::Status::pass && cr.mismatches) cr.status = reports::Status::fail;
+        record_verdict(rep, cr, all, plan);
     }
-    res.seconds = std::chrono::duration<double>(clock::now() - t0).count();
+
+    // 4. Timings and totals.
+    res.seconds = std::chrono::duration<double>(Clock::now() - t0).count();
     res.words = part_count;
     res.words_per_second = res.seconds > 0 ? static_cast<double>(part_count) / res.seconds : 0;
     rep.duration_s = res.seconds;

@@ -90,33 +90,6 @@ std::optional<std::uint32_t> layout_id(std::string_view name) { return id_in(abi
 std::string_view format_name(std::uint32_t id) { return name_in(abi::kAllFormats, id); }
 std::optional<std::uint32_t> format_id(std::string_view name) { return id_in(abi::kAllFormats, name); }
 
-std::string_view method_kind(std::uint32_t op) {
-    switch (op) {
-    case NINFER_OP_convert: return "conversion";
-    case NINFER_OP_validate: return "role";
-    case NINFER_OP_quant_encode: return "encoder";
-    default: return "";
-    }
-}
-
-std::string_view method_name(std::uint32_t op, std::uint32_t id) {
-    switch (op) {
-    case NINFER_OP_convert: return name_in(abi::kConversions, id);
-    case NINFER_OP_validate: return name_in(abi::kRoles, id);
-    case NINFER_OP_quant_encode: return name_in(abi::kEncoders, id);
-    default: return "";
-    }
-}
-
-std::optional<std::uint32_t> method_id(std::uint32_t op, std::string_view name) {
-    switch (op) {
-    case NINFER_OP_convert: return id_in(abi::kConversions, name);
-    case NINFER_OP_validate: return id_in(abi::kRoles, name);
-    case NINFER_OP_quant_encode: return id_in(abi::kEncoders, name);
-    default: return std::nullopt;
-    }
-}
-
 std::string check_planes(const PlaneHeader *inputs, std::uint32_t input_count, const PlaneHeader *outputs,
                          std::uint32_t output_count) {
     if (input_count > kMaxPlanes || output_count > kMaxPlanes)

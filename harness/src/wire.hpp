@@ -14,6 +14,7 @@
 #include <string_view>
 #include <vector>
 
+#include "ninfer/abi/methods.hpp"
 #include "ninfer/abi/plugin.h"
 
 namespace ninfer::harness::wire {
@@ -111,11 +112,10 @@ std::string_view format_name(std::uint32_t id);     ///< word, grouped or other 
 std::optional<std::uint32_t> format_id(std::string_view name);
 std::string_view layout_name(std::uint32_t id);
 std::optional<std::uint32_t> layout_id(std::string_view name);
-/// `method` of `op`: a conversion (convert), role (validate) or encoder (quant_encode) name.
-std::string_view method_name(std::uint32_t op, std::uint32_t id);
-std::optional<std::uint32_t> method_id(std::uint32_t op, std::string_view name);
-/// The kind of method an op takes ("conversion", "role", "encoder"), or "" when it takes none.
-std::string_view method_kind(std::uint32_t op);
+/// `method` of `op` by name and its kind (abi/methods.hpp, the one spelling).
+using abi::method_id;
+using abi::method_kind;
+using abi::method_name;
 
 /// Why a declared capability is malformed (field outside the registry), or "" when sound.
 std::string check_capability(const ninfer_capability_v2 &cap);

@@ -272,7 +272,7 @@ void require_same(const Shard &first, const Shard &s) {
 }
 
 /// "+3:5 -7:2" (sweep.cpp's extra "mismatch_bins"): (negative, binade) -> count.
-void add_bins(const std::string &text, std::map<std::pair<bool, int>, std::uint64_t> &bins, const std::string &label) {
+void add_bins(const std::string &text, MismatchBins &bins, const std::string &label) {
     std::size_t at = 0;
     while (at < text.size()) {
         auto end = text.find(' ', at);
@@ -368,26 +368,24 @@ json merge_sweep_case(const std::vector<Shard> &shards, std::uint64_t max_mismat
     return out;
 }
 
-}  // namespace
+/// One input as a shard: a report-v2 object whose model, "shard" field, totals and case claims
+/// hold (merge.hpp).
+void read_shard(const ShardReport &input, Shard &s) {
+    s.label = input.label;
+    s.doc = &input.doc;
+    if (!s.doc->is_object()) refuse(s.label, std::string("is a JSON ") + s.doc->type_name() + ", expected a report object");
+    auto schema = s.doc->find("schema");
+    if (schema == s.doc->end() || *schema != kSchemaId)
+        refuse(s.label, fmt::format("not a report of schema {} (\"schema\" is {})", kSchemaId,
+                                    schema == s.doc->end() ? "missing" : shown(*schema)));
+    read_model(s);
+    read_shard_field(s);
+    require_own_totals(s);
+    require_case_claims(s);
+}
 
-MergedReport merge_shards(const std::vector<ShardReport> &inputs) {
-    if (inputs.empty()) throw MergeError("no shard reports to merge");
-    std::vector<Shard> shards(inputs.size());
-    for (std::size_t i = 0; i < inputs.size(); ++i) {
-        auto &s = shards[i];
-        s.label = inputs[i].label;
-        s.doc = &inputs[i].doc;
-        if (!s.doc->is_object()) refuse(s.label, std::string("is a JSON ") + s.doc->type_name() + ", expected a report object");
-        auto schema = s.doc->find("schema");
-        if (schema == s.doc->end() || *schema != kSchemaId)
-            refuse(s.label, fmt::format("not a report of schema {} (\"schema\" is {})", kSchemaId,
-                                        schema == s.doc->end() ? "missing" : shown(*schema)));
-        read_model(s);
-        read_shard_field(s);
-        require_own_totals(s);
-        require_case_claims(s);
-    }
-    // Every I of one N exactly once; merged in shard order.
+/// Every I of one N exactly once, the shards of one run; then sorted in shard order.
+void require_every_shard_once(std::vector<Shard> &shards) {
     std::map<std::uint64_t, const Shard *> by_index;
     for (const auto &s : shards) {
         require_same(shards.front(), s);
@@ -400,74 +398,83 @@ MergedReport merge_shards(const std::vector<ShardReport> &inputs) {
             throw MergeError(fmt::format("shard {}/{} is missing ({} of {} shards given; the first given is {})", i, n,
                                          shards.size(), n, shards.front().label));
     std::sort(shards.begin(), shards.end(), [](const Shard &a, const Shard &b) { return a.index < b.index; });
+}
 
+/// A decimal extra of a shard (at most 19 digits), or nullopt.
+std::optional<std::uint64_t> decimal_extra(const Shard &s, const char *key) {
+    const auto t = s.model.extra.find(key);
+    if (t == s.model.extra.end() || t->second.empty() || t->second.size() > 19 ||
+        t->second.find_first_not_of("0123456789") != std::string::npos)
+        return std::nullopt;
+    return std::stoull(t->second);
+}
+
+/// run: each shard holds its contiguous slice of cases_total, concatenated in shard order; no
+/// case id twice.
+void merge_run_cases(const std::vector<Shard> &shards, Report &merged, ordered_json &cases) {
     const Shard &first = shards.front();
-    Report merged = first.model;
-    merged.cases.clear();
-    ordered_json cases = ordered_json::array();
-    if (merged.kind == "run") {
-        // Each shard holds its contiguous slice of cases_total; no case id twice.
-        std::uint64_t total = 0;
-        std::map<std::string, const std::string *> seen;
-        for (const auto &s : shards) {
-            auto t = s.model.extra.find("cases_total");
-            if (t == s.model.extra.end() || t->second.empty() || t->second.size() > 19 ||
-                t->second.find_first_not_of("0123456789") != std::string::npos)
-                refuse(s.label, "a run shard without a decimal extra \"cases_total\"");
-            const std::uint64_t this_total = std::stoull(t->second);
-            if (&s == &first) total = this_total;
-            else if (this_total != total)
-                refuse(s.label, fmt::format("extra \"cases_total\" is {} but {} in {}", this_total, total, first.label));
-            if (total == 0) refuse(s.label, "extra \"cases_total\" is 0: a run of no cases proves nothing");
-            // A shard whose subject did not open ran none of its cases.
-            const std::uint64_t want = s.model.open_error.empty() ? total * (s.index + 1) / n - total * s.index / n : 0;
-            if (s.cases.size() != want)
-                refuse(s.label, fmt::format("shard {}/{} holds {} cases, expected {} of cases_total {}{}", s.index, n,
-                                            s.cases.size(), want, total,
-                                            s.model.open_error.empty() ? "" : " (its subject did not open)"));
-            for (std::size_t i = 0; i < s.cases.size(); ++i) {
-                const auto [it, fresh] = seen.emplace(s.model.cases[i].id, &s.label);
-                if (!fresh)
-                    refuse(s.label, fmt::format("case id \"{}\" occurs twice (also in {}): a shard relabelled or repeated?",
-                                                s.model.cases[i].id.substr(0, 80), *it->second));
-                cases.push_back(*s.cases[i]);
-                merged.cases.push_back(s.model.cases[i]);
-            }
-        }
-    } else {
-        auto cap = first.model.extra.find("max_mismatches");
-        if (cap == first.model.extra.end() || cap->second.empty() || cap->second.size() > 19 ||
-            cap->second.find_first_not_of("0123456789") != std::string::npos)
-            refuse(first.label, "a sweep shard without a decimal extra \"max_mismatches\"");
-        CaseResult model;
-        cases.push_back(merge_sweep_case(shards, std::stoull(cap->second), model));
-        merged.cases.push_back(std::move(model));
-        std::map<std::pair<bool, int>, std::uint64_t> bins;
-        bool any_bins = false;
-        for (const auto &s : shards)
-            if (auto b = s.model.extra.find("mismatch_bins"); b != s.model.extra.end()) {
-                any_bins = true;
-                add_bins(b->second, bins, s.label);
-            }
-        if (any_bins) {
-            std::string text;
-            for (const auto &[key, count] : bins)
-                text += fmt::format("{}{}{}:{}", text.empty() ? "" : " ", key.first ? '-' : '+', key.second, count);
-            merged.extra["mismatch_bins"] = text;
+    const std::uint64_t n = first.count;
+    std::uint64_t total = 0;
+    std::map<std::string, const std::string *> seen;
+    for (const auto &s : shards) {
+        const auto this_total = decimal_extra(s, "cases_total");
+        if (!this_total) refuse(s.label, "a run shard without a decimal extra \"cases_total\"");
+        if (&s == &first) total = *this_total;
+        else if (*this_total != total)
+            refuse(s.label, fmt::format("extra \"cases_total\" is {} but {} in {}", *this_total, total, first.label));
+        if (total == 0) refuse(s.label, "extra \"cases_total\" is 0: a run of no cases proves nothing");
+        // A shard whose subject did not open ran none of its cases.
+        const std::uint64_t want = s.model.open_error.empty() ? total * (s.index + 1) / n - total * s.index / n : 0;
+        if (s.cases.size() != want)
+            refuse(s.label, fmt::format("shard {}/{} holds {} cases, expected {} of cases_total {}{}", s.index, n,
+                                        s.cases.size(), want, total,
+                                        s.model.open_error.empty() ? "" : " (its subject did not open)"));
+        for (std::size_t i = 0; i < s.cases.size(); ++i) {
+            const auto [it, fresh] = seen.emplace(s.model.cases[i].id, &s.label);
+            if (!fresh)
+                refuse(s.label, fmt::format("case id \"{}\" occurs twice (also in {}): a shard relabelled or repeated?",
+                                            s.model.cases[i].id.substr(0, 80), *it->second));
+            cases.push_back(*s.cases[i]);
+            merged.cases.push_back(s.model.cases[i]);
         }
     }
-    for (const auto &k : kShardExtras) merged.extra.erase(k);
+}
 
-    // A waiver is stale for the whole run when no shard used it.
-    merged.stale_waivers.clear();
-    for (const auto &w : first.model.stale_waivers) {
+/// sweep: the one case merged (merge_sweep_case) and the shards' extra "mismatch_bins" summed.
+void merge_sweep(const std::vector<Shard> &shards, Report &merged, ordered_json &cases) {
+    const Shard &first = shards.front();
+    const auto cap = decimal_extra(first, "max_mismatches");
+    if (!cap) refuse(first.label, "a sweep shard without a decimal extra \"max_mismatches\"");
+    CaseResult model;
+    cases.push_back(merge_sweep_case(shards, *cap, model));
+    merged.cases.push_back(std::move(model));
+    MismatchBins bins;
+    bool any_bins = false;
+    for (const auto &s : shards)
+        if (auto b = s.model.extra.find("mismatch_bins"); b != s.model.extra.end()) {
+            any_bins = true;
+            add_bins(b->second, bins, s.label);
+        }
+    if (any_bins) merged.extra["mismatch_bins"] = mismatch_bins_text(bins);
+}
+
+/// A waiver is stale for the whole run when no shard used it (stale in every shard).
+std::vector<StaleWaiver> stale_in_every_shard(const std::vector<Shard> &shards) {
+    std::vector<StaleWaiver> out;
+    for (const auto &w : shards.front().model.stale_waivers) {
         bool everywhere = true;
         for (const auto &s : shards)
             everywhere = everywhere && std::any_of(s.model.stale_waivers.begin(), s.model.stale_waivers.end(), [&](const StaleWaiver &x) {
                              return x.rule == w.rule && x.case_pattern == w.case_pattern && x.reason == w.reason;
                          });
-        if (everywhere) merged.stale_waivers.push_back(w);
+        if (everywhere) out.push_back(w);
     }
+    return out;
+}
+
+/// The first open error, the hosts (each once, "; " between), the earliest start, the latest
+/// finish and the summed duration.
+void merge_run_facts(const std::vector<Shard> &shards, Report &merged) {
     std::vector<std::string> hosts;
     merged.duration_s = 0;
     for (const auto &s : shards) {
@@ -479,6 +486,31 @@ MergedReport merge_shards(const std::vector<ShardReport> &inputs) {
     }
     merged.host.clear();
     for (const auto &h : hosts) merged.host += (merged.host.empty() ? "" : "; ") + h;
+}
+
+}  // namespace
+
+std::string mismatch_bins_text(const MismatchBins &bins) {
+    std::string text;
+    for (const auto &[key, count] : bins) text += fmt::format("{}{}{}:{}", text.empty() ? "" : " ", key.first ? '-' : '+', key.second, count);
+    return text;
+}
+
+MergedReport merge_shards(const std::vector<ShardReport> &inputs) {
+    if (inputs.empty()) throw MergeError("no shard reports to merge");
+    std::vector<Shard> shards(inputs.size());
+    for (std::size_t i = 0; i < inputs.size(); ++i) read_shard(inputs[i], shards[i]);
+    require_every_shard_once(shards);
+
+    const Shard &first = shards.front();
+    Report merged = first.model;
+    merged.cases.clear();
+    ordered_json cases = ordered_json::array();
+    if (merged.kind == "run") merge_run_cases(shards, merged, cases);
+    else merge_sweep(shards, merged, cases);
+    for (const auto &k : kShardExtras) merged.extra.erase(k);
+    merged.stale_waivers = stale_in_every_shard(shards);
+    merge_run_facts(shards, merged);
 
     finalize(merged);
     ordered_json out = to_json(merged);

@@ -5,9 +5,9 @@
 #include <array>
 #include <fstream>
 #include <memory>
+#include <span>
 
-#include <fmt/format.h>
-
+#include "ninfer/abi/bytes.hpp"
 #include "ninfer/vectors/vectors.hpp"
 
 namespace ninfer::vectors {
@@ -27,7 +27,7 @@ std::string finish(Ctx &ctx, const std::string &what) {
     std::array<unsigned char, EVP_MAX_MD_SIZE> md{};
     unsigned int len = 0;
     if (EVP_DigestFinal_ex(ctx.get(), md.data(), &len) != 1) throw VectorError(what + ": OpenSSL SHA-256 final failed");
-    return fmt::format("{:02x}", fmt::join(md.begin(), md.begin() + len, ""));
+    return abi::hex_bytes(std::span<const std::uint8_t>(md.data(), len));
 }
 
 }  // namespace

@@ -9,6 +9,8 @@
 #include <string>
 #include <string_view>
 
+#include "ninfer/abi/bytes.hpp"
+#include "ninfer/abi/methods.hpp"
 #include "ninfer/abi/registry.hpp"
 #include "ninfer/abi/text.hpp"
 #include "ninfer/oracle/formats.hpp"
@@ -29,17 +31,6 @@ std::string status_name(std::int32_t code) {
     throw std::logic_error("vector writer: status " + std::to_string(code) + " has no name");
 }
 
-/// Hex of a byte image in buffer order ("" for an empty buffer).
-std::string bytes_hex(const std::vector<std::uint8_t> &b) {
-    return fmt::format("{:02x}", fmt::join(b, ""));
-}
-
-/// Hex of a word, most significant digit first, 2 digits per byte of its packed width.
-std::string word_hex(std::uint64_t w, int bytes) {
-    if (bytes < 8) w &= (std::uint64_t{1} << (8 * bytes)) - 1;
-    return fmt::format("{:0{}x}", w, 2 * bytes);
-}
-
 /// The words of a little-endian packed buffer as an array of hex words.
 ordered_json words_json(const std::vector<std::uint8_t> &buf, int bytes, const std::string &what) {
     if (bytes <= 0 || buf.size() % static_cast<std::size_t>(bytes) != 0)
@@ -47,22 +38,8 @@ ordered_json words_json(const std::vector<std::uint8_t> &buf, int bytes, const s
                                "-byte words");
     ordered_json a = ordered_json::array();
     for (std::size_t i = 0; i < buf.size() / static_cast<std::size_t>(bytes); ++i)
-        a.push_back(word_hex(suites::get_word(buf, i, bytes), bytes));
+        a.push_back(abi::hex_word(suites::get_word(buf, i, bytes), 2 * bytes));
     return a;
-}
-
-std::string method_name(std::uint32_t op, std::uint32_t method) {
-    using namespace ninfer::oracle;
-    const auto pick = [&](const auto &table) -> std::string {
-        if (const auto *e = find_id(table, method)) return std::string(e->name);
-        return {};
-    };
-    switch (op) {
-    case NINFER_OP_convert: return pick(kConversions);
-    case NINFER_OP_validate: return pick(kRoles);
-    case NINFER_OP_quant_encode: return pick(kEncoders);
-    default: return {};
-    }
 }
 
 ordered_json name_or_null(std::string_view name, std::uint32_t id, const char *what) {
@@ -97,12 +74,7 @@ ordered_json accept_json(const Case &c) {
                                "and " + std::to_string(entry) + " bytes per element");
     for (std::size_t i = 0; i < c.expect.accept.size() / entry; ++i) {
         const auto *b = c.expect.accept.data() + i * entry;
-        std::uint64_t lo = 0, hi = 0;
-        for (int k = w; k-- > 0;) {
-            lo = lo << 8 | b[k];
-            hi = hi << 8 | b[w + k];
-        }
-        a.push_back(ordered_json::array({word_hex(lo, w), word_hex(hi, w), b[2 * w]}));
+        a.push_back(ordered_json::array({abi::hex_word(abi::load_le(b, w), 2 * w), abi::hex_word(abi::load_le(b + w, w), 2 * w), b[2 * w]}));
     }
     return a;
 }
@@ -133,24 +105,15 @@ std::uint64_t get_u64(const nlohmann::json &j, const char *key, const std::strin
     return x;
 }
 
-int hex_digit(char ch) {
-    if (ch >= '0' && ch <= '9') return ch - '0';
-    if (ch >= 'a' && ch <= 'f') return ch - 'a' + 10;
-    if (ch >= 'A' && ch <= 'F') return ch - 'A' + 10;
-    return -1;
-}
-
 std::vector<std::uint8_t> parse_bytes_hex(const nlohmann::json &v, const std::string &where, const std::string &key) {
     if (!v.is_string()) fail(where, "key \"" + key + "\": expected a hex string of bytes, found " + echo_json(v));
     const auto &s = v.get_ref<const std::string &>();
     if (s.size() % 2 != 0) fail(where, "key \"" + key + "\": bad hex: odd number of digits (" + std::to_string(s.size()) + ")");
-    std::vector<std::uint8_t> out(s.size() / 2);
-    for (std::size_t i = 0; i < out.size(); ++i) {
-        const int hi = hex_digit(s[2 * i]), lo = hex_digit(s[2 * i + 1]);
-        if (hi < 0 || lo < 0) fail(where, "key \"" + key + "\": bad hex: non-hex digit at offset " + std::to_string(hi < 0 ? 2 * i : 2 * i + 1));
-        out[i] = static_cast<std::uint8_t>(hi << 4 | lo);
-    }
-    return out;
+    std::vector<std::uint8_t> out;
+    if (abi::parse_hex_bytes(s, out).empty()) return out;
+    // The vector files' wording of the refusal: the offset of the first non-hex digit.
+    const auto bad = std::find_if(s.begin(), s.end(), [](char ch) { return abi::hex_digit_value(ch) < 0; }) - s.begin();
+    fail(where, "key \"" + key + "\": bad hex: non-hex digit at offset " + std::to_string(bad));
 }
 
 std::vector<std::uint8_t> parse_words_hex(const nlohmann::json &v, int bytes, std::uint64_t count, const std::string &where,
@@ -169,7 +132,7 @@ std::vector<std::uint8_t> parse_words_hex(const nlohmann::json &v, int bytes, st
                             std::to_string(digits) + " hex digits, found " + echo_json(e));
         std::uint64_t w = 0;
         for (char ch : e.get_ref<const std::string &>()) {
-            const int d = hex_digit(ch);
+            const int d = abi::hex_digit_value(ch);
             if (d < 0) fail(where, "key \"" + key + "\"[" + std::to_string(i) + "]: bad hex: non-hex digit in " + echo_json(e));
             w = w << 4 | static_cast<std::uint64_t>(d);
         }
@@ -236,6 +199,209 @@ void check_outcome_names(const Case &c, const std::string &where) {
     }
 }
 
+/// One line as a JSON object of exactly the keys of a case (vectors/README.md, "Lines 2..").
+nlohmann::json parse_case_object(const std::string &line, const std::string &where) {
+    nlohmann::json j;
+    std::string error;
+    if (!parse_json_bounded(line, j, error)) {
+        const std::string why = error.substr(error.find(": ") + 2);
+        if (why.rfind("not JSON", 0) == 0)
+            fail(where, "truncated or malformed line: expected one complete JSON object (" + why + ")");
+        fail(where, why);
+    }
+    if (!j.is_object()) fail(where, "expected a JSON object, found " + echo_json(j));
+    require_exact_keys(j,
+                       {"id", "rule", "level", "source", "suite_reading", "op", "format", "format_in", "layout",
+                        "method", "flags", "shape", "count", "profile", "inputs", "expect", "nan"},
+                       where, "");
+    return j;
+}
+
+/// id, rule, level, source, suite_reading: the rule of the catalog a case tests and where it comes from.
+void read_provenance(const nlohmann::json &j, Case &c, const std::string &where) {
+    c.id = get_string(j, "id", where);
+    c.rule = get_string(j, "rule", where);
+    if (!suites::find_rule(c.rule)) fail(where, "unknown rule \"" + echo(c.rule) + "\" (expected a rule id of the catalog)");
+    if (c.id.rfind(c.rule + "/", 0) != 0 || c.id.size() == c.rule.size() + 1)
+        fail(where, "id \"" + echo(c.id) + "\": expected \"" + c.rule + "/<slug>\"");
+    const auto level = get_string(j, "level", where);
+    if (!suites::parse_level(level, c.level)) fail(where, "unknown level \"" + echo(level) + "\" (expected quick, full or exhaustive)");
+    c.source = get_string(j, "source", where);
+    if (!field(j, "suite_reading", where).is_boolean()) fail(where, "key \"suite_reading\": expected true or false");
+    c.suite_reading = field(j, "suite_reading", where).get<bool>();
+}
+
+/// A format key by registry name, 0 for null.
+std::uint32_t read_format(const nlohmann::json &j, const char *key, const std::string &where) {
+    const auto &v = field(j, key, where);
+    if (v.is_null()) return 0;
+    if (!v.is_string()) fail(where, std::string("key \"") + key + "\": expected a format name or null");
+    const auto id = oracle::format_id(v.get<std::string>());
+    if (!id) fail(where, std::string("unknown ") + key + " \"" + echo(v.get<std::string>()) + "\" (expected a format of the registry)");
+    return *id;
+}
+
+/// op, format, format_in, layout, method: the registry names of the call, each to its id.
+void read_call_ids(const nlohmann::json &j, Case &c, const std::string &where) {
+    const auto op = get_string(j, "op", where);
+    const auto *o = oracle::find_name(oracle::kOps, op);
+    if (!o) fail(where, "unknown op \"" + echo(op) + "\" (expected an op of the registry)");
+    c.op = o->id;
+    c.format = read_format(j, "format", where);
+    c.format_in = read_format(j, "format_in", where);
+    if (!field(j, "layout", where).is_null()) {
+        const auto name = get_string(j, "layout", where);
+        const auto *l = oracle::find_name(oracle::kLayouts, name);
+        if (!l) fail(where, "unknown layout \"" + echo(name) + "\" (expected a layout of the registry)");
+        c.layout = l->id;
+    }
+    if (!field(j, "method", where).is_null()) {
+        const auto name = get_string(j, "method", where);
+        const auto id = abi::method_id(c.op, name);
+        if (!id) fail(where, "unknown method \"" + echo(name) + "\" for op " + op + " (expected a conversion, role or encoder name)");
+        c.method = *id;
+    }
+}
+
+/// The compute profile: a registered one by name, an unregistered id (a refusal case) as its number.
+std::uint32_t read_profile(const nlohmann::json &j, const std::string &where) {
+    const auto &v = field(j, "profile", where);
+    if (v.is_number_unsigned()) {
+        const auto id = get_u64(j, "profile", where, 0xFFFFFFFFull);
+        if (id == 0 || abi::find_id(abi::kProfiles, static_cast<std::uint32_t>(id)))
+            fail(where, "key \"profile\": " + std::to_string(id) +
+                            " must be written by name (a number stands only for an unregistered profile id)");
+        return static_cast<std::uint32_t>(id);
+    }
+    if (v.is_null()) return 0;
+    const auto name = get_string(j, "profile", where);
+    const auto *p = abi::find_name(abi::kProfiles, name);
+    if (!p) fail(where, "unknown profile \"" + echo(name) + "\" (expected a compute profile of the registry or null)");
+    return p->id;
+}
+
+/// flags, shape, count, profile: the extent of the call.
+void read_call_extent(const nlohmann::json &j, Case &c, const std::string &where) {
+    c.flags = static_cast<std::uint32_t>(get_u64(j, "flags", where, 0xFFFFFFFFu));
+    const auto &shape = field(j, "shape", where);
+    if (!shape.is_array() || shape.size() > NINFER_MAX_RANK)
+        fail(where, "key \"shape\": expected an array of at most 16 unsigned integers");
+    for (const auto &d : shape) {
+        if (!d.is_number_unsigned() && !(d.is_number_integer() && d.get<std::int64_t>() >= 0))
+            fail(where, "key \"shape\": expected unsigned integers, found " + echo_json(d));
+        c.shape.push_back(d.get<std::uint64_t>());
+    }
+    c.count = get_u64(j, "count", where, ~0ull);
+    c.profile = read_profile(j, where);
+}
+
+/// expect's keys, status and detail; whether it meets an open reading (version 4's alternatives).
+bool read_expect_status(const nlohmann::json &ex, Case &c, const std::string &where) {
+    if (!ex.is_object()) fail(where, "key \"expect\": expected an object");
+    const bool open = ex.contains("alternatives");
+    if (open)
+        require_exact_keys(ex, {"status", "detail", "outputs", "accept", "reading", "choice", "alternatives"}, where, "expect.");
+    else
+        require_exact_keys(ex, {"status", "detail", "outputs", "accept"}, where, "expect.");
+    c.expect.status = read_status(ex, where, "expect.");
+    c.expect.detail = static_cast<std::uint32_t>(get_u64(ex, "detail", where, 0xFFFFFFFFu, "expect."));
+    return open;
+}
+
+/// A word op's input and output word widths (0, 0 for any other op), its formats checked
+/// against its conversion or role.
+std::pair<int, int> word_op_widths(const Case &c, const std::string &where) {
+    if (!suites::is_word_op(c.op)) return {0, 0};
+    int ib = 0, ob = 0;
+    try {
+        ib = suites::in_word_bytes(c);
+        ob = suites::out_word_bytes(c);
+    } catch (const std::exception &) {
+        const auto kind = abi::method_kind(c.op);
+        fail(where, "op " + std::string(abi::op_name(c.op)) + " needs a " + (kind.empty() ? "word format" : std::string(kind)) + " name");
+    }
+    if (c.op == NINFER_OP_convert &&
+        (c.format != oracle::conversion(c.method).dst || c.format_in != oracle::conversion(c.method).src))
+        fail(where, "format/format_in do not match conversion " + std::string(oracle::conversion(c.method).name) +
+                        " (expected its target and source formats)");
+    if (c.op == NINFER_OP_validate && c.format != oracle::role(c.method).format)
+        fail(where, "format does not match role " + std::string(oracle::role(c.method).name) + " (expected its word format)");
+    return {ib, ob};
+}
+
+/// Named planes (suites::op_planes): each a plane of the op, read in the op's order.
+struct PlaneReader {
+    const std::string &where;
+    std::string op;  ///< the op's name, for messages
+
+    /// Refuses a key of `o` that is not a plane of `order`.
+    void require_known(const nlohmann::json &o, const std::vector<std::uint32_t> &order, const std::string &key) const {
+        std::string names;
+        for (const auto n : order) names += (names.empty() ? "" : ", ") + std::string(abi::plane_name(n));
+        for (const auto &[name, v] : o.items()) {
+            const auto id = abi::plane_id(name);
+            if (std::find(order.begin(), order.end(), id) == order.end() || id == 0)
+                fail(where, "key \"" + key + "\": unknown plane \"" + echo(name) + "\" for op " + op + " (expected " +
+                                (names.empty() ? std::string("none") : names) + ")");
+        }
+    }
+
+    /// One plane: `words` hex words of `word_bytes`, a hex byte image, or {"format", "bytes"}.
+    suites::Plane plane(std::uint32_t n, const nlohmann::json &v, int word_bytes, std::uint64_t words, const std::string &sub) const {
+        if (word_bytes) return {n, 0, parse_words_hex(v, word_bytes, words, where, sub)};
+        if (!v.is_object()) return {n, 0, parse_bytes_hex(v, where, sub)};
+        // A plane with its element format: {"format": name, "bytes": hex}.
+        require_exact_keys(v, {"format", "bytes"}, where, sub + ".");
+        const auto fname = get_string(v, "format", where, sub + ".");
+        const auto fid = oracle::format_id(fname);
+        if (!fid) fail(where, "key \"" + sub + ".format\": unknown format \"" + echo(fname) + "\" (expected a format of the registry)");
+        return {n, *fid, parse_bytes_hex(v["bytes"], where, sub + ".bytes")};
+    }
+
+    suites::Planes read(const nlohmann::json &o, const std::vector<std::uint32_t> &order, int word_bytes, std::uint64_t words,
+                        const std::string &key) const {
+        if (!o.is_object()) fail(where, "key \"" + key + "\": expected an object of named planes, found " + echo_json(o));
+        require_known(o, order, key);
+        suites::Planes out;
+        for (const auto n : order) {
+            const std::string name(abi::plane_name(n));
+            if (o.contains(name)) out.push_back(plane(n, o[name], word_bytes, words, key + "." + name));
+        }
+        return out;
+    }
+};
+
+/// reading, choice and alternatives (version 4): the other outcomes of an open reading.
+void read_open_reading(const nlohmann::json &ex, Case &c, const PlaneReader &reader, const std::vector<std::uint32_t> &outputs,
+                       int ob, const std::string &where) {
+    c.expect.reading = get_string(ex, "reading", where, "expect.");
+    c.expect.choice = get_string(ex, "choice", where, "expect.");
+    const auto &alts = ex["alternatives"];
+    if (!alts.is_array() || alts.empty())
+        fail(where, "key \"expect.alternatives\": expected a non-empty array of {name, status, detail, outputs}");
+    for (std::size_t i = 0; i < alts.size(); ++i) {
+        const std::string ctx = "expect.alternatives[" + std::to_string(i) + "].";
+        if (!alts[i].is_object()) fail(where, "key \"" + ctx + "\": expected an object");
+        require_exact_keys(alts[i], {"name", "status", "detail", "outputs"}, where, ctx);
+        suites::Alternative a;
+        a.name = get_string(alts[i], "name", where, ctx);
+        a.status = read_status(alts[i], where, ctx);
+        a.detail = static_cast<std::uint32_t>(get_u64(alts[i], "detail", where, 0xFFFFFFFFu, ctx));
+        a.outputs = reader.read(field(alts[i], "outputs", where, ctx), outputs, ob, a.status == NINFER_OK ? c.count : 0,
+                                ctx + "outputs");
+        c.expect.alternatives.push_back(std::move(a));
+    }
+    check_outcome_names(c, where);
+}
+
+/// nan: how an expected NaN word matches.
+suites::NanPolicy read_nan_policy(const nlohmann::json &j, const std::string &where) {
+    const auto nan = get_string(j, "nan", where);
+    for (const auto p : {suites::NanPolicy::exact, suites::NanPolicy::same_sign, suites::NanPolicy::any})
+        if (nan == suites::nan_policy_name(p)) return p;
+    fail(where, "unknown nan policy \"" + echo(nan) + "\" (expected exact, same_sign or any)");
+}
+
 }  // namespace
 
 std::string case_to_line(const Case &c) {
@@ -251,7 +417,7 @@ std::string case_to_line(const Case &c) {
     j["format"] = name_or_null(format_name(c.format), c.format, "format");
     j["format_in"] = name_or_null(format_name(c.format_in), c.format_in, "format_in");
     j["layout"] = name_or_null(layout_name(c.layout), c.layout, "layout");
-    j["method"] = name_or_null(method_name(c.op, c.method), c.method, "method");
+    j["method"] = name_or_null(abi::method_name(c.op, c.method), c.method, "method");
     j["flags"] = c.flags;
     j["shape"] = c.shape;
     j["count"] = c.count;
@@ -276,10 +442,10 @@ std::string case_to_line(const Case &c) {
             if (!words) {
                 // A plane with an element format of its own (an operator's ACTIVATION and
                 // OUTPUT): {"format": name, "bytes": hex}; any other: the hex string.
-                if (p.format == 0) o[key] = bytes_hex(p.bytes);
+                if (p.format == 0) o[key] = abi::hex_bytes(p.bytes);
                 else
                     o[key] = ordered_json{{"format", name_or_null(format_name(p.format), p.format, "plane format")},
-                                          {"bytes", bytes_hex(p.bytes)}};
+                                          {"bytes", abi::hex_bytes(p.bytes)}};
                 continue;
             }
             if (p.format != 0)
@@ -317,178 +483,22 @@ std::string case_to_line(const Case &c) {
 }
 
 Case case_from_line(const std::string &line, const std::string &where) {
-    using namespace ninfer::oracle;
-    nlohmann::json j;
-    std::string error;
-    if (!parse_json_bounded(line, j, error)) {
-        const std::string why = error.substr(error.find(": ") + 2);
-        if (why.rfind("not JSON", 0) == 0)
-            fail(where, "truncated or malformed line: expected one complete JSON object (" + why + ")");
-        fail(where, why);
-    }
-    if (!j.is_object()) fail(where, "expected a JSON object, found " + echo_json(j));
-    require_exact_keys(j,
-                       {"id", "rule", "level", "source", "suite_reading", "op", "format", "format_in", "layout",
-                        "method", "flags", "shape", "count", "profile", "inputs", "expect", "nan"},
-                       where, "");
+    const nlohmann::json j = parse_case_object(line, where);
     Case c;
-    c.id = get_string(j, "id", where);
-    c.rule = get_string(j, "rule", where);
-    if (!suites::find_rule(c.rule)) fail(where, "unknown rule \"" + echo(c.rule) + "\" (expected a rule id of the catalog)");
-    if (c.id.rfind(c.rule + "/", 0) != 0 || c.id.size() == c.rule.size() + 1)
-        fail(where, "id \"" + echo(c.id) + "\": expected \"" + c.rule + "/<slug>\"");
-    const auto level = get_string(j, "level", where);
-    if (!suites::parse_level(level, c.level)) fail(where, "unknown level \"" + echo(level) + "\" (expected quick, full or exhaustive)");
-    c.source = get_string(j, "source", where);
-    if (!j["suite_reading"].is_boolean()) fail(where, "key \"suite_reading\": expected true or false");
-    c.suite_reading = j["suite_reading"].get<bool>();
-
-    const auto op = get_string(j, "op", where);
-    const auto *o = find_name(kOps, op);
-    if (!o) fail(where, "unknown op \"" + echo(op) + "\" (expected an op of the registry)");
-    c.op = o->id;
-    const auto format_of = [&](const char *key) -> std::uint32_t {
-        const auto &v = j[key];
-        if (v.is_null()) return 0;
-        if (!v.is_string()) fail(where, std::string("key \"") + key + "\": expected a format name or null");
-        const auto id = format_id(v.get<std::string>());
-        if (!id) fail(where, std::string("unknown ") + key + " \"" + echo(v.get<std::string>()) + "\" (expected a format of the registry)");
-        return *id;
-    };
-    c.format = format_of("format");
-    c.format_in = format_of("format_in");
-    if (!j["layout"].is_null()) {
-        const auto name = get_string(j, "layout", where);
-        const auto *l = find_name(kLayouts, name);
-        if (!l) fail(where, "unknown layout \"" + echo(name) + "\" (expected a layout of the registry)");
-        c.layout = l->id;
-    }
-    if (!j["method"].is_null()) {
-        const auto name = get_string(j, "method", where);
-        const oracle::Conversion *cv = c.op == NINFER_OP_convert ? find_name(kConversions, name) : nullptr;
-        const oracle::Role *r = c.op == NINFER_OP_validate ? find_name(kRoles, name) : nullptr;
-        const oracle::Encoder *en = c.op == NINFER_OP_quant_encode ? find_name(kEncoders, name) : nullptr;
-        if (cv) c.method = cv->id;
-        else if (r) c.method = r->id;
-        else if (en) c.method = en->id;
-        else fail(where, "unknown method \"" + echo(name) + "\" for op " + op + " (expected a conversion, role or encoder name)");
-    }
-    c.flags = static_cast<std::uint32_t>(get_u64(j, "flags", where, 0xFFFFFFFFu));
-    const auto &shape = field(j, "shape", where);
-    if (!shape.is_array() || shape.size() > NINFER_MAX_RANK)
-        fail(where, "key \"shape\": expected an array of at most 16 unsigned integers");
-    for (const auto &d : shape) {
-        if (!d.is_number_unsigned() && !(d.is_number_integer() && d.get<std::int64_t>() >= 0))
-            fail(where, "key \"shape\": expected unsigned integers, found " + echo_json(d));
-        c.shape.push_back(d.get<std::uint64_t>());
-    }
-    c.count = get_u64(j, "count", where, ~0ull);
-    if (j["profile"].is_number_unsigned()) {
-        // A number names a profile id the registry does not have (a refusal case); a registered
-        // one must be written by name.
-        const auto id = get_u64(j, "profile", where, 0xFFFFFFFFull);
-        if (id == 0 || abi::find_id(abi::kProfiles, static_cast<std::uint32_t>(id)))
-            fail(where, "key \"profile\": " + std::to_string(id) +
-                            " must be written by name (a number stands only for an unregistered profile id)");
-        c.profile = static_cast<std::uint32_t>(id);
-    } else if (!j["profile"].is_null()) {
-        const auto name = get_string(j, "profile", where);
-        const auto *p = abi::find_name(abi::kProfiles, name);
-        if (!p) fail(where, "unknown profile \"" + echo(name) + "\" (expected a compute profile of the registry or null)");
-        c.profile = p->id;
-    }
-
+    read_provenance(j, c, where);
+    read_call_ids(j, c, where);
+    read_call_extent(j, c, where);
     const auto &ex = field(j, "expect", where);
-    if (!ex.is_object()) fail(where, "key \"expect\": expected an object");
-    const bool open = ex.contains("alternatives");
-    if (open)
-        require_exact_keys(ex, {"status", "detail", "outputs", "accept", "reading", "choice", "alternatives"}, where, "expect.");
-    else
-        require_exact_keys(ex, {"status", "detail", "outputs", "accept"}, where, "expect.");
-    c.expect.status = read_status(ex, where, "expect.");
-    c.expect.detail = static_cast<std::uint32_t>(get_u64(ex, "detail", where, 0xFFFFFFFFu, "expect."));
-
-    int ib = 0, ob = 0;
-    if (suites::is_word_op(c.op)) {
-        try {
-            ib = suites::in_word_bytes(c);
-            ob = suites::out_word_bytes(c);
-        } catch (const std::exception &) {
-            fail(where, "op " + op + " needs a " + (c.op == NINFER_OP_convert ? "conversion" : c.op == NINFER_OP_validate ? "role" : "word format") + " name");
-        }
-        if (c.op == NINFER_OP_convert &&
-            (c.format != conversion(c.method).dst || c.format_in != conversion(c.method).src))
-            fail(where, "format/format_in do not match conversion " + std::string(conversion(c.method).name) +
-                            " (expected its target and source formats)");
-        if (c.op == NINFER_OP_validate && c.format != role(c.method).format)
-            fail(where, "format does not match role " + std::string(role(c.method).name) + " (expected its word format)");
-    }
-    // Named planes: each a plane of the op (suites::op_planes), kept in the op's order.
+    const bool open = read_expect_status(ex, c, where);
+    const auto [ib, ob] = word_op_widths(c, where);
     const auto planes = suites::op_planes(c.op, c.format, c.layout);
-    const auto read_planes = [&](const nlohmann::json &o, const std::vector<std::uint32_t> &order, int word_bytes,
-                                 std::uint64_t words, const std::string &key) {
-        if (!o.is_object()) fail(where, "key \"" + key + "\": expected an object of named planes, found " + echo_json(o));
-        std::string names;
-        for (const auto n : order) names += (names.empty() ? "" : ", ") + std::string(abi::plane_name(n));
-        for (const auto &[name, v] : o.items()) {
-            const auto id = abi::plane_id(name);
-            if (std::find(order.begin(), order.end(), id) == order.end() || id == 0)
-                fail(where, "key \"" + key + "\": unknown plane \"" + echo(name) + "\" for op " + op + " (expected " +
-                                (names.empty() ? std::string("none") : names) + ")");
-        }
-        suites::Planes out;
-        for (const auto n : order) {
-            const std::string name(abi::plane_name(n));
-            if (!o.contains(name)) continue;
-            const auto sub = key + "." + name;
-            const auto &v = o[name];
-            if (word_bytes) {
-                out.push_back({n, 0, parse_words_hex(v, word_bytes, words, where, sub)});
-                continue;
-            }
-            if (!v.is_object()) {
-                out.push_back({n, 0, parse_bytes_hex(v, where, sub)});
-                continue;
-            }
-            // A plane with its element format: {"format": name, "bytes": hex}.
-            require_exact_keys(v, {"format", "bytes"}, where, sub + ".");
-            const auto fname = get_string(v, "format", where, sub + ".");
-            const auto fid = format_id(fname);
-            if (!fid) fail(where, "key \"" + sub + ".format\": unknown format \"" + echo(fname) + "\" (expected a format of the registry)");
-            out.push_back({n, *fid, parse_bytes_hex(v["bytes"], where, sub + ".bytes")});
-        }
-        return out;
-    };
-    c.inputs = read_planes(field(j, "inputs", where), planes.inputs, ib, c.count, "inputs");
-    c.expect.outputs = read_planes(field(ex, "outputs", where, "expect."), planes.outputs, ob,
+    const PlaneReader reader{where, std::string(abi::op_name(c.op))};
+    c.inputs = reader.read(field(j, "inputs", where), planes.inputs, ib, c.count, "inputs");
+    c.expect.outputs = reader.read(field(ex, "outputs", where, "expect."), planes.outputs, ob,
                                    c.expect.status == NINFER_OK ? c.count : 0, "expect.outputs");
     read_accept(field(ex, "accept", where, "expect."), c, where);
-    if (open) {
-        c.expect.reading = get_string(ex, "reading", where, "expect.");
-        c.expect.choice = get_string(ex, "choice", where, "expect.");
-        const auto &alts = ex["alternatives"];
-        if (!alts.is_array() || alts.empty())
-            fail(where, "key \"expect.alternatives\": expected a non-empty array of {name, status, detail, outputs}");
-        for (std::size_t i = 0; i < alts.size(); ++i) {
-            const std::string ctx = "expect.alternatives[" + std::to_string(i) + "].";
-            if (!alts[i].is_object()) fail(where, "key \"" + ctx + "\": expected an object");
-            require_exact_keys(alts[i], {"name", "status", "detail", "outputs"}, where, ctx);
-            suites::Alternative a;
-            a.name = get_string(alts[i], "name", where, ctx);
-            a.status = read_status(alts[i], where, ctx);
-            a.detail = static_cast<std::uint32_t>(get_u64(alts[i], "detail", where, 0xFFFFFFFFu, ctx));
-            a.outputs = read_planes(field(alts[i], "outputs", where, ctx), planes.outputs, ob,
-                                    a.status == NINFER_OK ? c.count : 0, ctx + "outputs");
-            c.expect.alternatives.push_back(std::move(a));
-        }
-        check_outcome_names(c, where);
-    }
-
-    const auto nan = get_string(j, "nan", where);
-    if (nan == "exact") c.nan = suites::NanPolicy::exact;
-    else if (nan == "same_sign") c.nan = suites::NanPolicy::same_sign;
-    else if (nan == "any") c.nan = suites::NanPolicy::any;
-    else fail(where, "unknown nan policy \"" + echo(nan) + "\" (expected exact, same_sign or any)");
+    if (open) read_open_reading(ex, c, reader, planes.outputs, ob, where);
+    c.nan = read_nan_policy(j, where);
     return c;
 }
 

@@ -10,6 +10,7 @@
 #include <nlohmann/json.hpp>
 
 #include "cmd_common.hpp"
+#include "ninfer/abi/methods.hpp"
 
 namespace ninfer::harness::cli {
 
@@ -35,13 +36,11 @@ std::string format_text(std::uint32_t id) {
     return v ? std::string(v->name) : std::to_string(id);
 }
 
+/// A capability's method by name, as id_name spells an id ("any" for 0, the number when unknown).
 std::string method_text(std::uint32_t op, std::uint32_t id) {
-    switch (op) {
-    case NINFER_OP_convert: return id_name(abi::kConversions, id);
-    case NINFER_OP_validate: return id_name(abi::kRoles, id);
-    case NINFER_OP_quant_encode: return id_name(abi::kEncoders, id);
-    default: return id == 0 ? "any" : std::to_string(id);
-    }
+    if (id == 0) return "any";
+    const auto name = abi::method_name(op, id);
+    return name.empty() ? std::to_string(id) : std::string(name);
 }
 
 /// The compute profiles a plugin's capabilities claim, by name, in registry order.

@@ -86,11 +86,11 @@ U64 seeded_f16_row(std::mt19937_64 &rng, std::uint64_t k, int lo, int hi) {
     return row;
 }
 
-void cases_of(const Fp8RowFormat &f, std::vector<Case> &out) {
-    const auto F32 = NINFER_FORMAT_fp32, BF16 = NINFER_FORMAT_bf16, F16 = NINFER_FORMAT_fp16;
-    std::mt19937_64 rng(kGoldenSeed ^ f.format);
+/// The source formats quant_encode takes (format_in).
+constexpr auto F32 = NINFER_FORMAT_fp32, BF16 = NINFER_FORMAT_bf16, F16 = NINFER_FORMAT_fp16;
 
-    // ---- BF16 inputs: fp32 and fp16 sources whose BF16 rounding moves the maximum and codes.
+/// BF16 inputs: fp32 and fp16 sources whose BF16 rounding moves the maximum and codes.
+void bf16_inputs_cases(const Fp8RowFormat &f, std::mt19937_64 &rng, std::vector<Case> &out) {
     // 1.00586 (0x3F80C000) rounds up to BF16 1.0078125: the maximum itself changes.
     out.push_back(rows_case(rule::fp8_row_maxabs_bf16_inputs, "fp32_max_rounds_up", Level::quick, "boundary", f, F32,
                             {{0x3F80C000u, 0x3E99999Au, 0x3F000000u, 0xBF40F000u}}));
@@ -101,25 +101,27 @@ void cases_of(const Fp8RowFormat &f, std::vector<Case> &out) {
                             {{0x3C01, 0x3BFF, 0xBC03, 0x0001}, {0x5BFF, 0x5A01, 0xD803, 0x3C01}}));
     out.push_back(rows_case(rule::fp8_row_maxabs_bf16_inputs, "fp16_seeded", Level::quick, "boundary", f, F16,
                             {seeded_f16_row(rng, 32, -4, 3)}));
+}
 
-    // ---- Scale rounding: maxima whose binary32(max / 448) lies above the halfway point of the
-    // scale type's grid (truncation differs), and below it (ties are impossible: suites/SCALED.md).
-    {
-        int up = 0, down = 0;
-        for (std::uint64_t w = 0x3F80; w < 0x4000 && (up < 3 || down < 1); ++w) {
-            const U64 row{w, 0x3F00, 0xBE80, 0x3EAB};
-            const auto e = fp8_row_maxabs(f, BF16, row);
-            if (e.status != NINFER_OK) continue;
-            const bool differs = truncated_scale(f, e.scale32) != e.scale;
-            if ((differs && up < 3) || (!differs && down < 1 && (e.scale32 & (is_bf16(f) ? 0xFFFFu : 0x1FFFu)) != 0)) {
-                out.push_back(rows_case(rule::fp8_row_maxabs_scale_rounding, std::string(differs ? "rounds_up_" : "rounds_down_") + hex(w, 4),
-                                        Level::quick, "boundary", f, BF16, {row}));
-                (differs ? up : down) += 1;
-            }
+/// Scale rounding: maxima whose binary32(max / 448) lies above the halfway point of the
+/// scale type's grid (truncation differs), and below it (ties are impossible: suites/SCALED.md).
+void scale_rounding_cases(const Fp8RowFormat &f, std::vector<Case> &out) {
+    int up = 0, down = 0;
+    for (std::uint64_t w = 0x3F80; w < 0x4000 && (up < 3 || down < 1); ++w) {
+        const U64 row{w, 0x3F00, 0xBE80, 0x3EAB};
+        const auto e = fp8_row_maxabs(f, BF16, row);
+        if (e.status != NINFER_OK) continue;
+        const bool differs = truncated_scale(f, e.scale32) != e.scale;
+        if ((differs && up < 3) || (!differs && down < 1 && (e.scale32 & (is_bf16(f) ? 0xFFFFu : 0x1FFFu)) != 0)) {
+            out.push_back(rows_case(rule::fp8_row_maxabs_scale_rounding, std::string(differs ? "rounds_up_" : "rounds_down_") + hex(w, 4),
+                                    Level::quick, "boundary", f, BF16, {row}));
+            (differs ? up : down) += 1;
         }
     }
+}
 
-    // ---- Rescue: a positive maximum whose scale rounds to zero.
+/// Rescue: a positive maximum whose scale rounds to zero.
+void rescue_cases(const Fp8RowFormat &f, std::vector<Case> &out) {
     if (is_bf16(f)) {
         // amax 2^-133 and 2^-126: BF16 scales round to +0, rescued as 0x0001; its reciprocal is
         // infinite (oracle/SCALED.md R2).
@@ -137,8 +139,10 @@ void cases_of(const Fp8RowFormat &f, std::vector<Case> &out) {
         out.push_back(rows_case(rule::fp8_row_maxabs_rescue, "fp32_2^-18", Level::quick, "boundary", f, F32,
                                 {{0x36800000u, 0xB6000000u, 0x35800000u, 0x00000000u}}));
     }
+}
 
-    // ---- Scale overflow: binary16 multipliers overflow above 65504 * 448; BF16 ones never do.
+/// Scale overflow: binary16 multipliers overflow above 65504 * 448; BF16 ones never do.
+void scale_overflow_cases(const Fp8RowFormat &f, std::vector<Case> &out) {
     if (is_bf16(f)) {
         out.push_back(rows_case(rule::fp8_row_maxabs_scale_overflow, "bf16_largest_finite_input", Level::quick, "boundary", f, BF16,
                                 {{0x7F7F, 0xFF7F, 0x3F80}}));
@@ -149,8 +153,10 @@ void cases_of(const Fp8RowFormat &f, std::vector<Case> &out) {
         out.push_back(rows_case(rule::fp8_row_maxabs_scale_overflow, "second_row_overflows", Level::quick, "boundary", f, BF16,
                                 {{0x3F80, 0x4000}, {0x4BE0, 0x3F80}}));
     }
+}
 
-    // ---- Non-finite inputs refuse the call: Inf, NaN, an fp32 beyond BF16's largest finite.
+/// Non-finite inputs refuse the call: Inf, NaN, an fp32 beyond BF16's largest finite.
+void nonfinite_cases(const Fp8RowFormat &f, std::vector<Case> &out) {
     const std::vector<std::pair<std::string, std::pair<std::uint32_t, U64>>> bad = {
         {"fp32_inf", {F32, {0x3F800000u, 0x7F800000u}}},   {"fp32_neg_inf", {F32, {0xFF800000u, 0x3F800000u}}},
         {"fp32_nan", {F32, {0x3F800000u, 0x7FC00000u}}},   {"fp32_snan", {F32, {0xFF800001u, 0x3F800000u}}},
@@ -167,9 +173,11 @@ void cases_of(const Fp8RowFormat &f, std::vector<Case> &out) {
                             {{0x7F7F7FFFu, 0x3F800000u}}));
     out.push_back(rows_case(rule::fp8_row_maxabs_nonfinite, "third_row_nan", Level::quick, "boundary", f, BF16,
                             {{0x3F80, 0x4000}, {0x3F00, 0x3E80}, {0x3F80, 0x7FC0}}));
+}
 
-    // ---- Reciprocal multiply: seeded rows with non-dyadic scales (x * round(1/s) and x / s
-    // differ on some codes).
+/// Reciprocal multiply: seeded rows with non-dyadic scales (x * round(1/s) and x / s
+/// differ on some codes).
+void reciprocal_multiply_cases(const Fp8RowFormat &f, std::mt19937_64 &rng, std::vector<Case> &out) {
     out.push_back(rows_case(rule::fp8_row_maxabs_reciprocal_multiply, "seeded_4x64", Level::quick, "boundary", f, BF16,
                             {seeded_bf16_row(rng, 64, -2, 3), seeded_bf16_row(rng, 64, -8, -4), seeded_bf16_row(rng, 64, 5, 9),
                              seeded_bf16_row(rng, 64, -1, 0)}));
@@ -181,8 +189,10 @@ void cases_of(const Fp8RowFormat &f, std::vector<Case> &out) {
     // 100, 7, -1/3 (oracle/tests: scale 0x3325 for binary16).
     out.push_back(rows_case(rule::fp8_row_maxabs_reciprocal_multiply, "100_7_third", Level::quick, "boundary", f, F32,
                             {{0x42C80000u, 0x40E00000u, 0xBEAAAAABu}}));
+}
 
-    // ---- Clamp: products beyond 448 after the reciprocal's rounding.
+/// Clamp: products beyond 448 after the reciprocal's rounding.
+void clamp_cases(const Fp8RowFormat &f, std::vector<Case> &out) {
     // [1, -2, 0.5, 0.3]: -2 * r = -448.9 clamps to -448 (0xFE).
     out.push_back(rows_case(rule::fp8_row_maxabs_clamp, "minus2_448.9", Level::quick, "boundary", f, F32,
                             {{0x3F800000u, 0xC0000000u, 0x3F000000u, 0x3E99999Au}}));
@@ -198,48 +208,73 @@ void cases_of(const Fp8RowFormat &f, std::vector<Case> &out) {
         out.push_back(rows_case(rule::fp8_row_maxabs_clamp, "subnormal_scale_fp16_source", Level::quick, "boundary", f, F16,
                                 {{0x0400, 0x8400, 0x0300, 0x0001}}));
     }
+}
 
-    // ---- E4M3 ties to even with a unit scale (amax 448): 1.0625 -> 1.0, 1.1875 -> 1.25,
-    // negatives alike, 136 between 128 and 144 -> 128, 2^-10 between 0 and 2^-9 -> 0,
-    // 1.5 * 2^-9 between 2^-9 and 2^-8 -> 2^-8, 3.375 between 3.25 and 3.5 -> 3.5.
+/// E4M3 ties to even with a unit scale (amax 448): 1.0625 -> 1.0, 1.1875 -> 1.25,
+/// negatives alike, 136 between 128 and 144 -> 128, 2^-10 between 0 and 2^-9 -> 0,
+/// 1.5 * 2^-9 between 2^-9 and 2^-8 -> 2^-8, 3.375 between 3.25 and 3.5 -> 3.5.
+void ties_to_even_cases(const Fp8RowFormat &f, std::vector<Case> &out) {
     out.push_back(rows_case(rule::fp8_row_maxabs_ties_to_even, "unit_scale", Level::quick, "boundary", f, BF16,
                             {{0x43E0, 0x3F88, 0x3F98, 0xBF88, 0xBF98, 0x4308, 0x3A80, 0x3B40, 0x4058, 0xC058}}));
+}
 
-    // ---- All-zero rows: +0 codes and multiplier, from +0 and -0 inputs of every source type.
+/// All-zero rows: +0 codes and multiplier, from +0 and -0 inputs of every source type.
+void zero_row_cases(const Fp8RowFormat &f, std::vector<Case> &out) {
     out.push_back(rows_case(rule::fp8_row_maxabs_zero_row, "bf16_signed_zeros", Level::quick, "boundary", f, BF16,
                             {{0x8000, 0x0000, 0x8000}, {0x3F80, 0x8000, 0x4000}, {0x0000, 0x0000, 0x0000}}));
     out.push_back(rows_case(rule::fp8_row_maxabs_zero_row, "fp32_negative_zeros", Level::quick, "boundary", f, F32,
                             {{0x80000000u, 0x80000000u}}));
     out.push_back(rows_case(rule::fp8_row_maxabs_zero_row, "fp16_signed_zeros", Level::quick, "boundary", f, F16, {{0x8000, 0x0000}}));
+}
 
-    // ---- Chunking: 37 rows of different maxima (2^-18 .. 2^18) in one call.
-    {
-        std::vector<U64> rows;
-        for (int r = 0; r < 37; ++r) rows.push_back(seeded_bf16_row(rng, 16, r - 20, r - 17));
-        out.push_back(rows_case(rule::fp8_row_maxabs_chunking, "37_rows", Level::quick, "boundary", f, BF16, rows));
-    }
+/// Chunking: 37 rows of different maxima (2^-18 .. 2^18) in one call.
+void chunking_cases(const Fp8RowFormat &f, std::mt19937_64 &rng, std::vector<Case> &out) {
+    std::vector<U64> rows;
+    for (int r = 0; r < 37; ++r) rows.push_back(seeded_bf16_row(rng, 16, r - 20, r - 17));
+    out.push_back(rows_case(rule::fp8_row_maxabs_chunking, "37_rows", Level::quick, "boundary", f, BF16, rows));
+}
 
-    // ---- Bit exactness: worked rows, every source type, and call refusals.
+/// Bit exactness: worked rows, every source type.
+void bit_exact_cases(const Fp8RowFormat &f, std::mt19937_64 &rng, std::vector<Case> &out) {
     out.push_back(rows_case(rule::fp8_row_maxabs_bit_exact, "worked_fp32", Level::quick, "oracle/tests", f, F32,
                             {{0x3F800000u, 0xC0000000u, 0x3F000000u, 0x3E99999Au}, {0x42C80000u, 0x40E00000u, 0xBEAAAAABu, 0u}}));
     out.push_back(rows_case(rule::fp8_row_maxabs_bit_exact, "reciprocal_off_a_tie", Level::quick, "boundary", f, BF16,
                             {{0x3FC4, 0x3836, 0x3F80, 0xBF00}, {0x4052, 0x3816, 0xC000, 0x3E00}}));
     out.push_back(rows_case(rule::fp8_row_maxabs_bit_exact, "seeded_fp32_3x48", Level::quick, "boundary", f, F32,
                             {seeded_f32_row(rng, 48, -6, 6), seeded_f32_row(rng, 48, 10, 14), seeded_f32_row(rng, 48, -30, -20)}));
-    {
-        // A source one word short, a method of another family (an unknown method id has no name in
-        // the vector files: not a golden case).
-        Case c = rows_case(rule::fp8_row_maxabs_bit_exact, "source_short1", Level::quick, "boundary", f, BF16, {{0x3F80, 0x4000}});
-        c.input(NINFER_PLANE_SOURCE).resize(2);
-        c.expect = {};
-        c.expect.status = NINFER_E_INVALID_ARGUMENT;
-        out.push_back(std::move(c));
-        Case m = rows_case(rule::fp8_row_maxabs_bit_exact, "method_grouped_absmax", Level::quick, "boundary", f, BF16, {{0x3F80, 0x4000}});
-        m.method = NINFER_ENCODER_grouped_absmax;
-        m.expect = {};
-        m.expect.status = NINFER_E_METHOD;
-        out.push_back(std::move(m));
-    }
+}
+
+/// Bit exactness, call refusals: a source one word short, a method of another family (an
+/// unknown method id has no name in the vector files: not a golden case).
+void call_refusal_cases(const Fp8RowFormat &f, std::vector<Case> &out) {
+    Case c = rows_case(rule::fp8_row_maxabs_bit_exact, "source_short1", Level::quick, "boundary", f, BF16, {{0x3F80, 0x4000}});
+    c.input(NINFER_PLANE_SOURCE).resize(2);
+    c.expect = {};
+    c.expect.status = NINFER_E_INVALID_ARGUMENT;
+    out.push_back(std::move(c));
+    Case m = rows_case(rule::fp8_row_maxabs_bit_exact, "method_grouped_absmax", Level::quick, "boundary", f, BF16, {{0x3F80, 0x4000}});
+    m.method = NINFER_ENCODER_grouped_absmax;
+    m.expect = {};
+    m.expect.status = NINFER_E_METHOD;
+    out.push_back(std::move(m));
+}
+
+/// The golden cases of one FP8 row format, step by step of the producer; the seeded steps draw
+/// from one generator in this order.
+void cases_of(const Fp8RowFormat &f, std::vector<Case> &out) {
+    std::mt19937_64 rng(kGoldenSeed ^ f.format);
+    bf16_inputs_cases(f, rng, out);
+    scale_rounding_cases(f, out);
+    rescue_cases(f, out);
+    scale_overflow_cases(f, out);
+    nonfinite_cases(f, out);
+    reciprocal_multiply_cases(f, rng, out);
+    clamp_cases(f, out);
+    ties_to_even_cases(f, out);
+    zero_row_cases(f, out);
+    chunking_cases(f, rng, out);
+    bit_exact_cases(f, rng, out);
+    call_refusal_cases(f, out);
 }
 
 std::vector<Case> maxabs_golden() {

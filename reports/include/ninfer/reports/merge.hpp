@@ -5,13 +5,22 @@
 #pragma once
 
 #include <cstdint>
+#include <map>
 #include <stdexcept>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include <nlohmann/json.hpp>
 
 namespace ninfer::reports {
+
+/// A sweep's word mismatches by source word: (negative, binade) -> count (sweep.cpp's binade_of).
+using MismatchBins = std::map<std::pair<bool, int>, std::uint64_t>;
+
+/// The extra "mismatch_bins" of a sweep report: "+3:5 -7:2", bins in key order, one
+/// "<sign><binade>:<count>" each (docs/cli.md, "sweep"); "" when none.
+std::string mismatch_bins_text(const MismatchBins &bins);
 
 /// A shard report as read from its file (parsed as ordered_json, so that the merged report
 /// keeps the key order); `label` (the file name) names it in errors.

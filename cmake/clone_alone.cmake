@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: Apache-2.0
-# The tree stands alone (README.md, "From a clone alone"; scripts/clone_alone.sh): a copy of it
+# The tree stands alone (README.md, "The spec, and a clone alone"; scripts/clone_alone.sh): a copy of it
 # with no ../shared beside it configures with the ci preset and its build files name no shared/
 # outside the copy (label clone, seconds); the same copy builds the CLI and the reference plugin
 # and conforms at `run --level quick` (label long, minutes: the ci test preset leaves it out;

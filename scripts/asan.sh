@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: Apache-2.0
 # Builds everything with clang's AddressSanitizer and UndefinedBehaviorSanitizer (preset asan) and runs
-# the whole test suite under them (README.md, "Sanitizers"). Not part of .ci/run: it takes
+# the whole test suite under them (docs/RESULTS.md, "Fuzzing and sanitizers"). Not part of .ci/run: it takes
 # several times as long as the ci preset. Arguments go to ctest (e.g. -R cli.).
 # Under the sanitizers (NINFER_SANITIZED): no RLIMIT_AS on subjects (ASan's shadow memory
 # exceeds any), ASan leaves SIGSEGV to the tests that expect a raw one (handle_segv=0), a too

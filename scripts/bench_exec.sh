@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: Apache-2.0
-# Benchmark (not a test): the exec protocol's figures (README.md, "Results"), in one run:
+# Benchmark (not a test): the exec protocol's figures (docs/RESULTS.md, "The exec protocol"), in one run:
 #  1. a C++ subject that computes nothing (harness/bench/exec_null_subject.cpp), through the
 #     harness's exec subject: binary frames with iota, binary frames with words, JSON lines;
 #  2. `sweep` of fp32_to_bf16_rne over 2^28 words against that subject converting for real, and

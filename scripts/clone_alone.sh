@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: Apache-2.0
-# The repository configures, builds, tests and runs from its own tree alone (README.md, "From a
-# clone alone"): copies the tree (its git files, tracked and untracked-but-not-ignored; without
+# The repository configures, builds, tests and runs from its own tree alone (README.md, "The spec,
+# and a clone alone"): copies the tree (its git files, tracked and untracked-but-not-ignored; without
 # git, everything but build/ and .git) into a fresh temporary directory with no ../shared beside
 # it, and there
 #   --configure-only   configures with the ci preset (seconds), asserts that no generated build

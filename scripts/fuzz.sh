@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: Apache-2.0
 # Builds the libFuzzer harnesses of harness/fuzz/ with clang (preset fuzz: ASan + UBSan +
-# libFuzzer) and runs each for a bounded time from its seed corpus (README.md, "Fuzzing").
+# libFuzzer) and runs each for a bounded time from its seed corpus (docs/RESULTS.md, "Fuzzing and sanitizers").
 #   FUZZ_SECONDS  seconds per harness (default 30; six harnesses: about 3 minutes in all)
 #   FUZZ_JOBS     build jobs (default: nproc)
 # New inputs go to build/fuzz/corpus/<harness>/, crashes to build/fuzz/findings/. Exit status 1

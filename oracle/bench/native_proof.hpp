@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 // The exhaustive proof of the fast native path (ninfer/oracle/native_words.hpp) against the
-// MPFR oracle (ninfer/oracle/exhaustive.hpp; README, "Exhaustive proofs"): every source word of
+// MPFR oracle (ninfer/oracle/exhaustive.hpp; docs/RESULTS.md, "Exhaustive proofs"): every source word of
 // a range, converted by native::convert_batch and by oracle_convert_range, compared bit for bit.
 // Shared by the program prove_native and its Catch2 test (oracle/tests/test_native_proof.cpp).
 #pragma once

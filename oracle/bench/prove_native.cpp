@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-// Benchmark and proof program (not a test; README, "Exhaustive proofs"): the fast native path
+// Benchmark and proof program (not a test; docs/RESULTS.md, "Exhaustive proofs"): the fast native path
 // (native::convert_batch) against the MPFR oracle (oracle_convert_range) over every binary32
 // input of every FP32-source conversion of the registry (registry.h NINFER_CONVERSIONS), or of
 // the conversions named, in parallel over cores. Prints per conversion the words compared, the

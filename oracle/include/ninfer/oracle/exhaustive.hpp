@@ -2,7 +2,7 @@
 // Expected words of whole source ranges by the MPFR oracle itself (scalar.hpp convert_word,
 // decode_to_binary64), in parallel over threads: `sweep --expected oracle` and the exhaustive
 // proof that the fast native path (native_words.hpp) equals the oracle over all 2^32 inputs of
-// every FP32-source conversion (docs/cli.md, "sweep"; README, "Exhaustive proofs").
+// every FP32-source conversion (docs/cli.md, "sweep"; docs/RESULTS.md, "Exhaustive proofs").
 #pragma once
 
 #include <cstdint>

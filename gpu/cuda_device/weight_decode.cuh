@@ -17,6 +17,7 @@
 #include <cstring>
 #endif
 
+#include "ninfer/abi/registry.h"
 #include "weight_view.hpp"
 
 namespace ninfer::gpu {
@@ -252,180 +253,249 @@ NINFER_HOST_DEVICE inline float iq1_element(float dl, std::uint64_t grid, std::u
     return f32_mul(dl, f32_add(f32_int(static_cast<std::int8_t>(grid_byte(grid, j))), delta));
 }
 
-/// Value j of one ggml block `b` of ggml type `type`, in ggml's operation order (binary32, no
-/// contraction). An unknown type gives a NaN (weight_geometry refuses such a format before).
+/// Value j of one ggml block `b`, one function per type named by the registry (registry.h
+/// NINFER_GGUF_TYPES): ggml's dequantize_row_<type> operations in ggml's order (binary32, no
+/// contraction).
+namespace block_value {
+
+/// q4_0: d, qs[16]; (nibble - 8) * d
+NINFER_HOST_DEVICE inline float gguf_q4_0(const std::uint8_t *b, std::uint32_t j, const GgmlTables &) {
+    const int q = (j < 16 ? (b[2 + j] & 0xF) : (b[2 + j - 16] >> 4)) - 8;
+    return f32_mul(f32_int(q), half_value(load16(b)));
+}
+
+/// q4_1: d, m, qs[16]; nibble * d + m
+NINFER_HOST_DEVICE inline float gguf_q4_1(const std::uint8_t *b, std::uint32_t j, const GgmlTables &) {
+    const int q = j < 16 ? (b[4 + j] & 0xF) : (b[4 + j - 16] >> 4);
+    return f32_add(f32_mul(f32_int(q), half_value(load16(b))), half_value(load16(b + 2)));
+}
+
+/// q5_0: d, qh[4], qs[16]; (5-bit word - 16) * d
+NINFER_HOST_DEVICE inline float gguf_q5_0(const std::uint8_t *b, std::uint32_t j, const GgmlTables &) {
+    const std::uint32_t qh = load32(b + 2);
+    const int q = j < 16 ? static_cast<int>((b[6 + j] & 0xFu) | (((qh >> j) << 4) & 0x10u))
+                         : static_cast<int>((b[6 + j - 16] >> 4) | ((qh >> (j - 16 + 12)) & 0x10u));
+    return f32_mul(f32_int(q - 16), half_value(load16(b)));
+}
+
+/// q5_1: d, m, qh[4], qs[16]; 5-bit word * d + m
+NINFER_HOST_DEVICE inline float gguf_q5_1(const std::uint8_t *b, std::uint32_t j, const GgmlTables &) {
+    const std::uint32_t qh = load32(b + 4);
+    const int q = j < 16 ? static_cast<int>((b[8 + j] & 0xFu) | (((qh >> j) << 4) & 0x10u))
+                         : static_cast<int>((b[8 + j - 16] >> 4) | ((qh >> (j - 16 + 12)) & 0x10u));
+    return f32_add(f32_mul(f32_int(q), half_value(load16(b))), half_value(load16(b + 2)));
+}
+
+/// q8_0: d, qs[32] int8; q * d
+NINFER_HOST_DEVICE inline float gguf_q8_0(const std::uint8_t *b, std::uint32_t j, const GgmlTables &) {
+    return f32_mul(f32_int(static_cast<std::int8_t>(b[2 + j])), half_value(load16(b)));
+}
+
+/// q8_1: d, s, qs[32] int8; q * d (s is metadata)
+NINFER_HOST_DEVICE inline float gguf_q8_1(const std::uint8_t *b, std::uint32_t j, const GgmlTables &) {
+    return f32_mul(f32_int(static_cast<std::int8_t>(b[4 + j])), half_value(load16(b)));
+}
+
+/// q2_K: scales[16], qs[64], d, dmin; d*(sc & 15) * q - dmin*(sc >> 4)
+NINFER_HOST_DEVICE inline float gguf_q2_k(const std::uint8_t *b, std::uint32_t j, const GgmlTables &) {
+    const std::uint32_t chunk = j / 128, r = j % 128, s = r / 32, half = (r % 32) / 16, l = r % 16;
+    const std::uint32_t sc = b[chunk * 8 + s * 2 + half];
+    const float dl = f32_mul(half_value(load16(b + 80)), f32_int(static_cast<int>(sc & 0xF)));
+    const float ml = f32_mul(half_value(load16(b + 82)), f32_int(static_cast<int>(sc >> 4)));
+    const int q = (b[16 + 32 * chunk + 16 * half + l] >> (2 * s)) & 3;
+    return f32_sub(f32_mul(dl, f32_int(q)), ml);
+}
+
+/// q3_K: hmask[32], qs[64], scales[12], d; d*(sc - 32) * (q2 - 4 * !hbit)
+NINFER_HOST_DEVICE inline float gguf_q3_k(const std::uint8_t *b, std::uint32_t j, const GgmlTables &) {
+    const std::uint32_t chunk = j / 128, r = j % 128, s = r / 32, half = (r % 32) / 16, l = r % 16;
+    const float dl = f32_mul(half_value(load16(b + 108)), f32_int(q3k_scale(b + 96, chunk * 8 + s * 2 + half) - 32));
+    const int lo = (b[32 + 32 * chunk + 16 * half + l] >> (2 * s)) & 3;
+    const int hi = (b[16 * half + l] & (1u << (4 * chunk + s))) ? 0 : 4;
+    return f32_mul(dl, f32_int(lo - hi));
+}
+
+/// q4_K: d, dmin, scales[12], qs[128]; d*sc * q - dmin*m
+NINFER_HOST_DEVICE inline float gguf_q4_k(const std::uint8_t *b, std::uint32_t j, const GgmlTables &) {
+    const std::uint32_t chunk = j / 64, within = j % 64, l = within % 32;
+    int sc = 0, m = 0;
+    scale_min_k4(b + 4, static_cast<int>(2 * chunk + within / 32), sc, m);
+    const std::uint8_t byte = b[16 + 32 * chunk + l];
+    const int q = within < 32 ? (byte & 0xF) : (byte >> 4);
+    const float d1 = f32_mul(half_value(load16(b)), f32_int(sc));
+    const float m1 = f32_mul(half_value(load16(b + 2)), f32_int(m));
+    return f32_sub(f32_mul(d1, f32_int(q)), m1);
+}
+
+/// q5_K: d, dmin, scales[12], qh[32], qs[128]; d*sc * (q4 + 16 h) - dmin*m
+NINFER_HOST_DEVICE inline float gguf_q5_k(const std::uint8_t *b, std::uint32_t j, const GgmlTables &) {
+    const std::uint32_t chunk = j / 64, upper = (j % 64) / 32, l = j % 32;
+    int sc = 0, m = 0;
+    scale_min_k4(b + 4, static_cast<int>(2 * chunk + upper), sc, m);
+    const std::uint8_t byte = b[48 + 32 * chunk + l];
+    const int q = (upper ? (byte >> 4) : (byte & 0xF)) + ((b[16 + l] & (1u << (2 * chunk + upper))) ? 16 : 0);
+    const float d1 = f32_mul(half_value(load16(b)), f32_int(sc));
+    const float m1 = f32_mul(half_value(load16(b + 2)), f32_int(m));
+    return f32_sub(f32_mul(d1, f32_int(q)), m1);
+}
+
+/// q6_K: ql[128], qh[64], scales[16] int8, d; d*sc * (q6 - 32)
+NINFER_HOST_DEVICE inline float gguf_q6_k(const std::uint8_t *b, std::uint32_t j, const GgmlTables &) {
+    const std::uint32_t half = j / 128, r = j % 128, s = r / 32, l = r % 32;
+    const std::uint8_t *ql = b + 64 * half, *qh = b + 128 + 32 * half;
+    const std::int8_t sc = static_cast<std::int8_t>(b[192 + 8 * half + l / 16 + 2 * s]);
+    const std::uint8_t lo = (s % 2 == 0) ? ql[l] : ql[l + 32];
+    const int q = ((s < 2 ? (lo & 0xF) : (lo >> 4)) | (((qh[l] >> (2 * s)) & 3) << 4)) - 32;
+    return f32_mul(f32_mul(half_value(load16(b + 208)), f32_int(sc)), f32_int(q));
+}
+
+/// q8_K: d (binary32), qs[256] int8, bsums[16]; d * q
+NINFER_HOST_DEVICE inline float gguf_q8_k(const std::uint8_t *b, std::uint32_t j, const GgmlTables &) {
+    return f32_mul(f32_of(load32(b)), f32_int(static_cast<std::int8_t>(b[4 + j])));
+}
+
+/// iq2_xxs: d, qs[32] uint16 (per 32 values: 4 grid indices, then 4 x 7 sign bits + 4-bit scale)
+NINFER_HOST_DEVICE inline float gguf_iq2_xxs(const std::uint8_t *b, std::uint32_t j, const GgmlTables &t) {
+    const std::uint32_t ib = j / 32, l = (j % 32) / 8, e = j % 8;
+    const std::uint32_t a0 = load32(b + 2 + 8 * ib), a1 = load32(b + 6 + 8 * ib);
+    const float db = half_step_scale(half_value(load16(b)), a1 >> 28, 0.25f);
+    const std::uint64_t grid = t.iq2xxs_grid[(a0 >> (8 * l)) & 0xFF];
+    const std::uint32_t signs = t.ksigns_iq2xs[(a1 >> (7 * l)) & 127];
+    return signed_grid(db, grid_byte(grid, e), (signs >> e) & 1u);
+}
+
+/// iq2_xs: d, qs[32] uint16 (9-bit grid index, 7-bit sign index), scales[8]
+NINFER_HOST_DEVICE inline float gguf_iq2_xs(const std::uint8_t *b, std::uint32_t j, const GgmlTables &t) {
+    const std::uint32_t ib = j / 32, l = (j % 32) / 8, e = j % 8;
+    const std::uint32_t s = b[66 + ib];
+    const float db = half_step_scale(half_value(load16(b)), l < 2 ? (s & 0xF) : (s >> 4), 0.25f);
+    const std::uint32_t q = load16(b + 2 + 2 * (4 * ib + l));
+    const std::uint32_t signs = t.ksigns_iq2xs[q >> 9];
+    return signed_grid(db, grid_byte(t.iq2xs_grid[q & 511], e), (signs >> e) & 1u);
+}
+
+/// iq3_xxs: d, qs[64] grid indices, scales_and_signs[32]
+NINFER_HOST_DEVICE inline float gguf_iq3_xxs(const std::uint8_t *b, std::uint32_t j, const GgmlTables &t) {
+    const std::uint32_t ib = j / 32, l = (j % 32) / 8, e = j % 8;
+    const std::uint32_t aux = load32(b + 66 + 4 * ib);
+    const float db = half_step_scale(half_value(load16(b)), aux >> 28, 0.5f);
+    const std::uint32_t signs = t.ksigns_iq2xs[(aux >> (7 * l)) & 127];
+    const std::uint32_t grid = t.iq3xxs_grid[b[2 + 8 * ib + 2 * l + e / 4]];
+    return signed_grid(db, grid_byte(grid, e % 4), (signs >> e) & 1u);
+}
+
+/// iq1_s: d, qs[32], qh[8] uint16; dl * (grid + delta)
+NINFER_HOST_DEVICE inline float gguf_iq1_s(const std::uint8_t *b, std::uint32_t j, const GgmlTables &t) {
+    const std::uint32_t ib = j / 32, l = (j % 32) / 8, e = j % 8;
+    const std::uint32_t qh = load16(b + 34 + 2 * ib);
+    const float dl = f32_mul(half_value(load16(b)), f32_int(static_cast<int>(2 * ((qh >> 12) & 7) + 1)));
+    const std::uint64_t grid = t.iq1s_grid[b[2 + 4 * ib + l] | (((qh >> (3 * l)) & 7u) << 8)];
+    return iq1_element(dl, grid, e, (qh & 0x8000u) ? -t.iq1s_delta : t.iq1s_delta);
+}
+
+/// iq4_nl: d, qs[16]; d * kvalues_iq4nl[nibble]
+NINFER_HOST_DEVICE inline float gguf_iq4_nl(const std::uint8_t *b, std::uint32_t j, const GgmlTables &t) {
+    const std::uint32_t nib = j < 16 ? (b[2 + j] & 0xFu) : (b[2 + j - 16] >> 4);
+    return f32_mul(half_value(load16(b)), f32_int(t.kvalues_iq4nl[nib]));
+}
+
+/// iq3_s: d, qs[64], qh[8], signs[32], scales[4]; d * (1 + 2 s) * grid * (+-1)
+NINFER_HOST_DEVICE inline float gguf_iq3_s(const std::uint8_t *b, std::uint32_t j, const GgmlTables &t) {
+    const std::uint32_t ib = j / 32, l = (j % 32) / 8, e = j % 8;
+    const std::uint32_t s = b[106 + ib / 2];
+    const float db = f32_mul(half_value(load16(b)), f32_int(static_cast<int>(1 + 2 * (ib % 2 ? s >> 4 : s & 0xF))));
+    const std::uint32_t qh = b[66 + ib];
+    const std::uint8_t *qs = b + 2 + 8 * ib;
+    const std::uint32_t idx = e < 4 ? (qs[2 * l] | ((qh << (8 - 2 * l)) & 256u)) : (qs[2 * l + 1] | ((qh << (7 - 2 * l)) & 256u));
+    const std::uint32_t sg = b[74 + 4 * ib + l];
+    return signed_grid(db, grid_byte(t.iq3s_grid[idx], e % 4), (sg >> e) & 1u);
+}
+
+/// iq2_s: d, qs[64] (32 grid low bytes, 32 sign bytes), qh[8], scales[8]
+NINFER_HOST_DEVICE inline float gguf_iq2_s(const std::uint8_t *b, std::uint32_t j, const GgmlTables &t) {
+    const std::uint32_t ib = j / 32, l = (j % 32) / 8, e = j % 8;
+    const std::uint32_t s = b[74 + ib], qh = b[66 + ib];
+    const float db = half_step_scale(half_value(load16(b)), l < 2 ? (s & 0xF) : (s >> 4), 0.25f);
+    const std::uint64_t grid = t.iq2s_grid[b[2 + 4 * ib + l] | ((qh << (8 - 2 * l)) & 0x300u)];
+    const std::uint32_t signs = b[34 + 4 * ib + l];
+    return signed_grid(db, grid_byte(grid, e), (signs >> e) & 1u);
+}
+
+/// iq4_xs: d, scales_h, scales_l[4], qs[128]; d * (ls - 32) * kvalues_iq4nl[nibble]
+NINFER_HOST_DEVICE inline float gguf_iq4_xs(const std::uint8_t *b, std::uint32_t j, const GgmlTables &t) {
+    const std::uint32_t ib = j / 32, r = j % 32;
+    const std::uint32_t sh = load16(b + 2);
+    const int ls = static_cast<int>(((b[4 + ib / 2] >> (4 * (ib % 2))) & 0xFu) | (((sh >> (2 * ib)) & 3u) << 4));
+    const float dl = f32_mul(half_value(load16(b)), f32_int(ls - 32));
+    const std::uint32_t q = b[8 + 16 * ib + r % 16];
+    return f32_mul(dl, f32_int(t.kvalues_iq4nl[r < 16 ? (q & 0xF) : (q >> 4)]));
+}
+
+/// iq1_m: qs[32], qh[16], scales[8] (four uint16; the binary16 d in their top nibbles)
+NINFER_HOST_DEVICE inline float gguf_iq1_m(const std::uint8_t *b, std::uint32_t j, const GgmlTables &t) {
+    const std::uint32_t ib = j / 32, l = (j % 32) / 8, e = j % 8;
+    const std::uint32_t sc0 = load16(b + 48), sc1 = load16(b + 50), sc2 = load16(b + 52), sc3 = load16(b + 54);
+    const float d = half_value((sc0 >> 12) | ((sc1 >> 8) & 0x00F0u) | ((sc2 >> 4) & 0x0F00u) | (sc3 & 0xF000u));
+    const std::uint32_t sc = load16(b + 48 + 2 * (ib / 2));
+    const std::uint32_t shift = 6 * (ib % 2) + (l < 2 ? 0 : 3);
+    const float dl = f32_mul(d, f32_int(static_cast<int>(2 * ((sc >> shift) & 7) + 1)));
+    const std::uint32_t qh = b[32 + 2 * ib + l / 2];
+    const std::uint32_t idx = b[4 * ib + l] | ((l % 2 == 0 ? (qh << 8) : (qh << 4)) & 0x700u);
+    const bool neg = (qh & (l % 2 == 0 ? 0x08u : 0x80u)) != 0;
+    return iq1_element(dl, t.iq1s_grid[idx], e, neg ? -t.iq1m_delta : t.iq1m_delta);
+}
+
+/// tq1_0: qs[48], qh[4], d; (trit - 1) * d
+NINFER_HOST_DEVICE inline float gguf_tq1_0(const std::uint8_t *b, std::uint32_t j, const GgmlTables &) {
+    int q = 0;
+    if (j < 160) q = trit(b[j % 32], j / 32);
+    else if (j < 240) q = trit(b[32 + (j - 160) % 16], (j - 160) / 16);
+    else q = trit(b[48 + (j - 240) % 4], (j - 240) / 4);
+    return f32_mul(f32_int(q - 1), half_value(load16(b + 52)));
+}
+
+/// tq2_0: qs[64], d; (2-bit - 1) * d
+NINFER_HOST_DEVICE inline float gguf_tq2_0(const std::uint8_t *b, std::uint32_t j, const GgmlTables &) {
+    const std::uint32_t byte = b[(j / 128) * 32 + j % 32];
+    return f32_mul(f32_int(static_cast<int>((byte >> (2 * ((j % 128) / 32))) & 3u) - 1), half_value(load16(b + 64)));
+}
+
+/// mxfp4: e, qs[16]; kvalues_mxfp4[nibble] * 2^(e - 128) (ggml_e8m0_to_fp32_half)
+NINFER_HOST_DEVICE inline float gguf_mxfp4(const std::uint8_t *b, std::uint32_t j, const GgmlTables &t) {
+    const std::uint32_t e = b[0];
+    const float d = f32_of(e < 2 ? 0x00200000u << e : (e - 1) << 23);
+    const std::uint32_t nib = j < 16 ? (b[1 + j] & 0xFu) : (b[1 + j - 16] >> 4);
+    return f32_mul(f32_int(t.kvalues_fp4[nib]), d);
+}
+
+/// nvfp4 (ggml block): d[4] UE4M3, qs[32]; kvalues[nibble] * ue4m3(d[s]) / 2
+NINFER_HOST_DEVICE inline float gguf_nvfp4(const std::uint8_t *b, std::uint32_t j, const GgmlTables &t) {
+    const std::uint32_t s = j / 16, r = j % 16;
+    const std::uint32_t q = b[4 + 8 * s + r % 8];
+    return f32_mul(f32_int(t.kvalues_fp4[r < 8 ? (q & 0xF) : (q >> 4)]), ue4m3_half(b[s]));
+}
+
+/// q1_0: d, qs[16]; bit set: d, clear: d * -1
+NINFER_HOST_DEVICE inline float gguf_q1_0(const std::uint8_t *b, std::uint32_t j, const GgmlTables &) {
+    const float d = half_value(load16(b));
+    return ((b[2 + j / 8] >> (j % 8)) & 1u) ? d : f32_mul(d, -1.0f);
+}
+
+/// q2_0: d, qs[16]; 2-bit u (LSB first) - 1, times d
+NINFER_HOST_DEVICE inline float gguf_q2_0(const std::uint8_t *b, std::uint32_t j, const GgmlTables &) {
+    return f32_mul(f32_int(static_cast<int>((b[2 + j / 4] >> (2 * (j % 4))) & 3u) - 1), half_value(load16(b)));
+}
+
+}  // namespace block_value
+
+/// Value j of one ggml block `b` of ggml type `type`, by the type's function. An unknown type
+/// gives a NaN (weight_geometry refuses such a format before).
 NINFER_HOST_DEVICE inline float gguf_block_value(std::uint32_t type, const std::uint8_t *b, std::uint32_t j, const GgmlTables &t) {
-    switch (type) {
-    case 2: {  // q4_0: d, qs[16]; (nibble - 8) * d
-        const int q = (j < 16 ? (b[2 + j] & 0xF) : (b[2 + j - 16] >> 4)) - 8;
-        return f32_mul(f32_int(q), half_value(load16(b)));
-    }
-    case 3: {  // q4_1: d, m, qs[16]; nibble * d + m
-        const int q = j < 16 ? (b[4 + j] & 0xF) : (b[4 + j - 16] >> 4);
-        return f32_add(f32_mul(f32_int(q), half_value(load16(b))), half_value(load16(b + 2)));
-    }
-    case 6: {  // q5_0: d, qh[4], qs[16]; (5-bit word - 16) * d
-        const std::uint32_t qh = load32(b + 2);
-        const int q = j < 16 ? static_cast<int>((b[6 + j] & 0xFu) | (((qh >> j) << 4) & 0x10u))
-                             : static_cast<int>((b[6 + j - 16] >> 4) | ((qh >> (j - 16 + 12)) & 0x10u));
-        return f32_mul(f32_int(q - 16), half_value(load16(b)));
-    }
-    case 7: {  // q5_1: d, m, qh[4], qs[16]; 5-bit word * d + m
-        const std::uint32_t qh = load32(b + 4);
-        const int q = j < 16 ? static_cast<int>((b[8 + j] & 0xFu) | (((qh >> j) << 4) & 0x10u))
-                             : static_cast<int>((b[8 + j - 16] >> 4) | ((qh >> (j - 16 + 12)) & 0x10u));
-        return f32_add(f32_mul(f32_int(q), half_value(load16(b))), half_value(load16(b + 2)));
-    }
-    case 8:  // q8_0: d, qs[32] int8; q * d
-        return f32_mul(f32_int(static_cast<std::int8_t>(b[2 + j])), half_value(load16(b)));
-    case 9:  // q8_1: d, s, qs[32] int8; q * d (s is metadata)
-        return f32_mul(f32_int(static_cast<std::int8_t>(b[4 + j])), half_value(load16(b)));
-    case 10: {  // q2_K: scales[16], qs[64], d, dmin; d*(sc & 15) * q - dmin*(sc >> 4)
-        const std::uint32_t chunk = j / 128, r = j % 128, s = r / 32, half = (r % 32) / 16, l = r % 16;
-        const std::uint32_t sc = b[chunk * 8 + s * 2 + half];
-        const float dl = f32_mul(half_value(load16(b + 80)), f32_int(static_cast<int>(sc & 0xF)));
-        const float ml = f32_mul(half_value(load16(b + 82)), f32_int(static_cast<int>(sc >> 4)));
-        const int q = (b[16 + 32 * chunk + 16 * half + l] >> (2 * s)) & 3;
-        return f32_sub(f32_mul(dl, f32_int(q)), ml);
-    }
-    case 11: {  // q3_K: hmask[32], qs[64], scales[12], d; d*(sc - 32) * (q2 - 4 * !hbit)
-        const std::uint32_t chunk = j / 128, r = j % 128, s = r / 32, half = (r % 32) / 16, l = r % 16;
-        const float dl = f32_mul(half_value(load16(b + 108)), f32_int(q3k_scale(b + 96, chunk * 8 + s * 2 + half) - 32));
-        const int lo = (b[32 + 32 * chunk + 16 * half + l] >> (2 * s)) & 3;
-        const int hi = (b[16 * half + l] & (1u << (4 * chunk + s))) ? 0 : 4;
-        return f32_mul(dl, f32_int(lo - hi));
-    }
-    case 12: {  // q4_K: d, dmin, scales[12], qs[128]; d*sc * q - dmin*m
-        const std::uint32_t chunk = j / 64, within = j % 64, l = within % 32;
-        int sc = 0, m = 0;
-        scale_min_k4(b + 4, static_cast<int>(2 * chunk + within / 32), sc, m);
-        const std::uint8_t byte = b[16 + 32 * chunk + l];
-        const int q = within < 32 ? (byte & 0xF) : (byte >> 4);
-        const float d1 = f32_mul(half_value(load16(b)), f32_int(sc));
-        const float m1 = f32_mul(half_value(load16(b + 2)), f32_int(m));
-        return f32_sub(f32_mul(d1, f32_int(q)), m1);
-    }
-    case 13: {  // q5_K: d, dmin, scales[12], qh[32], qs[128]; d*sc * (q4 + 16 h) - dmin*m
-        const std::uint32_t chunk = j / 64, upper = (j % 64) / 32, l = j % 32;
-        int sc = 0, m = 0;
-        scale_min_k4(b + 4, static_cast<int>(2 * chunk + upper), sc, m);
-        const std::uint8_t byte = b[48 + 32 * chunk + l];
-        const int q = (upper ? (byte >> 4) : (byte & 0xF)) + ((b[16 + l] & (1u << (2 * chunk + upper))) ? 16 : 0);
-        const float d1 = f32_mul(half_value(load16(b)), f32_int(sc));
-        const float m1 = f32_mul(half_value(load16(b + 2)), f32_int(m));
-        return f32_sub(f32_mul(d1, f32_int(q)), m1);
-    }
-    case 14: {  // q6_K: ql[128], qh[64], scales[16] int8, d; d*sc * (q6 - 32)
-        const std::uint32_t half = j / 128, r = j % 128, s = r / 32, l = r % 32;
-        const std::uint8_t *ql = b + 64 * half, *qh = b + 128 + 32 * half;
-        const std::int8_t sc = static_cast<std::int8_t>(b[192 + 8 * half + l / 16 + 2 * s]);
-        const std::uint8_t lo = (s % 2 == 0) ? ql[l] : ql[l + 32];
-        const int q = ((s < 2 ? (lo & 0xF) : (lo >> 4)) | (((qh[l] >> (2 * s)) & 3) << 4)) - 32;
-        return f32_mul(f32_mul(half_value(load16(b + 208)), f32_int(sc)), f32_int(q));
-    }
-    case 15:  // q8_K: d (binary32), qs[256] int8, bsums[16]; d * q
-        return f32_mul(f32_of(load32(b)), f32_int(static_cast<std::int8_t>(b[4 + j])));
-    case 16: {  // iq2_xxs: d, qs[32] uint16 (per 32 values: 4 grid indices, then 4 x 7 sign bits + 4-bit scale)
-        const std::uint32_t ib = j / 32, l = (j % 32) / 8, e = j % 8;
-        const std::uint32_t a0 = load32(b + 2 + 8 * ib), a1 = load32(b + 6 + 8 * ib);
-        const float db = half_step_scale(half_value(load16(b)), a1 >> 28, 0.25f);
-        const std::uint64_t grid = t.iq2xxs_grid[(a0 >> (8 * l)) & 0xFF];
-        const std::uint32_t signs = t.ksigns_iq2xs[(a1 >> (7 * l)) & 127];
-        return signed_grid(db, grid_byte(grid, e), (signs >> e) & 1u);
-    }
-    case 17: {  // iq2_xs: d, qs[32] uint16 (9-bit grid index, 7-bit sign index), scales[8]
-        const std::uint32_t ib = j / 32, l = (j % 32) / 8, e = j % 8;
-        const std::uint32_t s = b[66 + ib];
-        const float db = half_step_scale(half_value(load16(b)), l < 2 ? (s & 0xF) : (s >> 4), 0.25f);
-        const std::uint32_t q = load16(b + 2 + 2 * (4 * ib + l));
-        const std::uint32_t signs = t.ksigns_iq2xs[q >> 9];
-        return signed_grid(db, grid_byte(t.iq2xs_grid[q & 511], e), (signs >> e) & 1u);
-    }
-    case 18: {  // iq3_xxs: d, qs[64] grid indices, scales_and_signs[32]
-        const std::uint32_t ib = j / 32, l = (j % 32) / 8, e = j % 8;
-        const std::uint32_t aux = load32(b + 66 + 4 * ib);
-        const float db = half_step_scale(half_value(load16(b)), aux >> 28, 0.5f);
-        const std::uint32_t signs = t.ksigns_iq2xs[(aux >> (7 * l)) & 127];
-        const std::uint32_t grid = t.iq3xxs_grid[b[2 + 8 * ib + 2 * l + e / 4]];
-        return signed_grid(db, grid_byte(grid, e % 4), (signs >> e) & 1u);
-    }
-    case 19: {  // iq1_s: d, qs[32], qh[8] uint16; dl * (grid + delta)
-        const std::uint32_t ib = j / 32, l = (j % 32) / 8, e = j % 8;
-        const std::uint32_t qh = load16(b + 34 + 2 * ib);
-        const float dl = f32_mul(half_value(load16(b)), f32_int(static_cast<int>(2 * ((qh >> 12) & 7) + 1)));
-        const std::uint64_t grid = t.iq1s_grid[b[2 + 4 * ib + l] | (((qh >> (3 * l)) & 7u) << 8)];
-        return iq1_element(dl, grid, e, (qh & 0x8000u) ? -t.iq1s_delta : t.iq1s_delta);
-    }
-    case 20: {  // iq4_nl: d, qs[16]; d * kvalues_iq4nl[nibble]
-        const std::uint32_t nib = j < 16 ? (b[2 + j] & 0xFu) : (b[2 + j - 16] >> 4);
-        return f32_mul(half_value(load16(b)), f32_int(t.kvalues_iq4nl[nib]));
-    }
-    case 21: {  // iq3_s: d, qs[64], qh[8], signs[32], scales[4]; d * (1 + 2 s) * grid * (+-1)
-        const std::uint32_t ib = j / 32, l = (j % 32) / 8, e = j % 8;
-        const std::uint32_t s = b[106 + ib / 2];
-        const float db = f32_mul(half_value(load16(b)), f32_int(static_cast<int>(1 + 2 * (ib % 2 ? s >> 4 : s & 0xF))));
-        const std::uint32_t qh = b[66 + ib];
-        const std::uint8_t *qs = b + 2 + 8 * ib;
-        const std::uint32_t idx = e < 4 ? (qs[2 * l] | ((qh << (8 - 2 * l)) & 256u)) : (qs[2 * l + 1] | ((qh << (7 - 2 * l)) & 256u));
-        const std::uint32_t sg = b[74 + 4 * ib + l];
-        return signed_grid(db, grid_byte(t.iq3s_grid[idx], e % 4), (sg >> e) & 1u);
-    }
-    case 22: {  // iq2_s: d, qs[64] (32 grid low bytes, 32 sign bytes), qh[8], scales[8]
-        const std::uint32_t ib = j / 32, l = (j % 32) / 8, e = j % 8;
-        const std::uint32_t s = b[74 + ib], qh = b[66 + ib];
-        const float db = half_step_scale(half_value(load16(b)), l < 2 ? (s & 0xF) : (s >> 4), 0.25f);
-        const std::uint64_t grid = t.iq2s_grid[b[2 + 4 * ib + l] | ((qh << (8 - 2 * l)) & 0x300u)];
-        const std::uint32_t signs = b[34 + 4 * ib + l];
-        return signed_grid(db, grid_byte(grid, e), (signs >> e) & 1u);
-    }
-    case 23: {  // iq4_xs: d, scales_h, scales_l[4], qs[128]; d * (ls - 32) * kvalues_iq4nl[nibble]
-        const std::uint32_t ib = j / 32, r = j % 32;
-        const std::uint32_t sh = load16(b + 2);
-        const int ls = static_cast<int>(((b[4 + ib / 2] >> (4 * (ib % 2))) & 0xFu) | (((sh >> (2 * ib)) & 3u) << 4));
-        const float dl = f32_mul(half_value(load16(b)), f32_int(ls - 32));
-        const std::uint32_t q = b[8 + 16 * ib + r % 16];
-        return f32_mul(dl, f32_int(t.kvalues_iq4nl[r < 16 ? (q & 0xF) : (q >> 4)]));
-    }
-    case 29: {  // iq1_m: qs[32], qh[16], scales[8] (four uint16; the binary16 d in their top nibbles)
-        const std::uint32_t ib = j / 32, l = (j % 32) / 8, e = j % 8;
-        const std::uint32_t sc0 = load16(b + 48), sc1 = load16(b + 50), sc2 = load16(b + 52), sc3 = load16(b + 54);
-        const float d = half_value((sc0 >> 12) | ((sc1 >> 8) & 0x00F0u) | ((sc2 >> 4) & 0x0F00u) | (sc3 & 0xF000u));
-        const std::uint32_t sc = load16(b + 48 + 2 * (ib / 2));
-        const std::uint32_t shift = 6 * (ib % 2) + (l < 2 ? 0 : 3);
-        const float dl = f32_mul(d, f32_int(static_cast<int>(2 * ((sc >> shift) & 7) + 1)));
-        const std::uint32_t qh = b[32 + 2 * ib + l / 2];
-        const std::uint32_t idx = b[4 * ib + l] | ((l % 2 == 0 ? (qh << 8) : (qh << 4)) & 0x700u);
-        const bool neg = (qh & (l % 2 == 0 ? 0x08u : 0x80u)) != 0;
-        return iq1_element(dl, t.iq1s_grid[idx], e, neg ? -t.iq1m_delta : t.iq1m_delta);
-    }
-    case 34: {  // tq1_0: qs[48], qh[4], d; (trit - 1) * d
-        int q = 0;
-        if (j < 160) q = trit(b[j % 32], j / 32);
-        else if (j < 240) q = trit(b[32 + (j - 160) % 16], (j - 160) / 16);
-        else q = trit(b[48 + (j - 240) % 4], (j - 240) / 4);
-        return f32_mul(f32_int(q - 1), half_value(load16(b + 52)));
-    }
-    case 35: {  // tq2_0: qs[64], d; (2-bit - 1) * d
-        const std::uint32_t byte = b[(j / 128) * 32 + j % 32];
-        return f32_mul(f32_int(static_cast<int>((byte >> (2 * ((j % 128) / 32))) & 3u) - 1), half_value(load16(b + 64)));
-    }
-    case 39: {  // mxfp4: e, qs[16]; kvalues_mxfp4[nibble] * 2^(e - 128) (ggml_e8m0_to_fp32_half)
-        const std::uint32_t e = b[0];
-        const float d = f32_of(e < 2 ? 0x00200000u << e : (e - 1) << 23);
-        const std::uint32_t nib = j < 16 ? (b[1 + j] & 0xFu) : (b[1 + j - 16] >> 4);
-        return f32_mul(f32_int(t.kvalues_fp4[nib]), d);
-    }
-    case 40: {  // nvfp4 (ggml block): d[4] UE4M3, qs[32]; kvalues[nibble] * ue4m3(d[s]) / 2
-        const std::uint32_t s = j / 16, r = j % 16;
-        const std::uint32_t q = b[4 + 8 * s + r % 8];
-        return f32_mul(f32_int(t.kvalues_fp4[r < 8 ? (q & 0xF) : (q >> 4)]), ue4m3_half(b[s]));
-    }
-    case 41: {  // q1_0: d, qs[16]; bit set: d, clear: d * -1
-        const float d = half_value(load16(b));
-        return ((b[2 + j / 8] >> (j % 8)) & 1u) ? d : f32_mul(d, -1.0f);
-    }
-    case 42:  // q2_0: d, qs[16]; 2-bit u (LSB first) - 1, times d
-        return f32_mul(f32_int(static_cast<int>((b[2 + j / 4] >> (2 * (j % 4))) & 3u) - 1), half_value(load16(b)));
+    switch (type) {  // generated: one case per registry row
+#define NINFER_X_(id, name, ggml_type, values, bytes, registered, refq) \
+    case ggml_type: return block_value::name(b, j, t);
+        NINFER_GGUF_TYPES(NINFER_X_)
+#undef NINFER_X_
     default: return f32_of(0x7FC00000u);
     }
 }

@@ -13,11 +13,13 @@
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <map>
 #include <random>
 #include <string>
 #include <string_view>
 #include <vector>
 
+#include "ninfer/abi/bytes.hpp"
 #include "ninfer/abi/plugin.h"
 #include "ninfer/abi/registry.hpp"
 #include "ninfer/oracle/gguf.hpp"
@@ -55,31 +57,32 @@ std::uint16_t moderate_half(std::mt19937_64 &rng, bool positive) {
 }
 
 /// The binary16 fields of a ggml block (d, and m / dmin / s where the type has one), set to
-/// moderate values so that random payloads decode to finite weights of moderate size.
-std::vector<int> gguf_half_fields(std::uint32_t ggml_type) {
-    switch (ggml_type) {
-    case 3: case 7: case 9: case 12: case 13: return {0, 2};
-    case 10: return {80, 82};
-    case 11: return {108};
-    case 14: return {208};
-    case 34: return {52};
-    case 35: return {64};
-    case 15: case 29: case 39: case 40: return {};  // q8_K, iq1_m, mxfp4, nvfp4: below
-    default: return {0};
-    }
+/// moderate values so that random payloads decode to finite weights of moderate size; by format
+/// id, a type not listed has its d at 0.
+const std::map<std::uint32_t, std::vector<int>> kHalfFields = {
+    {NINFER_FORMAT_gguf_q4_1, {0, 2}}, {NINFER_FORMAT_gguf_q5_1, {0, 2}}, {NINFER_FORMAT_gguf_q8_1, {0, 2}},
+    {NINFER_FORMAT_gguf_q4_k, {0, 2}}, {NINFER_FORMAT_gguf_q5_k, {0, 2}}, {NINFER_FORMAT_gguf_q2_k, {80, 82}},
+    {NINFER_FORMAT_gguf_q3_k, {108}},  {NINFER_FORMAT_gguf_q6_k, {208}},  {NINFER_FORMAT_gguf_tq1_0, {52}},
+    {NINFER_FORMAT_gguf_tq2_0, {64}},
+    // q8_K, iq1_m, mxfp4, nvfp4: gguf_other_scales
+    {NINFER_FORMAT_gguf_q8_k, {}}, {NINFER_FORMAT_gguf_iq1_m, {}}, {NINFER_FORMAT_gguf_mxfp4, {}}, {NINFER_FORMAT_gguf_nvfp4, {}}};
+
+std::vector<int> gguf_half_fields(const abi::GgufType &t) {
+    const auto it = kHalfFields.find(t.id);
+    return it != kHalfFields.end() ? it->second : std::vector<int>{0};
 }
 
 /// The scale fields of a ggml block that are not a plain binary16 field, set to moderate values:
 /// q8_K's binary32 d, iq1_m's binary16 d spread over the top nibbles of its four scale words,
 /// mxfp4's E8M0 exponent (gguf nvfp4's UE4M3 scales are at most 240: left random).
-void gguf_other_scales(std::uint32_t ggml_type, std::uint8_t *block, std::mt19937_64 &rng) {
-    if (ggml_type == 15) {
+void gguf_other_scales(const abi::GgufType &t, std::uint8_t *block, std::mt19937_64 &rng) {
+    if (t.id == NINFER_FORMAT_gguf_q8_k) {
         const auto w = static_cast<std::uint32_t>(0x3C000000u + rng() % 0x01000000u) | (rng() % 2 ? 0x80000000u : 0u);
-        for (int b = 0; b < 4; ++b) block[b] = static_cast<std::uint8_t>(w >> (8 * b));
-    } else if (ggml_type == 29) {
+        abi::store_le32(block, w);
+    } else if (t.id == NINFER_FORMAT_gguf_iq1_m) {
         const std::uint16_t h = moderate_half(rng, false);
         for (int i = 0; i < 4; ++i) block[49 + 2 * i] = static_cast<std::uint8_t>((block[49 + 2 * i] & 0x0F) | (((h >> (4 * i)) & 0xF) << 4));
-    } else if (ggml_type == 39) {
+    } else if (t.id == NINFER_FORMAT_gguf_mxfp4) {
         block[0] = static_cast<std::uint8_t>(120 + rng() % 16);
     }
 }
@@ -126,12 +129,12 @@ Sample sample_payload(std::uint32_t format, std::uint64_t n, std::uint64_t k, st
     s.payload.resize(n * (k / t->block_values) * t->block_bytes);
     for (auto &b : s.payload) b = static_cast<std::uint8_t>(rng());
     for (std::uint64_t b = 0; b < s.payload.size() / t->block_bytes; ++b) {
-        for (const int at : gguf_half_fields(t->ggml_type)) {
+        for (const int at : gguf_half_fields(*t)) {
             const std::uint16_t h = moderate_half(rng, false);
             s.payload[b * t->block_bytes + at] = static_cast<std::uint8_t>(h);
             s.payload[b * t->block_bytes + at + 1] = static_cast<std::uint8_t>(h >> 8);
         }
-        gguf_other_scales(t->ggml_type, s.payload.data() + b * t->block_bytes, rng);
+        gguf_other_scales(*t, s.payload.data() + b * t->block_bytes, rng);
     }
     return s;
 }

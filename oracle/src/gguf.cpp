@@ -11,6 +11,8 @@
 #include <stdexcept>
 #include <string>
 
+#include "ninfer/abi/bytes.hpp"
+#include "ninfer/abi/gguf_table.hpp"
 #include "ninfer/oracle/ggml_tables.hpp"
 #include "ninfer/oracle/scalar.hpp"
 #include "gguf_internal.hpp"
@@ -53,11 +55,8 @@ struct Bytes {
     std::span<const std::uint8_t> b;
     std::uint8_t u8(std::size_t at) const { return b[at]; }
     std::int8_t i8(std::size_t at) const { return static_cast<std::int8_t>(b[at]); }
-    std::uint16_t u16(std::size_t at) const { return static_cast<std::uint16_t>(b[at] | b[at + 1] << 8); }
-    std::uint32_t u32(std::size_t at) const {
-        return static_cast<std::uint32_t>(b[at]) | static_cast<std::uint32_t>(b[at + 1]) << 8 |
-               static_cast<std::uint32_t>(b[at + 2]) << 16 | static_cast<std::uint32_t>(b[at + 3]) << 24;
-    }
+    std::uint16_t u16(std::size_t at) const { return abi::load_le16(&b[at]); }
+    std::uint32_t u32(std::size_t at) const { return abi::load_le32(&b[at]); }
 };
 
 /// Byte j of a grid entry (ggml reads the uint64 / uint32 entry through a byte pointer).
@@ -86,7 +85,7 @@ std::uint32_t iq1s_delta_word(bool negative) {
 // ---- Legacy 32-value blocks --------------------------------------------------------------------
 
 template <class A>
-void q4_0(const Bytes &x, Out<A> &y) {  // d, qs[16]: x = (nibble - 8) * d, low nibbles first
+void gguf_q4_0(const Bytes &x, Out<A> &y) {  // d, qs[16]: x = (nibble - 8) * d, low nibbles first
     const auto d = A::fp16(x.u16(0));
     for (int j = 0; j < 16; ++j) {
         y[j] = A::mul(A::num((x.u8(2 + j) & 0xF) - 8), d);
@@ -95,7 +94,7 @@ void q4_0(const Bytes &x, Out<A> &y) {  // d, qs[16]: x = (nibble - 8) * d, low 
 }
 
 template <class A>
-void q4_1(const Bytes &x, Out<A> &y) {  // d, m, qs[16]: x = nibble * d + m
+void gguf_q4_1(const Bytes &x, Out<A> &y) {  // d, m, qs[16]: x = nibble * d + m
     const auto d = A::fp16(x.u16(0)), m = A::fp16(x.u16(2));
     for (int j = 0; j < 16; ++j) {
         y[j] = A::add(A::mul(A::num(x.u8(4 + j) & 0xF), d), m);
@@ -107,7 +106,7 @@ void q4_1(const Bytes &x, Out<A> &y) {  // d, m, qs[16]: x = nibble * d + m
 int q5_high(std::uint32_t qh, int j, bool upper) { return upper ? (qh >> (j + 12)) & 0x10 : ((qh >> j) << 4) & 0x10; }
 
 template <class A>
-void q5_0(const Bytes &x, Out<A> &y) {  // d, qh[4], qs[16]: x = (5-bit word - 16) * d
+void gguf_q5_0(const Bytes &x, Out<A> &y) {  // d, qh[4], qs[16]: x = (5-bit word - 16) * d
     const auto d = A::fp16(x.u16(0));
     const std::uint32_t qh = x.u32(2);
     for (int j = 0; j < 16; ++j) {
@@ -117,7 +116,7 @@ void q5_0(const Bytes &x, Out<A> &y) {  // d, qh[4], qs[16]: x = (5-bit word - 1
 }
 
 template <class A>
-void q5_1(const Bytes &x, Out<A> &y) {  // d, m, qh[4], qs[16]: x = 5-bit word * d + m
+void gguf_q5_1(const Bytes &x, Out<A> &y) {  // d, m, qh[4], qs[16]: x = 5-bit word * d + m
     const auto d = A::fp16(x.u16(0)), m = A::fp16(x.u16(2));
     const std::uint32_t qh = x.u32(4);
     for (int j = 0; j < 16; ++j) {
@@ -127,32 +126,32 @@ void q5_1(const Bytes &x, Out<A> &y) {  // d, m, qh[4], qs[16]: x = 5-bit word *
 }
 
 template <class A>
-void q8_0(const Bytes &x, Out<A> &y) {  // d, qs[32] int8: x = q * d
+void gguf_q8_0(const Bytes &x, Out<A> &y) {  // d, qs[32] int8: x = q * d
     const auto d = A::fp16(x.u16(0));
     for (int j = 0; j < 32; ++j) y[j] = A::mul(A::num(x.i8(2 + j)), d);
 }
 
 template <class A>
-void q8_1(const Bytes &x, Out<A> &y) {  // d, s, qs[32]: x = q * d (s = d * sum(q) is metadata)
+void gguf_q8_1(const Bytes &x, Out<A> &y) {  // d, s, qs[32]: x = q * d (s = d * sum(q) is metadata)
     const auto d = A::fp16(x.u16(0));
     for (int j = 0; j < 32; ++j) y[j] = A::mul(A::num(x.i8(4 + j)), d);
 }
 
 template <class A>
-void q1_0(const Bytes &x, Out<A> &y) {  // d, qs[16]: bit j set -> d, clear -> -d
+void gguf_q1_0(const Bytes &x, Out<A> &y) {  // d, qs[16]: bit j set -> d, clear -> -d
     const auto d = A::fp16(x.u16(0));
     const auto neg_d = A::mul(d, A::word(kMinusOne));
     for (int j = 0; j < 128; ++j) y[j] = (x.u8(2 + j / 8) >> (j % 8)) & 1 ? d : neg_d;
 }
 
 template <class A>
-void q2_0(const Bytes &x, Out<A> &y) {  // d, qs[16]: 2-bit u, LSB first; x = (u - 1) * d
+void gguf_q2_0(const Bytes &x, Out<A> &y) {  // d, qs[16]: 2-bit u, LSB first; x = (u - 1) * d
     const auto d = A::fp16(x.u16(0));
     for (int j = 0; j < 64; ++j) y[j] = A::mul(A::num(((x.u8(2 + j / 4) >> ((j % 4) * 2)) & 3) - 1), d);
 }
 
 template <class A>
-void mxfp4(const Bytes &x, Out<A> &y) {  // e, qs[16]: x = kvalues_fp4[nibble] * 2^(e - 128)
+void gguf_mxfp4(const Bytes &x, Out<A> &y) {  // e, qs[16]: x = kvalues_fp4[nibble] * 2^(e - 128)
     const std::uint8_t e = x.u8(0);
     const auto d = A::word(e8m0_half_word(e));  // ggml_e8m0_to_fp32_half
     for (int j = 0; j < 16; ++j) {
@@ -183,7 +182,7 @@ int trit(std::uint8_t byte, int n) {
 }
 
 template <class A>
-void tq1_0(const Bytes &x, Out<A> &y) {  // qs[48], qh[4], d: x = (trit - 1) * d
+void gguf_tq1_0(const Bytes &x, Out<A> &y) {  // qs[48], qh[4], d: x = (trit - 1) * d
     const auto d = A::fp16(x.u16(52));
     std::size_t o = 0;
     for (int j = 0; j < 32; j += 32)
@@ -197,7 +196,7 @@ void tq1_0(const Bytes &x, Out<A> &y) {  // qs[48], qh[4], d: x = (trit - 1) * d
 }
 
 template <class A>
-void tq2_0(const Bytes &x, Out<A> &y) {  // qs[64], d: x = (2-bit - 1) * d
+void gguf_tq2_0(const Bytes &x, Out<A> &y) {  // qs[64], d: x = (2-bit - 1) * d
     const auto d = A::fp16(x.u16(64));
     std::size_t o = 0;
     for (int j = 0; j < 64; j += 32)
@@ -219,7 +218,7 @@ void scale_min_k4(const Bytes &x, std::size_t at, int j, int &sc, int &m) {
 }
 
 template <class A>
-void q2_k(const Bytes &x, Out<A> &y) {  // scales[16], qs[64], d, dmin: x = d*sc * q - dmin*m
+void gguf_q2_k(const Bytes &x, Out<A> &y) {  // scales[16], qs[64], d, dmin: x = d*sc * q - dmin*m
     const auto d = A::fp16(x.u16(80)), dmin = A::fp16(x.u16(82));
     std::size_t o = 0, q = 16;
     int is = 0;
@@ -236,7 +235,7 @@ void q2_k(const Bytes &x, Out<A> &y) {  // scales[16], qs[64], d, dmin: x = d*sc
 }
 
 template <class A>
-void q3_k(const Bytes &x, Out<A> &y) {  // hmask[32], qs[64], scales[12], d: x = d*(s-32) * (q - 4*!h)
+void gguf_q3_k(const Bytes &x, Out<A> &y) {  // hmask[32], qs[64], scales[12], d: x = d*(s-32) * (q - 4*!h)
     const auto d = A::fp16(x.u16(108));
     // The 16 6-bit scales: low 4 bits from bytes 0..7, high 2 bits from bytes 8..11.
     std::uint32_t aux[4] = {x.u32(96), x.u32(100), x.u32(104), 0};
@@ -266,7 +265,7 @@ void q3_k(const Bytes &x, Out<A> &y) {  // hmask[32], qs[64], scales[12], d: x =
 }
 
 template <class A>
-void q4_k(const Bytes &x, Out<A> &y) {  // d, dmin, scales[12], qs[128]: x = d*sc * q - dmin*m
+void gguf_q4_k(const Bytes &x, Out<A> &y) {  // d, dmin, scales[12], qs[128]: x = d*sc * q - dmin*m
     const auto d = A::fp16(x.u16(0)), dmin = A::fp16(x.u16(2));
     std::size_t o = 0, q = 16;
     for (int is = 0; is < 8; is += 2) {
@@ -282,7 +281,7 @@ void q4_k(const Bytes &x, Out<A> &y) {  // d, dmin, scales[12], qs[128]: x = d*s
 }
 
 template <class A>
-void q5_k(const Bytes &x, Out<A> &y) {  // d, dmin, scales[12], qh[32], qs[128]
+void gguf_q5_k(const Bytes &x, Out<A> &y) {  // d, dmin, scales[12], qh[32], qs[128]
     const auto d = A::fp16(x.u16(0)), dmin = A::fp16(x.u16(2));
     std::size_t o = 0, ql = 48;
     std::uint8_t u1 = 1, u2 = 2;
@@ -303,7 +302,7 @@ void q5_k(const Bytes &x, Out<A> &y) {  // d, dmin, scales[12], qh[32], qs[128]
 }
 
 template <class A>
-void q6_k(const Bytes &x, Out<A> &y) {  // ql[128], qh[64], scales[16] int8, d: x = d*sc * (q6 - 32)
+void gguf_q6_k(const Bytes &x, Out<A> &y) {  // ql[128], qh[64], scales[16] int8, d: x = d*sc * (q6 - 32)
     const auto d = A::fp16(x.u16(208));
     for (int n = 0; n < 2; ++n) {
         const std::size_t ql = 64 * n, qh = 128 + 32 * n, sc = 192 + 8 * n, o = 128 * n;
@@ -319,7 +318,7 @@ void q6_k(const Bytes &x, Out<A> &y) {  // ql[128], qh[64], scales[16] int8, d: 
 }
 
 template <class A>
-void q8_k(const Bytes &x, Out<A> &y) {  // d (binary32), qs[256] int8, bsums[16]: x = d * q
+void gguf_q8_k(const Bytes &x, Out<A> &y) {  // d (binary32), qs[256] int8, bsums[16]: x = d * q
     const auto d = A::word(x.u32(0));
     for (int j = 0; j < 256; ++j) y[j] = A::mul(d, A::num(x.i8(4 + static_cast<std::size_t>(j))));
 }
@@ -339,7 +338,7 @@ typename A::V signed_grid(const typename A::V &db, std::uint8_t g, bool negative
 }
 
 template <class A>
-void iq2_xxs(const Bytes &x, Out<A> &y) {  // d, qs[32] uint16
+void gguf_iq2_xxs(const Bytes &x, Out<A> &y) {  // d, qs[32] uint16
     const auto d = A::fp16(x.u16(0));
     std::size_t o = 0;
     for (int ib = 0; ib < 8; ++ib) {
@@ -354,7 +353,7 @@ void iq2_xxs(const Bytes &x, Out<A> &y) {  // d, qs[32] uint16
 }
 
 template <class A>
-void iq2_xs(const Bytes &x, Out<A> &y) {  // d, qs[32] uint16, scales[8]
+void gguf_iq2_xs(const Bytes &x, Out<A> &y) {  // d, qs[32] uint16, scales[8]
     const auto d = A::fp16(x.u16(0));
     std::size_t o = 0;
     for (int ib = 0; ib < 8; ++ib) {
@@ -370,7 +369,7 @@ void iq2_xs(const Bytes &x, Out<A> &y) {  // d, qs[32] uint16, scales[8]
 }
 
 template <class A>
-void iq2_s(const Bytes &x, Out<A> &y) {  // d, qs[32] grid low bits, signs[32], qh[8], scales[8]
+void gguf_iq2_s(const Bytes &x, Out<A> &y) {  // d, qs[32] grid low bits, signs[32], qh[8], scales[8]
     const auto d = A::fp16(x.u16(0));
     std::size_t o = 0;
     for (int ib = 0; ib < 8; ++ib) {
@@ -386,7 +385,7 @@ void iq2_s(const Bytes &x, Out<A> &y) {  // d, qs[32] grid low bits, signs[32], 
 }
 
 template <class A>
-void iq3_xxs(const Bytes &x, Out<A> &y) {  // d, qs[64] grid indices, scales_and_signs[32]
+void gguf_iq3_xxs(const Bytes &x, Out<A> &y) {  // d, qs[64] grid indices, scales_and_signs[32]
     const auto d = A::fp16(x.u16(0));
     std::size_t o = 0;
     for (int ib = 0; ib < 8; ++ib) {
@@ -405,7 +404,7 @@ void iq3_xxs(const Bytes &x, Out<A> &y) {  // d, qs[64] grid indices, scales_and
 }
 
 template <class A>
-void iq3_s(const Bytes &x, Out<A> &y) {  // d, qs[64], qh[8], signs[32], scales[4]
+void gguf_iq3_s(const Bytes &x, Out<A> &y) {  // d, qs[64], qh[8], signs[32], scales[4]
     const auto d = A::fp16(x.u16(0));
     std::size_t o = 0, qs = 2, signs = 74;
     for (int ib = 0; ib < 8; ib += 2) {
@@ -435,7 +434,7 @@ typename A::V iq1_element(const typename A::V &dl, std::uint64_t grid, int j, bo
 }
 
 template <class A>
-void iq1_s(const Bytes &x, Out<A> &y) {  // d, qs[32], qh[8] uint16
+void gguf_iq1_s(const Bytes &x, Out<A> &y) {  // d, qs[32], qh[8] uint16
     const auto d = A::fp16(x.u16(0));
     std::size_t o = 0;
     for (int ib = 0; ib < 8; ++ib) {
@@ -449,7 +448,7 @@ void iq1_s(const Bytes &x, Out<A> &y) {  // d, qs[32], qh[8] uint16
 }
 
 template <class A>
-void iq1_m(const Bytes &x, Out<A> &y) {  // qs[32], qh[16], scales[8] (four uint16)
+void gguf_iq1_m(const Bytes &x, Out<A> &y) {  // qs[32], qh[16], scales[8] (four uint16)
     const std::uint16_t sc[4] = {x.u16(48), x.u16(50), x.u16(52), x.u16(54)};
     // The binary16 super-scale is assembled from the top nibble of each scale word.
     const auto d = A::fp16(static_cast<std::uint16_t>((sc[0] >> 12) | ((sc[1] >> 8) & 0x00F0) | ((sc[2] >> 4) & 0x0F00) | (sc[3] & 0xF000)));
@@ -467,7 +466,7 @@ void iq1_m(const Bytes &x, Out<A> &y) {  // qs[32], qh[16], scales[8] (four uint
 }
 
 template <class A>
-void iq4_nl(const Bytes &x, Out<A> &y) {  // d, qs[16]: x = d * kvalues_iq4nl[nibble]
+void gguf_iq4_nl(const Bytes &x, Out<A> &y) {  // d, qs[16]: x = d * kvalues_iq4nl[nibble]
     const auto d = A::fp16(x.u16(0));
     for (int j = 0; j < 16; ++j) {
         y[j] = A::mul(d, A::num(ggml::kvalues_iq4nl[x.u8(2 + j) & 0xF]));
@@ -476,7 +475,7 @@ void iq4_nl(const Bytes &x, Out<A> &y) {  // d, qs[16]: x = d * kvalues_iq4nl[ni
 }
 
 template <class A>
-void iq4_xs(const Bytes &x, Out<A> &y) {  // d, scales_h, scales_l[4], qs[128]
+void gguf_iq4_xs(const Bytes &x, Out<A> &y) {  // d, scales_h, scales_l[4], qs[128]
     const auto d = A::fp16(x.u16(0));
     const std::uint16_t sh = x.u16(2);
     for (int ib = 0; ib < 8; ++ib) {
@@ -490,40 +489,25 @@ void iq4_xs(const Bytes &x, Out<A> &y) {  // d, scales_h, scales_l[4], qs[128]
     }
 }
 
-/// Dispatch by ggml type id to the decoder above, evaluated with policy A.
+/// A decoder of one block, evaluated with policy A.
+template <class A>
+using Decoder = void (*)(const Bytes &, Out<A> &);
+
+/// The decoders by registry row (abi::kGgufTypes), named by the registry's type names.
+template <class A>
+constexpr abi::GgufTable<Decoder<A>> kDecoders = {
+#define NINFER_X_(id, name, type, values, bytes, registered, refq) &name<A>,
+    NINFER_GGUF_TYPES(NINFER_X_)
+#undef NINFER_X_
+};
+
+/// The block's values under policy A, by the type's decoder.
 template <class A>
 Out<A> dequantize(const GgufType &t, const Bytes &x) {
     Out<A> y(t.block_values);
-    switch (t.ggml_type) {
-    case 2: q4_0<A>(x, y); break;
-    case 3: q4_1<A>(x, y); break;
-    case 6: q5_0<A>(x, y); break;
-    case 7: q5_1<A>(x, y); break;
-    case 8: q8_0<A>(x, y); break;
-    case 9: q8_1<A>(x, y); break;
-    case 10: q2_k<A>(x, y); break;
-    case 11: q3_k<A>(x, y); break;
-    case 12: q4_k<A>(x, y); break;
-    case 13: q5_k<A>(x, y); break;
-    case 14: q6_k<A>(x, y); break;
-    case 15: q8_k<A>(x, y); break;
-    case 16: iq2_xxs<A>(x, y); break;
-    case 17: iq2_xs<A>(x, y); break;
-    case 18: iq3_xxs<A>(x, y); break;
-    case 19: iq1_s<A>(x, y); break;
-    case 20: iq4_nl<A>(x, y); break;
-    case 21: iq3_s<A>(x, y); break;
-    case 22: iq2_s<A>(x, y); break;
-    case 23: iq4_xs<A>(x, y); break;
-    case 29: iq1_m<A>(x, y); break;
-    case 34: tq1_0<A>(x, y); break;
-    case 35: tq2_0<A>(x, y); break;
-    case 39: mxfp4<A>(x, y); break;
-    case 40: gguf_nvfp4<A>(x, y); break;
-    case 41: q1_0<A>(x, y); break;
-    case 42: q2_0<A>(x, y); break;
-    default: throw std::invalid_argument("gguf: no decoder for ggml type " + std::to_string(t.ggml_type));
-    }
+    const auto decoder = abi::gguf_entry(kDecoders<A>, t.id);
+    if (!decoder) throw std::invalid_argument("gguf: no decoder for ggml type " + std::to_string(t.ggml_type));
+    decoder(x, y);
     return y;
 }
 

@@ -6,6 +6,7 @@
 
 #include <cstdint>
 #include <span>
+#include <utility>
 #include <vector>
 
 #include "ninfer/oracle/gguf.hpp"
@@ -55,17 +56,22 @@ std::uint32_t e8m0_half_word(std::uint8_t e);
 /// 7 ignored; e = 15, m = 7 is 480, not NaN), halved. Exact in binary32.
 std::uint32_t ue4m3_half_word(std::uint8_t s);
 
-/// The K-quant reference quantizers (gguf_kquants.cpp): q2_K .. q6_K (ggml types 10..14).
-bool kquant_has_reference_quantizer(std::uint32_t ggml_type);
-std::vector<std::uint8_t> kquant_quantize_block_ref(std::uint32_t ggml_type, std::span<const std::uint32_t> x);
-
-/// ggml's 4-bit non-linear reference quantizers (gguf_quantize_iq4.cpp): iq4_nl, iq4_xs (ggml
-/// types 20, 23). iq4_nl refuses a block below GROUP_MAX_EPS with NINFER_E_METHOD (oracle/GGUF.md).
-bool iq4_has_reference_quantizer(std::uint32_t ggml_type);
-GgufQuantized iq4_quantize_block_ref(std::uint32_t ggml_type, std::span<const std::uint32_t> x);
-/// The small reference quantizers (gguf_quantize_small.cpp): q1_0, q2_0, tq1_0, tq2_0, mxfp4 and
-/// ggml's nvfp4 (ggml types 41, 42, 34, 35, 39, 40).
-bool small_has_reference_quantizer(std::uint32_t ggml_type);
-std::vector<std::uint8_t> small_quantize_block_ref(std::uint32_t ggml_type, std::span<const std::uint32_t> x);
+/// ggml's quantize_row_<type>_ref for one block of finite binary32 words, named by the
+/// registry's type name; declared for every row, defined where the registry's ref_quantizer
+/// column is 1: gguf_quantize.cpp (q4_0 .. q8_K), gguf_kquants.cpp (q2_K .. q6_K),
+/// gguf_quantize_iq4.cpp (iq4_nl, iq4_xs: iq4_nl refuses a block below GROUP_MAX_EPS with
+/// NINFER_E_METHOD, oracle/GGUF.md), gguf_quantize_small.cpp (q1_0, q2_0, tq1_0, tq2_0, mxfp4, nvfp4).
+/// The outcome of a quantizer that wrote its block (NINFER_OK).
+inline GgufQuantized written(std::vector<std::uint8_t> block) {
+    GgufQuantized q;
+    q.block = std::move(block);
+    return q;
+}
+using Quantizer = GgufQuantized (*)(std::span<const std::uint32_t> x);
+namespace quantize_ref {
+#define NINFER_X_(id, name, type, values, bytes, registered, refq) GgufQuantized name(std::span<const std::uint32_t> x);
+NINFER_GGUF_TYPES(NINFER_X_)
+#undef NINFER_X_
+}  // namespace quantize_ref
 
 }  // namespace ninfer::oracle::gguf_detail

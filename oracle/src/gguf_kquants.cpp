@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <cstring>
 
+#include "ninfer/abi/bytes.hpp"
 #include "gguf_internal.hpp"
 
 namespace ninfer::oracle::gguf_detail {
@@ -58,11 +59,6 @@ F group_max_eps() {                     // GROUP_MAX_EPS = 1e-15f
     one = 1;
     den = 1000000000000000LL;
     return F::of(static_cast<std::uint32_t>(round_quotient(one, den, fp32(), 1, 1)));
-}
-
-void put16(std::vector<std::uint8_t> &b, std::size_t at, std::uint16_t v) {
-    b[at] = static_cast<std::uint8_t>(v);
-    b[at + 1] = static_cast<std::uint8_t>(v >> 8);
 }
 
 /// The value of largest magnitude (the first on ties) and that magnitude: ggml's max/amax scan.
@@ -260,16 +256,16 @@ std::vector<std::uint8_t> q2_k(const F *x) {
     if (max_scale > F(0)) {
         const F iscale = q4scale / max_scale;
         for (int j = 0; j < 16; ++j) scales_out[j] = static_cast<std::uint8_t>(nearest_int(iscale * scales[j]));
-        put16(y, 80, to_fp16(max_scale / q4scale));
+        abi::store_le16(&y[80], to_fp16(max_scale / q4scale));
     } else {
-        put16(y, 80, to_fp16(F(0)));
+        abi::store_le16(&y[80], to_fp16(F(0)));
     }
     if (max_min > F(0)) {
         const F iscale = q4scale / max_min;
         for (int j = 0; j < 16; ++j) scales_out[j] = static_cast<std::uint8_t>(scales_out[j] | nearest_int(iscale * mins[j]) << 4);
-        put16(y, 82, to_fp16(max_min / q4scale));
+        abi::store_le16(&y[82], to_fp16(max_min / q4scale));
     } else {
-        put16(y, 82, to_fp16(F(0)));
+        abi::store_le16(&y[82], to_fp16(F(0)));
     }
     for (int j = 0; j < 16; ++j) {
         const F d = from_fp16(static_cast<std::uint16_t>(y[80] | y[81] << 8)) * F(scales_out[j] & 0xF);
@@ -312,9 +308,9 @@ std::vector<std::uint8_t> q3_k(const F *x) {
             l = static_cast<std::int8_t>(l >> 4);
             sc_out[j % 4 + 8] = static_cast<std::uint8_t>(sc_out[j % 4 + 8] | l << (2 * (j / 4)));
         }
-        put16(y, 108, to_fp16(F(1) / iscale));
+        abi::store_le16(&y[108], to_fp16(F(1) / iscale));
     } else {
-        put16(y, 108, to_fp16(F(0)));
+        abi::store_le16(&y[108], to_fp16(F(0)));
     }
     for (int j = 0; j < 16; ++j) {
         auto sc = static_cast<std::int8_t>(j < 8 ? sc_out[j] & 0xF : sc_out[j - 8] >> 4);
@@ -378,8 +374,8 @@ std::vector<std::uint8_t> q45_k(const F *x, int bits) {
             sc_out[j - 0] = static_cast<std::uint8_t>(sc_out[j - 0] | ((lm >> 4) << 6));
         }
     }
-    put16(y, 0, to_fp16(max_scale / F(63)));
-    put16(y, 2, to_fp16(max_min / F(63)));
+    abi::store_le16(&y[0], to_fp16(max_scale / F(63)));
+    abi::store_le16(&y[2], to_fp16(max_min / F(63)));
     for (int j = 0; j < 8; ++j) {
         std::uint8_t sc = 0, m = 0;
         scale_min_k4(j, sc_out, sc, m);
@@ -432,11 +428,11 @@ std::vector<std::uint8_t> q6_k(const F *x) {
         }
     }
     if (max_abs_scale < group_max_eps()) {
-        put16(y, 208, to_fp16(F(0)));
+        abi::store_le16(&y[208], to_fp16(F(0)));
         return y;
     }
     const F iscale = F(-128) / max_scale;
-    put16(y, 208, to_fp16(F(1) / iscale));
+    abi::store_le16(&y[208], to_fp16(F(1) / iscale));
     auto *sc_out = reinterpret_cast<std::int8_t *>(y.data() + 192);
     for (int ib = 0; ib < 16; ++ib) sc_out[ib] = static_cast<std::int8_t>(std::min(127, nearest_int(iscale * scales[ib])));
     for (int j = 0; j < 16; ++j) {
@@ -462,21 +458,19 @@ std::vector<std::uint8_t> q6_k(const F *x) {
     return y;
 }
 
-}  // namespace
-
-bool kquant_has_reference_quantizer(std::uint32_t ggml_type) { return ggml_type >= 10 && ggml_type <= 14; }
-
-std::vector<std::uint8_t> kquant_quantize_block_ref(std::uint32_t ggml_type, std::span<const std::uint32_t> words) {
+/// The binary32 values of a block's words.
+std::vector<F> values_of(std::span<const std::uint32_t> words) {
     std::vector<F> x(words.size());
     for (std::size_t i = 0; i < words.size(); ++i) x[i] = F::of(words[i]);
-    switch (ggml_type) {
-    case 10: return q2_k(x.data());
-    case 11: return q3_k(x.data());
-    case 12: return q45_k(x.data(), 4);
-    case 13: return q45_k(x.data(), 5);
-    case 14: return q6_k(x.data());
-    default: return {};
-    }
+    return x;
 }
+
+}  // namespace
+
+GgufQuantized quantize_ref::gguf_q2_k(std::span<const std::uint32_t> x) { return written(q2_k(values_of(x).data())); }
+GgufQuantized quantize_ref::gguf_q3_k(std::span<const std::uint32_t> x) { return written(q3_k(values_of(x).data())); }
+GgufQuantized quantize_ref::gguf_q4_k(std::span<const std::uint32_t> x) { return written(q45_k(values_of(x).data(), 4)); }
+GgufQuantized quantize_ref::gguf_q5_k(std::span<const std::uint32_t> x) { return written(q45_k(values_of(x).data(), 5)); }
+GgufQuantized quantize_ref::gguf_q6_k(std::span<const std::uint32_t> x) { return written(q6_k(values_of(x).data())); }
 
 }  // namespace ninfer::oracle::gguf_detail

@@ -7,6 +7,8 @@
 
 #include <fmt/format.h>
 
+#include "ninfer/abi/bytes.hpp"
+#include "ninfer/abi/gguf_table.hpp"
 #include "gguf_internal.hpp"
 
 namespace ninfer::oracle {
@@ -37,10 +39,8 @@ long int8_of(long converted) { return static_cast<std::int8_t>(static_cast<std::
 
 bool nonzero(W w) { return (w & 0x7FFFFFFFu) != 0; }
 
-void put16(std::vector<std::uint8_t> &b, std::size_t at, std::uint16_t v) {
-    b[at] = static_cast<std::uint8_t>(v);
-    b[at + 1] = static_cast<std::uint8_t>(v >> 8);
-}
+/// The block bytes of a GGUF type (the registry's column).
+std::size_t block_bytes(std::uint32_t id) { return abi::find_id(abi::kGgufTypes, id)->block_bytes; }
 
 /// The signed extreme of a block (q4_0, q5_0): the value of largest magnitude, the first on ties.
 W signed_absmax(std::span<const W> x) {
@@ -72,7 +72,7 @@ std::vector<std::uint8_t> symmetric_nibbles(std::span<const W> x, int bits, std:
     const long half = 1L << (bits - 1), qmax = (1L << bits) - 1;
     const W d = B::div(signed_absmax(x), B::num(-half));
     const W id = inverse_or_zero(d);
-    put16(b, 0, B::to_fp16(d));
+    abi::store_le16(&b[0], B::to_fp16(d));
     const W offset = B::add(B::num(half), kHalf);  // 8.5f, 16.5f: exact
     std::uint32_t qh = 0;
     for (std::size_t j = 0; j < 16; ++j) {
@@ -84,7 +84,7 @@ std::vector<std::uint8_t> symmetric_nibbles(std::span<const W> x, int bits, std:
         qh |= static_cast<std::uint32_t>((xi1 & 0x10) >> 4) << (j + 16);
     }
     if (bits == 5)
-        for (int i = 0; i < 4; ++i) b[2 + static_cast<std::size_t>(i)] = static_cast<std::uint8_t>(qh >> (8 * i));
+        abi::store_le32(&b[2], qh);
     return b;
 }
 
@@ -95,8 +95,8 @@ std::vector<std::uint8_t> affine_nibbles(std::span<const W> x, int bits, std::si
     min_max(x, min, max);
     const W d = B::div(B::sub(max, min), B::num((1L << bits) - 1));
     const W id = inverse_or_zero(d);
-    put16(b, 0, B::to_fp16(d));
-    put16(b, 2, B::to_fp16(min));
+    abi::store_le16(&b[0], B::to_fp16(d));
+    abi::store_le16(&b[2], B::to_fp16(min));
     std::uint32_t qh = 0;
     for (std::size_t j = 0; j < 16; ++j) {
         long xi0 = trunc_to_int(B::add(B::mul(B::sub(x[j], min), id), kHalf));
@@ -111,7 +111,7 @@ std::vector<std::uint8_t> affine_nibbles(std::span<const W> x, int bits, std::si
         qh |= static_cast<std::uint32_t>((xi1 & 0x10) >> 4) << (j + 16);
     }
     if (bits == 5)
-        for (int i = 0; i < 4; ++i) b[4 + static_cast<std::size_t>(i)] = static_cast<std::uint8_t>(qh >> (8 * i));
+        abi::store_le32(&b[4], qh);
     return b;
 }
 
@@ -123,7 +123,7 @@ std::vector<std::uint8_t> q8_blocks(std::span<const W> x, bool with_sum, std::si
     for (const W v : x) amax = B::less(amax, B::abs(v)) ? B::abs(v) : amax;  // MAX(amax, fabsf(v))
     const W d = B::div(amax, B::num(127));
     const W id = inverse_or_zero(d);
-    put16(b, 0, B::to_fp16(d));
+    abi::store_le16(&b[0], B::to_fp16(d));
     const std::size_t qs = with_sum ? 4 : 2;
     long sum = 0;
     for (std::size_t j = 0; j < 32; ++j) {
@@ -131,7 +131,7 @@ std::vector<std::uint8_t> q8_blocks(std::span<const W> x, bool with_sum, std::si
         b[qs + j] = static_cast<std::uint8_t>(q);
         sum += q;
     }
-    if (with_sum) put16(b, 2, B::to_fp16(B::mul(B::num(sum), d)));
+    if (with_sum) abi::store_le16(&b[2], B::to_fp16(B::mul(B::num(sum), d)));
     return b;
 }
 
@@ -152,29 +152,47 @@ std::vector<std::uint8_t> q8_k_block(std::span<const W> x) {
     for (std::size_t g = 0; g < 16; ++g) {
         int sum = 0;
         for (std::size_t i = 0; i < 16; ++i) sum += static_cast<std::int8_t>(b[4 + 16 * g + i]);
-        put16(b, 260 + 2 * g, static_cast<std::uint16_t>(sum));
+        abi::store_le16(&b[260 + 2 * g], static_cast<std::uint16_t>(sum));
     }
     const W d = B::div(kOne, iscale);
-    for (int i = 0; i < 4; ++i) b[static_cast<std::size_t>(i)] = static_cast<std::uint8_t>(d >> (8 * i));
+    abi::store_le32(&b[0], d);
     return b;
 }
 
 }  // namespace
 
-bool gguf_has_reference_quantizer(const GgufType &t) {
-    switch (t.ggml_type) {
-    case 2: case 3: case 6: case 7: case 8: case 9: case 15: return true;
-    default:
-        return gguf_detail::kquant_has_reference_quantizer(t.ggml_type) || gguf_detail::iq4_has_reference_quantizer(t.ggml_type) ||
-               gguf_detail::small_has_reference_quantizer(t.ggml_type);
-    }
-}
+namespace gguf_detail::quantize_ref {
+
+GgufQuantized gguf_q4_0(std::span<const W> x) { return gguf_detail::written(symmetric_nibbles(x, 4, block_bytes(NINFER_FORMAT_gguf_q4_0))); }
+GgufQuantized gguf_q5_0(std::span<const W> x) { return gguf_detail::written(symmetric_nibbles(x, 5, block_bytes(NINFER_FORMAT_gguf_q5_0))); }
+GgufQuantized gguf_q4_1(std::span<const W> x) { return gguf_detail::written(affine_nibbles(x, 4, block_bytes(NINFER_FORMAT_gguf_q4_1))); }
+GgufQuantized gguf_q5_1(std::span<const W> x) { return gguf_detail::written(affine_nibbles(x, 5, block_bytes(NINFER_FORMAT_gguf_q5_1))); }
+GgufQuantized gguf_q8_0(std::span<const W> x) { return gguf_detail::written(q8_blocks(x, false, block_bytes(NINFER_FORMAT_gguf_q8_0))); }
+GgufQuantized gguf_q8_1(std::span<const W> x) { return gguf_detail::written(q8_blocks(x, true, block_bytes(NINFER_FORMAT_gguf_q8_1))); }
+GgufQuantized gguf_q8_k(std::span<const W> x) { return gguf_detail::written(q8_k_block(x)); }
+
+}  // namespace gguf_detail::quantize_ref
+
+namespace {
+
+/// ggml's reference quantizers by registry row: the registry's ref_quantizer column decides
+/// which types have one (nullptr elsewhere).
+constexpr abi::GgufTable<gguf_detail::Quantizer> kQuantizers = {
+#define NINFER_X_(id, name, type, values, bytes, registered, refq) NINFER_GGUF_IF_REFQ(refq, &gguf_detail::quantize_ref::name),
+    NINFER_GGUF_TYPES(NINFER_X_)
+#undef NINFER_X_
+};
+
+}  // namespace
+
+bool gguf_has_reference_quantizer(const GgufType &t) { return t.ref_quantizer; }
 
 GgufQuantized gguf_quantize_block_ref(const GgufType &t, std::span<const std::uint32_t> x) {
     GgufQuantized out;
     if (x.size() != t.block_values)
         throw std::invalid_argument(fmt::format("gguf_quantize_block_ref: {} takes {} values, not {}", t.name, t.block_values, x.size()));
-    if (!gguf_has_reference_quantizer(t)) {
+    const auto quantize = abi::gguf_entry(kQuantizers, t.id);
+    if (!quantize) {
         out.status = NINFER_E_UNSUPPORTED;
         out.message = fmt::format("no reference quantizer for {} in the oracle", t.name);
         return out;
@@ -185,21 +203,7 @@ GgufQuantized gguf_quantize_block_ref(const GgufType &t, std::span<const std::ui
             out.message = fmt::format("element {} is not finite", i);
             return out;
         }
-    if (gguf_detail::iq4_has_reference_quantizer(t.ggml_type)) return gguf_detail::iq4_quantize_block_ref(t.ggml_type, x);
-    switch (t.ggml_type) {
-    case 2: out.block = symmetric_nibbles(x, 4, t.block_bytes); break;
-    case 6: out.block = symmetric_nibbles(x, 5, t.block_bytes); break;
-    case 3: out.block = affine_nibbles(x, 4, t.block_bytes); break;
-    case 7: out.block = affine_nibbles(x, 5, t.block_bytes); break;
-    case 8: out.block = q8_blocks(x, false, t.block_bytes); break;
-    case 9: out.block = q8_blocks(x, true, t.block_bytes); break;
-    case 15: out.block = q8_k_block(x); break;
-    default:
-        out.block = gguf_detail::small_has_reference_quantizer(t.ggml_type) ? gguf_detail::small_quantize_block_ref(t.ggml_type, x)
-                                                                            : gguf_detail::kquant_quantize_block_ref(t.ggml_type, x);
-        break;
-    }
-    return out;
+    return quantize(x);
 }
 
 }  // namespace ninfer::oracle

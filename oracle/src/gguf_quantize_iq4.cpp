@@ -13,6 +13,7 @@
 #include <array>
 #include <fmt/format.h>
 
+#include "ninfer/abi/bytes.hpp"
 #include "gguf_internal.hpp"
 #include "ninfer/oracle/ggml_tables.hpp"
 
@@ -153,8 +154,7 @@ GgufQuantized iq4_impl(std::span<const W> x, int ntry, const char *name) {
             return out;
         }
         const std::uint16_t dh = fp16_x86(scales[0]);
-        out.block[0] = static_cast<std::uint8_t>(dh);
-        out.block[1] = static_cast<std::uint8_t>(dh >> 8);
+        abi::store_le16(&out.block[0], dh);
         if (ntry > 0) {
             const W id = nonzero(scales[0]) ? B::div(kOne, scales[0]) : kZero;
             for (int j = 0; j < super; ++j) L[static_cast<std::size_t>(j)] = static_cast<std::uint8_t>(best_index(B::mul(id, x[static_cast<std::size_t>(j)])));
@@ -170,12 +170,9 @@ GgufQuantized iq4_impl(std::span<const W> x, int ntry, const char *name) {
 
 }  // namespace
 
-bool iq4_has_reference_quantizer(std::uint32_t ggml_type) { return ggml_type == 20 || ggml_type == 23; }
-
-GgufQuantized iq4_quantize_block_ref(std::uint32_t ggml_type, std::span<const std::uint32_t> x) {
-    // quantize_row_iq4_nl_ref passes ntry -1 (one least-squares scale, no search); quantize_row_iq4_xs_ref
-    // goes through quantize_iq4_xs, ntry 7.
-    return ggml_type == 20 ? iq4_impl(x, -1, "iq4_nl") : iq4_impl(x, 7, "iq4_xs");
-}
+// quantize_row_iq4_nl_ref passes ntry -1 (one least-squares scale, no search); quantize_row_iq4_xs_ref
+// goes through quantize_iq4_xs, ntry 7.
+GgufQuantized quantize_ref::gguf_iq4_nl(std::span<const std::uint32_t> x) { return iq4_impl(x, -1, "iq4_nl"); }
+GgufQuantized quantize_ref::gguf_iq4_xs(std::span<const std::uint32_t> x) { return iq4_impl(x, 7, "iq4_xs"); }
 
 }  // namespace ninfer::oracle::gguf_detail

@@ -9,6 +9,7 @@
 #include <stdexcept>
 #include <string>
 
+#include "ninfer/abi/bytes.hpp"
 #include "gguf_internal.hpp"
 #include "ninfer/oracle/ggml_tables.hpp"
 
@@ -22,11 +23,6 @@ using Block = std::vector<std::uint8_t>;
 
 constexpr W kZero = 0, kOne = 0x3F800000u, kHalf = 0x3F000000u;
 constexpr W k448 = 0x43E00000u, k512 = 0x44000000u;  // 448.0f, 512.0f
-
-void put16(Block &b, std::size_t at, std::uint16_t v) {
-    b[at] = static_cast<std::uint8_t>(v);
-    b[at + 1] = static_cast<std::uint8_t>(v >> 8);
-}
 
 /// The largest magnitude of x (amax < fabsf(v), or MAX(amax, fabsf(v)): the same word).
 W amax_of(std::span<const W> x) {
@@ -52,7 +48,7 @@ Block q1_0(std::span<const W> x) {
     Block b(18, 0);
     W sum = kZero;
     for (const W v : x) sum = B::add(sum, B::abs(v));
-    put16(b, 0, B::to_fp16(B::div(sum, B::num(128))));
+    abi::store_le16(&b[0], B::to_fp16(B::div(sum, B::num(128))));
     for (std::size_t j = 0; j < 128; ++j)
         if (!B::less(x[j], kZero)) b[2 + j / 8] |= static_cast<std::uint8_t>(1u << (j % 8));
     return b;
@@ -63,7 +59,7 @@ Block q2_0(std::span<const W> x) {
     Block b(18, 0);
     const W d = amax_of(x);
     const W id = B::less(kZero, d) ? B::div(kOne, d) : kZero;
-    put16(b, 0, B::to_fp16(d));
+    abi::store_le16(&b[0], B::to_fp16(d));
     for (std::size_t j = 0; j < 64; ++j) {
         const long long u = std::clamp(roundf_int(B::mul(x[j], id)) + 1, 0LL, 3LL);
         b[2 + j / 4] |= static_cast<std::uint8_t>(u << ((j % 4) * 2));
@@ -98,7 +94,7 @@ Block tq1_0(std::span<const W> x) {
     tq1_0_run(x, t, 0, 32, 5, b.data());
     tq1_0_run(x, t, 160, 16, 5, b.data() + 32);
     tq1_0_run(x, t, 240, 4, 4, b.data() + 48);
-    put16(b, 52, B::to_fp16(t.d));
+    abi::store_le16(&b[52], B::to_fp16(t.d));
     return b;
 }
 
@@ -113,7 +109,7 @@ Block tq2_0(std::span<const W> x) {
             for (std::size_t n = 0; n < 4; ++n) q += static_cast<unsigned>(t.trit(x[4 * j + m + 32 * n]) & 3) << (2 * n);
             b[j + m] = static_cast<std::uint8_t>(q);
         }
-    put16(b, 64, B::to_fp16(t.d));
+    abi::store_le16(&b[64], B::to_fp16(t.d));
     return b;
 }
 
@@ -193,23 +189,11 @@ Block nvfp4(std::span<const W> x) {
 
 }  // namespace
 
-bool small_has_reference_quantizer(std::uint32_t ggml_type) {
-    switch (ggml_type) {
-    case 34: case 35: case 39: case 40: case 41: case 42: return true;
-    default: return false;
-    }
-}
-
-std::vector<std::uint8_t> small_quantize_block_ref(std::uint32_t ggml_type, std::span<const std::uint32_t> x) {
-    switch (ggml_type) {
-    case 41: return q1_0(x);
-    case 42: return q2_0(x);
-    case 34: return tq1_0(x);
-    case 35: return tq2_0(x);
-    case 39: return mxfp4(x);
-    case 40: return nvfp4(x);
-    default: throw std::logic_error("small_quantize_block_ref: no small quantizer for ggml type " + std::to_string(ggml_type));
-    }
-}
+GgufQuantized quantize_ref::gguf_q1_0(std::span<const std::uint32_t> x) { return written(q1_0(x)); }
+GgufQuantized quantize_ref::gguf_q2_0(std::span<const std::uint32_t> x) { return written(q2_0(x)); }
+GgufQuantized quantize_ref::gguf_tq1_0(std::span<const std::uint32_t> x) { return written(tq1_0(x)); }
+GgufQuantized quantize_ref::gguf_tq2_0(std::span<const std::uint32_t> x) { return written(tq2_0(x)); }
+GgufQuantized quantize_ref::gguf_mxfp4(std::span<const std::uint32_t> x) { return written(mxfp4(x)); }
+GgufQuantized quantize_ref::gguf_nvfp4(std::span<const std::uint32_t> x) { return written(nvfp4(x)); }
 
 }  // namespace ninfer::oracle::gguf_detail

@@ -10,6 +10,7 @@
 #include <sstream>
 #include <vector>
 
+#include "ninfer/abi/gguf_table.hpp"
 #include "ninfer/oracle/ggml_tables.hpp"
 #include "ninfer/oracle/gguf.hpp"
 
@@ -306,4 +307,36 @@ TEST_CASE("ggml's K-quant reference quantizers: bytes recorded from ggml itself"
         for (auto b : q.block) got += fmt::format("{:02x}", b);
         CHECK(got == e.hex);
     }
+}
+
+namespace {
+/// A per-type table as the GGUF code builds them: each row's name where the registry's
+/// ref_quantizer column is 1, nullptr where it is 0.
+constexpr ninfer::abi::GgufTable<const char *> kQuantizerNames = {
+#define NINFER_X_(id, name, type, values, bytes, registered, refq) NINFER_GGUF_IF_REFQ(refq, #name),
+    NINFER_GGUF_TYPES(NINFER_X_)
+#undef NINFER_X_
+};
+}  // namespace
+
+TEST_CASE("GGUF per-type tables: rows, entries and the ref_quantizer column follow the registry", "[gguf][registry]") {
+    namespace abi = ninfer::abi;
+    for (std::size_t r = 0; r < kGgufTypes.size(); ++r) {
+        const auto &t = kGgufTypes[r];
+        INFO(t.name);
+        CHECK(abi::gguf_row(t.id) == r);
+        CHECK(abi::gguf_row_of_ggml_type(t.ggml_type) == r);
+        const char *name = abi::gguf_entry(kQuantizerNames, t.id);
+        CHECK((name != nullptr) == t.ref_quantizer);
+        if (name) CHECK(t.name == name);
+        CHECK(abi::gguf_entry_of_ggml_type(kQuantizerNames, t.ggml_type) == name);
+        CHECK(gguf_has_reference_quantizer(t) == t.ref_quantizer);
+    }
+    // Ids outside the GGUF family: none, a word format, ggml's removed q4_2 (type 4), past the last type.
+    CHECK(abi::gguf_row(0) == kGgufTypes.size());
+    CHECK(abi::gguf_row(NINFER_FORMAT_fp32) == kGgufTypes.size());
+    CHECK(abi::gguf_row_of_ggml_type(4) == kGgufTypes.size());
+    CHECK(abi::gguf_row_of_ggml_type(43) == kGgufTypes.size());
+    CHECK(abi::gguf_entry(kQuantizerNames, 0) == nullptr);
+    CHECK(abi::gguf_entry_of_ggml_type(kQuantizerNames, 4) == nullptr);
 }

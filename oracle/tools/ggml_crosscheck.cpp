@@ -11,6 +11,7 @@
 #include <random>
 #include <string>
 #include <vector>
+#include "ninfer/abi/gguf_table.hpp"
 #include "ninfer/oracle/gguf.hpp"
 extern "C" {
 void ggml_abort(const char *, int, const char *, ...) { std::abort(); }
@@ -26,18 +27,38 @@ Q(iq4_nl) Q(iq4_xs) Q(q1_0) Q(q2_0) Q(tq1_0) Q(tq2_0) Q(mxfp4) Q(nvfp4)
 }
 using Fn = void (*)(const void *, float *, int64_t);
 using QFn = void (*)(const float *, void *, int64_t);
-QFn quantizer_of(uint32_t t) {
-    switch (t) {
-    case 2: return quantize_row_q4_0_ref; case 3: return quantize_row_q4_1_ref; case 6: return quantize_row_q5_0_ref;
-    case 7: return quantize_row_q5_1_ref; case 8: return quantize_row_q8_0_ref; case 9: return quantize_row_q8_1_ref;
-    case 15: return quantize_row_q8_K_ref; case 10: return quantize_row_q2_K_ref; case 11: return quantize_row_q3_K_ref;
-    case 12: return quantize_row_q4_K_ref; case 13: return quantize_row_q5_K_ref; case 14: return quantize_row_q6_K_ref;
-    case 20: return quantize_row_iq4_nl_ref; case 23: return quantize_row_iq4_xs_ref;
-    case 41: return quantize_row_q1_0_ref; case 42: return quantize_row_q2_0_ref; case 34: return quantize_row_tq1_0_ref;
-    case 35: return quantize_row_tq2_0_ref; case 39: return quantize_row_mxfp4_ref; case 40: return quantize_row_nvfp4_ref;
-    default: return nullptr;
-    }
-}
+/// ggml's functions of each type, named by the registry's type name (ggml spells the K-quants
+/// with a capital K; q8_1 has no dequantize_row_*; a type without a reference quantizer none).
+namespace ggml_fns {
+struct Pair {
+    Fn dequantize;
+    QFn quantize;
+};
+constexpr Pair gguf_q4_0{dequantize_row_q4_0, quantize_row_q4_0_ref}, gguf_q4_1{dequantize_row_q4_1, quantize_row_q4_1_ref};
+constexpr Pair gguf_q5_0{dequantize_row_q5_0, quantize_row_q5_0_ref}, gguf_q5_1{dequantize_row_q5_1, quantize_row_q5_1_ref};
+constexpr Pair gguf_q8_0{dequantize_row_q8_0, quantize_row_q8_0_ref}, gguf_q8_1{nullptr, quantize_row_q8_1_ref};
+constexpr Pair gguf_q2_k{dequantize_row_q2_K, quantize_row_q2_K_ref}, gguf_q3_k{dequantize_row_q3_K, quantize_row_q3_K_ref};
+constexpr Pair gguf_q4_k{dequantize_row_q4_K, quantize_row_q4_K_ref}, gguf_q5_k{dequantize_row_q5_K, quantize_row_q5_K_ref};
+constexpr Pair gguf_q6_k{dequantize_row_q6_K, quantize_row_q6_K_ref}, gguf_q8_k{dequantize_row_q8_K, quantize_row_q8_K_ref};
+constexpr Pair gguf_iq2_xxs{dequantize_row_iq2_xxs, nullptr}, gguf_iq2_xs{dequantize_row_iq2_xs, nullptr};
+constexpr Pair gguf_iq3_xxs{dequantize_row_iq3_xxs, nullptr}, gguf_iq1_s{dequantize_row_iq1_s, nullptr};
+constexpr Pair gguf_iq4_nl{dequantize_row_iq4_nl, quantize_row_iq4_nl_ref}, gguf_iq3_s{dequantize_row_iq3_s, nullptr};
+constexpr Pair gguf_iq2_s{dequantize_row_iq2_s, nullptr}, gguf_iq4_xs{dequantize_row_iq4_xs, quantize_row_iq4_xs_ref};
+constexpr Pair gguf_iq1_m{dequantize_row_iq1_m, nullptr}, gguf_tq1_0{dequantize_row_tq1_0, quantize_row_tq1_0_ref};
+constexpr Pair gguf_tq2_0{dequantize_row_tq2_0, quantize_row_tq2_0_ref}, gguf_mxfp4{dequantize_row_mxfp4, quantize_row_mxfp4_ref};
+constexpr Pair gguf_nvfp4{dequantize_row_nvfp4, quantize_row_nvfp4_ref}, gguf_q1_0{dequantize_row_q1_0, quantize_row_q1_0_ref};
+constexpr Pair gguf_q2_0{dequantize_row_q2_0, quantize_row_q2_0_ref};
+}  // namespace ggml_fns
+
+/// ggml's functions by registry row.
+constexpr ninfer::abi::GgufTable<ggml_fns::Pair> kGgmlFns = {
+#define NINFER_X_(id, name, type, values, bytes, registered, refq) ggml_fns::name,
+    NINFER_GGUF_TYPES(NINFER_X_)
+#undef NINFER_X_
+};
+
+QFn quantizer_of(const ninfer::oracle::GgufType &t) { return ninfer::abi::gguf_entry(kGgmlFns, t.id).quantize; }
+Fn fn_of(const ninfer::oracle::GgufType &t) { return ninfer::abi::gguf_entry(kGgmlFns, t.id).dequantize; }
 
 /// Finite extremes (one kind of twelve in every fourth block): gaussian values times 1e-40 or
 /// 1e-38 beside an exact zero (1/d overflows), +-FLT_MAX alternating, FLT_MAX, 1e-45 and zeros,
@@ -84,7 +105,7 @@ bool selected(const ninfer::oracle::GgufType &t) {
 int check_quantizers(int blocks, std::mt19937_64 &rng) {
     int bad_types = 0;
     for (const auto &t : ninfer::oracle::kGgufTypes) {
-        QFn q = quantizer_of(t.ggml_type);
+        QFn q = quantizer_of(t);
         if (!q || !selected(t)) continue;
         long mismatches = 0, refused = 0;
         for (int b = 0; b < blocks; ++b) {
@@ -116,25 +137,12 @@ int check_quantizers(int blocks, std::mt19937_64 &rng) {
     }
     return bad_types;
 }
-Fn fn_of(uint32_t t) {
-    switch (t) {
-    case 2: return dequantize_row_q4_0; case 3: return dequantize_row_q4_1; case 6: return dequantize_row_q5_0;
-    case 7: return dequantize_row_q5_1; case 8: return dequantize_row_q8_0; case 10: return dequantize_row_q2_K;
-    case 11: return dequantize_row_q3_K; case 12: return dequantize_row_q4_K; case 13: return dequantize_row_q5_K;
-    case 14: return dequantize_row_q6_K; case 15: return dequantize_row_q8_K; case 16: return dequantize_row_iq2_xxs;
-    case 17: return dequantize_row_iq2_xs; case 18: return dequantize_row_iq3_xxs; case 19: return dequantize_row_iq1_s;
-    case 20: return dequantize_row_iq4_nl; case 21: return dequantize_row_iq3_s; case 22: return dequantize_row_iq2_s;
-    case 23: return dequantize_row_iq4_xs; case 29: return dequantize_row_iq1_m; case 34: return dequantize_row_tq1_0;
-    case 35: return dequantize_row_tq2_0; case 39: return dequantize_row_mxfp4; case 40: return dequantize_row_nvfp4;
-    case 41: return dequantize_row_q1_0; case 42: return dequantize_row_q2_0; default: return nullptr;
-    }
-}
 int main(int argc, char **argv) {
     const int blocks = argc > 1 ? std::atoi(argv[1]) : 200;
     std::mt19937_64 rng(20261130);
     int bad_types = 0;
     for (const auto &t : ninfer::oracle::kGgufTypes) {
-        Fn fn = fn_of(t.ggml_type);
+        Fn fn = fn_of(t);
         if (!selected(t)) continue;
         if (!fn) { std::printf("%-14s no ggml dequantize_row_*: skipped\n", std::string(t.name).c_str()); continue; }
         long mismatches = 0, nans = 0, values = 0;

@@ -4,7 +4,7 @@
 // the call, then redoes the one broken step for one type over the planes the reference wrote:
 // re-decoding each block of that type's quant_decode with its own block decoder, or patching the
 // blocks of that type's quant_encode. Built on the reference's native binary16 and nearest_int
-// (native_gguf.hpp); every other call is the reference's.
+// (gguf_blocks.hpp); every other call is the reference's.
 #pragma once
 
 #include <bit>
@@ -13,7 +13,7 @@
 #include <span>
 
 #include "mutant_common_v2.hpp"
-#include "native_gguf.hpp"
+#include "gguf_blocks.hpp"
 #include "ninfer/abi/registry.hpp"
 #include "ninfer/oracle/ggml_tables.hpp"
 

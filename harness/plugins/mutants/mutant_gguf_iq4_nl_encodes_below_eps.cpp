@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "mutant_gguf_common.hpp"
-#include "native_gguf_iq4.hpp"
+#include "gguf_quantize_iq4.hpp"
 
 namespace {
 namespace g = ninfer::mutants::gguf;

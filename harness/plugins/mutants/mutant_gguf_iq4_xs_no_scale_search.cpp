@@ -2,7 +2,7 @@
 // Seeded bug: iq4_xs quantizes with ntry 0 (quantize_row_iq4_nl_ref's path widened by one
 // step) instead of ggml's ntry 7: the sub-block scale search tries one inverse scale, not 15.
 #include "mutant_gguf_common.hpp"
-#include "native_gguf_iq4.hpp"
+#include "gguf_quantize_iq4.hpp"
 
 namespace {
 namespace g = ninfer::mutants::gguf;

@@ -17,11 +17,6 @@ std::int32_t x86_int32(float v) {
     return static_cast<std::int32_t>(v);
 }
 
-void put16(std::uint8_t *b, std::uint16_t h) {
-    b[0] = static_cast<std::uint8_t>(h);
-    b[1] = static_cast<std::uint8_t>(h >> 8);
-}
-
 void requantize(const float *x, std::uint8_t *b) {
     float min = FLT_MAX, max = -FLT_MAX;
     for (int j = 0; j < 32; ++j) {
@@ -31,8 +26,8 @@ void requantize(const float *x, std::uint8_t *b) {
     min = std::min(min, 0.0f);  // the bug
     const float d = (max - min) / 15.0f;
     const float id = d != 0.0f ? 1.0f / d : 0.0f;
-    put16(b, g::gn::f32_to_fp16(d));
-    put16(b + 2, g::gn::f32_to_fp16(min));
+    ninfer::abi::store_le16(b, g::gn::f32_to_fp16(d));
+    ninfer::abi::store_le16(b + 2, g::gn::f32_to_fp16(min));
     for (int j = 0; j < 16; ++j) {
         const int x0 = std::min(15, static_cast<int>(static_cast<std::int8_t>(x86_int32((x[j] - min) * id + 0.5f))));
         const int x1 = std::min(15, static_cast<int>(static_cast<std::int8_t>(x86_int32((x[j + 16] - min) * id + 0.5f))));

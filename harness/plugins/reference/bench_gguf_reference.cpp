@@ -10,7 +10,7 @@
 #include <random>
 #include <vector>
 
-#include "native_gguf.hpp"
+#include "gguf_blocks.hpp"
 #include "ninfer/abi/registry.hpp"
 #include "ninfer/oracle/gguf.hpp"
 #include "reference_plugin.hpp"

@@ -11,7 +11,7 @@
 #include <string>
 #include <vector>
 
-#include "native_gguf.hpp"
+#include "gguf_blocks.hpp"
 #include "native_grouped.hpp"
 #include "native_scaled.hpp"
 #include "ninfer/abi/registry.hpp"

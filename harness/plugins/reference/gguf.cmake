@@ -2,9 +2,9 @@
 # The reference plugin's GGUF half (ggml_blocks_v1): its own native decoders and reference
 # quantizers, the ops of the family contract, their cross-check against the oracle and the
 # decode benchmark (included by harness/plugins/reference/CMakeLists.txt).
-set(NINFER_GGUF_NATIVE_SOURCES ${CMAKE_CURRENT_LIST_DIR}/native_gguf.cpp ${CMAKE_CURRENT_LIST_DIR}/native_gguf_quantize.cpp
-  ${CMAKE_CURRENT_LIST_DIR}/native_gguf_kquants.cpp ${CMAKE_CURRENT_LIST_DIR}/native_gguf_iq4.cpp
-  ${CMAKE_CURRENT_LIST_DIR}/native_gguf_quantize_small.cpp)
+set(NINFER_GGUF_NATIVE_SOURCES ${CMAKE_CURRENT_LIST_DIR}/gguf_blocks.cpp ${CMAKE_CURRENT_LIST_DIR}/gguf_quantize.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/gguf_quantize_kquants.cpp ${CMAKE_CURRENT_LIST_DIR}/gguf_quantize_iq4.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/gguf_quantize_small.cpp)
 target_sources(ninfer_reference PRIVATE ${CMAKE_CURRENT_LIST_DIR}/gguf_ops.cpp ${NINFER_GGUF_NATIVE_SOURCES})
 # ggml's binary32 evaluation order: no product may be fused into an addition.
 set_source_files_properties(${NINFER_GGUF_NATIVE_SOURCES} PROPERTIES COMPILE_OPTIONS "-ffp-contract=off")
@@ -14,9 +14,9 @@ set_source_files_properties(${NINFER_GGUF_NATIVE_SOURCES} PROPERTIES COMPILE_OPT
 target_include_directories(ninfer_reference PUBLIC $<BUILD_INTERFACE:${PROJECT_BINARY_DIR}/oracle/generated>)
 
 if(NINFER_BUILD_TESTS AND TARGET ninfer_reference_tests)
-  target_sources(ninfer_reference_tests PRIVATE ${CMAKE_CURRENT_LIST_DIR}/tests/test_gguf_native.cpp
-    ${CMAKE_CURRENT_LIST_DIR}/tests/test_gguf_iq4_native.cpp
-    ${CMAKE_CURRENT_LIST_DIR}/tests/test_gguf_native_small.cpp)
+  target_sources(ninfer_reference_tests PRIVATE ${CMAKE_CURRENT_LIST_DIR}/tests/test_gguf_blocks.cpp
+    ${CMAKE_CURRENT_LIST_DIR}/tests/test_gguf_quantize_iq4.cpp
+    ${CMAKE_CURRENT_LIST_DIR}/tests/test_gguf_quantize_small.cpp)
   target_link_libraries(ninfer_reference_tests PRIVATE ninfer::oracle)
 endif()
 

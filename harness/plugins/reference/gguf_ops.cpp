@@ -4,7 +4,7 @@
 // calls: quant_decode (payload -> values), payload_validate, rows_select, quant_encode (ggml's
 // reference quantizers, the MXFP4 recipe for gguf_mxfp4). Every call is checked in the
 // contract's order: the format/layout pair before any plane is read, then the shape, then the
-// planes and their sizes. Decoding and encoding are native_gguf's.
+// planes and their sizes. Decoding is gguf_blocks.cpp's, encoding gguf_quantize*.cpp's.
 #include "gguf_ops.hpp"
 
 #include <bit>
@@ -13,7 +13,7 @@
 #include <vector>
 
 #include "call_planes.hpp"
-#include "native_gguf.hpp"
+#include "gguf_blocks.hpp"
 #include "ninfer/abi/registry.hpp"
 #include "reference_plugin.hpp"
 
@@ -26,10 +26,6 @@ namespace gn = gguf_native;
 
 const GgufType *find_type(std::uint32_t format) { return abi::find_id(abi::kGgufTypes, format); }
 
-/// The K-quants have ggml reference quantizers the reference does not implement (yet): neither
-/// served nor declared.
-bool quantizer_declared(const GgufType &t) { return !t.ref_quantizer || gn::has_reference_quantizer(t.ggml_type); }
-
 std::vector<ninfer_capability_v2> build_capabilities() {
     std::vector<ninfer_capability_v2> caps;
     constexpr std::uint32_t kBlockOps[] = {NINFER_OP_quant_decode, NINFER_OP_payload_validate, NINFER_OP_rows_select,
@@ -40,7 +36,7 @@ std::vector<ninfer_capability_v2> build_capabilities() {
         caps.push_back({NINFER_OP_rows_select, t.id, 0, NINFER_LAYOUT_ggml_blocks_v1, 0, 0});
         // Served (ggml_quantize_ref, mxfp4_ocp for gguf_mxfp4) or refused by name (another
         // method, a type without a reference quantizer, a source that is not fp32).
-        if (quantizer_declared(t)) caps.push_back({NINFER_OP_quant_encode, t.id, 0, NINFER_LAYOUT_ggml_blocks_v1, 0, 0});
+        caps.push_back({NINFER_OP_quant_encode, t.id, 0, NINFER_LAYOUT_ggml_blocks_v1, 0, 0});
         // A GGUF type in any other layout is refused by name (E_LAYOUT).
         for (const auto &l : abi::kLayouts)
             if (l.id != NINFER_LAYOUT_ggml_blocks_v1)
@@ -203,8 +199,6 @@ std::int32_t check_encoder(const GgufType &t, const ninfer_call_v2 *c, ninfer_re
     const bool fits = (c->method == NINFER_ENCODER_ggml_quantize_ref && t.ref_quantizer) ||
                       (c->method == NINFER_ENCODER_mxfp4_ocp && t.id == NINFER_FORMAT_gguf_mxfp4);
     if (!fits) return fail(res, NINFER_E_METHOD, std::string(e->name) + " does not encode " + std::string(t.name));
-    if (c->method == NINFER_ENCODER_ggml_quantize_ref && !gn::has_reference_quantizer(t.ggml_type))
-        return fail(res, NINFER_E_UNSUPPORTED, "the reference does not implement ggml's quantizer for " + std::string(t.name));
     if (c->format_in != NINFER_FORMAT_fp32)
         return fail(res, NINFER_E_CONVERSION, std::string(e->name) + " takes fp32 sources, not " + format_label(c->format_in));
     return NINFER_OK;

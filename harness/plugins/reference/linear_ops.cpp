@@ -3,7 +3,7 @@
 // "Call" and "Check order"): Y = W_hat X^T with W [N,K] (shape {N, K}, `format`, `layout`), X [M,K]
 // (count = M, the ACTIVATION plane's words of its format), Y [M,N] (the OUTPUT plane's words of its
 // format). Weights are decoded by the reference's family decoders (native_grouped, native_scaled,
-// native_gguf, native_decode); the profiles are evaluated by native_linear.
+// gguf_blocks, native_decode); the profiles are evaluated by native_linear.
 #include "linear_ops.hpp"
 
 #include <algorithm>
@@ -18,7 +18,7 @@
 
 #include "call_planes.hpp"
 #include "native.hpp"
-#include "native_gguf.hpp"
+#include "gguf_blocks.hpp"
 #include "native_grouped.hpp"
 #include "native_linear.hpp"
 #include "ninfer/abi/registry.hpp"

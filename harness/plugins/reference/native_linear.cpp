@@ -9,7 +9,7 @@
 #include <bit>
 #include <cmath>
 
-#include "native_gguf.hpp"
+#include "gguf_blocks.hpp"
 #include "ninfer/abi/plugin.h"
 
 namespace ninfer::reference::linear_native {

@@ -9,9 +9,13 @@
 
 #include <fmt/format.h>
 
+#include "ninfer/abi/bytes.hpp"
+#include "ninfer/abi/gguf_table.hpp"
+
 #include <limits>
 #include <memory>
 #include <mutex>
+#include <span>
 #include <stdexcept>
 
 namespace ninfer::suites::gguf {
@@ -36,23 +40,24 @@ std::uint64_t elements(const Shape &shape) {
 
 Bytes le32(const U32 &w) {
     Bytes b;
-    for (const auto x : w) put_word(b, x, 4);
+    for (const auto x : w) abi::append_le(b, x, 4);
     return b;
 }
 
 Bytes le64(const std::vector<std::uint64_t> &w) {
     Bytes b;
-    for (const auto x : w) put_word(b, x, 8);
+    for (const auto x : w) abi::append_le(b, x, 8);
     return b;
 }
 
 void put16(Bytes &b, std::size_t at, std::uint16_t w) {
-    b.at(at) = static_cast<std::uint8_t>(w);
-    b.at(at + 1) = static_cast<std::uint8_t>(w >> 8);
+    if (at + 2 > b.size()) throw std::out_of_range("gguf builders: a 16-bit field past the block");
+    abi::store_le16(&b[at], w);
 }
 
 void put32(Bytes &b, std::size_t at, std::uint32_t w) {
-    for (int i = 0; i < 4; ++i) b.at(at + static_cast<std::size_t>(i)) = static_cast<std::uint8_t>(w >> (8 * i));
+    if (at + 4 > b.size()) throw std::out_of_range("gguf builders: a 32-bit field past the block");
+    abi::store_le32(&b[at], w);
 }
 
 Bytes concat(const std::vector<Bytes> &blocks) {
@@ -63,25 +68,48 @@ Bytes concat(const std::vector<Bytes> &blocks) {
 
 // ---- block fields -------------------------------------------------------------------------
 
+namespace {
+
+using K = ScaleKind;
+using Fields = std::span<const ScaleField>;
+
+/// The scale field layouts of ggml-common.h's block_* structs.
+constexpr ScaleField kDAt0[] = {{K::fp16, 0, "d"}};
+constexpr ScaleField kDM[] = {{K::fp16, 0, "d"}, {K::fp16, 2, "m"}};
+constexpr ScaleField kDS[] = {{K::fp16, 0, "d"}, {K::fp16, 2, "s"}};
+constexpr ScaleField kDDminAt0[] = {{K::fp16, 0, "d"}, {K::fp16, 2, "dmin"}};
+
+/// The scale fields of each type, named by the registry's type name.
+namespace fields_of {
+constexpr Fields gguf_q4_0 = kDAt0, gguf_q5_0 = kDAt0, gguf_q8_0 = kDAt0, gguf_q1_0 = kDAt0, gguf_q2_0 = kDAt0;
+constexpr Fields gguf_iq2_xxs = kDAt0, gguf_iq2_xs = kDAt0, gguf_iq3_xxs = kDAt0, gguf_iq1_s = kDAt0, gguf_iq4_nl = kDAt0,
+                 gguf_iq3_s = kDAt0, gguf_iq2_s = kDAt0, gguf_iq4_xs = kDAt0;
+constexpr Fields gguf_q4_1 = kDM, gguf_q5_1 = kDM, gguf_q8_1 = kDS;
+constexpr ScaleField gguf_q2_k[] = {{K::fp16, 80, "d"}, {K::fp16, 82, "dmin"}};
+constexpr ScaleField gguf_q3_k[] = {{K::fp16, 108, "d"}};
+constexpr Fields gguf_q4_k = kDDminAt0, gguf_q5_k = kDDminAt0;
+constexpr ScaleField gguf_q6_k[] = {{K::fp16, 208, "d"}};
+constexpr ScaleField gguf_q8_k[] = {{K::fp32, 0, "d"}};
+constexpr ScaleField gguf_iq1_m[] = {{K::iq1m_nibbles, 48, "d"}};
+constexpr ScaleField gguf_tq1_0[] = {{K::fp16, 52, "d"}};
+constexpr ScaleField gguf_tq2_0[] = {{K::fp16, 64, "d"}};
+constexpr ScaleField gguf_mxfp4[] = {{K::e8m0, 0, "e"}};
+constexpr ScaleField gguf_nvfp4[] = {{K::ue4m3, 0, "d0"}, {K::ue4m3, 1, "d1"}, {K::ue4m3, 2, "d2"}, {K::ue4m3, 3, "d3"}};
+}  // namespace fields_of
+
+/// The scale fields by registry row.
+constexpr abi::GgufTable<Fields> kScaleFields = {
+#define NINFER_X_(id, name, type, values, bytes, registered, refq) Fields(fields_of::name),
+    NINFER_GGUF_TYPES(NINFER_X_)
+#undef NINFER_X_
+};
+
+}  // namespace
+
 std::vector<ScaleField> scale_fields(const GgufType &t) {
-    using K = ScaleKind;
-    switch (t.ggml_type) {
-    case 2: case 6: case 8: case 16: case 17: case 18: case 19: case 20: case 21: case 22: case 23: case 41: case 42:
-        return {{K::fp16, 0, "d"}};
-    case 3: case 7: return {{K::fp16, 0, "d"}, {K::fp16, 2, "m"}};
-    case 9: return {{K::fp16, 0, "d"}, {K::fp16, 2, "s"}};
-    case 10: return {{K::fp16, 80, "d"}, {K::fp16, 82, "dmin"}};
-    case 11: return {{K::fp16, 108, "d"}};
-    case 12: case 13: return {{K::fp16, 0, "d"}, {K::fp16, 2, "dmin"}};
-    case 14: return {{K::fp16, 208, "d"}};
-    case 15: return {{K::fp32, 0, "d"}};
-    case 29: return {{K::iq1m_nibbles, 48, "d"}};
-    case 34: return {{K::fp16, 52, "d"}};
-    case 35: return {{K::fp16, 64, "d"}};
-    case 39: return {{K::e8m0, 0, "e"}};
-    case 40: return {{K::ue4m3, 0, "d0"}, {K::ue4m3, 1, "d1"}, {K::ue4m3, 2, "d2"}, {K::ue4m3, 3, "d3"}};
-    default: throw std::logic_error("gguf builders: no block fields for ggml type " + std::to_string(t.ggml_type));
-    }
+    const Fields f = abi::gguf_entry(kScaleFields, t.id);
+    if (f.empty()) throw std::logic_error("gguf builders: no block fields for ggml type " + std::to_string(t.ggml_type));
+    return {f.begin(), f.end()};
 }
 
 void set_scale(Bytes &block, const ScaleField &f, std::uint32_t word) {
@@ -211,224 +239,297 @@ Bytes seeded_block(const GgufType &t, std::mt19937_64 &rng) {
     return b;
 }
 
+namespace {
+
+/// Every nibble code in both halves of a block whose 16 code bytes start at `at` (split
+/// halves, not interleaved): q4_0, q4_1, iq4_nl's code book, mxfp4.
+std::vector<BlockGroup> nibble_codes(const GgufType &t, std::size_t at) {
+    return {{"codes", blocks_of(t, 1, [at](Bytes &b, int) { nibble_ramp(b, at, 16); })}};
+}
+
+/// q5_0 (qh at 2), q5_1 (qh at 4): every 5-bit word in both halves; high bits in bit order.
+std::vector<BlockGroup> five_bit_codes(const GgufType &t, std::size_t qh) {
+    const std::size_t qs = qh + 4;
+    static constexpr std::uint32_t kQh[] = {0x0000FFFFu, 0xFFFF0000u, 0x5A5AC3C3u, 0x00000001u, 0x80000000u};
+    return {{"high_bits", blocks_of(t, 5, [&](Bytes &b, int v) {
+                 nibble_ramp(b, qs, 16);
+                 put32(b, qh, kQh[v]);
+             })}};
+}
+
+/// q8_0 (qs at 2), q8_1 (qs at 4, its s metadata varied): all 256 int8 codes over 8 blocks.
+std::vector<BlockGroup> int8_codes(const GgufType &t, std::size_t qs, bool with_sum) {
+    return {{"codes", blocks_of(t, 8, [&](Bytes &b, int v) {
+                 for (std::size_t j = 0; j < 32; ++j) b[qs + j] = static_cast<std::uint8_t>(32 * v + static_cast<int>(j));
+                 if (with_sum) put16(b, 2, static_cast<std::uint16_t>(0x1234 * (v + 1)));
+             })}};
+}
+
+/// q4_K, q5_K: all 64 6-bit scales and mins at every sub-block position.
+std::vector<BlockGroup> k4_scales_and_mins(const GgufType &t) {
+    return {{"scales", blocks_of(t, 64, [&](Bytes &b, int v) {
+                     int sc[8], mn[8];
+                     for (int j = 0; j < 8; ++j) sc[j] = (v + 8 * j) % 64, mn[j] = (v + 8 * j + 37) % 64;
+                     pack_scale_min_k4(b, 4, sc, mn);
+                     for (std::size_t m = 16; m < b.size(); ++m) b[m] = pattern(static_cast<std::size_t>(v), m);  // qh, qs
+                 })}};
+}
+
+/// The coverage blocks of each type, named by the registry's type name.
+namespace coverage {
+
+/// q4_0: every nibble in both halves (split halves, not interleaved)
+std::vector<BlockGroup> gguf_q4_0(const GgufType &t) { return nibble_codes(t, 2); }
+
+/// iq4_nl: every code book entry in both halves
+std::vector<BlockGroup> gguf_iq4_nl(const GgufType &t) { return nibble_codes(t, 2); }
+
+/// q4_1
+std::vector<BlockGroup> gguf_q4_1(const GgufType &t) { return nibble_codes(t, 4); }
+
+/// q5_0: every 5-bit word in both halves; high bits in bit order
+std::vector<BlockGroup> gguf_q5_0(const GgufType &t) { return five_bit_codes(t, 2); }
+
+/// q5_1
+std::vector<BlockGroup> gguf_q5_1(const GgufType &t) { return five_bit_codes(t, 4); }
+
+/// q8_0: all 256 int8 codes over 8 blocks
+std::vector<BlockGroup> gguf_q8_0(const GgufType &t) { return int8_codes(t, 2, false); }
+
+/// q8_1 (s: metadata, varied)
+std::vector<BlockGroup> gguf_q8_1(const GgufType &t) { return int8_codes(t, 4, true); }
+
+/// q8_K: all 256 codes in one block, bsums consistent
+std::vector<BlockGroup> gguf_q8_k(const GgufType &t) {
+    return {{"codes", blocks_of(t, 1, [](Bytes &b, int) {
+                     for (std::size_t j = 0; j < 256; ++j) b[4 + j] = static_cast<std::uint8_t>(j);
+                     for (std::size_t i = 0; i < 16; ++i) {
+                         int sum = 0;
+                         for (std::size_t j = 0; j < 16; ++j) sum += static_cast<std::int8_t>(b[4 + 16 * i + j]);
+                         put16(b, 260 + 2 * i, static_cast<std::uint16_t>(static_cast<std::int16_t>(sum)));
+                     }
+                 })}};
+}
+
+/// q1_0: bit order LSB first
+std::vector<BlockGroup> gguf_q1_0(const GgufType &t) {
+    return {{"bits", blocks_of(t, 1, [](Bytes &b, int) {
+                     static constexpr std::uint8_t kBits[16] = {0x00, 0xFF, 0x55, 0xAA, 0x01, 0x80, 0x0F, 0xF0,
+                                                                0x33, 0xCC, 0x12, 0x48, 0xFE, 0x7F, 0x96, 0x69};
+                     for (std::size_t j = 0; j < 16; ++j) b[2 + j] = kBits[j];
+                 })}};
+}
+
+/// q2_0: every 2-bit word at every position, u - 1
+std::vector<BlockGroup> gguf_q2_0(const GgufType &t) {
+    return {{"codes", blocks_of(t, 1, [](Bytes &b, int) {
+                     for (std::size_t j = 0; j < 16; ++j) b[2 + j] = j < 8 ? 0xE4 : static_cast<std::uint8_t>(0x1B ^ (j * 0x11));
+                 })}};
+}
+
+/// mxfp4: every code in both halves
+std::vector<BlockGroup> gguf_mxfp4(const GgufType &t) { return nibble_codes(t, 1); }
+
+/// ggml's nvfp4: every code in both halves of each sub-block, distinct sub-block scales
+std::vector<BlockGroup> gguf_nvfp4(const GgufType &t) {
+    return {{"codes", blocks_of(t, 1, [](Bytes &b, int) {
+                     nibble_ramp(b, 4, 32);
+                     b[0] = 0x38, b[1] = 0x30, b[2] = 0x41, b[3] = 0x09;
+                 })}};
+}
+
+/// tq1_0: every byte value in qs, varied qh: ggml's base-3 digits
+std::vector<BlockGroup> gguf_tq1_0(const GgufType &t) {
+    return {{"trits", blocks_of(t, 6, [](Bytes &b, int v) {
+                     for (std::size_t m = 0; m < 48; ++m) b[m] = static_cast<std::uint8_t>(48 * v + static_cast<int>(m));
+                     for (std::size_t j = 0; j < 4; ++j) b[48 + j] = static_cast<std::uint8_t>(43 * (4 * v + static_cast<int>(j)) + 242);
+                 })}};
+}
+
+/// tq2_0: every 2-bit field at every shift, offset 1
+std::vector<BlockGroup> gguf_tq2_0(const GgufType &t) {
+    return {{"offsets", blocks_of(t, 2, [](Bytes &b, int v) {
+                     for (std::size_t m = 0; m < 64; ++m) b[m] = v ? pattern(3, m) : (m % 2 ? 0x1B : 0xE4);
+                 })}};
+}
+
+/// q2_K: all 16 scales and mins at every sub-block position
+std::vector<BlockGroup> gguf_q2_k(const GgufType &t) {
+    return {{"scales", blocks_of(t, 16, [](Bytes &b, int v) {
+                     for (int i = 0; i < 16; ++i) b[static_cast<std::size_t>(i)] = static_cast<std::uint8_t>(((v + i) % 16) | ((v + i + 8) % 16) << 4);
+                     for (std::size_t m = 0; m < 64; ++m) b[16 + m] = pattern(static_cast<std::size_t>(v), m);
+                 })}};
+}
+
+/// q3_K: all 64 6-bit scales at every sub-block position
+std::vector<BlockGroup> gguf_q3_k(const GgufType &t) {
+    return {{"scales", blocks_of(t, 64, [](Bytes &b, int v) {
+                     int s[16];
+                     for (int i = 0; i < 16; ++i) s[i] = (v + 4 * i) % 64;
+                     pack_q3k_scales(b, 96, s);
+                     for (std::size_t m = 0; m < 96; ++m) b[m] = pattern(static_cast<std::size_t>(v), m);
+                 })}};
+}
+
+/// q4_K, q5_K: all 64 6-bit scales and mins at every sub-block position
+std::vector<BlockGroup> gguf_q4_k(const GgufType &t) { return k4_scales_and_mins(t); }
+
+/// q4_K, q5_K: all 64 6-bit scales and mins at every sub-block position
+std::vector<BlockGroup> gguf_q5_k(const GgufType &t) { return k4_scales_and_mins(t); }
+
+/// q6_K: every int8 scale byte, every 6-bit code
+std::vector<BlockGroup> gguf_q6_k(const GgufType &t) {
+    return {{"scales", blocks_of(t, 16, [](Bytes &b, int v) {
+                     for (std::size_t i = 0; i < 16; ++i) b[192 + i] = static_cast<std::uint8_t>(16 * v + 17 * static_cast<int>(i));
+                     for (std::size_t m = 0; m < 192; ++m) b[m] = pattern(static_cast<std::size_t>(v), m);
+                 })}};
+}
+
+/// iq2_xxs: 256 grid indices, 128 ksigns entries, 16 scales over 8 blocks
+std::vector<BlockGroup> gguf_iq2_xxs(const GgufType &t) {
+    return {{"grid", blocks_of(t, 8, [](Bytes &b, int v) {
+                     for (int ib = 0; ib < 8; ++ib) {
+                         std::uint32_t a1 = static_cast<std::uint32_t>((8 * v + ib) % 16) << 28;
+                         for (int l = 0; l < 4; ++l) {
+                             const int e = 32 * v + 4 * ib + l;
+                             b[2 + 8 * static_cast<std::size_t>(ib) + static_cast<std::size_t>(l)] = static_cast<std::uint8_t>(e);
+                             a1 |= static_cast<std::uint32_t>((e + 64) % 128) << (7 * l);
+                         }
+                         put32(b, 6 + 8 * static_cast<std::size_t>(ib), a1);
+                     }
+                 })}};
+}
+
+/// iq2_xs: 512 grid indices over 16 blocks, all ksigns, every 4-bit scale
+std::vector<BlockGroup> gguf_iq2_xs(const GgufType &t) {
+    return {{"grid", blocks_of(t, 16, [](Bytes &b, int v) {
+                     for (int ib = 0; ib < 8; ++ib) {
+                         for (int l = 0; l < 4; ++l) {
+                             const int e = 32 * v + 4 * ib + l;
+                             put16(b, 2 + 2 * static_cast<std::size_t>(4 * ib + l), static_cast<std::uint16_t>(e | ((e + 5) % 128) << 9));
+                         }
+                         b[66 + static_cast<std::size_t>(ib)] = static_cast<std::uint8_t>((2 * ib + v) % 16 | ((2 * ib + v + 1) % 16) << 4);
+                     }
+                 })}};
+}
+
+/// iq2_s: 1024 grid indices over 32 blocks, every sign byte, every scale
+std::vector<BlockGroup> gguf_iq2_s(const GgufType &t) {
+    return {{"grid", blocks_of(t, 32, [](Bytes &b, int v) {
+                     for (int ib = 0; ib < 8; ++ib) {
+                         std::uint8_t qh = 0;
+                         for (int l = 0; l < 4; ++l) {
+                             const int e = 32 * v + 4 * ib + l;
+                             b[2 + static_cast<std::size_t>(4 * ib + l)] = static_cast<std::uint8_t>(e);
+                             b[34 + static_cast<std::size_t>(4 * ib + l)] = static_cast<std::uint8_t>(e * 7 + 3);
+                             qh = static_cast<std::uint8_t>(qh | ((e >> 8) & 3) << (2 * l));
+                         }
+                         b[66 + static_cast<std::size_t>(ib)] = qh;
+                         b[74 + static_cast<std::size_t>(ib)] = static_cast<std::uint8_t>((2 * ib + v) % 16 | ((2 * ib + v + 1) % 16) << 4);
+                     }
+                 })}};
+}
+
+/// iq3_xxs: 256 grid indices over 4 blocks, all ksigns, every scale
+std::vector<BlockGroup> gguf_iq3_xxs(const GgufType &t) {
+    return {{"grid", blocks_of(t, 4, [](Bytes &b, int v) {
+                     for (std::size_t m = 0; m < 64; ++m) b[2 + m] = static_cast<std::uint8_t>(64 * v + static_cast<int>(m));
+                     for (int ib = 0; ib < 8; ++ib) {
+                         std::uint32_t aux = static_cast<std::uint32_t>((4 * v + 2 * ib + v / 2) % 16) << 28;
+                         for (int l = 0; l < 4; ++l) aux |= static_cast<std::uint32_t>((32 * v + 4 * ib + l) % 128) << (7 * l);
+                         put32(b, 66 + 4 * static_cast<std::size_t>(ib), aux);
+                     }
+                 })}};
+}
+
+/// iq3_s: 512 grid indices over 8 blocks, every sign byte, every scale
+std::vector<BlockGroup> gguf_iq3_s(const GgufType &t) {
+    return {{"grid", blocks_of(t, 8, [](Bytes &b, int v) {
+                     for (int k = 0; k < 8; ++k) {
+                         std::uint8_t qh = 0;
+                         for (int e = 0; e < 8; ++e) {
+                             const int idx = 64 * v + 8 * k + e;
+                             b[2 + static_cast<std::size_t>(8 * k + e)] = static_cast<std::uint8_t>(idx);
+                             qh = static_cast<std::uint8_t>(qh | ((idx >> 8) & 1) << e);
+                         }
+                         b[66 + static_cast<std::size_t>(k)] = qh;
+                         for (int l = 0; l < 4; ++l) b[74 + static_cast<std::size_t>(4 * k + l)] = static_cast<std::uint8_t>(32 * v + 4 * k + l);
+                     }
+                     for (int i = 0; i < 4; ++i) b[106 + static_cast<std::size_t>(i)] = static_cast<std::uint8_t>((2 * i + 8 * v) % 16 | ((2 * i + 8 * v + 1) % 16) << 4);
+                 })}};
+}
+
+/// iq1_s: 2048 grid indices over 64 blocks, both delta signs, every 3-bit scale
+std::vector<BlockGroup> gguf_iq1_s(const GgufType &t) {
+    return {{"grid", blocks_of(t, 64, [](Bytes &b, int v) {
+                     for (int ib = 0; ib < 8; ++ib) {
+                         std::uint16_t qh = static_cast<std::uint16_t>(((v + ib) % 8) << 12 | ((v + ib) % 2) << 15);
+                         for (int l = 0; l < 4; ++l) {
+                             const int e = 32 * v + 4 * ib + l;
+                             b[2 + static_cast<std::size_t>(4 * ib + l)] = static_cast<std::uint8_t>(e);
+                             qh = static_cast<std::uint16_t>(qh | ((e >> 8) & 7) << (3 * l));
+                         }
+                         put16(b, 34 + 2 * static_cast<std::size_t>(ib), qh);
+                     }
+                 })}};
+}
+
+/// iq1_m: 2048 grid indices over 64 blocks, every delta sign, every 3-bit scale
+std::vector<BlockGroup> gguf_iq1_m(const GgufType &t) {
+    return {{"grid", blocks_of(t, 64, [&](Bytes &b, int v) {
+                     for (int ib = 0; ib < 8; ++ib) {
+                         int idx[4];
+                         for (int l = 0; l < 4; ++l) {
+                             idx[l] = 32 * v + 4 * ib + l;
+                             b[static_cast<std::size_t>(4 * ib + l)] = static_cast<std::uint8_t>(idx[l]);
+                         }
+                         const int s = (v + ib) % 16;  // the delta signs of the four groups
+                         b[32 + 2 * static_cast<std::size_t>(ib)] =
+                             static_cast<std::uint8_t>(((idx[0] >> 8) & 7) | (s & 1) << 3 | ((idx[1] >> 8) & 7) << 4 | (s & 2) << 6);
+                         b[33 + 2 * static_cast<std::size_t>(ib)] =
+                             static_cast<std::uint8_t>(((idx[2] >> 8) & 7) | (s & 4) << 1 | ((idx[3] >> 8) & 7) << 4 | (s & 8) << 4);
+                     }
+                     // Sub-block scales: 3 bits each, 12 bits per uint16, its top nibble a part of d.
+                     for (std::size_t k = 0; k < 4; ++k) {
+                         const int s0 = (v + static_cast<int>(4 * k)) % 8, s1 = (v + static_cast<int>(4 * k) + 1) % 8,
+                                   s2 = (v + static_cast<int>(4 * k) + 2) % 8, s3 = (v + static_cast<int>(4 * k) + 3) % 8;
+                         const std::uint16_t lo = static_cast<std::uint16_t>(s0 | s1 << 3 | s2 << 6 | s3 << 9);
+                         b[48 + 2 * k] = static_cast<std::uint8_t>(lo);
+                         b[49 + 2 * k] = static_cast<std::uint8_t>((b[49 + 2 * k] & 0xF0) | (lo >> 8));
+                     }
+                 })}};
+}
+
+/// iq4_xs: all 64 6-bit scales over 8 blocks, every code book entry
+std::vector<BlockGroup> gguf_iq4_xs(const GgufType &t) {
+    return {{"scales", blocks_of(t, 8, [](Bytes &b, int v) {
+                     std::uint16_t sh = 0;
+                     for (int ib = 0; ib < 8; ++ib) {
+                         const int ls = (8 * v + 3 * ib) % 64;
+                         b[4 + static_cast<std::size_t>(ib / 2)] |= static_cast<std::uint8_t>((ls & 0xF) << (4 * (ib % 2)));
+                         sh = static_cast<std::uint16_t>(sh | (ls >> 4) << (2 * ib));
+                         nibble_ramp(b, 8 + 16 * static_cast<std::size_t>(ib), 16);
+                     }
+                     put16(b, 2, sh);
+                 })}};
+}
+
+}  // namespace coverage
+
+/// The coverage builders by registry row.
+using CoverageOf = std::vector<BlockGroup> (*)(const GgufType &);
+constexpr abi::GgufTable<CoverageOf> kCoverage = {
+#define NINFER_X_(id, name, type, values, bytes, registered, refq) &coverage::name,
+    NINFER_GGUF_TYPES(NINFER_X_)
+#undef NINFER_X_
+};
+
+}  // namespace
+
 std::vector<BlockGroup> coverage_blocks(const GgufType &t) {
-    std::vector<BlockGroup> g;
-    switch (t.ggml_type) {
-    case 2:   // q4_0: every nibble in both halves (split halves, not interleaved)
-    case 20:  // iq4_nl: every code book entry in both halves
-        g.push_back({"codes", blocks_of(t, 1, [](Bytes &b, int) { nibble_ramp(b, 2, 16); })});
-        break;
-    case 3:  // q4_1
-        g.push_back({"codes", blocks_of(t, 1, [](Bytes &b, int) { nibble_ramp(b, 4, 16); })});
-        break;
-    case 6:  // q5_0: every 5-bit word in both halves; high bits in bit order
-    case 7:  // q5_1
-    {
-        const std::size_t qh = t.ggml_type == 6 ? 2 : 4, qs = qh + 4;
-        static constexpr std::uint32_t kQh[] = {0x0000FFFFu, 0xFFFF0000u, 0x5A5AC3C3u, 0x00000001u, 0x80000000u};
-        g.push_back({"high_bits", blocks_of(t, 5, [&](Bytes &b, int v) {
-                         nibble_ramp(b, qs, 16);
-                         put32(b, qh, kQh[v]);
-                     })});
-        break;
-    }
-    case 8:  // q8_0: all 256 int8 codes over 8 blocks
-    case 9:  // q8_1 (s: metadata, varied)
-    {
-        const std::size_t qs = t.ggml_type == 8 ? 2 : 4;
-        g.push_back({"codes", blocks_of(t, 8, [&](Bytes &b, int v) {
-                         for (std::size_t j = 0; j < 32; ++j) b[qs + j] = static_cast<std::uint8_t>(32 * v + static_cast<int>(j));
-                         if (t.ggml_type == 9) put16(b, 2, static_cast<std::uint16_t>(0x1234 * (v + 1)));
-                     })});
-        break;
-    }
-    case 15:  // q8_K: all 256 codes in one block, bsums consistent
-        g.push_back({"codes", blocks_of(t, 1, [](Bytes &b, int) {
-                         for (std::size_t j = 0; j < 256; ++j) b[4 + j] = static_cast<std::uint8_t>(j);
-                         for (std::size_t i = 0; i < 16; ++i) {
-                             int sum = 0;
-                             for (std::size_t j = 0; j < 16; ++j) sum += static_cast<std::int8_t>(b[4 + 16 * i + j]);
-                             put16(b, 260 + 2 * i, static_cast<std::uint16_t>(static_cast<std::int16_t>(sum)));
-                         }
-                     })});
-        break;
-    case 41:  // q1_0: bit order LSB first
-        g.push_back({"bits", blocks_of(t, 1, [](Bytes &b, int) {
-                         static constexpr std::uint8_t kBits[16] = {0x00, 0xFF, 0x55, 0xAA, 0x01, 0x80, 0x0F, 0xF0,
-                                                                    0x33, 0xCC, 0x12, 0x48, 0xFE, 0x7F, 0x96, 0x69};
-                         for (std::size_t j = 0; j < 16; ++j) b[2 + j] = kBits[j];
-                     })});
-        break;
-    case 42:  // q2_0: every 2-bit word at every position, u - 1
-        g.push_back({"codes", blocks_of(t, 1, [](Bytes &b, int) {
-                         for (std::size_t j = 0; j < 16; ++j) b[2 + j] = j < 8 ? 0xE4 : static_cast<std::uint8_t>(0x1B ^ (j * 0x11));
-                     })});
-        break;
-    case 39:  // mxfp4: every code in both halves
-        g.push_back({"codes", blocks_of(t, 1, [](Bytes &b, int) { nibble_ramp(b, 1, 16); })});
-        break;
-    case 40:  // ggml's nvfp4: every code in both halves of each sub-block, distinct sub-block scales
-        g.push_back({"codes", blocks_of(t, 1, [](Bytes &b, int) {
-                         nibble_ramp(b, 4, 32);
-                         b[0] = 0x38, b[1] = 0x30, b[2] = 0x41, b[3] = 0x09;
-                     })});
-        break;
-    case 34:  // tq1_0: every byte value in qs, varied qh: ggml's base-3 digits
-        g.push_back({"trits", blocks_of(t, 6, [](Bytes &b, int v) {
-                         for (std::size_t m = 0; m < 48; ++m) b[m] = static_cast<std::uint8_t>(48 * v + static_cast<int>(m));
-                         for (std::size_t j = 0; j < 4; ++j) b[48 + j] = static_cast<std::uint8_t>(43 * (4 * v + static_cast<int>(j)) + 242);
-                     })});
-        break;
-    case 35:  // tq2_0: every 2-bit field at every shift, offset 1
-        g.push_back({"offsets", blocks_of(t, 2, [](Bytes &b, int v) {
-                         for (std::size_t m = 0; m < 64; ++m) b[m] = v ? pattern(3, m) : (m % 2 ? 0x1B : 0xE4);
-                     })});
-        break;
-    case 10:  // q2_K: all 16 scales and mins at every sub-block position
-        g.push_back({"scales", blocks_of(t, 16, [](Bytes &b, int v) {
-                         for (int i = 0; i < 16; ++i) b[static_cast<std::size_t>(i)] = static_cast<std::uint8_t>(((v + i) % 16) | ((v + i + 8) % 16) << 4);
-                         for (std::size_t m = 0; m < 64; ++m) b[16 + m] = pattern(static_cast<std::size_t>(v), m);
-                     })});
-        break;
-    case 11:  // q3_K: all 64 6-bit scales at every sub-block position
-        g.push_back({"scales", blocks_of(t, 64, [](Bytes &b, int v) {
-                         int s[16];
-                         for (int i = 0; i < 16; ++i) s[i] = (v + 4 * i) % 64;
-                         pack_q3k_scales(b, 96, s);
-                         for (std::size_t m = 0; m < 96; ++m) b[m] = pattern(static_cast<std::size_t>(v), m);
-                     })});
-        break;
-    case 12:  // q4_K, q5_K: all 64 6-bit scales and mins at every sub-block position
-    case 13:
-        g.push_back({"scales", blocks_of(t, 64, [&](Bytes &b, int v) {
-                         int sc[8], mn[8];
-                         for (int j = 0; j < 8; ++j) sc[j] = (v + 8 * j) % 64, mn[j] = (v + 8 * j + 37) % 64;
-                         pack_scale_min_k4(b, 4, sc, mn);
-                         for (std::size_t m = 16; m < b.size(); ++m) b[m] = pattern(static_cast<std::size_t>(v), m);  // qh, qs
-                     })});
-        break;
-    case 14:  // q6_K: every int8 scale byte, every 6-bit code
-        g.push_back({"scales", blocks_of(t, 16, [](Bytes &b, int v) {
-                         for (std::size_t i = 0; i < 16; ++i) b[192 + i] = static_cast<std::uint8_t>(16 * v + 17 * static_cast<int>(i));
-                         for (std::size_t m = 0; m < 192; ++m) b[m] = pattern(static_cast<std::size_t>(v), m);
-                     })});
-        break;
-    case 16:  // iq2_xxs: 256 grid indices, 128 ksigns entries, 16 scales over 8 blocks
-        g.push_back({"grid", blocks_of(t, 8, [](Bytes &b, int v) {
-                         for (int ib = 0; ib < 8; ++ib) {
-                             std::uint32_t a1 = static_cast<std::uint32_t>((8 * v + ib) % 16) << 28;
-                             for (int l = 0; l < 4; ++l) {
-                                 const int e = 32 * v + 4 * ib + l;
-                                 b[2 + 8 * static_cast<std::size_t>(ib) + static_cast<std::size_t>(l)] = static_cast<std::uint8_t>(e);
-                                 a1 |= static_cast<std::uint32_t>((e + 64) % 128) << (7 * l);
-                             }
-                             put32(b, 6 + 8 * static_cast<std::size_t>(ib), a1);
-                         }
-                     })});
-        break;
-    case 17:  // iq2_xs: 512 grid indices over 16 blocks, all ksigns, every 4-bit scale
-        g.push_back({"grid", blocks_of(t, 16, [](Bytes &b, int v) {
-                         for (int ib = 0; ib < 8; ++ib) {
-                             for (int l = 0; l < 4; ++l) {
-                                 const int e = 32 * v + 4 * ib + l;
-                                 put16(b, 2 + 2 * static_cast<std::size_t>(4 * ib + l), static_cast<std::uint16_t>(e | ((e + 5) % 128) << 9));
-                             }
-                             b[66 + static_cast<std::size_t>(ib)] = static_cast<std::uint8_t>((2 * ib + v) % 16 | ((2 * ib + v + 1) % 16) << 4);
-                         }
-                     })});
-        break;
-    case 22:  // iq2_s: 1024 grid indices over 32 blocks, every sign byte, every scale
-        g.push_back({"grid", blocks_of(t, 32, [](Bytes &b, int v) {
-                         for (int ib = 0; ib < 8; ++ib) {
-                             std::uint8_t qh = 0;
-                             for (int l = 0; l < 4; ++l) {
-                                 const int e = 32 * v + 4 * ib + l;
-                                 b[2 + static_cast<std::size_t>(4 * ib + l)] = static_cast<std::uint8_t>(e);
-                                 b[34 + static_cast<std::size_t>(4 * ib + l)] = static_cast<std::uint8_t>(e * 7 + 3);
-                                 qh = static_cast<std::uint8_t>(qh | ((e >> 8) & 3) << (2 * l));
-                             }
-                             b[66 + static_cast<std::size_t>(ib)] = qh;
-                             b[74 + static_cast<std::size_t>(ib)] = static_cast<std::uint8_t>((2 * ib + v) % 16 | ((2 * ib + v + 1) % 16) << 4);
-                         }
-                     })});
-        break;
-    case 18:  // iq3_xxs: 256 grid indices over 4 blocks, all ksigns, every scale
-        g.push_back({"grid", blocks_of(t, 4, [](Bytes &b, int v) {
-                         for (std::size_t m = 0; m < 64; ++m) b[2 + m] = static_cast<std::uint8_t>(64 * v + static_cast<int>(m));
-                         for (int ib = 0; ib < 8; ++ib) {
-                             std::uint32_t aux = static_cast<std::uint32_t>((4 * v + 2 * ib + v / 2) % 16) << 28;
-                             for (int l = 0; l < 4; ++l) aux |= static_cast<std::uint32_t>((32 * v + 4 * ib + l) % 128) << (7 * l);
-                             put32(b, 66 + 4 * static_cast<std::size_t>(ib), aux);
-                         }
-                     })});
-        break;
-    case 21:  // iq3_s: 512 grid indices over 8 blocks, every sign byte, every scale
-        g.push_back({"grid", blocks_of(t, 8, [](Bytes &b, int v) {
-                         for (int k = 0; k < 8; ++k) {
-                             std::uint8_t qh = 0;
-                             for (int e = 0; e < 8; ++e) {
-                                 const int idx = 64 * v + 8 * k + e;
-                                 b[2 + static_cast<std::size_t>(8 * k + e)] = static_cast<std::uint8_t>(idx);
-                                 qh = static_cast<std::uint8_t>(qh | ((idx >> 8) & 1) << e);
-                             }
-                             b[66 + static_cast<std::size_t>(k)] = qh;
-                             for (int l = 0; l < 4; ++l) b[74 + static_cast<std::size_t>(4 * k + l)] = static_cast<std::uint8_t>(32 * v + 4 * k + l);
-                         }
-                         for (int i = 0; i < 4; ++i) b[106 + static_cast<std::size_t>(i)] = static_cast<std::uint8_t>((2 * i + 8 * v) % 16 | ((2 * i + 8 * v + 1) % 16) << 4);
-                     })});
-        break;
-    case 19:  // iq1_s: 2048 grid indices over 64 blocks, both delta signs, every 3-bit scale
-        g.push_back({"grid", blocks_of(t, 64, [](Bytes &b, int v) {
-                         for (int ib = 0; ib < 8; ++ib) {
-                             std::uint16_t qh = static_cast<std::uint16_t>(((v + ib) % 8) << 12 | ((v + ib) % 2) << 15);
-                             for (int l = 0; l < 4; ++l) {
-                                 const int e = 32 * v + 4 * ib + l;
-                                 b[2 + static_cast<std::size_t>(4 * ib + l)] = static_cast<std::uint8_t>(e);
-                                 qh = static_cast<std::uint16_t>(qh | ((e >> 8) & 7) << (3 * l));
-                             }
-                             put16(b, 34 + 2 * static_cast<std::size_t>(ib), qh);
-                         }
-                     })});
-        break;
-    case 29:  // iq1_m: 2048 grid indices over 64 blocks, every delta sign, every 3-bit scale
-        g.push_back({"grid", blocks_of(t, 64, [&](Bytes &b, int v) {
-                         for (int ib = 0; ib < 8; ++ib) {
-                             int idx[4];
-                             for (int l = 0; l < 4; ++l) {
-                                 idx[l] = 32 * v + 4 * ib + l;
-                                 b[static_cast<std::size_t>(4 * ib + l)] = static_cast<std::uint8_t>(idx[l]);
-                             }
-                             const int s = (v + ib) % 16;  // the delta signs of the four groups
-                             b[32 + 2 * static_cast<std::size_t>(ib)] =
-                                 static_cast<std::uint8_t>(((idx[0] >> 8) & 7) | (s & 1) << 3 | ((idx[1] >> 8) & 7) << 4 | (s & 2) << 6);
-                             b[33 + 2 * static_cast<std::size_t>(ib)] =
-                                 static_cast<std::uint8_t>(((idx[2] >> 8) & 7) | (s & 4) << 1 | ((idx[3] >> 8) & 7) << 4 | (s & 8) << 4);
-                         }
-                         // Sub-block scales: 3 bits each, 12 bits per uint16, its top nibble a part of d.
-                         for (std::size_t k = 0; k < 4; ++k) {
-                             const int s0 = (v + static_cast<int>(4 * k)) % 8, s1 = (v + static_cast<int>(4 * k) + 1) % 8,
-                                       s2 = (v + static_cast<int>(4 * k) + 2) % 8, s3 = (v + static_cast<int>(4 * k) + 3) % 8;
-                             const std::uint16_t lo = static_cast<std::uint16_t>(s0 | s1 << 3 | s2 << 6 | s3 << 9);
-                             b[48 + 2 * k] = static_cast<std::uint8_t>(lo);
-                             b[49 + 2 * k] = static_cast<std::uint8_t>((b[49 + 2 * k] & 0xF0) | (lo >> 8));
-                         }
-                     })});
-        break;
-    case 23:  // iq4_xs: all 64 6-bit scales over 8 blocks, every code book entry
-        g.push_back({"scales", blocks_of(t, 8, [](Bytes &b, int v) {
-                         std::uint16_t sh = 0;
-                         for (int ib = 0; ib < 8; ++ib) {
-                             const int ls = (8 * v + 3 * ib) % 64;
-                             b[4 + static_cast<std::size_t>(ib / 2)] |= static_cast<std::uint8_t>((ls & 0xF) << (4 * (ib % 2)));
-                             sh = static_cast<std::uint16_t>(sh | (ls >> 4) << (2 * ib));
-                             nibble_ramp(b, 8 + 16 * static_cast<std::size_t>(ib), 16);
-                         }
-                         put16(b, 2, sh);
-                     })});
-        break;
-    default: throw std::logic_error("gguf builders: no coverage blocks for ggml type " + std::to_string(t.ggml_type));
-    }
-    return g;
+    const CoverageOf of = abi::gguf_entry(kCoverage, t.id);
+    if (!of) throw std::logic_error("gguf builders: no coverage blocks for ggml type " + std::to_string(t.ggml_type));
+    return of(t);
 }
 
 // ---- cases of each op ---------------------------------------------------------------------

@@ -92,7 +92,7 @@ void geometry_cases(std::vector<Case> &out) {
         const std::uint64_t bv = t.block_values;
         // Accepted: ranks 1, 2, 3, 16 (every rank 1..16 for q4_0) by payload_validate.
         for (std::size_t r = 1; r <= 16; ++r) {
-            if (t.ggml_type != 2 && r > 3 && r < 16) continue;
+            if (t.id != NINFER_FORMAT_gguf_q4_0 && r > 3 && r < 16) continue;
             const Shape s = rank_shape(t, r);
             out.push_back(decode_case(rule::gguf_geometry, nm + ".rank" + std::to_string(r), Level::quick, "boundary", t, s,
                                       seeded_payload(t, s, kGoldenSeed ^ (t.id * 17 + r)), NINFER_OP_payload_validate));
@@ -147,7 +147,7 @@ void rows_cases(std::vector<Case> &out) {
         out.push_back(select_case(rule::gguf_rows_slice, nm + ".rows1_2", Level::quick, t, shape, p, {1, 2}, false));
         out.push_back(select_case(rule::gguf_rows_gather, nm + ".rows2_0_0", Level::quick, t, shape, p, {2, 0, 0}, true));
         // Whole tensor, single rows, and the refusals, on three block shapes (32, 256 values, iq1_m's scales).
-        if (t.ggml_type != 2 && t.ggml_type != 14 && t.ggml_type != 29) continue;
+        if (t.id != NINFER_FORMAT_gguf_q4_0 && t.id != NINFER_FORMAT_gguf_q6_k && t.id != NINFER_FORMAT_gguf_iq1_m) continue;
         out.push_back(select_case(rule::gguf_rows_slice, nm + ".all", Level::quick, t, shape, p, {0, 3}, false));
         out.push_back(select_case(rule::gguf_rows_slice, nm + ".last", Level::quick, t, shape, p, {2, 1}, false));
         out.push_back(select_case(rule::gguf_rows_slice, nm + ".past_end", Level::quick, t, shape, p, {2, 2}, false));

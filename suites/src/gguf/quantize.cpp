@@ -10,6 +10,8 @@
 #include <bit>
 #include <cmath>
 
+#include "ninfer/abi/gguf_table.hpp"
+
 namespace ninfer::suites::gguf {
 
 namespace {
@@ -34,41 +36,75 @@ U32 seeded_values(std::size_t n, int emin, std::mt19937_64 &rng) {
 /// quarters: 0.25, 0.75, 1.25, 1.75, 2.5, 3.5, 5: best_index_mxfp4 keeps the first (smaller) code.
 constexpr std::int64_t kFp4Midpoints[] = {1, 3, 5, 7, 10, 14, 20};
 
+/// The K-quants and q8_K: fewer variants (their oracle is slow).
+bool slow_oracle(const GgufType &t) {
+    for (const std::uint32_t id : {NINFER_FORMAT_gguf_q2_k, NINFER_FORMAT_gguf_q3_k, NINFER_FORMAT_gguf_q4_k, NINFER_FORMAT_gguf_q5_k,
+                                   NINFER_FORMAT_gguf_q6_k, NINFER_FORMAT_gguf_q8_k})
+        if (t.id == id) return true;
+    return false;
+}
+
+/// The tie values of a block: element j by `value_of(j)`.
+void ramp(U32 &x, std::uint32_t (*value_of)(std::int64_t j)) {
+    for (std::size_t j = 0; j < x.size(); ++j) x[j] = value_of(static_cast<std::int64_t>(j));
+}
+
+/// Half-integers over the int8 range (q8_0, q8_1, q8_K): roundf / nearest_int ties at d = 1.
+std::uint32_t int8_tie(std::int64_t j) { return half_int((j * 37) % 253 - 126); }
+/// Half-integers over a signed 4-bit (q4_0) and 5-bit (q5_0) range.
+std::uint32_t signed4_tie(std::int64_t j) { return half_int(j % 16 - 8); }
+std::uint32_t signed5_tie(std::int64_t j) { return half_int(j % 32 - 16); }
+/// Half-integers over an unsigned 4-bit (q4_1) and 5-bit (q5_1) range.
+std::uint32_t unsigned4_tie(std::int64_t j) { return half_int(j % 15); }
+std::uint32_t unsigned5_tie(std::int64_t j) { return half_int(j % 31); }
+/// -2 .. 2 with d = 2: x * id = +-0.5 ties roundf / lroundf (q2_0, tq1_0, tq2_0).
+std::uint32_t ternary_tie(std::int64_t j) { return f32w((j * 3) % 5 - 2, 0); }
+/// The E2M1 midpoints, alternating sign (mxfp4, ggml's nvfp4 at d = 0.5).
+std::uint32_t fp4_tie(std::int64_t j) { return f32w(kFp4Midpoints[j % 7] * (j % 2 ? -1 : 1), -2); }
+/// Half-integers -8 .. 7 (the K-quants and i-quants: no anchor).
+std::uint32_t nibble_tie(std::int64_t j) { return half_int((j * 7) % 16 - 8); }
+
+/// The tie block of each type, named by the registry's type name: the ramp, then the anchors
+/// that make d exactly 1 (q8: amax 127; q4_0: max -8; q5_0: -16; q8_K: -127), 2 or 0.5.
+namespace ties_of {
+void gguf_q8_0(U32 &x) { ramp(x, int8_tie), x[0] = f32w(127, 0); }
+void gguf_q8_1(U32 &x) { ramp(x, int8_tie), x[0] = f32w(127, 0); }
+void gguf_q8_k(U32 &x) { ramp(x, int8_tie), x[0] = f32w(-127, 0); }
+void gguf_q4_0(U32 &x) { ramp(x, signed4_tie), x[0] = f32w(-8, 0); }
+void gguf_q5_0(U32 &x) { ramp(x, signed5_tie), x[0] = f32w(-16, 0); }
+void gguf_q4_1(U32 &x) { ramp(x, unsigned4_tie), x[0] = f32w(0, 0), x[1] = f32w(15, 0); }
+void gguf_q5_1(U32 &x) { ramp(x, unsigned5_tie), x[0] = f32w(0, 0), x[1] = f32w(31, 0); }
+void gguf_q2_0(U32 &x) { ramp(x, ternary_tie), x[0] = f32w(2, 0); }
+void gguf_tq1_0(U32 &x) { ramp(x, ternary_tie), x[0] = f32w(2, 0); }
+void gguf_tq2_0(U32 &x) { ramp(x, ternary_tie), x[0] = f32w(2, 0); }
+void gguf_mxfp4(U32 &x) { ramp(x, fp4_tie), x[0] = f32w(6, 0); }  // floor(log2(6)) = 2: e = 127, d = 0.5
+/// Each sub-block: ue4m3(6 / 6) = 0x38, d = 0.5; sub-blocks 1 and 2: amax / 6 a UE4M3 tie
+/// (1.0625, 1.3125), which ggml_fp32_to_ue4m3 rounds half up (0x39, 0x3b).
+void gguf_nvfp4(U32 &x) {
+    ramp(x, fp4_tie);
+    for (std::size_t s = 0; s < x.size(); s += 16) x[s] = f32w(6, 0);
+    x[16] = f32w(51, -3), x[32] = f32w(63, -3);  // 6.375, 7.875
+}
+void nibbles(U32 &x) { ramp(x, nibble_tie); }
+constexpr auto gguf_q2_k = nibbles, gguf_q3_k = nibbles, gguf_q4_k = nibbles, gguf_q5_k = nibbles, gguf_q6_k = nibbles;
+constexpr auto gguf_iq2_xxs = nibbles, gguf_iq2_xs = nibbles, gguf_iq3_xxs = nibbles, gguf_iq1_s = nibbles, gguf_iq4_nl = nibbles,
+               gguf_iq3_s = nibbles, gguf_iq2_s = nibbles, gguf_iq4_xs = nibbles, gguf_iq1_m = nibbles, gguf_q1_0 = nibbles;
+}  // namespace ties_of
+
+/// The tie builders by registry row.
+using TieFill = void (*)(U32 &x);
+constexpr abi::GgufTable<TieFill> kTies = {
+#define NINFER_X_(id, name, type, values, bytes, registered, refq) TieFill(ties_of::name),
+    NINFER_GGUF_TYPES(NINFER_X_)
+#undef NINFER_X_
+};
+
 /// A block of half-integers whose scale is exactly 1 for the type (anchored extremes), so that
 /// every x * id is a tie of the quantizer's rounding (roundf for q8_0/q8_1, nearest_int else; q2_0,
 /// tq1_0, tq2_0: d = 2, so +-1 are ties of roundf and lroundf; mxfp4, ggml's nvfp4: E2M1 midpoints).
 U32 tie_block(const GgufType &t) {
-    const std::size_t n = t.block_values;
-    U32 x(n);
-    for (std::size_t j = 0; j < n; ++j) {
-        const auto jj = static_cast<std::int64_t>(j);
-        switch (t.ggml_type) {
-        case 8: case 9: case 15: x[j] = half_int((jj * 37) % 253 - 126); break;
-        case 2: x[j] = half_int(jj % 16 - 8); break;
-        case 6: x[j] = half_int(jj % 32 - 16); break;
-        case 3: x[j] = half_int(jj % 15); break;
-        case 7: x[j] = half_int(jj % 31); break;
-        case 42: case 34: case 35: x[j] = f32w((jj * 3) % 5 - 2, 0); break;  // d = 2: x * id = +-0.5 ties roundf/lroundf
-        case 39: case 40: x[j] = f32w(kFp4Midpoints[j % 7] * (j % 2 ? -1 : 1), -2); break;
-        default: x[j] = half_int((jj * 7) % 16 - 8); break;
-        }
-    }
-    switch (t.ggml_type) {  // the anchors: d = 1 (q8: amax 127; q4_0: max -8; q5_0: -16; q8_K: -127)
-    case 8: case 9: x[0] = f32w(127, 0); break;
-    case 2: x[0] = f32w(-8, 0); break;
-    case 6: x[0] = f32w(-16, 0); break;
-    case 15: x[0] = f32w(-127, 0); break;
-    case 3: x[0] = f32w(0, 0), x[1] = f32w(15, 0); break;
-    case 7: x[0] = f32w(0, 0), x[1] = f32w(31, 0); break;
-    case 42: case 34: case 35: x[0] = f32w(2, 0); break;
-    case 39: x[0] = f32w(6, 0); break;  // floor(log2(6)) = 2: e = 127, d = 0.5
-    case 40:  // each sub-block: ue4m3(6 / 6) = 0x38, d = 0.5; sub-blocks 1 and 2: amax / 6 a UE4M3 tie (1.0625,
-              // 1.3125), which ggml_fp32_to_ue4m3 rounds half up (0x39, 0x3b)
-        for (std::size_t s = 0; s < n; s += 16) x[s] = f32w(6, 0);
-        x[16] = f32w(51, -3), x[32] = f32w(63, -3);  // 6.375, 7.875
-        break;
-    default: break;
-    }
+    U32 x(t.block_values);
+    abi::gguf_entry(kTies, t.id)(x);
     return x;
 }
 
@@ -109,7 +145,7 @@ void type_cases(const GgufType &t, std::vector<Case> &out) {
     add("signed_zeros", "special values", one, mixed);
     // 2. Ties of the quantizer's rounding.
     add("ties", "ties", one, tie_block(t));
-    const bool big = t.ggml_type >= 10 && t.ggml_type <= 15;  // the K-quants and q8_K: fewer variants (their oracle is slow)
+    const bool big = slow_oracle(t);
     if (!big) {
         U32 ties_neg = tie_block(t);
         for (auto &w : ties_neg) w ^= 0x80000000u;
@@ -123,7 +159,7 @@ void type_cases(const GgufType &t, std::vector<Case> &out) {
              {"max_positive", 5, f32w(3, 0), 5, f32w(3, 0)},
              {"max_equal.pos_first", 3, f32w(3, 0), 9, f32w(-3, 0)},
              {"max_equal.neg_first", 3, f32w(-3, 0), 9, f32w(3, 0)}}) {
-        if (big && t.ggml_type != 15 && slug.rfind("max_equal", 0) == 0) continue;
+        if (big && t.id != NINFER_FORMAT_gguf_q8_k && slug.rfind("max_equal", 0) == 0) continue;
         U32 x = small;
         x[at] = word;
         x[at2] = word2;
@@ -173,9 +209,9 @@ void type_cases(const GgufType &t, std::vector<Case> &out) {
     for (auto &w : negative) w = (w & 0x7FFFFFFFu) ? w | 0x80000000u : f32w(-1, -2);
     add("all_positive", "boundary", one, positive);
     add("all_negative", "boundary", one, negative);
-    if (t.ggml_type == 20 || t.ggml_type == 23) iq4_cases(t, rng2, add);
+    if (t.id == NINFER_FORMAT_gguf_iq4_nl || t.id == NINFER_FORMAT_gguf_iq4_xs) iq4_cases(t, rng2, add);
     // 5. Seeded blocks (q8_1: its sums; q8_K: its bsums), rows of several blocks, rank 3.
-    add(t.ggml_type == 9 ? "sums" : t.ggml_type == 15 ? "bsums" : "seeded", "random seed=golden", one, seeded_values(n, -6, rng));
+    add(t.id == NINFER_FORMAT_gguf_q8_1 ? "sums" : t.id == NINFER_FORMAT_gguf_q8_k ? "bsums" : "seeded", "random seed=golden", one, seeded_values(n, -6, rng));
     if (!big) add("seeded.2x" + std::to_string(2 * n), "random seed=golden", {2, 2 * n}, seeded_values(4 * n, -4, rng));
     add("seeded.2x1x" + std::to_string(n), "random seed=golden", {2, 1, n}, seeded_values(2 * n, -8, rng));
     // 6. Refusals: a non-finite input (NINFER_E_NONFINITE), a source one word short.

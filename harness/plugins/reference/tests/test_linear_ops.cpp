@@ -20,7 +20,7 @@
 #include <vector>
 
 #include "linear_ops.hpp"
-#include "native_gguf.hpp"
+#include "gguf_blocks.hpp"
 #include "native_grouped.hpp"
 #include "native_linear.hpp"
 #include "ninfer/abi/registry.hpp"

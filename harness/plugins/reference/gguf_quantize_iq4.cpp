@@ -4,13 +4,13 @@
 // arithmetic in ggml's order (gguf.cmake: -ffp-contract=off), weights x*x, the code book
 // kvalues_iq4nl. A NaN scale (inf / inf on a huge block) is stored as x86's default NaN gives it,
 // binary16 0xFE00, whatever NaN the host makes (oracle/GGUF.md, "iq4_nl and iq4_xs").
-#include "native_gguf_iq4.hpp"
+#include "gguf_quantize_iq4.hpp"
 
 #include <algorithm>
 #include <cmath>
 #include <cstring>
 
-#include "native_gguf.hpp"
+#include "gguf_blocks.hpp"
 #include "ninfer/oracle/ggml_tables.hpp"
 
 namespace ninfer::reference::gguf_native {

@@ -10,7 +10,7 @@
 #include <cmath>
 #include <cstring>
 
-#include "native_gguf_kquants.hpp"
+#include "gguf_blocks.hpp"
 
 namespace ninfer::reference::gguf_native {
 
@@ -205,17 +205,17 @@ void q2_k_block(const float *x, std::uint8_t *y) {  // scales[16], qs[64], d, dm
     if (max_scale > 0) {
         const float iscale = q4scale / max_scale;
         for (int j = 0; j < 16; ++j) sc[j] = static_cast<std::uint8_t>(nearest_int(iscale * scales[j]));
-        put16(y + 80, f32_to_fp16(max_scale / q4scale));
+        abi::store_le16(y + 80, f32_to_fp16(max_scale / q4scale));
     } else {
         for (int j = 0; j < 16; ++j) sc[j] = 0;
-        put16(y + 80, f32_to_fp16(0.f));
+        abi::store_le16(y + 80, f32_to_fp16(0.f));
     }
     if (max_min > 0) {
         const float iscale = q4scale / max_min;
         for (int j = 0; j < 16; ++j) sc[j] = static_cast<std::uint8_t>(sc[j] | (nearest_int(iscale * mins[j]) << 4));
-        put16(y + 82, f32_to_fp16(max_min / q4scale));
+        abi::store_le16(y + 82, f32_to_fp16(max_min / q4scale));
     } else {
-        put16(y + 82, f32_to_fp16(0.f));
+        abi::store_le16(y + 82, f32_to_fp16(0.f));
     }
     const float d_all = fp16_to_f32(static_cast<std::uint16_t>(y[80] | y[81] << 8));
     const float dmin_all = fp16_to_f32(static_cast<std::uint16_t>(y[82] | y[83] << 8));
@@ -254,9 +254,9 @@ void q3_k_block(const float *x, std::uint8_t *y) {  // hmask[32], qs[64], scales
             l = static_cast<std::int8_t>(l >> 4);
             sc[j % 4 + 8] = static_cast<std::uint8_t>(sc[j % 4 + 8] | (l << (2 * (j / 4))));
         }
-        put16(y + 108, f32_to_fp16(1 / iscale));
+        abi::store_le16(y + 108, f32_to_fp16(1 / iscale));
     } else {
-        put16(y + 108, f32_to_fp16(0.f));
+        abi::store_le16(y + 108, f32_to_fp16(0.f));
     }
     const float d_all = fp16_to_f32(static_cast<std::uint16_t>(y[108] | y[109] << 8));
     for (int j = 0; j < 16; ++j) {
@@ -314,8 +314,8 @@ void k4_scales_and_codes(const float *x, std::uint8_t *y, int nmax, float rmin, 
             sc[j] = static_cast<std::uint8_t>(sc[j] | ((lm >> 4) << 6));
         }
     }
-    put16(y, f32_to_fp16(max_scale / 63.f));
-    put16(y + 2, f32_to_fp16(max_min / 63.f));
+    abi::store_le16(y, f32_to_fp16(max_scale / 63.f));
+    abi::store_le16(y + 2, f32_to_fp16(max_min / 63.f));
     const float d_all = fp16_to_f32(static_cast<std::uint16_t>(y[0] | y[1] << 8));
     const float dmin_all = fp16_to_f32(static_cast<std::uint16_t>(y[2] | y[3] << 8));
     for (int j = 0; j < 8; ++j) {
@@ -381,11 +381,11 @@ void q6_k_block(const float *x, std::uint8_t *y) {  // ql[128], qh[64], scales[1
     }
     if (max_abs_scale < kGroupMaxEps) {
         std::memset(y, 0, 210);
-        put16(y + 208, f32_to_fp16(0.f));
+        abi::store_le16(y + 208, f32_to_fp16(0.f));
         return;
     }
     const float iscale = -128.f / max_scale;
-    put16(y + 208, f32_to_fp16(1 / iscale));
+    abi::store_le16(y + 208, f32_to_fp16(1 / iscale));
     auto *sc = reinterpret_cast<std::int8_t *>(y + 192);
     for (int ib = 0; ib < 16; ++ib) sc[ib] = static_cast<std::int8_t>(std::min(127, nearest_int(iscale * scales[ib])));
     const float d_all = fp16_to_f32(static_cast<std::uint16_t>(y[208] | y[209] << 8));
@@ -407,15 +407,25 @@ void q6_k_block(const float *x, std::uint8_t *y) {  // ql[128], qh[64], scales[1
 
 }  // namespace
 
-bool kquant_block(std::uint32_t ggml_type, const float *x, std::uint8_t *y) {
-    switch (ggml_type) {
-    case 10: q2_k_block(x, y); return true;
-    case 11: q3_k_block(x, y); return true;
-    case 12: q4_k_block(x, y); return true;
-    case 13: q5_k_block(x, y); return true;
-    case 14: q6_k_block(x, y); return true;
-    default: return false;
-    }
+bool quantize_block::gguf_q2_k(const float *x, std::uint8_t *b) {
+    q2_k_block(x, b);
+    return true;
+}
+bool quantize_block::gguf_q3_k(const float *x, std::uint8_t *b) {
+    q3_k_block(x, b);
+    return true;
+}
+bool quantize_block::gguf_q4_k(const float *x, std::uint8_t *b) {
+    q4_k_block(x, b);
+    return true;
+}
+bool quantize_block::gguf_q5_k(const float *x, std::uint8_t *b) {
+    q5_k_block(x, b);
+    return true;
+}
+bool quantize_block::gguf_q6_k(const float *x, std::uint8_t *b) {
+    q6_k_block(x, b);
+    return true;
 }
 
 }  // namespace ninfer::reference::gguf_native

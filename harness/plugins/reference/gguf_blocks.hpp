@@ -6,12 +6,15 @@
 // for gguf_mxfp4 blocks. Host binary32 arithmetic in
 // ggml's evaluation order, compiled without FMA contraction (gguf.cmake: -ffp-contract=off);
 // written from ggml's public sources independently of the oracle, and checked against it
-// (tests/test_gguf_native.cpp). A NaN produced by an operation is stored as 0x7FC00000.
+// (tests/test_gguf_blocks.cpp). A NaN produced by an operation is stored as 0x7FC00000.
 #pragma once
 
 #include <cstdint>
 #include <span>
 #include <string>
+
+#include "ninfer/abi/bytes.hpp"
+#include "ninfer/abi/registry.h"
 
 namespace ninfer::reference::gguf_native {
 
@@ -30,12 +33,6 @@ std::uint16_t f32_to_fp16(float f);
 /// ggml's nearest_int: f + 12582912.f in binary32, the low mantissa bits minus 2^22.
 int nearest_int(float f);
 
-/// A binary16 (or other 16-bit) word stored little-endian at b.
-inline void put16(std::uint8_t *b, std::uint16_t v) {
-    b[0] = static_cast<std::uint8_t>(v);
-    b[1] = static_cast<std::uint8_t>(v >> 8);
-}
-
 /// The integer a C float-to-int conversion yields for an in-range value (truncation); out of
 /// range (a NaN or infinite product of a tiny block) as x86's cvttss2si: INT_MIN.
 inline int trunc_int(float v) {
@@ -52,18 +49,27 @@ struct EncodeOutcome {
     std::string message;
 };
 
-/// Whether the reference implements ggml's quantize_row_<type>_ref for the ggml type.
+/// ggml's quantize_row_<type>_ref of one block of finite values `x` into `b` (the block's bytes,
+/// zeroed before), named by the registry's type name; false where ggml's bytes are undefined
+/// (iq4_nl below GROUP_MAX_EPS). Declared for every registry row, defined where its
+/// ref_quantizer column is 1: gguf_quantize.cpp (q4_0 .. q8_K, iq4_nl, iq4_xs),
+/// gguf_quantize_kquants.cpp (q2_K .. q6_K), gguf_quantize_small.cpp (q1_0, q2_0, tq1_0,
+/// tq2_0, mxfp4, nvfp4).
+using BlockQuantizer = bool (*)(const float *x, std::uint8_t *b);
+namespace quantize_block {
+#define NINFER_X_(id, name, type, values, bytes, registered, refq) bool name(const float *x, std::uint8_t *b);
+NINFER_GGUF_TYPES(NINFER_X_)
+#undef NINFER_X_
+}  // namespace quantize_block
+
+/// Whether the reference implements ggml's quantize_row_<type>_ref for the ggml type (the
+/// registry's ref_quantizer column).
 bool has_reference_quantizer(std::uint32_t ggml_type);
 
 /// quantize_row_<type>_ref over `x.size() / block_values` blocks into `out` (blocks * block
 /// bytes). Refuses a non-finite input (NINFER_E_NONFINITE); nothing beyond the refusal is valid.
 EncodeOutcome quantize_row_ref(std::uint32_t ggml_type, std::span<const float> x, std::uint8_t *out);
 
-/// The small reference quantizers (native_gguf_quantize_small.cpp): q1_0, q2_0, tq1_0, tq2_0,
-/// mxfp4 and ggml's nvfp4 (ggml types 41, 42, 34, 35, 39, 40).
-bool small_has_reference_quantizer(std::uint32_t ggml_type);
-/// quantize_row_<type>_ref of one of those types over x.size() / block_values blocks (finite x).
-void small_quantize_row(std::uint32_t ggml_type, std::span<const float> x, std::uint8_t *out);
 /// One 256-value block of ggml's tq1_0 quantizer with the trit of x * id given
 /// (lroundf(v) + 1 as x86-64 glibc gives it in the reference; a seeded bug's variant in a mutant).
 void tq1_0_block_with(const float *x, std::uint8_t *b, int (*trit_of)(float));

@@ -9,7 +9,7 @@
 #include <cmath>
 #include <cstdint>
 
-#include "native_gguf.hpp"
+#include "gguf_blocks.hpp"
 
 namespace ninfer::reference::gguf_native {
 
@@ -31,7 +31,7 @@ int lround_plus_one(float v) { return std::isfinite(v) ? static_cast<int>(std::l
 void q1_0(const float *x, std::uint8_t *b) {
     float sum = 0.0f;
     for (int j = 0; j < 128; ++j) sum += std::fabs(x[j]);
-    put16(b, f32_to_fp16(sum / 128.0f));
+    abi::store_le16(b, f32_to_fp16(sum / 128.0f));
     for (int j = 0; j < 128; ++j)
         if (x[j] >= 0.0f) b[2 + j / 8] |= static_cast<std::uint8_t>(1 << (j % 8));
 }
@@ -40,7 +40,7 @@ void q1_0(const float *x, std::uint8_t *b) {
 void q2_0(const float *x, std::uint8_t *b) {
     const float d = amax_of(x, 64);
     const float id = d > 0.0f ? 1.0f / d : 0.0f;
-    put16(b, f32_to_fp16(d));
+    abi::store_le16(b, f32_to_fp16(d));
     for (int j = 0; j < 64; ++j) {
         const long long q = std::clamp(static_cast<long long>(trunc_int(std::round(x[j] * id))) + 1, 0LL, 3LL);
         b[2 + j / 4] |= static_cast<std::uint8_t>(q << (2 * (j % 4)));
@@ -68,7 +68,7 @@ void tq2_0(const float *x, std::uint8_t *b) {
             for (int n = 0; n < 4; ++n) q += (lround_plus_one(x[4 * j + m + 32 * n] * id) & 3) << (2 * n);
             b[j + m] = static_cast<std::uint8_t>(q);
         }
-    put16(b + 64, f32_to_fp16(d));
+    abi::store_le16(b + 64, f32_to_fp16(d));
 }
 
 /// mxfp4: e = (uint8_t)(floor(log2(amax)) - 2 + 127), the low byte of the integer, as x86-64
@@ -113,7 +113,7 @@ void tq1_0_block_with(const float *x, std::uint8_t *b, int (*trit_of)(float)) {
     tq1_0_run(x, id, 32, 5, b, trit_of);
     tq1_0_run(x + 160, id, 16, 5, b + 32, trit_of);
     tq1_0_run(x + 240, id, 4, 4, b + 48, trit_of);
-    put16(b + 52, f32_to_fp16(d));
+    abi::store_le16(b + 52, f32_to_fp16(d));
 }
 
 void nvfp4_block_with(const float *x, std::uint8_t *b, std::uint8_t (*scale_of)(float)) {
@@ -126,30 +126,29 @@ void nvfp4_block_with(const float *x, std::uint8_t *b, std::uint8_t (*scale_of)(
     }
 }
 
-bool small_has_reference_quantizer(std::uint32_t ggml_type) {
-    switch (ggml_type) {
-    case 34: case 35: case 39: case 40: case 41: case 42: return true;
-    default: return false;
-    }
+bool quantize_block::gguf_q1_0(const float *x, std::uint8_t *b) {
+    q1_0(x, b);
+    return true;
 }
-
-void small_quantize_row(std::uint32_t ggml_type, std::span<const float> x, std::uint8_t *out) {
-    using Fn = void (*)(const float *, std::uint8_t *);
-    Fn fn = q1_0;
-    std::size_t values = 128, bytes = 18;
-    switch (ggml_type) {
-    case 42: fn = q2_0, values = 64, bytes = 18; break;
-    case 34: fn = tq1_0, values = 256, bytes = 54; break;
-    case 35: fn = tq2_0, values = 256, bytes = 66; break;
-    case 39: fn = mxfp4, values = 32, bytes = 17; break;
-    case 40: fn = nvfp4, values = 64, bytes = 36; break;
-    default: break;  // 41: q1_0
-    }
-    for (std::size_t i = 0; i + values <= x.size(); i += values) {
-        std::uint8_t *b = out + (i / values) * bytes;
-        std::fill(b, b + bytes, std::uint8_t{0});
-        fn(x.data() + i, b);
-    }
+bool quantize_block::gguf_q2_0(const float *x, std::uint8_t *b) {
+    q2_0(x, b);
+    return true;
+}
+bool quantize_block::gguf_tq1_0(const float *x, std::uint8_t *b) {
+    tq1_0(x, b);
+    return true;
+}
+bool quantize_block::gguf_tq2_0(const float *x, std::uint8_t *b) {
+    tq2_0(x, b);
+    return true;
+}
+bool quantize_block::gguf_mxfp4(const float *x, std::uint8_t *b) {
+    mxfp4(x, b);
+    return true;
+}
+bool quantize_block::gguf_nvfp4(const float *x, std::uint8_t *b) {
+    nvfp4(x, b);
+    return true;
 }
 
 }  // namespace ninfer::reference::gguf_native

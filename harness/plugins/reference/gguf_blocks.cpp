@@ -5,11 +5,12 @@
 // order (this file is compiled with -ffp-contract=off: no product is fused into an addition).
 // Block layouts are the byte images of ggml-common.h's block_* structs; grids, sign tables and
 // code books are the data of oracle/data/ggml-tables.json (ggml_tables.hpp, generated).
-#include "native_gguf.hpp"
+#include "gguf_blocks.hpp"
 
 #include <bit>
-#include <cstring>
 
+#include "ninfer/abi/bytes.hpp"
+#include "ninfer/abi/gguf_table.hpp"
 #include "ninfer/oracle/ggml_tables.hpp"
 
 namespace ninfer::reference::gguf_native {
@@ -58,20 +59,16 @@ constexpr std::uint32_t kCanonicalNaN = 0x7FC00000u;
 
 /// Element i of the output as a little-endian binary32 word; an operation's NaN canonical.
 inline void put(std::uint8_t *out, std::uint64_t i, float v) {
-    const std::uint32_t w = v != v ? kCanonicalNaN : std::bit_cast<std::uint32_t>(v);
-    std::memcpy(out + 4 * i, &w, 4);
+    abi::store_le32(out + 4 * i, v != v ? kCanonicalNaN : std::bit_cast<std::uint32_t>(v));
 }
 
-inline std::uint16_t u16(const std::uint8_t *p) { return static_cast<std::uint16_t>(p[0] | p[1] << 8); }
-inline std::uint32_t u32(const std::uint8_t *p) {
-    return static_cast<std::uint32_t>(p[0]) | static_cast<std::uint32_t>(p[1]) << 8 | static_cast<std::uint32_t>(p[2]) << 16 |
-           static_cast<std::uint32_t>(p[3]) << 24;
-}
-inline float half_at(const std::uint8_t *p) { return fp16_to_f32(u16(p)); }
+using abi::load_le16;
+using abi::load_le32;
+inline float half_at(const std::uint8_t *p) { return fp16_to_f32(load_le16(p)); }
 
 // ---- 32-value blocks -----------------------------------------------------------------------------
 
-void row_q4_0(const std::uint8_t *x, std::uint64_t nb, std::uint8_t *y) {
+void gguf_q4_0(const std::uint8_t *x, std::uint64_t nb, std::uint8_t *y) {
     for (std::uint64_t i = 0; i < nb; ++i, x += 18) {
         const float d = half_at(x);
         for (int j = 0; j < 16; ++j) {
@@ -82,7 +79,7 @@ void row_q4_0(const std::uint8_t *x, std::uint64_t nb, std::uint8_t *y) {
     }
 }
 
-void row_q4_1(const std::uint8_t *x, std::uint64_t nb, std::uint8_t *y) {
+void gguf_q4_1(const std::uint8_t *x, std::uint64_t nb, std::uint8_t *y) {
     for (std::uint64_t i = 0; i < nb; ++i, x += 20) {
         const float d = half_at(x), m = half_at(x + 2);
         for (int j = 0; j < 16; ++j) {
@@ -92,10 +89,10 @@ void row_q4_1(const std::uint8_t *x, std::uint64_t nb, std::uint8_t *y) {
     }
 }
 
-void row_q5_0(const std::uint8_t *x, std::uint64_t nb, std::uint8_t *y) {
+void gguf_q5_0(const std::uint8_t *x, std::uint64_t nb, std::uint8_t *y) {
     for (std::uint64_t i = 0; i < nb; ++i, x += 22) {
         const float d = half_at(x);
-        const std::uint32_t qh = u32(x + 2);
+        const std::uint32_t qh = load_le32(x + 2);
         for (int j = 0; j < 16; ++j) {
             const std::uint32_t xh0 = ((qh >> j) << 4) & 0x10, xh1 = (qh >> (j + 12)) & 0x10;
             const int x0 = static_cast<int>((x[6 + j] & 0x0Fu) | xh0) - 16, x1 = static_cast<int>((x[6 + j] >> 4) | xh1) - 16;
@@ -105,10 +102,10 @@ void row_q5_0(const std::uint8_t *x, std::uint64_t nb, std::uint8_t *y) {
     }
 }
 
-void row_q5_1(const std::uint8_t *x, std::uint64_t nb, std::uint8_t *y) {
+void gguf_q5_1(const std::uint8_t *x, std::uint64_t nb, std::uint8_t *y) {
     for (std::uint64_t i = 0; i < nb; ++i, x += 24) {
         const float d = half_at(x), m = half_at(x + 2);
-        const std::uint32_t qh = u32(x + 4);
+        const std::uint32_t qh = load_le32(x + 4);
         for (int j = 0; j < 16; ++j) {
             const std::uint32_t xh0 = ((qh >> j) << 4) & 0x10, xh1 = (qh >> (j + 12)) & 0x10;
             const auto x0 = static_cast<int>((x[8 + j] & 0x0Fu) | xh0), x1 = static_cast<int>((x[8 + j] >> 4) | xh1);
@@ -118,7 +115,7 @@ void row_q5_1(const std::uint8_t *x, std::uint64_t nb, std::uint8_t *y) {
     }
 }
 
-void row_q8_0(const std::uint8_t *x, std::uint64_t nb, std::uint8_t *y) {
+void gguf_q8_0(const std::uint8_t *x, std::uint64_t nb, std::uint8_t *y) {
     for (std::uint64_t i = 0; i < nb; ++i, x += 34) {
         const float d = half_at(x);
         for (int j = 0; j < 32; ++j) put(y, 32 * i + j, static_cast<float>(static_cast<std::int8_t>(x[2 + j])) * d);
@@ -126,14 +123,14 @@ void row_q8_0(const std::uint8_t *x, std::uint64_t nb, std::uint8_t *y) {
 }
 
 /// q8_1 has no dequantize_row in ggml: the value of an element is q * d (s is metadata).
-void row_q8_1(const std::uint8_t *x, std::uint64_t nb, std::uint8_t *y) {
+void gguf_q8_1(const std::uint8_t *x, std::uint64_t nb, std::uint8_t *y) {
     for (std::uint64_t i = 0; i < nb; ++i, x += 36) {
         const float d = half_at(x);
         for (int j = 0; j < 32; ++j) put(y, 32 * i + j, static_cast<float>(static_cast<std::int8_t>(x[4 + j])) * d);
     }
 }
 
-void row_iq4_nl(const std::uint8_t *x, std::uint64_t nb, std::uint8_t *y) {
+void gguf_iq4_nl(const std::uint8_t *x, std::uint64_t nb, std::uint8_t *y) {
     for (std::uint64_t i = 0; i < nb; ++i, x += 18) {
         const float d = half_at(x);
         for (int j = 0; j < 16; ++j) {
@@ -148,7 +145,7 @@ inline float e8m0_half(std::uint8_t e) {
     return std::bit_cast<float>(e < 2 ? 0x00200000u << e : static_cast<std::uint32_t>(e - 1) << 23);
 }
 
-void row_mxfp4(const std::uint8_t *x, std::uint64_t nb, std::uint8_t *y) {
+void gguf_mxfp4(const std::uint8_t *x, std::uint64_t nb, std::uint8_t *y) {
     for (std::uint64_t i = 0; i < nb; ++i, x += 17) {
         const float d = e8m0_half(x[0]);
         for (int j = 0; j < 16; ++j) {
@@ -168,7 +165,7 @@ inline float ue4m3_half(std::uint8_t s) {
     return raw * 0.5f;
 }
 
-void row_nvfp4(const std::uint8_t *x, std::uint64_t nb, std::uint8_t *y) {
+void gguf_nvfp4(const std::uint8_t *x, std::uint64_t nb, std::uint8_t *y) {
     for (std::uint64_t i = 0; i < nb; ++i, x += 36) {
         for (int s = 0; s < 4; ++s) {
             const float d = ue4m3_half(x[s]);
@@ -182,19 +179,19 @@ void row_nvfp4(const std::uint8_t *x, std::uint64_t nb, std::uint8_t *y) {
     }
 }
 
-void row_q1_0(const std::uint8_t *x, std::uint64_t nb, std::uint8_t *y) {
+void gguf_q1_0(const std::uint8_t *x, std::uint64_t nb, std::uint8_t *y) {
     for (std::uint64_t i = 0; i < nb; ++i, x += 18) {
         const float d = half_at(x), neg_d = -d;
         // The value is d itself or its negation: a NaN d keeps its word (no operation made it).
         const std::uint32_t wd = std::bit_cast<std::uint32_t>(d), wn = d != d ? kCanonicalNaN : std::bit_cast<std::uint32_t>(neg_d);
         for (int j = 0; j < 128; ++j) {
             const std::uint32_t w = (x[2 + j / 8] >> (j % 8)) & 1 ? wd : wn;
-            std::memcpy(y + 4 * (128 * i + static_cast<std::uint64_t>(j)), &w, 4);
+            abi::store_le32(y + 4 * (128 * i + static_cast<std::uint64_t>(j)), w);
         }
     }
 }
 
-void row_q2_0(const std::uint8_t *x, std::uint64_t nb, std::uint8_t *y) {
+void gguf_q2_0(const std::uint8_t *x, std::uint64_t nb, std::uint8_t *y) {
     for (std::uint64_t i = 0; i < nb; ++i, x += 18) {
         const float d = half_at(x);
         for (int j = 0; j < 64; ++j) {
@@ -213,7 +210,7 @@ inline int tq1_trit(std::uint8_t byte, int n) {
     return (static_cast<std::uint16_t>(q) * 3) >> 8;
 }
 
-void row_tq1_0(const std::uint8_t *x, std::uint64_t nb, std::uint8_t *y) {
+void gguf_tq1_0(const std::uint8_t *x, std::uint64_t nb, std::uint8_t *y) {
     for (std::uint64_t i = 0; i < nb; ++i, x += 54) {
         const float d = half_at(x + 52);
         std::uint64_t o = 256 * i;
@@ -226,7 +223,7 @@ void row_tq1_0(const std::uint8_t *x, std::uint64_t nb, std::uint8_t *y) {
     }
 }
 
-void row_tq2_0(const std::uint8_t *x, std::uint64_t nb, std::uint8_t *y) {
+void gguf_tq2_0(const std::uint8_t *x, std::uint64_t nb, std::uint8_t *y) {
     for (std::uint64_t i = 0; i < nb; ++i, x += 66) {
         const float d = half_at(x + 64);
         std::uint64_t o = 256 * i;
@@ -238,7 +235,7 @@ void row_tq2_0(const std::uint8_t *x, std::uint64_t nb, std::uint8_t *y) {
 
 // ---- K-quants ------------------------------------------------------------------------------------
 
-void row_q2_k(const std::uint8_t *x, std::uint64_t nb, std::uint8_t *y) {
+void gguf_q2_k(const std::uint8_t *x, std::uint64_t nb, std::uint8_t *y) {
     for (std::uint64_t i = 0; i < nb; ++i, x += 84) {
         const float d = half_at(x + 80), dmin = half_at(x + 82);
         std::uint64_t o = 256 * i;
@@ -264,7 +261,7 @@ inline void q3_k_scales(const std::uint8_t *s, int out[16]) {
     }
 }
 
-void row_q3_k(const std::uint8_t *x, std::uint64_t nb, std::uint8_t *y) {
+void gguf_q3_k(const std::uint8_t *x, std::uint64_t nb, std::uint8_t *y) {
     for (std::uint64_t i = 0; i < nb; ++i, x += 110) {
         const float d = half_at(x + 108);
         int scales[16];
@@ -296,7 +293,7 @@ inline void k4_scale_min(const std::uint8_t *q, int j, int &sc, int &mn) {
     }
 }
 
-void row_q4_k(const std::uint8_t *x, std::uint64_t nb, std::uint8_t *y) {
+void gguf_q4_k(const std::uint8_t *x, std::uint64_t nb, std::uint8_t *y) {
     for (std::uint64_t i = 0; i < nb; ++i, x += 144) {
         const float d = half_at(x), dmin = half_at(x + 2);
         const std::uint8_t *q = x + 16;
@@ -313,7 +310,7 @@ void row_q4_k(const std::uint8_t *x, std::uint64_t nb, std::uint8_t *y) {
     }
 }
 
-void row_q5_k(const std::uint8_t *x, std::uint64_t nb, std::uint8_t *y) {
+void gguf_q5_k(const std::uint8_t *x, std::uint64_t nb, std::uint8_t *y) {
     for (std::uint64_t i = 0; i < nb; ++i, x += 176) {
         const float d = half_at(x), dmin = half_at(x + 2);
         const std::uint8_t *ql = x + 48, *qh = x + 16;
@@ -331,7 +328,7 @@ void row_q5_k(const std::uint8_t *x, std::uint64_t nb, std::uint8_t *y) {
     }
 }
 
-void row_q6_k(const std::uint8_t *x, std::uint64_t nb, std::uint8_t *y) {
+void gguf_q6_k(const std::uint8_t *x, std::uint64_t nb, std::uint8_t *y) {
     for (std::uint64_t i = 0; i < nb; ++i, x += 210) {
         const float d = half_at(x + 208);
         for (int n = 0; n < 2; ++n) {
@@ -353,9 +350,9 @@ void row_q6_k(const std::uint8_t *x, std::uint64_t nb, std::uint8_t *y) {
     }
 }
 
-void row_q8_k(const std::uint8_t *x, std::uint64_t nb, std::uint8_t *y) {
+void gguf_q8_k(const std::uint8_t *x, std::uint64_t nb, std::uint8_t *y) {
     for (std::uint64_t i = 0; i < nb; ++i, x += 292) {
-        const float d = std::bit_cast<float>(u32(x));
+        const float d = std::bit_cast<float>(load_le32(x));
         for (int j = 0; j < 256; ++j) put(y, 256 * i + j, d * static_cast<float>(static_cast<std::int8_t>(x[4 + j])));
     }
 }
@@ -370,12 +367,12 @@ inline float signed_grid(float db, std::uint8_t g, bool negative) {
     return db * static_cast<float>(g) * (negative ? -1.0f : 1.0f);
 }
 
-void row_iq2_xxs(const std::uint8_t *x, std::uint64_t nb, std::uint8_t *y) {
+void gguf_iq2_xxs(const std::uint8_t *x, std::uint64_t nb, std::uint8_t *y) {
     for (std::uint64_t i = 0; i < nb; ++i, x += 66) {
         const float d = half_at(x);
         std::uint64_t o = 256 * i;
         for (int ib = 0; ib < 8; ++ib) {
-            const std::uint32_t aux0 = u32(x + 2 + 8 * ib), aux1 = u32(x + 6 + 8 * ib);
+            const std::uint32_t aux0 = load_le32(x + 2 + 8 * ib), aux1 = load_le32(x + 6 + 8 * ib);
             const float db = d * (0.5f + static_cast<float>(aux1 >> 28)) * 0.25f;
             for (int l = 0; l < 4; ++l) {
                 const std::uint64_t grid = tables::iq2xxs_grid[(aux0 >> (8 * l)) & 0xFF];
@@ -386,7 +383,7 @@ void row_iq2_xxs(const std::uint8_t *x, std::uint64_t nb, std::uint8_t *y) {
     }
 }
 
-void row_iq2_xs(const std::uint8_t *x, std::uint64_t nb, std::uint8_t *y) {
+void gguf_iq2_xs(const std::uint8_t *x, std::uint64_t nb, std::uint8_t *y) {
     for (std::uint64_t i = 0; i < nb; ++i, x += 74) {
         const float d = half_at(x);
         std::uint64_t o = 256 * i;
@@ -394,7 +391,7 @@ void row_iq2_xs(const std::uint8_t *x, std::uint64_t nb, std::uint8_t *y) {
             const std::uint8_t s = x[66 + ib];
             const float db[2] = {d * (0.5f + static_cast<float>(s & 0xF)) * 0.25f, d * (0.5f + static_cast<float>(s >> 4)) * 0.25f};
             for (int l = 0; l < 4; ++l) {
-                const std::uint16_t q = u16(x + 2 + 2 * (4 * ib + l));
+                const std::uint16_t q = load_le16(x + 2 + 2 * (4 * ib + l));
                 const std::uint64_t grid = tables::iq2xs_grid[q & 511];
                 const std::uint8_t signs = tables::ksigns_iq2xs[q >> 9];
                 for (int j = 0; j < 8; ++j) put(y, o++, signed_grid(db[l / 2], grid_byte(grid, j), signs & tables::kmask_iq2xs[j]));
@@ -403,7 +400,7 @@ void row_iq2_xs(const std::uint8_t *x, std::uint64_t nb, std::uint8_t *y) {
     }
 }
 
-void row_iq2_s(const std::uint8_t *x, std::uint64_t nb, std::uint8_t *y) {
+void gguf_iq2_s(const std::uint8_t *x, std::uint64_t nb, std::uint8_t *y) {
     for (std::uint64_t i = 0; i < nb; ++i, x += 82) {
         const float d = half_at(x);
         std::uint64_t o = 256 * i;
@@ -419,12 +416,12 @@ void row_iq2_s(const std::uint8_t *x, std::uint64_t nb, std::uint8_t *y) {
     }
 }
 
-void row_iq3_xxs(const std::uint8_t *x, std::uint64_t nb, std::uint8_t *y) {
+void gguf_iq3_xxs(const std::uint8_t *x, std::uint64_t nb, std::uint8_t *y) {
     for (std::uint64_t i = 0; i < nb; ++i, x += 98) {
         const float d = half_at(x);
         std::uint64_t o = 256 * i;
         for (int ib = 0; ib < 8; ++ib) {
-            const std::uint32_t aux = u32(x + 66 + 4 * ib);
+            const std::uint32_t aux = load_le32(x + 66 + 4 * ib);
             const float db = d * (0.5f + static_cast<float>(aux >> 28)) * 0.5f;
             for (int l = 0; l < 4; ++l) {
                 const std::uint8_t signs = tables::ksigns_iq2xs[(aux >> (7 * l)) & 127];
@@ -437,7 +434,7 @@ void row_iq3_xxs(const std::uint8_t *x, std::uint64_t nb, std::uint8_t *y) {
     }
 }
 
-void row_iq3_s(const std::uint8_t *x, std::uint64_t nb, std::uint8_t *y) {
+void gguf_iq3_s(const std::uint8_t *x, std::uint64_t nb, std::uint8_t *y) {
     for (std::uint64_t i = 0; i < nb; ++i, x += 110) {
         const float d = half_at(x);
         std::uint64_t o = 256 * i;
@@ -469,12 +466,12 @@ inline void iq1_group(float dl, std::uint64_t grid, float delta, std::uint8_t *y
     for (int j = 0; j < 8; ++j) put(y, o + j, dl * (static_cast<float>(static_cast<std::int8_t>(grid_byte(grid, j))) + delta));
 }
 
-void row_iq1_s(const std::uint8_t *x, std::uint64_t nb, std::uint8_t *y) {
+void gguf_iq1_s(const std::uint8_t *x, std::uint64_t nb, std::uint8_t *y) {
     for (std::uint64_t i = 0; i < nb; ++i, x += 50) {
         const float d = half_at(x);
         std::uint64_t o = 256 * i;
         for (int ib = 0; ib < 8; ++ib) {
-            const std::uint16_t qh = u16(x + 34 + 2 * ib);
+            const std::uint16_t qh = load_le16(x + 34 + 2 * ib);
             const float dl = d * static_cast<float>(2 * ((qh >> 12) & 7) + 1);
             const float delta = qh & 0x8000 ? -kIq1Delta : kIq1Delta;
             for (int l = 0; l < 4; ++l, o += 8)
@@ -483,9 +480,9 @@ void row_iq1_s(const std::uint8_t *x, std::uint64_t nb, std::uint8_t *y) {
     }
 }
 
-void row_iq1_m(const std::uint8_t *x, std::uint64_t nb, std::uint8_t *y) {
+void gguf_iq1_m(const std::uint8_t *x, std::uint64_t nb, std::uint8_t *y) {
     for (std::uint64_t i = 0; i < nb; ++i, x += 56) {
-        const std::uint16_t sc[4] = {u16(x + 48), u16(x + 50), u16(x + 52), u16(x + 54)};
+        const std::uint16_t sc[4] = {load_le16(x + 48), load_le16(x + 50), load_le16(x + 52), load_le16(x + 54)};
         const float d = fp16_to_f32(static_cast<std::uint16_t>((sc[0] >> 12) | ((sc[1] >> 8) & 0x00F0) | ((sc[2] >> 4) & 0x0F00) |
                                                                (sc[3] & 0xF000)));
         std::uint64_t o = 256 * i;
@@ -502,10 +499,10 @@ void row_iq1_m(const std::uint8_t *x, std::uint64_t nb, std::uint8_t *y) {
     }
 }
 
-void row_iq4_xs(const std::uint8_t *x, std::uint64_t nb, std::uint8_t *y) {
+void gguf_iq4_xs(const std::uint8_t *x, std::uint64_t nb, std::uint8_t *y) {
     for (std::uint64_t i = 0; i < nb; ++i, x += 136) {
         const float d = half_at(x);
-        const std::uint16_t sh = u16(x + 2);
+        const std::uint16_t sh = load_le16(x + 2);
         for (int ib = 0; ib < 8; ++ib) {
             const int ls = ((x[4 + ib / 2] >> (4 * (ib % 2))) & 0xF) | (((sh >> (2 * ib)) & 3) << 4);
             const float dl = d * static_cast<float>(ls - 32);
@@ -519,39 +516,15 @@ void row_iq4_xs(const std::uint8_t *x, std::uint64_t nb, std::uint8_t *y) {
     }
 }
 
+/// The row decoders by registry row (abi::kGgufTypes), named by the registry's type names.
+constexpr abi::GgufTable<RowDecoder> kRowDecoders = {
+#define NINFER_X_(id, name, type, values, bytes, registered, refq) &name,
+    NINFER_GGUF_TYPES(NINFER_X_)
+#undef NINFER_X_
+};
+
 }  // namespace
 
-RowDecoder row_decoder(std::uint32_t ggml_type) {
-    switch (ggml_type) {
-    case 2: return row_q4_0;
-    case 3: return row_q4_1;
-    case 6: return row_q5_0;
-    case 7: return row_q5_1;
-    case 8: return row_q8_0;
-    case 9: return row_q8_1;
-    case 10: return row_q2_k;
-    case 11: return row_q3_k;
-    case 12: return row_q4_k;
-    case 13: return row_q5_k;
-    case 14: return row_q6_k;
-    case 15: return row_q8_k;
-    case 16: return row_iq2_xxs;
-    case 17: return row_iq2_xs;
-    case 18: return row_iq3_xxs;
-    case 19: return row_iq1_s;
-    case 20: return row_iq4_nl;
-    case 21: return row_iq3_s;
-    case 22: return row_iq2_s;
-    case 23: return row_iq4_xs;
-    case 29: return row_iq1_m;
-    case 34: return row_tq1_0;
-    case 35: return row_tq2_0;
-    case 39: return row_mxfp4;
-    case 40: return row_nvfp4;
-    case 41: return row_q1_0;
-    case 42: return row_q2_0;
-    default: return nullptr;
-    }
-}
+RowDecoder row_decoder(std::uint32_t ggml_type) { return abi::gguf_entry_of_ggml_type(kRowDecoders, ggml_type); }
 
 }  // namespace ninfer::reference::gguf_native

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-// The reference's native GGUF codecs (native_gguf*.cpp; tensor-formats.txt, the gguf_* table and
+// The reference's native GGUF codecs (gguf_blocks.cpp, gguf_quantize*.cpp; tensor-formats.txt, the gguf_* table and
 // its paragraph; storage-layouts.md Section 7) against the oracle: every type's decoder on
 // thousands of random blocks (raw random bytes: NaN and infinite scales included, and blocks
 // with forced NaN / Inf / subnormal / zero scales), rows of several blocks, each native reference
@@ -12,9 +12,12 @@
 #include <cfloat>
 #include <cmath>
 #include <cstring>
+#include <map>
 #include <random>
+#include <set>
 
-#include "native_gguf.hpp"
+#include "gguf_blocks.hpp"
+#include "ninfer/abi/bytes.hpp"
 #include "ninfer/abi/registry.hpp"
 #include "ninfer/oracle/gguf.hpp"
 #include "ninfer/oracle/scaled.hpp"
@@ -40,19 +43,23 @@ const GgufType &type_named(std::string_view name) {
     return *t;
 }
 
-/// Byte offsets of a type's binary16 scale words (the ones a forced special lands on).
+/// Byte offsets of a type's binary16 scale words (the ones a forced special lands on), by format
+/// id; a type not listed has its d at 0.
+const std::map<std::uint32_t, std::vector<std::size_t>> kFp16ScaleOffsets = {
+    {NINFER_FORMAT_gguf_q4_1, {0, 2}}, {NINFER_FORMAT_gguf_q5_1, {0, 2}},  // d and m
+    {NINFER_FORMAT_gguf_q4_k, {0, 2}}, {NINFER_FORMAT_gguf_q5_k, {0, 2}},  // d and dmin
+    {NINFER_FORMAT_gguf_q2_k, {80, 82}}, {NINFER_FORMAT_gguf_q3_k, {108}}, {NINFER_FORMAT_gguf_q6_k, {208}},
+    {NINFER_FORMAT_gguf_tq1_0, {52}}, {NINFER_FORMAT_gguf_tq2_0, {64}},
+    // binary32 d, iq1_m's scattered d, E8M0, UE4M3
+    {NINFER_FORMAT_gguf_q8_k, {}}, {NINFER_FORMAT_gguf_iq1_m, {}}, {NINFER_FORMAT_gguf_mxfp4, {}}, {NINFER_FORMAT_gguf_nvfp4, {}}};
+
+/// The K-quants, whose oracle quantizers are slow.
+const std::set<std::uint32_t> kKQuants = {NINFER_FORMAT_gguf_q2_k, NINFER_FORMAT_gguf_q3_k, NINFER_FORMAT_gguf_q4_k,
+                                          NINFER_FORMAT_gguf_q5_k, NINFER_FORMAT_gguf_q6_k};
+
 std::vector<std::size_t> fp16_scale_offsets(const GgufType &t) {
-    switch (t.ggml_type) {
-    case 3: case 7: case 12: case 13: return {0, 2};  // d and m / dmin
-    case 10: return {80, 82};
-    case 11: return {108};
-    case 14: return {208};
-    case 34: return {52};
-    case 35: return {64};
-    case 9: return {0};
-    case 15: case 29: case 39: case 40: return {};  // binary32 d, iq1_m's scattered d, E8M0, UE4M3
-    default: return {0};
-    }
+    const auto it = kFp16ScaleOffsets.find(t.id);
+    return it != kFp16ScaleOffsets.end() ? it->second : std::vector<std::size_t>{0};
 }
 
 std::vector<std::uint8_t> random_blocks(const GgufType &t, std::size_t blocks, std::mt19937_64 &rng) {
@@ -69,10 +76,9 @@ void force_scales(const GgufType &t, std::vector<std::uint8_t> &b, std::mt19937_
     const std::size_t blocks = b.size() / t.block_bytes;
     for (std::size_t i = 0; i < blocks; ++i) {
         std::uint8_t *blk = b.data() + i * t.block_bytes;
-        if (t.ggml_type == 15) {  // q8_K: binary32 d
+        if (t.id == NINFER_FORMAT_gguf_q8_k) {  // binary32 d
             static constexpr std::uint32_t k32[] = {0x7FC00000u, 0xFF800000u, 0x7F800000u, 0x00000001u, 0x7F7FFFFFu, 0x00000000u, 0x3F800000u};
-            const std::uint32_t w = k32[i % 7];
-            std::memcpy(blk, &w, 4);
+            ninfer::abi::store_le32(blk, k32[i % 7]);
             continue;
         }
         for (const auto at : offsets) {
@@ -84,9 +90,7 @@ void force_scales(const GgufType &t, std::vector<std::uint8_t> &b, std::mt19937_
 }
 
 std::uint32_t word_at(const std::vector<std::uint8_t> &b, std::size_t i) {
-    std::uint32_t w = 0;
-    std::memcpy(&w, b.data() + 4 * i, 4);
-    return w;
+    return ninfer::abi::load_le32(b.data() + 4 * i);
 }
 
 /// Decode `blocks` with the native row decoder (one call over the whole row) and compare every
@@ -227,7 +231,7 @@ TEST_CASE("each native reference quantizer equals the oracle's, byte for byte", 
         ++declared;
         CHECK(t.ref_quantizer);
         // The oracle's K-quant quantizers take about 0.1 s a block: 55 blocks each (5 a regime).
-        const int blocks = t.ggml_type >= 10 && t.ggml_type <= 14 ? 55 : 1100;
+        const int blocks = kKQuants.contains(t.id) ? 55 : 1100;
         for (int b = 0; b < blocks; ++b) {
             const int regime = b % 11;
             const auto x = random_values(t.block_values, rng, regime);
@@ -462,8 +466,10 @@ TEST_CASE("gguf capabilities: what is served, nothing more", "[gguf][ops]") {
         CHECK(declared(NINFER_OP_quant_decode, g.id, 0, NINFER_LAYOUT_ggml_blocks_v1, 0));
         CHECK(declared(NINFER_OP_payload_validate, g.id, 0, NINFER_LAYOUT_ggml_blocks_v1, 0));
         CHECK(declared(NINFER_OP_rows_select, g.id, 0, NINFER_LAYOUT_ggml_blocks_v1, 0));
-        CHECK(declared(NINFER_OP_quant_encode, g.id, NINFER_FORMAT_fp32, NINFER_LAYOUT_ggml_blocks_v1, NINFER_ENCODER_ggml_quantize_ref) ==
-              (!g.ref_quantizer || gn::has_reference_quantizer(g.ggml_type)));
+        // quant_encode is declared for every type: served where the registry's ref_quantizer column
+        // is 1 (the reference has every such quantizer), refused by name elsewhere.
+        CHECK(declared(NINFER_OP_quant_encode, g.id, NINFER_FORMAT_fp32, NINFER_LAYOUT_ggml_blocks_v1, NINFER_ENCODER_ggml_quantize_ref));
+        CHECK(gn::has_reference_quantizer(g.ggml_type) == g.ref_quantizer);
         CHECK_FALSE(declared(NINFER_OP_decode, g.id, 0, NINFER_LAYOUT_ggml_blocks_v1, 0));
         CHECK_FALSE(declared(NINFER_OP_classify, g.id, 0, NINFER_LAYOUT_ggml_blocks_v1, 0));
     }

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
-// Private to native_gguf*.cpp and the GGUF mutants: ggml's 4-bit non-linear reference quantizers
-// (native_gguf_iq4.cpp).
+// Private to gguf_blocks.cpp, gguf_quantize*.cpp and the GGUF mutants: ggml's 4-bit non-linear reference quantizers
+// (gguf_quantize_iq4.cpp).
 #pragma once
 
 #include <cstdint>

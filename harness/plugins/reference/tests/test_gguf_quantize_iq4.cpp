@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-// The reference's own iq4_nl and iq4_xs quantizers (native_gguf_iq4.cpp) against the oracle's
+// The reference's own iq4_nl and iq4_xs quantizers (gguf_quantize_iq4.cpp) against the oracle's
 // (oracle/src/gguf_quantize_iq4.cpp), byte for byte and status for status, over random blocks of
 // every magnitude the classes of oracle/GGUF.md name: ordinary, both sides of GROUP_MAX_EPS,
 // tiny (1/d overflows), x*x overflowing, +-FLT_MAX, all of one sign, zeros among them.
@@ -10,7 +10,7 @@
 #include <cmath>
 #include <random>
 
-#include "native_gguf.hpp"
+#include "gguf_blocks.hpp"
 #include "ninfer/abi/plugin.h"
 #include "ninfer/oracle/gguf.hpp"
 
@@ -68,7 +68,7 @@ TEST_CASE("native iq4_nl and iq4_xs equal the oracle's over random and extreme b
             REQUIRE(got == want.block);
         }
         // iq4_nl refuses the classes below 1e-15 (tiny, 1e-38 and most of 2e-16); iq4_xs refuses none.
-        CHECK((t.ggml_type == 20 ? refused >= blocks / 5 : refused == 0));
+        CHECK((t.id == NINFER_FORMAT_gguf_iq4_nl ? refused >= blocks / 5 : refused == 0));
     }
 }
 

@@ -11,9 +11,9 @@
 #include <cmath>
 #include <string>
 
-#include "native_gguf.hpp"
-#include "native_gguf_iq4.hpp"
-#include "native_gguf_kquants.hpp"
+#include "gguf_blocks.hpp"
+#include "gguf_quantize_iq4.hpp"
+#include "ninfer/abi/gguf_table.hpp"
 #include "ninfer/abi/plugin.h"
 #include "ninfer/oracle/ggml_tables.hpp"
 
@@ -43,7 +43,7 @@ void symmetric_block(const float *x, int bits, std::uint8_t *b) {
     const float max = signed_extreme(x, 32, amax);
     const float d = max / static_cast<float>(-half);
     const float id = inverse_or_zero(d);
-    put16(b, f32_to_fp16(d));
+    abi::store_le16(b, f32_to_fp16(d));
     const float offset = static_cast<float>(half) + 0.5f;
     std::uint32_t qh = 0;
     std::uint8_t *qs = b + (bits == 4 ? 2 : 6);
@@ -55,7 +55,7 @@ void symmetric_block(const float *x, int bits, std::uint8_t *b) {
         qh |= static_cast<std::uint32_t>((xi1 & 0x10) >> 4) << (j + 16);
     }
     if (bits == 5)
-        for (int i = 0; i < 4; ++i) b[2 + i] = static_cast<std::uint8_t>(qh >> (8 * i));
+        abi::store_le32(b + 2, qh);
 }
 
 /// q4_1 (bits 4) and q5_1 (bits 5): d = (max - min) / (2^bits - 1), m = min, codes (x - min)*id + 0.5 truncated.
@@ -67,8 +67,8 @@ void affine_block(const float *x, int bits, std::uint8_t *b) {
     }
     const float d = (max - min) / static_cast<float>((1 << bits) - 1);
     const float id = inverse_or_zero(d);
-    put16(b, f32_to_fp16(d));
-    put16(b + 2, f32_to_fp16(min));
+    abi::store_le16(b, f32_to_fp16(d));
+    abi::store_le16(b + 2, f32_to_fp16(min));
     std::uint32_t qh = 0;
     std::uint8_t *qs = b + (bits == 4 ? 4 : 8);
     for (int j = 0; j < 16; ++j) {
@@ -85,7 +85,7 @@ void affine_block(const float *x, int bits, std::uint8_t *b) {
         qh |= static_cast<std::uint32_t>((xi1 & 0x10) >> 4) << (j + 16);
     }
     if (bits == 5)
-        for (int i = 0; i < 4; ++i) b[4 + i] = static_cast<std::uint8_t>(qh >> (8 * i));
+        abi::store_le32(b + 4, qh);
 }
 
 /// q8_0 and q8_1: d = amax / 127, codes roundf(x * id) stored as int8 (wrapped as x86 stores
@@ -95,7 +95,7 @@ void q8_block(const float *x, bool with_sum, std::uint8_t *b) {
     for (int j = 0; j < 32; ++j) amax = std::max(amax, std::fabs(x[j]));
     const float d = amax / 127.0f;
     const float id = inverse_or_zero(d);
-    put16(b, f32_to_fp16(d));
+    abi::store_le16(b, f32_to_fp16(d));
     std::uint8_t *qs = b + (with_sum ? 4 : 2);
     int sum = 0;
     for (int j = 0; j < 32; ++j) {
@@ -103,7 +103,7 @@ void q8_block(const float *x, bool with_sum, std::uint8_t *b) {
         qs[j] = static_cast<std::uint8_t>(q);
         sum += q;
     }
-    if (with_sum) put16(b + 2, f32_to_fp16(static_cast<float>(sum) * d));
+    if (with_sum) abi::store_le16(b + 2, f32_to_fp16(static_cast<float>(sum) * d));
 }
 
 /// q8_K: iscale = -127 / max, codes MIN(127, nearest_int(iscale * x)), bsums per 16 values,
@@ -118,10 +118,10 @@ void q8_k_block(const float *x, std::uint8_t *b) {
     for (int g = 0; g < 16; ++g) {
         int sum = 0;
         for (int i = 0; i < 16; ++i) sum += static_cast<std::int8_t>(b[4 + 16 * g + i]);
-        put16(b + 260 + 2 * g, static_cast<std::uint16_t>(sum));
+        abi::store_le16(b + 260 + 2 * g, static_cast<std::uint16_t>(sum));
     }
     const std::uint32_t d = std::bit_cast<std::uint32_t>(1.0f / iscale);
-    for (int i = 0; i < 4; ++i) b[i] = static_cast<std::uint8_t>(d >> (8 * i));
+    abi::store_le32(b, d);
 }
 
 EncodeOutcome refuse(std::int32_t status, std::string message) { return {status, std::move(message)}; }
@@ -148,56 +148,64 @@ int best_index_mxfp4(float x, float e) {
     return best;
 }
 
-bool has_reference_quantizer(std::uint32_t ggml_type) {
-    switch (ggml_type) {
-    case 2: case 3: case 6: case 7: case 8: case 9: case 15: return true;
-    case 10: case 11: case 12: case 13: case 14: return true;  // native_gguf_kquants.cpp
-    case 20: case 23: return true;                             // native_gguf_iq4.cpp
-    default: return small_has_reference_quantizer(ggml_type);  // native_gguf_quantize_small.cpp
-    }
+bool quantize_block::gguf_q4_0(const float *x, std::uint8_t *b) {
+    symmetric_block(x, 4, b);
+    return true;
 }
+bool quantize_block::gguf_q5_0(const float *x, std::uint8_t *b) {
+    symmetric_block(x, 5, b);
+    return true;
+}
+bool quantize_block::gguf_q4_1(const float *x, std::uint8_t *b) {
+    affine_block(x, 4, b);
+    return true;
+}
+bool quantize_block::gguf_q5_1(const float *x, std::uint8_t *b) {
+    affine_block(x, 5, b);
+    return true;
+}
+bool quantize_block::gguf_q8_0(const float *x, std::uint8_t *b) {
+    q8_block(x, false, b);
+    return true;
+}
+bool quantize_block::gguf_q8_1(const float *x, std::uint8_t *b) {
+    q8_block(x, true, b);
+    return true;
+}
+bool quantize_block::gguf_q8_k(const float *x, std::uint8_t *b) {
+    q8_k_block(x, b);
+    return true;
+}
+// quantize_row_iq4_nl_ref passes ntry -1 (one least-squares scale, no search); quantize_row_iq4_xs_ref
+// goes through quantize_iq4_xs, ntry 7.
+bool quantize_block::gguf_iq4_nl(const float *x, std::uint8_t *b) { return iq4_block(32, -1, x, b); }
+bool quantize_block::gguf_iq4_xs(const float *x, std::uint8_t *b) { return iq4_block(256, 7, x, b); }
+
+namespace {
+
+/// The block quantizers by registry row: the registry's ref_quantizer column decides which
+/// types have one (nullptr elsewhere).
+constexpr abi::GgufTable<BlockQuantizer> kBlockQuantizers = {
+#define NINFER_X_(id, name, type, values, bytes, registered, refq) NINFER_GGUF_IF_REFQ(refq, &quantize_block::name),
+    NINFER_GGUF_TYPES(NINFER_X_)
+#undef NINFER_X_
+};
+
+}  // namespace
+
+bool has_reference_quantizer(std::uint32_t ggml_type) { return abi::gguf_entry_of_ggml_type(kBlockQuantizers, ggml_type) != nullptr; }
 
 EncodeOutcome quantize_row_ref(std::uint32_t ggml_type, std::span<const float> x, std::uint8_t *out) {
     if (auto o = check_finite(x); o.status != NINFER_OK) return o;
-    if (!has_reference_quantizer(ggml_type)) return refuse(NINFER_E_METHOD, "no reference quantizer for ggml type " + std::to_string(ggml_type));
-    if (small_has_reference_quantizer(ggml_type)) return small_quantize_row(ggml_type, x, out), EncodeOutcome{};
-    // Block values and bytes of ggml-common.h's block_* structs.
-    std::size_t values = 32, bytes = 0;
-    switch (ggml_type) {
-    case 2: bytes = 18; break;
-    case 3: bytes = 20; break;
-    case 6: bytes = 22; break;
-    case 7: bytes = 24; break;
-    case 8: bytes = 34; break;
-    case 9: bytes = 36; break;
-    case 10: values = 256, bytes = 84; break;
-    case 11: values = 256, bytes = 110; break;
-    case 12: values = 256, bytes = 144; break;
-    case 13: values = 256, bytes = 176; break;
-    case 14: values = 256, bytes = 210; break;
-    case 20: bytes = 18; break;
-    case 23: values = 256, bytes = 136; break;
-    default: values = 256, bytes = 292; break;  // q8_K
-    }
-    for (std::size_t i = 0; i + values <= x.size(); i += values) {
-        std::uint8_t *b = out + (i / values) * bytes;
-        std::fill(b, b + bytes, std::uint8_t{0});
-        const float *xb = x.data() + i;
-        switch (ggml_type) {
-        case 2: symmetric_block(xb, 4, b); break;
-        case 6: symmetric_block(xb, 5, b); break;
-        case 3: affine_block(xb, 4, b); break;
-        case 7: affine_block(xb, 5, b); break;
-        case 8: q8_block(xb, false, b); break;
-        case 9: q8_block(xb, true, b); break;
-        case 15: q8_k_block(xb, b); break;
-        case 20: case 23:  // quantize_row_iq4_nl_ref (ntry -1), quantize_row_iq4_xs_ref (ntry 7)
-            if (!iq4_block(static_cast<int>(values), ggml_type == 20 ? -1 : 7, xb, b))
-                return refuse(NINFER_E_METHOD, "block " + std::to_string(i / values) +
-                                                   ": every |x| is below GROUP_MAX_EPS (1e-15f); ggml's iq4_nl quantizer stores codes it never computed");
-            break;
-        default: kquant_block(ggml_type, xb, b); break;
-        }
+    const BlockQuantizer quantize = abi::gguf_entry_of_ggml_type(kBlockQuantizers, ggml_type);
+    if (!quantize) return refuse(NINFER_E_METHOD, "no reference quantizer for ggml type " + std::to_string(ggml_type));
+    const auto &t = abi::kGgufTypes[abi::gguf_row_of_ggml_type(ggml_type)];
+    for (std::size_t i = 0; i + t.block_values <= x.size(); i += t.block_values) {
+        std::uint8_t *b = out + (i / t.block_values) * t.block_bytes;
+        std::fill(b, b + t.block_bytes, std::uint8_t{0});
+        if (!quantize(x.data() + i, b))
+            return refuse(NINFER_E_METHOD, "block " + std::to_string(i / t.block_values) +
+                                               ": every |x| is below GROUP_MAX_EPS (1e-15f); ggml's iq4_nl quantizer stores codes it never computed");
     }
     return {};
 }

@@ -3,7 +3,7 @@
 # (docs/cli.md). Included from harness/CMakeLists.txt.
 target_sources(ninfer_harness PRIVATE
   ${CMAKE_CURRENT_LIST_DIR}/src/compare.cpp ${CMAKE_CURRENT_LIST_DIR}/src/compare_families.cpp
-  ${CMAKE_CURRENT_LIST_DIR}/src/compare_linear.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/src/compare_linear.cpp ${CMAKE_CURRENT_LIST_DIR}/src/compare_grouped.cpp
   ${CMAKE_CURRENT_LIST_DIR}/src/baseline.cpp
   ${CMAKE_CURRENT_LIST_DIR}/src/case_cache.cpp
   ${CMAKE_CURRENT_LIST_DIR}/src/runner.cpp
@@ -22,6 +22,12 @@ if(NINFER_BUILD_TESTS)
     ${CMAKE_CURRENT_LIST_DIR}/tests/test_nan_verdicts.cpp)
   target_link_libraries(ninfer_harness_tests PRIVATE fmt::fmt nlohmann_json::nlohmann_json)
   target_compile_definitions(ninfer_harness_tests PRIVATE NINFER_SOURCE_DIR="${PROJECT_SOURCE_DIR}")
+  # A family plugged in from its own folder (tests/toy_family/), in its own executable so that no
+  # other test's catalog holds it.
+  add_executable(ninfer_toy_family_tests ${CMAKE_CURRENT_LIST_DIR}/tests/test_toy_family.cpp
+    ${CMAKE_CURRENT_LIST_DIR}/tests/toy_family/toy_family.cpp)
+  target_link_libraries(ninfer_toy_family_tests PRIVATE ninfer_catch_main ninfer::harness)
+  catch_discover_tests(ninfer_toy_family_tests TEST_PREFIX "harness." PROPERTIES LABELS harness)
 endif()
 
 if(NINFER_BUILD_BENCHMARKS)

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 // Comparison of replies with expectations and the mismatch classes (reports/README.md,
-// "Mismatch classes"; storage-layouts.md Sections 2 and 3 for locations in a payload).
+// "Mismatch classes"; storage-layouts.md Section 2 for locations in a payload), the plane table
+// of a case and the families' compare descriptors (compare_grouped.cpp, compare_families.cpp).
 #include "ninfer/harness/compare.hpp"
 
 #include <algorithm>
@@ -8,10 +9,9 @@
 
 #include <fmt/format.h>
 
+#include "ninfer/abi/bytes.hpp"
 #include "ninfer/abi/registry.hpp"
 #include "ninfer/abi/text.hpp"
-#include "ninfer/oracle/grouped.hpp"
-#include "ninfer/oracle/row_split.hpp"
 #include "ninfer/oracle/scalar.hpp"
 #include "compare_families.hpp"
 #include "compare_linear.hpp"
@@ -55,16 +55,6 @@ const char *mismatch_class_name(MismatchClass c) {
 
 namespace {
 
-/// Output plane `i` of the op's plane order (suites::op_planes; 0 when the op has fewer), and
-/// its expected and actual bytes (empty when absent).
-std::uint32_t out_plane(const suites::Case &c, int i) {
-    const auto names = suites::op_planes(c.op, c.format, c.layout).outputs;
-    return i >= 0 && static_cast<std::size_t>(i) < names.size() ? names[static_cast<std::size_t>(i)] : 0;
-}
-const std::vector<std::uint8_t> &expected_out(const suites::Case &c, int i) { return c.expect.output(out_plane(c, i)); }
-const std::vector<std::uint8_t> &actual_out(const suites::Case &c, const Reply &r, int i) { return r.output(out_plane(c, i)); }
-/// The registry name of output plane `i` ("values", "scales").
-std::string out_name(const suites::Case &c, int i) { return std::string(abi::plane_name(out_plane(c, i))); }
 
 std::uint64_t ones(int n) { return n >= 64 ? ~0ull : ((1ull << n) - 1); }
 std::uint64_t man_field(const WordFormat &f, std::uint64_t w) { return w & ones(f.man_bits); }
@@ -171,10 +161,8 @@ Acceptance acceptance_at(const std::vector<std::uint8_t> &accept, std::size_t i,
         throw std::out_of_range(fmt::format("acceptance entry {} of {} bytes", i, accept.size()));
     Acceptance a;
     const std::uint8_t *b = accept.data() + i * entry;
-    for (int k = bytes; k-- > 0;) {
-        a.lo = a.lo << 8 | b[k];
-        a.hi = a.hi << 8 | b[bytes + k];
-    }
+    a.lo = abi::load_le(b, bytes);
+    a.hi = abi::load_le(b + bytes, bytes);
     a.flags = b[2 * bytes];
     return a;
 }
@@ -362,302 +350,90 @@ std::string coordinate_text(const std::vector<std::uint64_t> &shape, std::uint64
     return fmt::format("coordinate [{}] (element {})", fmt::join(idx, ","), element);
 }
 
-/// Rows of a row_split payload produced by a call: the shape's N, or the rows rows_select keeps.
-std::uint64_t payload_rows(const suites::Case &c) {
-    if (c.op != NINFER_OP_rows_select) return c.shape.empty() ? 0 : c.shape[0];
-    const std::uint64_t words = c.input(NINFER_PLANE_ROWS).size() / 8;
-    if (c.flags & NINFER_FLAG_GATHER) return words;
-    return words >= 2 ? suites::get_word(c.input(NINFER_PLANE_ROWS), 1, 8) : 0;
+/// The word family's location of a payload byte: its coordinate in the shape (a word op's output
+/// is located by element instead).
+std::string word_locate(const suites::Case &c, const CasePlanes &, int buffer, std::uint64_t offset) {
+    if (suites::is_word_op(c.op) || c.layout != NINFER_LAYOUT_contiguous_le_v1 || buffer != 0) return "";
+    const auto *f = oracle::find_id(oracle::kWordFormats, c.format);
+    return f ? coordinate_text(c.shape, offset / static_cast<std::uint64_t>(f->bytes())) : "";
 }
 
-/// storage-layouts.md Section 3: plane, row, group and first lane of a payload byte (the
-/// oracle's row_split_locate, in words).
-std::string row_split_location(const oracle::GroupedFormat &f, std::uint64_t n, std::uint64_t k,
-                               std::uint64_t off) {
-    const auto loc = oracle::row_split_locate(f, n, k, off);
-    if (loc.plane == "base" || loc.plane == "high")
-        return fmt::format("{} plane row {} group {} lane {} (column {}, byte {})", loc.plane, loc.row, loc.group, loc.lane,
-                           loc.group * static_cast<std::uint64_t>(f.group) + loc.lane, off);
-    if (loc.plane == "scale") return fmt::format("scale plane row {} group {} (byte {})", loc.row, loc.group, off);
-    const auto g = oracle::row_split_geometry(f, n, k);
-    if (loc.plane == "gap")
-        return fmt::format("gap after the {} plane (byte {})", off < g->high_offset ? "base" : "high", off);
-    return fmt::format("byte {} past the payload of {} bytes", off, g ? g->payload_bytes : 0);
+/// The word family's unit: the format's own words in a contiguous_le_v1 payload.
+const WordFormat *word_unit(const suites::Case &c, std::uint32_t, int index) {
+    return c.layout == NINFER_LAYOUT_contiguous_le_v1 && index == 0 ? oracle::find_id(oracle::kWordFormats, c.format) : nullptr;
 }
 
-}  // namespace
+bool owns_word(const suites::Case &c) { return oracle::find_id(oracle::kWordFormats, c.format) != nullptr; }
 
-std::string locate(const suites::Case &c, int buffer, std::uint64_t offset) {
-    if (std::string s = locate_block_family(c, out_plane(c, buffer), offset); !s.empty()) return s;
+std::string locate_in(const suites::Case &c, const CasePlanes &p, int buffer, std::uint64_t offset) {
+    if (p.family && p.family->locate)
+        if (std::string s = p.family->locate(c, p, buffer, offset); !s.empty()) return s;
     if (suites::is_word_op(c.op)) {
         const int ob = suites::out_word_bytes(c);
         return fmt::format("element {}", offset / static_cast<std::uint64_t>(ob > 0 ? ob : 1));
     }
-    if (c.layout == NINFER_LAYOUT_contiguous_le_v1 && buffer == 0) {
-        if (const auto *f = oracle::find_id(oracle::kWordFormats, c.format))
-            return coordinate_text(c.shape, offset / static_cast<std::uint64_t>(f->bytes()));
-    }
-    const auto *g = oracle::find_id(oracle::kGroupedFormats, c.format);
-    const bool payload_out = c.op == NINFER_OP_layout_encode || c.op == NINFER_OP_quant_encode ||
-                             c.op == NINFER_OP_rows_select;
-    if (g && c.shape.size() == 2 && c.layout == NINFER_LAYOUT_row_split_k128_v1 && buffer == 0 && payload_out)
-        return row_split_location(*g, payload_rows(c), c.shape[1], offset);
-    if (g && c.shape.size() == 2 && c.op == NINFER_OP_quant_decode) {
-        const std::uint64_t k = c.shape[1] == 0 ? 1 : c.shape[1];
-        if (buffer == 2) return fmt::format("value row {} column {}", offset / 4 / k, offset / 4 % k);
-        if (buffer == 1) {
-            const std::uint64_t gpr = (k + static_cast<std::uint64_t>(g->group) - 1) / static_cast<std::uint64_t>(g->group);
-            return fmt::format("scale row {} group {}", offset / 2 / gpr, offset / 2 % gpr);
-        }
-        return fmt::format("code byte {} (row {} column {} if one byte per code)", offset, offset / k, offset % k);
-    }
-    return fmt::format("{} byte {}", out_name(c, buffer), offset);
+    return fmt::format("{} byte {}", p.label(buffer), offset);
 }
 
-// ---- Attribution ---------------------------------------------------------------------------------
-
-namespace {
-
-std::string value_text(const WordFormat &f, std::uint64_t w);
-
-/// A reply's payload over the geometry's bytes: the reply itself when its size is the
-/// geometry's, else a copy cut or padded with zeros to it (a short reply reads as zeros past its end).
-struct FittedPayload {
-    std::span<const std::uint8_t> reply;
-    std::vector<std::uint8_t> padded;  ///< only when the reply's size differs from the geometry's
-    std::span<const std::uint8_t> bytes() const { return padded.empty() ? reply : std::span<const std::uint8_t>(padded); }
-};
-FittedPayload fit_payload(const oracle::RowSplitGeometry &g, const std::vector<std::uint8_t> &p) {
-    FittedPayload fp{p, {}};
-    if (p.size() == g.payload_bytes) return fp;
-    fp.padded.assign(p.begin(), p.begin() + static_cast<std::ptrdiff_t>(std::min<std::uint64_t>(p.size(), g.payload_bytes)));
-    fp.padded.resize(g.payload_bytes, 0);
-    return fp;
-}
-
-/// The stored word of one lane of a row_split payload (the oracle's row_split_lane_word).
-std::uint32_t payload_lane_word(const oracle::GroupedFormat &f, const oracle::RowSplitGeometry &g, const FittedPayload &p,
-                                std::uint64_t row, std::uint64_t group, std::uint64_t lane) {
-    return oracle::row_split_lane_word(f, g, p.bytes(), row, group, lane);
-}
-
-/// The signed code a stored word reads as, legal or not (two's complement; Q2 offset).
-int raw_code_of(const oracle::GroupedFormat &f, std::uint32_t w) {
-    if (f.encoding == oracle::CodeEncoding::OFFSET) return static_cast<int>(w) - 1;
-    return (w >> (f.code_bits - 1)) & 1u ? static_cast<int>(w) - (1 << f.code_bits) : static_cast<int>(w);
-}
-
-/// The lane words of one physical group of a payload.
-std::vector<std::uint32_t> group_words(const oracle::GroupedFormat &f, const oracle::RowSplitGeometry &g,
-                                       const std::vector<std::uint8_t> &payload, std::uint64_t row, std::uint64_t group) {
-    const FittedPayload p = fit_payload(g, payload);
-    std::vector<std::uint32_t> w;
-    for (std::uint64_t lane = 0; lane < static_cast<std::uint64_t>(f.group); ++lane) w.push_back(payload_lane_word(f, g, p, row, group, lane));
-    return w;
-}
-
-/// Which code-word field two lane-word lists of one group differ in (see blame_grouped_mismatch).
-std::string blame_lanes(const oracle::GroupedFormat &f, const std::vector<std::uint32_t> &e, const std::vector<std::uint32_t> &a,
-                        std::uint64_t first_padding_lane) {
-    for (std::size_t i = first_padding_lane; i < e.size(); ++i)
-        if (e[i] != a[i]) return suites::rule::row_split_padding;
-    bool low_equal = true, swapped = f.packing == oracle::Packing::NIBBLE_HIGH;
-    for (std::size_t i = 0; i < e.size(); ++i) {
-        low_equal = low_equal && (e[i] & 0xFu) == (a[i] & 0xFu);
-        swapped = swapped && a[i] == e[i ^ 1u];
-    }
-    if (swapped) return suites::rule::row_split_nibble_order;
-    if (f.high_bytes && low_equal) return suites::rule::row_split_high_bit_order;
-    if (f.packing == oracle::Packing::TWO_BIT_LSB) {
-        bool permuted = true;  // the same words in each byte, in another order
-        for (std::size_t b = 0; b + 4 <= e.size(); b += 4) {
-            std::vector<std::uint32_t> x(e.begin() + static_cast<std::ptrdiff_t>(b), e.begin() + static_cast<std::ptrdiff_t>(b + 4));
-            std::vector<std::uint32_t> y(a.begin() + static_cast<std::ptrdiff_t>(b), a.begin() + static_cast<std::ptrdiff_t>(b + 4));
-            std::sort(x.begin(), x.end());
-            std::sort(y.begin(), y.end());
-            permuted = permuted && x == y;
-        }
-        if (permuted) return suites::rule::row_split_two_bit_packing;
-    }
-    if (f.illegal_word >= 0)
-        for (std::size_t i = 0; i < a.size(); ++i)
-            if (a[i] == static_cast<std::uint32_t>(f.illegal_word) && e[i] != a[i])
-                // An encoder's format emitting its illegal word breaks "never emitted"; otherwise the word's own rule.
-                return f.canonical_encoders ? suites::rule::grouped_code_q8_never_emitted : suites::rule::illegal_word(f);
-    return "";
-}
-
-std::uint64_t output_rows(const suites::Case &c) {
-    if (c.op != NINFER_OP_rows_select) return c.shape.empty() ? 0 : c.shape[0];
-    if (c.flags & NINFER_FLAG_GATHER) return c.input(NINFER_PLANE_ROWS).size() / 8;
-    return c.input(NINFER_PLANE_ROWS).size() >= 16 ? suites::get_word(c.input(NINFER_PLANE_ROWS), 1, 8) : 0;
-}
-
-/// binary32 value of a binary16 word with the BF16 rounding of its binary32 expansion (the
-/// no_bf16_scale hypothesis; classification only, never an expected value).
-float bf16_rounded_scale(std::uint16_t s) {
-    const auto u = static_cast<std::uint32_t>(oracle::convert_word(oracle::conversion(NINFER_CONVERSION_fp16_to_fp32), s));
-    const auto b = static_cast<std::uint32_t>(oracle::convert_word(oracle::conversion(NINFER_CONVERSION_fp32_to_bf16_rne), u));
-    return std::bit_cast<float>(b << 16);
-}
-
-/// The 7.2 step a grouped_absmax group departs at, from the oracle's trace: the scale steps
-/// (rescue, qmax denominator, rounding to binary16), else the first differing code's step
-/// (clamp after rounding, ties to even, reciprocal multiply, Q8's -128); "" when none explains it.
-std::string absmax_group_blame(const suites::Case &c, const std::vector<std::uint8_t> &actual, const oracle::GroupedFormat &f,
-                               const oracle::RowSplitGeometry &g, std::uint64_t row, std::uint64_t group) {
-    const std::uint64_t n = c.shape[0], k = c.shape[1], G = static_cast<std::uint64_t>(f.group);
-    const auto x = oracle::grouped_source_to_binary32(c.format_in, c.input(NINFER_PLANE_SOURCE), n * k);
-    if (!x || group >= g.logical_groups) return "";
-    const std::uint64_t c0 = group * G, len = std::min(k, c0 + G) - c0;
-    const auto t = oracle::grouped_absmax_group(f, std::span<const std::uint32_t>(x->data() + row * k + c0, len));
-    const std::uint64_t at = g.scale_offset + row * g.scale_row_bytes + 2 * group;
-    if (at + 2 > actual.size() || t.status != NINFER_OK) return "";
-    const auto scale = static_cast<std::uint16_t>(actual[at] | actual[at + 1] << 8);
-    if (scale != t.scale16) {
-        if (t.rescued && (scale & 0x7FFFu) == 0) return suites::rule::grouped_absmax_rescue;
-        const float by_qmin = std::bit_cast<float>(t.amax32) / static_cast<float>(-f.qmin);  // classification only
-        if (f.qmin != -f.qmax && oracle::grouped_scale16_from_f32(std::bit_cast<std::uint32_t>(by_qmin)) == scale)
-            return suites::rule::grouped_absmax_denominator_qmax;
-        return suites::rule::grouped_absmax_scale_rounding;
-    }
-    if (t.scale16 == 0) return suites::rule::grouped_absmax_zero_group;
-    const float s32 = std::bit_cast<float>(static_cast<std::uint32_t>(oracle::convert_word(oracle::conversion(NINFER_CONVERSION_fp16_to_fp32), t.scale16)));
-    const FittedPayload fitted = fit_payload(g, actual);
-    for (std::uint64_t lane = 0; lane < len; ++lane) {
-        const int a = raw_code_of(f, payload_lane_word(f, g, fitted, row, group, lane));
-        if (a == t.codes[lane]) continue;
-        // The code the illegal word reads as (Q8's 0x80 as -128): an encoder must never emit it.
-        if (f.illegal_word >= 0 && a == raw_code_of(f, static_cast<std::uint32_t>(f.illegal_word)))
-            return suites::rule::grouped_code_q8_never_emitted;
-        const std::int64_t rounded = oracle::f32_round_integral_even(t.normalized32[lane]);
-        if (rounded > f.qmax || rounded < f.qmin) return suites::rule::grouped_absmax_clamp_after_rounding;
-        const float nv = std::bit_cast<float>(t.normalized32[lane]);
-        if (std::fabs(nv - std::trunc(nv)) == 0.5f || a == static_cast<int>(std::trunc(nv))) return suites::rule::grouped_absmax_ties_to_even;
-        const float q = std::bit_cast<float>((*x)[row * k + c0 + lane]) / s32;  // x / scale instead of x * inv32
-        if (a == static_cast<int>(std::clamp(std::nearbyint(q), static_cast<float>(f.qmin), static_cast<float>(f.qmax))))
-            return suites::rule::grouped_absmax_reciprocal_multiply;
-        return "";
-    }
-    return "";
+/// The families compare knows: one line per built-in family, then the added ones.
+std::vector<CompareFamily> &families() {
+    static std::vector<CompareFamily> all{
+        word_compare(),
+        grouped_compare(),
+        scaled_compare(),
+        gguf_compare(),
+    };
+    return all;
 }
 
 }  // namespace
 
-std::string blame_grouped_mismatch(const suites::Case &c, const Reply &r, int buffer, std::uint64_t offset) {
-    const auto *f = oracle::find_id(oracle::kGroupedFormats, c.format);
-    if (!f || c.layout != NINFER_LAYOUT_row_split_k128_v1 || c.shape.size() != 2) return "";
-    const std::uint64_t k = c.shape[1];
-    const bool payload_out = c.op == NINFER_OP_layout_encode || c.op == NINFER_OP_quant_encode || c.op == NINFER_OP_rows_select;
-    if (payload_out && buffer == 0) {
-        const std::uint64_t n = output_rows(c);
-        const auto g = oracle::row_split_geometry(*f, n, k);
-        if (!g) return "";
-        const auto loc = oracle::row_split_locate(*f, n, k, offset);
-        if (loc.plane == "gap") return suites::rule::row_split_gaps;
-        if (loc.plane == "scale") {
-            if (loc.group >= g->logical_groups) return suites::rule::row_split_padding;
-            if (c.op == NINFER_OP_layout_encode) return suites::rule::row_split_scale_plane;
-            if (c.op != NINFER_OP_quant_encode || c.method != NINFER_ENCODER_grouped_absmax) return "";
-            return absmax_group_blame(c, actual_out(c, r, 0), *f, *g, loc.row, loc.group);
-        }
-        if (loc.plane != "base" && loc.plane != "high") return "";
-        if (loc.group >= g->logical_groups) return suites::rule::row_split_padding;
-        const std::uint64_t G = static_cast<std::uint64_t>(f->group);
-        const std::uint64_t logical_lanes = std::min(G, k - loc.group * G);
-        const bool absmax = c.op == NINFER_OP_quant_encode && c.method == NINFER_ENCODER_grouped_absmax;
-        if (absmax) {
-            // Codes under another scale word follow from that scale: the scale step is to blame.
-            const std::uint64_t at = g->scale_offset + loc.row * g->scale_row_bytes + 2 * loc.group;
-            if (at + 2 <= actual_out(c, r, 0).size() && at + 2 <= expected_out(c, 0).size() &&
-                (actual_out(c, r, 0)[at] != expected_out(c, 0)[at] || actual_out(c, r, 0)[at + 1] != expected_out(c, 0)[at + 1]))
-                return absmax_group_blame(c, actual_out(c, r, 0), *f, *g, loc.row, loc.group);
-        }
-        const std::string field = blame_lanes(*f, group_words(*f, *g, expected_out(c, 0), loc.row, loc.group),
-                                              group_words(*f, *g, actual_out(c, r, 0), loc.row, loc.group), logical_lanes);
-        if (!field.empty() || !absmax) return field;
-        return absmax_group_blame(c, actual_out(c, r, 0), *f, *g, loc.row, loc.group);
-    }
-    const bool decodes = c.op == NINFER_OP_layout_decode || c.op == NINFER_OP_quant_decode;
-    if (!decodes) return "";
-    const auto &exp = expected_out(c, buffer);
-    const auto &act = actual_out(c, r, buffer);
-    if (buffer == 0) {
-        // Codes, one int8 per element: lanes swapped in pairs, or only the high bits differ.
-        const std::uint64_t i = offset, j = i ^ 1u;
-        if (i >= exp.size() || i >= act.size()) return "";
-        const auto mask = static_cast<std::uint32_t>((1u << f->code_bits) - 1);
-        const std::uint32_t e = exp[i] & mask, a = act[i] & mask;
-        if (f->packing == oracle::Packing::NIBBLE_HIGH && j < exp.size() && j < act.size() && i / k == j / k &&
-            act[i] == exp[j] && act[j] == exp[i])
-            return suites::rule::row_split_nibble_order;
-        if (f->high_bytes && (e & 0xFu) == (a & 0xFu)) return suites::rule::row_split_high_bit_order;
-        return "";
-    }
-    if (buffer == 1) return suites::rule::row_split_scale_plane;
-    // Values: the codes and scales agree, the Section 6.2 product does not.
-    if (actual_out(c, r, 0) != expected_out(c, 0) || actual_out(c, r, 1) != expected_out(c, 1) || offset + 4 > act.size() || offset + 4 > exp.size()) return "";
-    const std::uint64_t e = offset / 4, gpr = (k + static_cast<std::uint64_t>(f->group) - 1) / static_cast<std::uint64_t>(f->group);
-    const auto s = static_cast<std::uint16_t>(suites::get_word(expected_out(c, 1), (e / k) * gpr + e % k / static_cast<std::uint64_t>(f->group), 2));
-    const int q = static_cast<std::int8_t>(expected_out(c, 0)[e]);
-    const auto a = static_cast<std::uint32_t>(suites::get_word(act, e, 4));
-    if ((s & 0x8000u) && a == oracle::grouped_reconstruct(static_cast<std::uint16_t>(s & 0x7FFFu), q)) return suites::rule::grouped_scale_signed_multiply;
-    const float s32 = std::bit_cast<float>(static_cast<std::uint32_t>(oracle::convert_word(oracle::conversion(NINFER_CONVERSION_fp16_to_fp32), s)));
-    const float av = std::bit_cast<float>(a);
-    if (s32 != 0.0f && std::isfinite(av)) {
-        const double t = static_cast<double>(av) / static_cast<double>(s32);
-        if (t == std::nearbyint(t) && t != q && std::fabs(t) <= 512) return suites::rule::grouped_reconstruct_zero_point_free;
-    }
-    if (std::bit_cast<std::uint32_t>(bf16_rounded_scale(s) * static_cast<float>(q)) == a) return suites::rule::grouped_reconstruct_no_bf16_scale;
-    return "";
+CompareFamily word_compare() { return {"word", &owns_word, &word_unit, &word_locate, nullptr, nullptr, nullptr}; }
+
+const WordFormat *binary32_values(const suites::Case &c, std::uint32_t name, int) {
+    if ((c.op == NINFER_OP_quant_decode && name == NINFER_PLANE_VALUES) || name == NINFER_PLANE_DIVISORS)
+        return &oracle::word_format(NINFER_FORMAT_fp32);
+    return nullptr;
 }
 
-std::string explain_encoder_group(const suites::Case &c, const std::vector<std::uint8_t> &actual, std::uint64_t offset) {
-    const auto *f = oracle::find_id(oracle::kGroupedFormats, c.format);
-    if (!f || c.op != NINFER_OP_quant_encode || c.method != NINFER_ENCODER_grouped_absmax || c.shape.size() != 2) return "";
-    const std::uint64_t n = c.shape[0], k = c.shape[1], G = static_cast<std::uint64_t>(f->group);
-    const auto g = oracle::row_split_geometry(*f, n, k);
-    const auto x = oracle::grouped_source_to_binary32(c.format_in, c.input(NINFER_PLANE_SOURCE), n * k);
-    if (!g || !x) return "";
-    const auto loc = oracle::row_split_locate(*f, n, k, offset);
-    if (loc.plane == "gap" || loc.plane == "outside" || loc.group >= g->logical_groups) return "";
-    const std::uint64_t c0 = loc.group * G, len = std::min(k, c0 + G) - c0;
-    const auto t = oracle::grouped_absmax_group(*f, std::span<const std::uint32_t>(x->data() + loc.row * k + c0, len));
-    const auto &f32 = oracle::word_format(NINFER_FORMAT_fp32);
-    const auto &f16 = oracle::word_format(NINFER_FORMAT_fp16);
-    auto word = [&](const oracle::WordFormat &wf, std::uint64_t w) {
-        return fmt::format("{} ({})", oracle::word_hex(wf, w), value_text(wf, w));
-    };
-    std::string s = fmt::format("row {} group {}: amax32 {}, raw_scale32 {}, scale16 {}{}", loc.row, loc.group, word(f32, t.amax32),
-                                word(f32, t.raw_scale32), word(f16, t.scale16), t.rescued ? " (0x0001 rescue)" : "");
-    if (t.status != NINFER_OK || t.scale16 == 0) return s;
-    s += fmt::format(", inv32 {}", word(f32, t.inv32));
-    const std::uint64_t sat = g->scale_offset + loc.row * g->scale_row_bytes + 2 * loc.group;
-    if (sat + 2 <= actual.size()) {
-        const auto a = static_cast<std::uint16_t>(suites::get_word(actual, sat / 2, 2));
-        if (a != t.scale16) return s + fmt::format("; actual scale16 {}", word(f16, a));
-    }
-    const FittedPayload fitted = fit_payload(*g, actual);
-    for (std::uint64_t lane = 0; lane < len; ++lane) {
-        const int a = raw_code_of(*f, payload_lane_word(*f, *g, fitted, loc.row, loc.group, lane));
-        const int e = t.codes[lane];
-        if (a == e) continue;
-        const std::uint32_t nw = t.normalized32[lane];
-        const std::int64_t rounded = oracle::f32_round_integral_even(nw);
-        const float nv = std::bit_cast<float>(nw);  // classification of the step only
-        std::string why;
-        if (rounded > f->qmax || rounded < f->qmin) why = fmt::format("rounds to {}, clamped after rounding to {}", rounded, e);
-        else if (std::fabs(nv - std::trunc(nv)) == 0.5f) why = fmt::format("a tie, ties to even gives {}", e);
-        else why = fmt::format("rounds to nearest {}", e);
-        return s + fmt::format("; first differing code: lane {} (column {}) x32 {} * inv32 = normalized32 {}: {}; actual code {}", lane,
-                               c0 + lane, word(f32, (*x)[loc.row * k + c0 + lane]), word(f32, nw), why, a);
-    }
-    return s;
+std::span<const CompareFamily> compare_families() { return families(); }
+
+void add_compare_family(CompareFamily family) { families().push_back(family); }
+
+// ---- The plane table -------------------------------------------------------------------------------
+
+std::uint32_t CasePlanes::name(int i) const {
+    return i >= 0 && static_cast<std::size_t>(i) < out.size() ? out[static_cast<std::size_t>(i)].name : 0;
 }
+
+std::string CasePlanes::label(int i) const { return std::string(abi::plane_name(name(i))); }
+
+const std::vector<std::uint8_t> &CasePlanes::expected(int i) const {
+    static const std::vector<std::uint8_t> none;
+    return i >= 0 && static_cast<std::size_t>(i) < out.size() ? *out[static_cast<std::size_t>(i)].expected : none;
+}
+
+const std::vector<std::uint8_t> &CasePlanes::actual(const Reply &r, int i) const { return r.output(name(i)); }
+
+CasePlanes case_planes(const suites::Case &c) {
+    CasePlanes p;
+    for (const auto &f : compare_families())
+        if (f.owns(c)) {
+            p.family = &f;
+            break;
+        }
+    const auto names = suites::op_planes(c.op, c.format, c.layout).outputs;
+    for (std::size_t i = 0; i < names.size(); ++i) {
+        const int index = static_cast<int>(i);
+        const oracle::WordFormat *unit = p.family && p.family->unit ? p.family->unit(c, names[i], index) : nullptr;
+        p.out.push_back({names[i], std::string(abi::plane_name(names[i])), unit, &c.expect.output(names[i])});
+    }
+    return p;
+}
+
+std::string locate(const suites::Case &c, int buffer, std::uint64_t offset) { return locate_in(c, case_planes(c), buffer, offset); }
 
 // ---- Comparison ----------------------------------------------------------------------------------
-
-namespace {
 
 std::string value_text(const WordFormat &f, std::uint64_t w) {
     if (w <= f.mask() && word_is_nan(f, w)) return nan_text(f, w);
@@ -668,12 +444,10 @@ std::string value_text(const WordFormat &f, std::uint64_t w) {
     }
 }
 
-std::string hex_bytes(const std::vector<std::uint8_t> &b, std::size_t at, std::size_t n) {
-    std::string s;
-    for (std::size_t i = at + n; i-- > at;)
-        if (i < b.size()) s += fmt::format("{:02x}", b[i]);
-    return s;
-}
+namespace {
+
+/// Word `i` of `bytes` bytes of a plane as one number, most significant byte first.
+std::string word_hex_at(const std::vector<std::uint8_t> &b, std::size_t i, std::size_t bytes) { return abi::hex_field_le(b, i * bytes, bytes); }
 
 struct Collector {
     Comparison &out;
@@ -692,14 +466,15 @@ struct Collector {
 };
 
 /// The words of the word ops' outputs, element by element.
-void compare_words(const suites::Case &c, const Reply &r, Collector &col) {
+void compare_words(const suites::Case &c, const CasePlanes &p, const Reply &r, Collector &col) {
     const int ob = suites::out_word_bytes(c), ib = suites::in_word_bytes(c);
-    const auto &exp = expected_out(c, 0), &act = actual_out(c, r, 0);
+    const auto &exp = p.expected(0), &act = p.actual(r, 0);
+    const std::string name = p.label(0);
     const std::uint64_t n = exp.size() / static_cast<std::size_t>(ob);
     col.out.elements = n;
     if (act.size() != exp.size()) {
-        col.add({0, out_name(c, 0), {}, "", fmt::format("{} bytes", exp.size()), fmt::format("{} bytes", act.size()), "",
-                 "", "", fmt::format("{}: {} words expected", out_name(c, 0), n), ""},
+        col.add({0, name, {}, "", fmt::format("{} bytes", exp.size()), fmt::format("{} bytes", act.size()), "",
+                 "", "", fmt::format("{}: {} words expected", name, n), ""},
                 MismatchClass::size_mismatch);
     }
     const WordFormat *out_fmt = nullptr, *in_fmt = nullptr;
@@ -724,20 +499,20 @@ void compare_words(const suites::Case &c, const Reply &r, Collector &col) {
     for (std::uint64_t i = 0; i < common; ++i) {
         const std::uint64_t e = suites::get_word(exp, i, ob), a = suites::get_word(act, i, ob);
         if (out_fmt ? words_match(*out_fmt, c.nan, e, a) : e == a) {
-            if (e != a) col.accept_nan(i, hex_bytes(exp, i * ob, ob), hex_bytes(act, i * ob, ob), value_text(*out_fmt, e), value_text(*out_fmt, a));
+            if (e != a) col.accept_nan(i, word_hex_at(exp, i, ob), word_hex_at(act, i, ob), value_text(*out_fmt, e), value_text(*out_fmt, a));
             continue;
         }
         const std::uint64_t src = i < n_in ? suites::get_word(in, i, ib) : 0;
         reports::Mismatch m;
         m.index = i;
-        m.plane = out_name(c, 0);
+        m.plane = name;
         m.location = fmt::format("element {}", i);
         if (in_fmt && i < n_in) {
             m.inputs.push_back(oracle::word_hex(*in_fmt, src));
             if (col.out.first.size() < col.max_first) m.input_value = value_text(*in_fmt, src);
         }
-        m.expected = hex_bytes(exp, i * ob, ob);
-        m.actual = hex_bytes(act, i * ob, ob);
+        m.expected = word_hex_at(exp, i, ob);
+        m.actual = word_hex_at(act, i, ob);
         MismatchClass cls = MismatchClass::gross;
         if (c.op == NINFER_OP_validate) {
             cls = classify_verdict_mismatch(static_cast<std::uint8_t>(e), static_cast<std::uint8_t>(a));
@@ -758,45 +533,39 @@ void compare_words(const suites::Case &c, const Reply &r, Collector &col) {
     }
 }
 
-/// The buffers of the buffer ops, byte by byte (word by word where the bytes are words).
-void compare_buffers(const suites::Case &c, const Reply &r, Collector &col) {
-    const auto planes = suites::op_planes(c.op, c.format, c.layout).outputs;
-    for (int b = 0; b < static_cast<int>(planes.size()); ++b) {
-        const auto &exp = expected_out(c, b);
-        const auto &act = actual_out(c, r, b);
-        const std::string name = out_name(c, b);
+/// The buffers of the buffer ops, byte by byte (word by word where the plane table gives a unit).
+void compare_buffers(const suites::Case &c, const CasePlanes &p, const Reply &r, Collector &col) {
+    for (int b = 0; b < static_cast<int>(p.out.size()); ++b) {
+        const OutPlane &plane = p.out[static_cast<std::size_t>(b)];
+        const auto &exp = *plane.expected;
+        const auto &act = p.actual(r, b);
+        const std::string &name = plane.label;
         col.out.elements += exp.size();
         if (exp.empty() && act.empty()) continue;
         if (exp.size() != act.size())
             col.add({0, name, {}, "", fmt::format("{} bytes", exp.size()), fmt::format("{} bytes", act.size()), "", "",
                      "", fmt::format("{}: size", name), ""},
                     MismatchClass::size_mismatch);
-        // Words where the layout stores words: contiguous payloads and binary32 values.
-        const WordFormat *unit = nullptr;
-        if (c.layout == NINFER_LAYOUT_contiguous_le_v1 && b == 0) unit = oracle::find_id(oracle::kWordFormats, c.format);
-        // binary32 words: quant_decode's values, nvfp4's divisors.
-        const std::uint32_t plane = out_plane(c, b);
-        if ((c.op == NINFER_OP_quant_decode && plane == NINFER_PLANE_VALUES) || plane == NINFER_PLANE_DIVISORS)
-            unit = &oracle::word_format(NINFER_FORMAT_fp32);
+        const WordFormat *unit = plane.unit;
         const std::size_t w = unit ? static_cast<std::size_t>(unit->bytes()) : 1;
         const std::size_t common = std::min(exp.size(), act.size()) / w;
         for (std::size_t i = 0; i < common; ++i) {
             const std::uint64_t e = suites::get_word(exp, i, static_cast<int>(w));
             const std::uint64_t a = suites::get_word(act, i, static_cast<int>(w));
             if (unit ? words_match(*unit, c.nan, e, a) : e == a) {
-                if (e != a) col.accept_nan(i * w, hex_bytes(exp, i * w, w), hex_bytes(act, i * w, w), value_text(*unit, e), value_text(*unit, a));
+                if (e != a) col.accept_nan(i * w, word_hex_at(exp, i, w), word_hex_at(act, i, w), value_text(*unit, e), value_text(*unit, a));
                 continue;
             }
             reports::Mismatch m;
             m.index = i * w;
             m.plane = name;
-            m.location = locate(c, b, i * w);
-            m.expected = hex_bytes(exp, i * w, w);
-            m.actual = hex_bytes(act, i * w, w);
+            m.location = locate_in(c, p, b, i * w);
+            m.expected = word_hex_at(exp, i, w);
+            m.actual = word_hex_at(act, i, w);
             MismatchClass cls = MismatchClass::byte_mismatch;
             if (col.out.first.size() < col.max_first) {
-                m.blame = blame_grouped_mismatch(c, r, b, i * w);
-                if (col.out.trace.empty() && b == 0) col.out.trace = explain_encoder_group(c, act, i * w);
+                if (p.family && p.family->blame) m.blame = p.family->blame(c, p, r, b, i * w);
+                if (col.out.trace.empty() && b == 0 && p.family && p.family->trace) col.out.trace = p.family->trace(c, act, i * w);
             }
             if (unit) {
                 cls = classify_word_mismatch(*unit, nullptr, 0, e, a);
@@ -804,11 +573,12 @@ void compare_buffers(const suites::Case &c, const Reply &r, Collector &col) {
                 if (col.out.first.size() < col.max_first) {
                     m.expected_value = value_text(*unit, e);
                     m.actual_value = value_text(*unit, a);
-                    if (plane == NINFER_PLANE_VALUES) explain_block_value(c, i, static_cast<std::uint32_t>(a), m);
+                    if (plane.name == NINFER_PLANE_VALUES && p.family && p.family->explain_value)
+                        p.family->explain_value(c, i, static_cast<std::uint32_t>(a), m);
                 }
                 const auto &in = suites::plane_bytes(c.inputs, c.inputs.empty() ? 0 : c.inputs[0].name);
                 if (c.layout == NINFER_LAYOUT_contiguous_le_v1 && (i + 1) * w <= in.size())
-                    m.inputs.push_back(hex_bytes(in, i * w, w));
+                    m.inputs.push_back(word_hex_at(in, i, w));
             }
             col.add(std::move(m), cls);
         }
@@ -870,8 +640,9 @@ Comparison compare_outcome(const suites::Case &c, const Reply &r, bool declared,
         out.message = r.message;
         return out;
     }
-    if (suites::is_word_op(c.op)) compare_words(c, r, col);
-    else if (c.op != NINFER_OP_linear || !compare_linear(c, r, out, max_first)) compare_buffers(c, r, col);
+    const CasePlanes planes = case_planes(c);
+    if (suites::is_word_op(c.op)) compare_words(c, planes, r, col);
+    else if (c.op != NINFER_OP_linear || !compare_linear(c, r, out, max_first)) compare_buffers(c, planes, r, col);
     if (out.mismatches) {
         out.status = reports::Status::fail;
         out.message = r.message;

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-// Locations and exact values of the scaled and GGUF families in a comparison
+// The scaled and GGUF families in a comparison, their locations and exact values
 // (storage-layouts.md Sections 4-7; tensor-formats.txt 3.3, 3.4 and the gguf_* paragraph).
 #include "compare_families.hpp"
 
@@ -116,9 +116,9 @@ bool within_rounding(const oracle::Rational &x, std::uint32_t a) {
     return (a & 0x80000000u) == sign && (am == down || am == up);
 }
 
-}  // namespace
-
-std::string locate_block_family(const suites::Case &c, std::uint32_t plane, std::uint64_t offset) {
+/// Where byte `offset` of output plane `plane` lies ("scale plane row 130 group 5 (byte 16898)",
+/// "value row 2 column 7", "row 1 block 3 byte 2"); "" for a plane without a block location.
+std::string locate_block_plane(const suites::Case &c, std::uint32_t plane, std::uint64_t offset) {
     const auto *f = scaled_of(c);
     const auto *t = gguf_of(c);
     if (!f && !t) return "";
@@ -144,6 +144,14 @@ std::string locate_block_family(const suites::Case &c, std::uint32_t plane, std:
     }
 }
 
+std::string locate_block(const suites::Case &c, const CasePlanes &p, int buffer, std::uint64_t offset) {
+    return locate_block_plane(c, p.name(buffer), offset);
+}
+
+/// For a mismatching binary32 word of the VALUES plane of an nvfp4, FP8-row or GGUF quant_decode
+/// case: the exact value of the element's formula (oracle: e2m1*e4m3/d_w, c*s, ggml's block
+/// formula) into `m.exact_value`, and into `m.criterion` what the case requires beside whether
+/// the actual word is within rounding of the exact value (one of the two binary32 words around it).
 void explain_block_value(const suites::Case &c, std::uint64_t element, std::uint32_t actual, reports::Mismatch &m) {
     if (c.op != NINFER_OP_quant_decode || (!scaled_of(c) && !gguf_of(c))) return;
     std::optional<oracle::Rational> x;
@@ -162,5 +170,16 @@ void explain_block_value(const suites::Case &c, std::uint64_t element, std::uint
     m.criterion = fmt::format("{}; the actual word is {}within rounding of the exact value", required,
                               within_rounding(*x, actual) ? "" : "not ");
 }
+
+bool owns_scaled(const suites::Case &c) { return scaled_of(c) != nullptr; }
+bool owns_gguf(const suites::Case &c) { return gguf_of(c) != nullptr; }
+
+}  // namespace
+
+CompareFamily scaled_compare() {
+    return {"scaled", &owns_scaled, &binary32_values, &locate_block, nullptr, nullptr, &explain_block_value};
+}
+
+CompareFamily gguf_compare() { return {"gguf", &owns_gguf, &binary32_values, &locate_block, nullptr, nullptr, &explain_block_value}; }
 
 }  // namespace ninfer::harness

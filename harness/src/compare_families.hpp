@@ -1,27 +1,32 @@
 // SPDX-License-Identifier: Apache-2.0
-// Locations and exact values for the block families in a comparison (compare.cpp): nvfp4 in
-// block_scale_k16_m128x4_v1, the FP8 row formats (storage-layouts.md Sections 4-6) and the GGUF
-// block types in ggml_blocks_v1 (Section 7). Private to the harness.
+// The compare descriptors of the format families (compare.hpp, CompareFamily), one per family's
+// compare file, and the helpers they share with compare.cpp. Private to the harness.
 #pragma once
 
 #include <cstdint>
 #include <string>
 
-#include "ninfer/reports/report.hpp"
+#include "ninfer/harness/compare.hpp"
+#include "ninfer/oracle/formats.hpp"
 #include "ninfer/suites/case.hpp"
 
 namespace ninfer::harness {
 
-/// Where byte `offset` of output plane `plane` lies for a case of the scaled or GGUF family
-/// ("scale plane row 130 group 5 (byte 16898)", "value row 2 column 7", "row 1 block 3 byte 2"),
-/// or "" for a case of another family.
-std::string locate_block_family(const suites::Case &c, std::uint32_t plane, std::uint64_t offset);
+/// The word family (compare.cpp): words of a contiguous_le_v1 payload, by coordinate.
+CompareFamily word_compare();
+/// The grouped family (compare_grouped.cpp): row_split_k128_v1 locations, blame and the 7.2 trace.
+CompareFamily grouped_compare();
+/// nvfp4 in block_scale_k16_m128x4_v1 and the FP8 row formats (compare_families.cpp, Sections 4-6).
+CompareFamily scaled_compare();
+/// The GGUF block types in ggml_blocks_v1 (compare_families.cpp, Section 7).
+CompareFamily gguf_compare();
 
-/// For a mismatching binary32 word of the VALUES plane of an nvfp4, FP8-row or GGUF quant_decode
-/// case: the exact value of the element's formula (oracle: e2m1*e4m3/d_w, c*s, ggml's block
-/// formula) into `m.exact_value`, and into `m.criterion` what the case requires beside whether
-/// the actual word is within rounding of the exact value (one of the two binary32 words around
-/// it). Leaves `m` alone for other cases.
-void explain_block_value(const suites::Case &c, std::uint64_t element, std::uint32_t actual, reports::Mismatch &m);
+/// The unit hook of the block families: binary32 words for quant_decode's VALUES and for the
+/// DIVISORS plane, bytes otherwise.
+const oracle::WordFormat *binary32_values(const suites::Case &c, std::uint32_t name, int index);
+
+/// A word's value for a report: nan_text for a NaN, the oracle's value text otherwise ("" when
+/// the oracle has none).
+std::string value_text(const oracle::WordFormat &f, std::uint64_t w);
 
 }  // namespace ninfer::harness

@@ -6,12 +6,16 @@
 #include <algorithm>
 #include <cmath>
 #include <exception>
+#include <span>
 
 #include <fmt/format.h>
 
+#include "ninfer/abi/bytes.hpp"
 #include "ninfer/abi/registry.hpp"
+#include "ninfer/abi/text.hpp"
 #include "ninfer/oracle/linear.hpp"
 #include "ninfer/oracle/scalar.hpp"
+#include "compare_families.hpp"
 
 namespace ninfer::harness {
 
@@ -20,24 +24,9 @@ namespace {
 /// Rows shown as input words only up to this many bytes each (a report stays readable at K = 8192).
 constexpr std::size_t kRowBytesShown = 64;
 
-std::string bytes_hex(const std::vector<std::uint8_t> &b, std::size_t at, std::size_t n) {
-    std::string s;
-    for (std::size_t i = at; i < at + n && i < b.size(); ++i) s += fmt::format("{:02x}", b[i]);
-    return s;
-}
-
-std::string value_of(const oracle::WordFormat &f, std::uint64_t w) {
-    if (word_is_nan(f, w)) return nan_text(f, w);
-    try {
-        return oracle::word_value_text(f, w);
-    } catch (const std::exception &) {
-        return "";
-    }
-}
-
-std::string format_name_or_id(std::uint32_t id) {
-    const auto *v = abi::find_format(id);
-    return v ? std::string(v->name) : fmt::format("format {}", id);
+/// Bytes [at, at + n) of a plane in buffer order.
+std::string row_hex(const std::vector<std::uint8_t> &b, std::size_t at, std::size_t n) {
+    return abi::hex_bytes(std::span<const std::uint8_t>(b).subspan(at, n));
 }
 
 }  // namespace
@@ -104,14 +93,14 @@ bool compare_linear(const suites::Case &c, const Reply &r, Comparison &out, std:
         const MismatchClass cls = classify_accept_mismatch(*f, acc, a);
         if (out.first.size() < max_first) {
             m.expected_value = acceptance_values(*f, acc);
-            m.actual_value = value_of(*f, a);
-            const std::string n_text = fmt::format("weight {} row {}", format_name_or_id(c.format), col);
+            m.actual_value = value_text(*f, a);
+            const std::string n_text = fmt::format("weight {} row {}", abi::format_label(c.format), col);
             const std::string m_text = fmt::format("activation {} row {}", af ? std::string(af->name) : "?", row);
             if (row_bytes && row_bytes <= kRowBytesShown && (col + 1) * row_bytes <= payload.size())
-                m.inputs.push_back(bytes_hex(payload, col * row_bytes, row_bytes));
+                m.inputs.push_back(row_hex(payload, col * row_bytes, row_bytes));
             if (af && (row + 1) * k * static_cast<std::uint64_t>(af->bytes()) <= activation.size() &&
                 k * static_cast<std::uint64_t>(af->bytes()) <= kRowBytesShown)
-                m.inputs.push_back(bytes_hex(activation, row * k * af->bytes(), k * af->bytes()));
+                m.inputs.push_back(row_hex(activation, row * k * af->bytes(), k * af->bytes()));
             m.input_value = fmt::format("{}, {}, K = {}", n_text, m_text, k);
             // The exact oracle (slow on long rows): only for the elements the report keeps.
             try {

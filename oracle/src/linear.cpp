@@ -16,6 +16,7 @@
 #include <stdexcept>
 
 #include "linear_internal.hpp"
+#include "ninfer/abi/bytes.hpp"
 #include "ninfer/oracle/gguf.hpp"
 #include "ninfer/oracle/grouped.hpp"
 #include "ninfer/oracle/row_split.hpp"
@@ -39,11 +40,15 @@ constexpr std::uint32_t kOverflowInf = 1;             // NINFER_OVERFLOWS
 
 bool mul_overflows(std::uint64_t a, std::uint64_t b, std::uint64_t &out) { return __builtin_mul_overflow(a, b, &out); }
 
+struct WeightFamily;
+
 /// A validated call: everything the elements need.
 struct Prepared {
     LinearExpect refusal;  ///< status != OK: the refusal
     LinearCall c;
     const abi::FormatView *fv = nullptr;
+    const WeightFamily *family = nullptr;  ///< the weight format's family (kWeightFamilies)
+    std::uint64_t payload_bytes = 0;       ///< the PAYLOAD size of [N, K] (steps 2 and 4)
     const abi::Profile *profile = nullptr;
     std::uint32_t criterion = 0;
     const WordFormat *act = nullptr, *out = nullptr, *direct = nullptr;
@@ -68,18 +73,13 @@ LinearExpect refuse(std::int32_t status, std::uint32_t detail, std::string why) 
 }
 
 bool is_direct_weight(const abi::FormatView &f) {
-    if (f.family != Family::word) return false;
     const auto &w = word_format(f.id);
     if (w.exp_bits <= 0) return false;
     // The direct float word formats, and fp16 (the contract names it: stored contiguous_le_v1).
     return w.direct || f.id == NINFER_FORMAT_fp16;
 }
 
-std::uint32_t weight_layout(const abi::FormatView &f) {
-    if (f.family == Family::word) return NINFER_LAYOUT_contiguous_le_v1;
-    if (f.family == Family::gguf) return NINFER_LAYOUT_ggml_blocks_v1;
-    return f.layout;
-}
+bool any_format(const abi::FormatView &) { return true; }
 
 const abi::Profile *find_profile(std::uint32_t id) {
     for (const auto &p : abi::kProfiles)
@@ -98,155 +98,187 @@ bool output_given(std::uint32_t criterion, std::uint32_t fmt) {
     return fmt == NINFER_FORMAT_fp32;
 }
 
-/// Steps 1 to 5 of the check order (suites/LINEAR.md "Check order").
+/// A refusal into the prepared call; false, so that a check returns it.
+bool refused(Prepared &p, std::int32_t status, std::uint32_t detail, std::string why) {
+    p.refusal = refuse(status, detail, std::move(why));
+    return false;
+}
+
+bool size_refused(Prepared &p, std::string why) { return refused(p, NINFER_E_SIZE, NINFER_DETAIL_SIZE, std::move(why)); }
+
+// ---- The weight families: what the check order needs of each (its descriptor) ----------------
+
+bool direct_geometry(Prepared &p) {
+    p.direct = &word_format(p.c.format);
+    if (mul_overflows(p.c.n * p.c.k, static_cast<std::uint64_t>(p.direct->bytes()), p.payload_bytes))
+        return size_refused(p, "the payload size overflows uint64");
+    return true;
+}
+
+bool grouped_geometry(Prepared &p) {
+    p.grouped = &grouped_format(p.c.format);
+    const auto g = row_split_geometry(*p.grouped, p.c.n, p.c.k);
+    if (!g) return size_refused(p, "no row_split_k128_v1 geometry (a size overflows)");
+    p.payload_bytes = g->payload_bytes;
+    return true;
+}
+
+bool scaled_geometry(Prepared &p) {
+    if (p.c.format == NINFER_FORMAT_nvfp4) {
+        const auto why = block_scale_shape_error(p.c.n, p.c.k, 1);
+        if (!why.empty()) return size_refused(p, why);
+        p.nvg = block_scale_geometry(p.c.n, p.c.k, 1);
+        p.payload_bytes = p.nvg->payload_bytes;
+        return true;
+    }
+    p.fp8f = fp8_row_format(p.c.format);
+    const auto g = fp8_row_geometry(*p.fp8f, p.c.n, p.c.k);
+    if (!g) return size_refused(p, "no row geometry (a size overflows)");
+    p.payload_bytes = g->payload_bytes;
+    return true;
+}
+
+bool gguf_geometry(Prepared &p) {
+    for (const auto &ty : kGgufTypes)
+        if (ty.id == p.c.format) p.gguf = &ty;
+    const std::array<std::uint64_t, 2> shape{p.c.n, p.c.k};
+    const auto why = ggml_blocks_shape_error(*p.gguf, shape);
+    if (!why.empty()) return size_refused(p, why);
+    p.payload_bytes = ggml_blocks_geometry(*p.gguf, shape)->payload_bytes;
+    return true;
+}
+
+/// The family's validating decode of a payload of the right size: OK, or the refusal it names.
+template <class Decoded>
+void keep_refusal(Prepared &p, const Decoded &d) {
+    if (d.status != NINFER_OK) p.refusal = refuse(d.status, d.detail, "invalid payload: " + d.message);
+}
+
+void no_decode(Prepared &) {}
+
+void grouped_decode(Prepared &p) {
+    p.rs = row_split_decode(*p.grouped, p.c.n, p.c.k, p.payload);
+    keep_refusal(p, *p.rs);
+}
+
+void scaled_decode(Prepared &p) {
+    if (p.nvg) {
+        p.nv = block_scale_decode(p.c.n, p.c.k, p.divisors, p.payload);
+        keep_refusal(p, *p.nv);
+        return;
+    }
+    p.fp8 = fp8_row_decode(*p.fp8f, p.c.n, p.c.k, p.payload);
+    keep_refusal(p, *p.fp8);
+}
+
+struct WeightRow;
+void direct_row(const Prepared &p, std::uint64_t n, bool want32, WeightRow &r);
+void grouped_row(const Prepared &p, std::uint64_t n, bool want32, WeightRow &r);
+void scaled_row(const Prepared &p, std::uint64_t n, bool want32, WeightRow &r);
+void gguf_row(const Prepared &p, std::uint64_t n, bool want32, WeightRow &r);
+
+/// What the oracle needs of a weight family: which of its formats are weights, the layout they
+/// are read in (0: the registry row's), the payload geometry of [N, K] (check step 2), the
+/// validating decode (step 5) and the exact values of one weight row.
+struct WeightFamily {
+    Family family;
+    bool (*is_weight)(const abi::FormatView &f);
+    std::uint32_t layout;
+    bool (*geometry)(Prepared &p);
+    void (*decode)(Prepared &p);
+    void (*row)(const Prepared &p, std::uint64_t n, bool want32, WeightRow &r);
+};
+
+constexpr WeightFamily kWeightFamilies[] = {
+    {Family::word, &is_direct_weight, NINFER_LAYOUT_contiguous_le_v1, &direct_geometry, &no_decode, &direct_row},
+    {Family::grouped, &any_format, 0, &grouped_geometry, &grouped_decode, &grouped_row},
+    {Family::scaled, &any_format, 0, &scaled_geometry, &scaled_decode, &scaled_row},
+    {Family::gguf, &any_format, NINFER_LAYOUT_ggml_blocks_v1, &gguf_geometry, &no_decode, &gguf_row},
+};
+
+const WeightFamily *weight_family(const abi::FormatView &f) {
+    for (const auto &w : kWeightFamilies)
+        if (w.family == f.family && w.is_weight(f)) return &w;
+    return nullptr;
+}
+
+// ---- The check order (suites/LINEAR.md "Check order"), one function a step -------------------
+
+/// Step 1: a weight format, in the layout it is read in.
+bool check_weight_format(Prepared &p) {
+    p.fv = abi::find_format(p.c.format);
+    p.family = p.fv ? weight_family(*p.fv) : nullptr;
+    if (!p.family)
+        return refused(p, NINFER_E_UNSUPPORTED, 0, fmt::format("format {} is not a weight format of linear", p.c.format));
+    if (p.c.layout != (p.family->layout ? p.family->layout : p.fv->layout))
+        return refused(p, NINFER_E_LAYOUT, 0, fmt::format("{} is not stored in layout {}", p.fv->name, p.c.layout));
+    return true;
+}
+
+/// Step 2: rank 2, no zero size, no size overflowing uint64, the family's geometry of [N, K].
+bool check_shape(Prepared &p) {
+    const auto &c = p.c;
+    if (c.rank != 2) return refused(p, NINFER_E_INVALID_ARGUMENT, 0, fmt::format("rank {} (linear takes [N, K])", c.rank));
+    if (c.n == 0 || c.k == 0 || c.m == 0) return size_refused(p, fmt::format("N = {}, K = {}, M = {}: a zero size", c.n, c.k, c.m));
+    std::uint64_t t = 0;
+    if (mul_overflows(c.m, c.k, t) || mul_overflows(t, 4, t) || mul_overflows(c.m, c.n, t) || mul_overflows(t, 4, t) ||
+        mul_overflows(c.n, c.k, t))
+        return size_refused(p, "a size overflows uint64");
+    return p.family->geometry(p);
+}
+
+/// Step 3: a compute profile that takes the weight, the activation format and the output format.
+bool check_profile(Prepared &p) {
+    p.profile = find_profile(p.c.profile);
+    if (!p.profile) return refused(p, NINFER_E_UNSUPPORTED, 0, fmt::format("profile {} is not a compute profile", p.c.profile));
+    p.criterion = p.profile->criterion;
+    if (p.criterion == NINFER_CRITERION_gguf_q8_1_product && p.fv->family != Family::gguf)
+        return refused(p, NINFER_E_UNSUPPORTED, 0, fmt::format("profile {} takes GGUF weights only", p.profile->name));
+    if (!activation_taken(p.criterion, p.c.activation_format))
+        return refused(p, NINFER_E_UNSUPPORTED, 0,
+                       fmt::format("profile {} does not take activation format {}", p.profile->name, p.c.activation_format));
+    if (!output_given(p.criterion, p.c.output_format))
+        return refused(p, NINFER_E_UNSUPPORTED, 0,
+                       fmt::format("profile {} does not give output format {}", p.profile->name, p.c.output_format));
+    p.act = &word_format(p.c.activation_format);
+    p.out = &word_format(p.c.output_format);
+    return true;
+}
+
+/// nvfp4's divisor count D from the PAYLOAD's size (a whole number >= 1 dividing N), and the
+/// geometry with D divisors.
+bool count_nvfp4_divisors(Prepared &p) {
+    const auto off = p.nvg->divisor_offset;
+    const auto size = p.payload.size();
+    const std::uint64_t d = size >= off + 4 && (size - off) % 4 == 0 ? (size - off) / 4 : 0;
+    if (d == 0 || p.c.n % d != 0)
+        return size_refused(p, fmt::format("PAYLOAD has {} bytes: not an nvfp4 [{}, {}] payload with D dividing N", size, p.c.n, p.c.k));
+    p.nvg = block_scale_geometry(p.c.n, p.c.k, d);
+    p.divisors = d;
+    p.payload_bytes = p.nvg->payload_bytes;
+    return true;
+}
+
+/// Step 4: ACTIVATION of M*K words, PAYLOAD of the format's size for [N, K].
+bool check_plane_sizes(Prepared &p) {
+    const auto &c = p.c;
+    const std::uint64_t act_bytes = c.m * c.k * static_cast<std::uint64_t>(p.act->bytes());
+    if (p.activation.size() != act_bytes)
+        return size_refused(p, fmt::format("ACTIVATION has {} bytes, M*K words take {}", p.activation.size(), act_bytes));
+    if (c.format == NINFER_FORMAT_nvfp4 && !count_nvfp4_divisors(p)) return false;
+    if (p.payload.size() != p.payload_bytes)
+        return size_refused(p, fmt::format("PAYLOAD has {} bytes, {} [{}, {}] takes {}", p.payload.size(), p.fv->name, c.n, c.k,
+                                           p.payload_bytes));
+    return true;
+}
+
+/// Steps 1 to 5 of the check order; step 5 is the family's validating decode.
 Prepared prepare(const LinearCall &c, std::span<const std::uint8_t> payload, std::span<const std::uint8_t> activation) {
     Prepared p;
     p.c = c;
     p.payload = payload;
     p.activation = activation;
-    // 1. format and layout
-    p.fv = abi::find_format(c.format);
-    const bool weight = p.fv && (is_direct_weight(*p.fv) || p.fv->family == Family::grouped ||
-                                 p.fv->family == Family::scaled || p.fv->family == Family::gguf);
-    if (!weight) {
-        p.refusal = refuse(NINFER_E_UNSUPPORTED, 0,
-                           fmt::format("format {} is not a weight format of linear", c.format));
-        return p;
-    }
-    if (c.layout != weight_layout(*p.fv)) {
-        p.refusal = refuse(NINFER_E_LAYOUT, 0, fmt::format("{} is not stored in layout {}", p.fv->name, c.layout));
-        return p;
-    }
-    // 2. shape
-    if (c.rank != 2) {
-        p.refusal = refuse(NINFER_E_INVALID_ARGUMENT, 0, fmt::format("rank {} (linear takes [N, K])", c.rank));
-        return p;
-    }
-    if (c.n == 0 || c.k == 0 || c.m == 0) {
-        p.refusal = refuse(NINFER_E_SIZE, NINFER_DETAIL_SIZE, fmt::format("N = {}, K = {}, M = {}: a zero size", c.n, c.k, c.m));
-        return p;
-    }
-    std::uint64_t t = 0;
-    if (mul_overflows(c.m, c.k, t) || mul_overflows(t, 4, t) || mul_overflows(c.m, c.n, t) || mul_overflows(t, 4, t) ||
-        mul_overflows(c.n, c.k, t)) {
-        p.refusal = refuse(NINFER_E_SIZE, NINFER_DETAIL_SIZE, "a size overflows uint64");
-        return p;
-    }
-    std::uint64_t payload_bytes = 0;
-    const std::array<std::uint64_t, 2> shape{c.n, c.k};
-    switch (p.fv->family) {
-    case Family::word: {
-        p.direct = &word_format(c.format);
-        if (mul_overflows(c.n * c.k, static_cast<std::uint64_t>(p.direct->bytes()), payload_bytes)) {
-            p.refusal = refuse(NINFER_E_SIZE, NINFER_DETAIL_SIZE, "the payload size overflows uint64");
-            return p;
-        }
-        break;
-    }
-    case Family::grouped: {
-        p.grouped = &grouped_format(c.format);
-        const auto g = row_split_geometry(*p.grouped, c.n, c.k);
-        if (!g) {
-            p.refusal = refuse(NINFER_E_SIZE, NINFER_DETAIL_SIZE, "no row_split_k128_v1 geometry (a size overflows)");
-            return p;
-        }
-        payload_bytes = g->payload_bytes;
-        break;
-    }
-    case Family::scaled: {
-        if (c.format == NINFER_FORMAT_nvfp4) {
-            const auto why = block_scale_shape_error(c.n, c.k, 1);
-            if (!why.empty()) {
-                p.refusal = refuse(NINFER_E_SIZE, NINFER_DETAIL_SIZE, why);
-                return p;
-            }
-            p.nvg = block_scale_geometry(c.n, c.k, 1);
-            payload_bytes = p.nvg->payload_bytes;
-        } else {
-            p.fp8f = fp8_row_format(c.format);
-            const auto g = fp8_row_geometry(*p.fp8f, c.n, c.k);
-            if (!g) {
-                p.refusal = refuse(NINFER_E_SIZE, NINFER_DETAIL_SIZE, "no row geometry (a size overflows)");
-                return p;
-            }
-            payload_bytes = g->payload_bytes;
-        }
-        break;
-    }
-    case Family::gguf: {
-        for (const auto &ty : kGgufTypes)
-            if (ty.id == c.format) p.gguf = &ty;
-        const auto why = ggml_blocks_shape_error(*p.gguf, shape);
-        if (!why.empty()) {
-            p.refusal = refuse(NINFER_E_SIZE, NINFER_DETAIL_SIZE, why);
-            return p;
-        }
-        payload_bytes = ggml_blocks_geometry(*p.gguf, shape)->payload_bytes;
-        break;
-    }
-    default: break;
-    }
-    // 3. profile
-    p.profile = find_profile(c.profile);
-    if (!p.profile) {
-        p.refusal = refuse(NINFER_E_UNSUPPORTED, 0, fmt::format("profile {} is not a compute profile", c.profile));
-        return p;
-    }
-    p.criterion = p.profile->criterion;
-    if (p.criterion == NINFER_CRITERION_gguf_q8_1_product && p.fv->family != Family::gguf) {
-        p.refusal = refuse(NINFER_E_UNSUPPORTED, 0, fmt::format("profile {} takes GGUF weights only", p.profile->name));
-        return p;
-    }
-    if (!activation_taken(p.criterion, c.activation_format)) {
-        p.refusal = refuse(NINFER_E_UNSUPPORTED, 0,
-                           fmt::format("profile {} does not take activation format {}", p.profile->name, c.activation_format));
-        return p;
-    }
-    if (!output_given(p.criterion, c.output_format)) {
-        p.refusal = refuse(NINFER_E_UNSUPPORTED, 0,
-                           fmt::format("profile {} does not give output format {}", p.profile->name, c.output_format));
-        return p;
-    }
-    p.act = &word_format(c.activation_format);
-    p.out = &word_format(c.output_format);
-    // 4. plane sizes
-    if (activation.size() != c.m * c.k * static_cast<std::uint64_t>(p.act->bytes())) {
-        p.refusal = refuse(NINFER_E_SIZE, NINFER_DETAIL_SIZE,
-                           fmt::format("ACTIVATION has {} bytes, M*K words take {}", activation.size(),
-                                       c.m * c.k * static_cast<std::uint64_t>(p.act->bytes())));
-        return p;
-    }
-    if (c.format == NINFER_FORMAT_nvfp4) {
-        const auto off = p.nvg->divisor_offset;
-        const std::uint64_t d = payload.size() >= off + 4 && (payload.size() - off) % 4 == 0 ? (payload.size() - off) / 4 : 0;
-        if (d == 0 || c.n % d != 0) {
-            p.refusal = refuse(NINFER_E_SIZE, NINFER_DETAIL_SIZE,
-                               fmt::format("PAYLOAD has {} bytes: not an nvfp4 [{}, {}] payload with D dividing N", payload.size(), c.n, c.k));
-            return p;
-        }
-        p.nvg = block_scale_geometry(c.n, c.k, d);
-        p.divisors = d;
-        payload_bytes = p.nvg->payload_bytes;
-    }
-    if (payload.size() != payload_bytes) {
-        p.refusal = refuse(NINFER_E_SIZE, NINFER_DETAIL_SIZE,
-                           fmt::format("PAYLOAD has {} bytes, {} [{}, {}] takes {}", payload.size(), p.fv->name, c.n, c.k, payload_bytes));
-        return p;
-    }
-    // 5. payload validity (the family's validating decode)
-    auto invalid = [&](std::int32_t st, std::uint32_t det, const std::string &msg) {
-        p.refusal = refuse(st, det, "invalid payload: " + msg);
-    };
-    if (p.grouped) {
-        p.rs = row_split_decode(*p.grouped, c.n, c.k, payload);
-        if (p.rs->status != NINFER_OK) invalid(p.rs->status, p.rs->detail, p.rs->message);
-    } else if (p.nvg) {
-        p.nv = block_scale_decode(c.n, c.k, p.divisors, payload);
-        if (p.nv->status != NINFER_OK) invalid(p.nv->status, p.nv->detail, p.nv->message);
-    } else if (p.fp8f) {
-        p.fp8 = fp8_row_decode(*p.fp8f, c.n, c.k, payload);
-        if (p.fp8->status != NINFER_OK) invalid(p.fp8->status, p.fp8->detail, p.fp8->message);
-    }
+    if (check_weight_format(p) && check_shape(p) && check_profile(p) && check_plane_sizes(p)) p.family->decode(p);
     return p;
 }
 
@@ -272,76 +304,96 @@ Val mul_val(const Val &a, const Val &b) {
     return r;
 }
 
+void direct_row(const Prepared &p, std::uint64_t n, bool want32, WeightRow &r) {
+    const auto K = p.c.k;
+    const int wb = p.direct->bytes();
+    for (std::uint64_t k = 0; k < K; ++k) {
+        const auto at = (n * K + k) * static_cast<std::uint64_t>(wb);
+        const std::uint64_t word = abi::load_le(p.payload.data() + at, wb);
+        r.w[k] = linear_detail::decode_float_word(*p.direct, word);
+        if (want32) r.w32[k] = linear_detail::val_to_b32(r.w[k]);
+    }
+}
+
+void grouped_row(const Prepared &p, std::uint64_t n, bool want32, WeightRow &r) {
+    const auto K = p.c.k;
+    const auto &m = p.rs->m;
+    const auto G = static_cast<std::uint64_t>(p.grouped->group);
+    const auto gpr = (K + G - 1) / G;
+    const auto &fp16 = word_format(NINFER_FORMAT_fp16);
+    for (std::uint64_t k = 0; k < K; ++k) {
+        // Section 6.2: binary32(s32 * binary32(q)); s32 and binary32(q) are exact.
+        const Val s = linear_detail::decode_float_word(fp16, m.scales[n * gpr + k / G]);
+        const int q = m.codes[n * K + k];
+        const auto w32 = linear_detail::round_b32(s.neg != (q < 0), U128{s.m} * static_cast<unsigned>(q < 0 ? -q : q), s.e);
+        r.w[k] = linear_detail::decode_float_word(word_format(NINFER_FORMAT_fp32), w32);
+        if (want32) r.w32[k] = w32;
+    }
+}
+
+void nvfp4_row(const Prepared &p, std::uint64_t n, bool want32, WeightRow &r) {
+    const auto K = p.c.k;
+    const auto &m = p.nv->m;
+    const auto &e2m1 = word_format(NINFER_FORMAT_e2m1), &e4m3 = word_format(NINFER_FORMAT_e4m3fn);
+    r.divisor = m.divisors[nvfp4_divisor_of_row(*p.nvg, n)];
+    std::array<std::int64_t, 16 * 256> cache;
+    if (want32) cache.fill(-1);
+    for (std::uint64_t k = 0; k < K; ++k) {
+        const auto code = m.codes[n * K + k], scale = m.scales[n * (K / 16) + k / 16];
+        r.w[k] = mul_val(linear_detail::decode_float_word(e2m1, code), linear_detail::decode_float_word(e4m3, scale));
+        if (want32) {
+            auto &slot = cache[code * 256u + scale];
+            if (slot < 0) slot = nvfp4_weight_binary32(code, scale, r.divisor);
+            r.w32[k] = static_cast<std::uint32_t>(slot);
+        }
+    }
+}
+
+void fp8_row(const Prepared &p, std::uint64_t n, bool want32, WeightRow &r) {
+    const auto K = p.c.k;
+    const auto &m = p.fp8->m;
+    const auto &e4m3 = word_format(NINFER_FORMAT_e4m3fn), &sf = word_format(p.fp8f->scale_format);
+    const Val s = linear_detail::decode_float_word(sf, m.scales[n]);
+    std::array<std::int64_t, 256> cache;
+    if (want32) cache.fill(-1);
+    for (std::uint64_t k = 0; k < K; ++k) {
+        const auto code = m.codes[n * K + k];
+        r.w[k] = mul_val(linear_detail::decode_float_word(e4m3, code), s);
+        if (want32) {
+            auto &slot = cache[code];
+            if (slot < 0) slot = fp8_row_weight_binary32(*p.fp8f, code, m.scales[n]);
+            r.w32[k] = static_cast<std::uint32_t>(slot);
+        }
+    }
+}
+
+void scaled_row(const Prepared &p, std::uint64_t n, bool want32, WeightRow &r) {
+    if (p.nv) nvfp4_row(p, n, want32, r);
+    else fp8_row(p, n, want32, r);
+}
+
+void gguf_row(const Prepared &p, std::uint64_t n, bool want32, WeightRow &r) {
+    const auto K = p.c.k;
+    const auto bpr = K / p.gguf->block_values;
+    const auto &fp32 = word_format(NINFER_FORMAT_fp32);
+    for (std::uint64_t b = 0; b < bpr; ++b) {
+        const auto at = (n * bpr + b) * p.gguf->block_bytes;
+        const auto blk = gguf_dequantize_block_binary32(*p.gguf, p.payload.subspan(at, p.gguf->block_bytes));
+        for (std::uint64_t i = 0; i < p.gguf->block_values; ++i) {
+            const auto k = b * p.gguf->block_values + i;
+            r.w[k] = linear_detail::decode_float_word(fp32, blk[i]);
+            if (want32) r.w32[k] = blk[i];
+        }
+    }
+}
+
+/// Weight row n of a prepared call, by its family's row decode.
 void weight_row(const Prepared &p, std::uint64_t n, bool want32, WeightRow &r) {
     const auto K = p.c.k;
     r.w.assign(K, Val{});
     r.w32.assign(want32 ? K : 0, 0);
     r.divisor = 0;
-    if (p.direct) {
-        const int wb = p.direct->bytes();
-        for (std::uint64_t k = 0; k < K; ++k) {
-            std::uint64_t word = 0;
-            const auto at = (n * K + k) * static_cast<std::uint64_t>(wb);
-            for (int b = 0; b < wb; ++b) word |= std::uint64_t{p.payload[at + b]} << (8 * b);
-            r.w[k] = linear_detail::decode_float_word(*p.direct, word);
-            if (want32) r.w32[k] = linear_detail::val_to_b32(r.w[k]);
-        }
-    } else if (p.grouped) {
-        const auto &m = p.rs->m;
-        const auto G = static_cast<std::uint64_t>(p.grouped->group);
-        const auto gpr = (K + G - 1) / G;
-        const auto &fp16 = word_format(NINFER_FORMAT_fp16);
-        for (std::uint64_t k = 0; k < K; ++k) {
-            // Section 6.2: binary32(s32 * binary32(q)); s32 and binary32(q) are exact.
-            const Val s = linear_detail::decode_float_word(fp16, m.scales[n * gpr + k / G]);
-            const int q = m.codes[n * K + k];
-            const auto w32 = linear_detail::round_b32(s.neg != (q < 0), U128{s.m} * static_cast<unsigned>(q < 0 ? -q : q), s.e);
-            r.w[k] = linear_detail::decode_float_word(word_format(NINFER_FORMAT_fp32), w32);
-            if (want32) r.w32[k] = w32;
-        }
-    } else if (p.nv) {
-        const auto &m = p.nv->m;
-        const auto &e2m1 = word_format(NINFER_FORMAT_e2m1), &e4m3 = word_format(NINFER_FORMAT_e4m3fn);
-        r.divisor = m.divisors[nvfp4_divisor_of_row(*p.nvg, n)];
-        std::array<std::int64_t, 16 * 256> cache;
-        if (want32) cache.fill(-1);
-        for (std::uint64_t k = 0; k < K; ++k) {
-            const auto code = m.codes[n * K + k], scale = m.scales[n * (K / 16) + k / 16];
-            r.w[k] = mul_val(linear_detail::decode_float_word(e2m1, code), linear_detail::decode_float_word(e4m3, scale));
-            if (want32) {
-                auto &slot = cache[code * 256u + scale];
-                if (slot < 0) slot = nvfp4_weight_binary32(code, scale, r.divisor);
-                r.w32[k] = static_cast<std::uint32_t>(slot);
-            }
-        }
-    } else if (p.fp8) {
-        const auto &m = p.fp8->m;
-        const auto &e4m3 = word_format(NINFER_FORMAT_e4m3fn), &sf = word_format(p.fp8f->scale_format);
-        const Val s = linear_detail::decode_float_word(sf, m.scales[n]);
-        std::array<std::int64_t, 256> cache;
-        if (want32) cache.fill(-1);
-        for (std::uint64_t k = 0; k < K; ++k) {
-            const auto code = m.codes[n * K + k];
-            r.w[k] = mul_val(linear_detail::decode_float_word(e4m3, code), s);
-            if (want32) {
-                auto &slot = cache[code];
-                if (slot < 0) slot = fp8_row_weight_binary32(*p.fp8f, code, m.scales[n]);
-                r.w32[k] = static_cast<std::uint32_t>(slot);
-            }
-        }
-    } else if (p.gguf) {
-        const auto bpr = K / p.gguf->block_values;
-        const auto &fp32 = word_format(NINFER_FORMAT_fp32);
-        for (std::uint64_t b = 0; b < bpr; ++b) {
-            const auto at = (n * bpr + b) * p.gguf->block_bytes;
-            const auto blk = gguf_dequantize_block_binary32(*p.gguf, p.payload.subspan(at, p.gguf->block_bytes));
-            for (std::uint64_t i = 0; i < p.gguf->block_values; ++i) {
-                const auto k = b * p.gguf->block_values + i;
-                r.w[k] = linear_detail::decode_float_word(fp32, blk[i]);
-                if (want32) r.w32[k] = blk[i];
-            }
-        }
-    }
+    p.family->row(p, n, want32, r);
 }
 
 /// The activation rows: exact values (gguf_q8_1_product: the q8_1-quantized values d16 * q).
@@ -351,8 +403,7 @@ std::vector<Val> activation_values(const Prepared &p) {
     std::vector<Val> x(M * K);
     std::vector<std::uint32_t> words(M * K);
     for (std::uint64_t i = 0; i < M * K; ++i) {
-        std::uint64_t w = 0;
-        for (int b = 0; b < ab; ++b) w |= std::uint64_t{p.activation[i * ab + b]} << (8 * b);
+        const std::uint64_t w = abi::load_le(p.activation.data() + i * ab, ab);
         words[i] = static_cast<std::uint32_t>(w);
         x[i] = linear_detail::decode_float_word(*p.act, w);
     }
@@ -367,7 +418,7 @@ std::vector<Val> activation_values(const Prepared &p) {
             for (int i = 0; i < 32; ++i) x[at + i] = Val{kNan, false, 0, 0};
             continue;
         }
-        const Val d = linear_detail::decode_float_word(fp16, static_cast<std::uint64_t>(q.block[0] | q.block[1] << 8));
+        const Val d = linear_detail::decode_float_word(fp16, abi::load_le16(q.block.data()));
         for (int i = 0; i < 32; ++i) {
             const auto qi = static_cast<std::int8_t>(q.block[4 + i]);
             const Val qv{kFinite, qi < 0, 0, static_cast<std::uint32_t>(qi < 0 ? -qi : qi)};

@@ -6,6 +6,7 @@
 
 #include <stdexcept>
 
+#include "ninfer/abi/bytes.hpp"
 #include "ninfer/abi/registry.hpp"
 #include "ninfer/oracle/formats.hpp"
 
@@ -168,15 +169,13 @@ int out_word_bytes(const Case &c) {
 }
 
 void put_word(std::vector<std::uint8_t> &buf, std::uint64_t word, int bytes) {
-    for (int i = 0; i < bytes; ++i) buf.push_back(static_cast<std::uint8_t>(word >> (8 * i)));
+    abi::append_le(buf, word, bytes);
 }
 
 std::uint64_t get_word(const std::vector<std::uint8_t> &buf, std::size_t index, int bytes) {
     const std::size_t at = index * static_cast<std::size_t>(bytes);
     if (at + static_cast<std::size_t>(bytes) > buf.size()) throw std::out_of_range("word index past buffer");
-    std::uint64_t w = 0;
-    for (int i = 0; i < bytes; ++i) w |= static_cast<std::uint64_t>(buf[at + i]) << (8 * i);
-    return w;
+    return abi::load_le(buf.data() + at, bytes);
 }
 
 }  // namespace ninfer::suites

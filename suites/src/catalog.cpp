@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0
-// The rule catalog and the suite catalog, assembled from the family tables and folders.
+// The rule catalog and the suite catalog, assembled from the families' catalog descriptors.
+#include <atomic>
 #include <set>
 #include <stdexcept>
 
-#include "ninfer/suites/linear.hpp"
 #include "ninfer/suites/rules.hpp"
 #include "ninfer/suites/suites.hpp"
 
@@ -55,13 +55,41 @@ const Choice *Rule::find_choice(std::string_view name) const {
     return nullptr;
 }
 
+namespace {
+
+/// Set once rule_catalog() or suite_catalog() is built: no family may join after.
+std::atomic<bool> &catalog_built() {
+    static std::atomic<bool> built{false};
+    return built;
+}
+
+/// The families: one line per built-in family, then the added ones.
+std::vector<FamilyCatalog> &families() {
+    static std::vector<FamilyCatalog> all{
+        scalar_catalog(),
+        grouped_catalog(),
+        scaled_catalog(),
+        gguf_catalog(),
+        linear_catalog(),
+    };
+    return all;
+}
+
+}  // namespace
+
+std::span<const FamilyCatalog> catalog_families() { return families(); }
+
+void add_catalog_family(FamilyCatalog family) {
+    if (catalog_built()) throw std::logic_error(std::string("catalog family ") + family.name + " added after the catalog was read");
+    families().push_back(family);
+}
+
 const std::vector<Rule> &rule_catalog() {
     static const std::vector<Rule> all = [] {
-        std::vector<Rule> r = scalar_rules();
-        for (auto &g : grouped_rules()) r.push_back(std::move(g));
-        for (auto &g : scaled_rules()) r.push_back(std::move(g));
-        for (auto &g : gguf_rules()) r.push_back(std::move(g));
-        for (auto &g : linear_rules()) r.push_back(std::move(g));
+        catalog_built() = true;
+        std::vector<Rule> r;
+        for (const auto &f : catalog_families())
+            for (auto &x : f.rules()) r.push_back(std::move(x));
         for (auto &x : r) classify_reading(x);
         std::set<std::string> seen;
         for (const auto &x : r)
@@ -79,11 +107,10 @@ const Rule *find_rule(std::string_view id) {
 
 const std::vector<Suite> &suite_catalog() {
     static const std::vector<Suite> all = [] {
-        std::vector<Suite> s = scalar_suites();
-        for (auto &g : grouped_suites()) s.push_back(std::move(g));
-        for (auto &g : scaled_suites()) s.push_back(std::move(g));
-        for (auto &g : gguf_suites()) s.push_back(std::move(g));
-        for (auto &g : linear_suites()) s.push_back(std::move(g));
+        catalog_built() = true;
+        std::vector<Suite> s;
+        for (const auto &f : catalog_families())
+            for (auto &x : f.suites()) s.push_back(std::move(x));
         std::set<std::string> seen;
         for (const auto &x : s)
             if (!seen.insert(x.name).second) throw std::logic_error("duplicate suite name " + x.name);

@@ -13,6 +13,7 @@
 #include "ninfer/abi/registry.hpp"
 #include "ninfer/suites/rule_ids.hpp"
 #include "ninfer/suites/rules.hpp"
+#include "ninfer/suites/suites.hpp"
 
 namespace ninfer::suites {
 
@@ -224,5 +225,7 @@ std::vector<Rule> gguf_rules() {
     }
     return r;
 }
+
+FamilyCatalog gguf_catalog() { return {"gguf", &gguf_rules, &gguf_suites}; }
 
 }  // namespace ninfer::suites

@@ -12,6 +12,7 @@
 #include "ninfer/oracle/formats.hpp"
 #include "ninfer/suites/rule_ids.hpp"
 #include "ninfer/suites/rules.hpp"
+#include "ninfer/suites/suites.hpp"
 
 namespace ninfer::suites {
 
@@ -291,5 +292,7 @@ std::vector<Rule> grouped_rules() {
                               std::string(row.reading)));
     return r;
 }
+
+FamilyCatalog grouped_catalog() { return {"grouped", &grouped_rules, &grouped_suites}; }
 
 }  // namespace ninfer::suites

@@ -103,4 +103,6 @@ std::vector<Rule> linear_rules() {
     return r;
 }
 
+FamilyCatalog linear_catalog() { return {"linear", &linear_rules, &linear_suites}; }
+
 }  // namespace ninfer::suites

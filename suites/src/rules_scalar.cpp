@@ -13,6 +13,7 @@
 #include "ninfer/suites/nan_principle.hpp"
 #include "ninfer/suites/rule_ids.hpp"
 #include "ninfer/suites/rules.hpp"
+#include "ninfer/suites/suites.hpp"
 
 namespace ninfer::suites {
 
@@ -349,5 +350,7 @@ std::vector<Rule> scalar_rules() {
         rules.push_back(table_rule(id, "layout"));
     return rules;
 }
+
+FamilyCatalog scalar_catalog() { return {"scalar", &scalar_rules, &scalar_suites}; }
 
 }  // namespace ninfer::suites

@@ -10,6 +10,7 @@
 
 #include "ninfer/suites/rule_ids.hpp"
 #include "ninfer/suites/rules.hpp"
+#include "ninfer/suites/suites.hpp"
 
 namespace ninfer::suites {
 
@@ -217,5 +218,7 @@ std::vector<Rule> scaled_rules() {
                               std::string(row.reading)));
     return r;
 }
+
+FamilyCatalog scaled_catalog() { return {"scaled", &scaled_rules, &scaled_suites}; }
 
 }  // namespace ninfer::suites

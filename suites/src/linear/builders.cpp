@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <stdexcept>
 
+#include "ninfer/abi/bytes.hpp"
 #include "../gguf/builders.hpp"
 #include "ninfer/oracle/row_split.hpp"
 #include "ninfer/suites/rules.hpp"
@@ -105,8 +106,7 @@ std::uint64_t random_word(const WordFormat &f, Rng &rng, int lo, int hi) {
 Bytes le_words(const std::vector<std::uint64_t> &words, int bytes) {
     Bytes b;
     b.reserve(words.size() * bytes);
-    for (const auto w : words)
-        for (int i = 0; i < bytes; ++i) b.push_back(static_cast<std::uint8_t>(w >> (8 * i)));
+    for (const auto w : words) abi::append_le(b, w, bytes);
     return b;
 }
 
@@ -197,45 +197,81 @@ Fp8RowMatrix fp8_matrix(const Fp8RowFormat &f, std::uint64_t n, std::uint64_t k,
     return m;
 }
 
-Bytes weight_payload(std::uint32_t format, std::uint64_t n, std::uint64_t k, Rng &rng, const WeightStyle &style,
+namespace {
+
+// ---- The weight families: a small shape and a seeded payload of each (its descriptor) --------
+
+SmallShape direct_small_shape(std::uint32_t) { return {3, 20}; }
+
+SmallShape grouped_small_shape(std::uint32_t format) {
+    const auto G = static_cast<std::uint64_t>(grouped_format(format).group);
+    return {2, G + 5};  // the second group partial
+}
+
+SmallShape scaled_small_shape(std::uint32_t format) { return format == NINFER_FORMAT_nvfp4 ? SmallShape{128, 64} : SmallShape{3, 40}; }
+
+const GgufType &gguf_type(std::uint32_t format) {
+    for (const auto &t : kGgufTypes)
+        if (t.id == format) return t;
+    throw std::invalid_argument("not a GGUF type");
+}
+
+SmallShape gguf_small_shape(std::uint32_t format) { return {1, gguf_type(format).block_values}; }
+
+Bytes direct_payload(std::uint32_t format, std::uint64_t n, std::uint64_t k, Rng &rng, const WeightStyle &style, std::uint64_t) {
+    const auto &f = word_format(format);
+    std::vector<std::uint64_t> w(n * k);
+    for (std::uint64_t i = 0; i < n * k; ++i)
+        w[i] = style.pair && (i % k) % 2 == 1 ? w[i - 1] : random_word(f, rng, -6, 2);
+    return le_words(w, f.bytes());
+}
+
+Bytes grouped_payload(std::uint32_t format, std::uint64_t n, std::uint64_t k, Rng &rng, const WeightStyle &style, std::uint64_t) {
+    const auto &f = grouped_format(format);
+    return row_split_encode(f, grouped_matrix(f, n, k, rng, style));
+}
+
+Bytes scaled_payload(std::uint32_t format, std::uint64_t n, std::uint64_t k, Rng &rng, const WeightStyle &style,
                      std::uint64_t divisors) {
+    if (format == NINFER_FORMAT_nvfp4) return block_scale_encode(nvfp4_matrix(n, k, rng, style, divisors));
+    const auto f = *fp8_row_format(format);
+    return fp8_row_encode(f, fp8_matrix(f, n, k, rng, style));
+}
+
+Bytes gguf_payload(std::uint32_t format, std::uint64_t n, std::uint64_t k, Rng &rng, const WeightStyle &style, std::uint64_t) {
+    const GgufType &t = gguf_type(format);
+    Bytes out;
+    const auto blocks = n * (k / t.block_values);
+    for (std::uint64_t b = 0; b < blocks; ++b) {
+        auto blk = gguf::seeded_block(t, rng);
+        if (style.pair && t.ggml_type == 8) {  // q8_0 (d, then 32 int8 codes): qs[2j+1] = qs[2j]
+            for (std::size_t j = 2; j + 1 < blk.size(); j += 2) blk[j + 1] = blk[j];
+        }
+        out.insert(out.end(), blk.begin(), blk.end());
+    }
+    return out;
+}
+
+constexpr WeightFamily kWeightFamilies[] = {
+    {Family::word, &direct_small_shape, &direct_payload},
+    {Family::grouped, &grouped_small_shape, &grouped_payload},
+    {Family::scaled, &scaled_small_shape, &scaled_payload},
+    {Family::gguf, &gguf_small_shape, &gguf_payload},
+};
+
+}  // namespace
+
+const WeightFamily &weight_family(std::uint32_t format) {
     const auto *fv = abi::find_format(format);
     if (!fv) throw std::invalid_argument("weight_payload: unknown format");
-    switch (fv->family) {
-    case Family::word: {
-        const auto &f = word_format(format);
-        std::vector<std::uint64_t> w(n * k);
-        for (std::uint64_t i = 0; i < n * k; ++i)
-            w[i] = style.pair && (i % k) % 2 == 1 ? w[i - 1] : random_word(f, rng, -6, 2);
-        return le_words(w, f.bytes());
-    }
-    case Family::grouped: {
-        const auto &f = grouped_format(format);
-        return row_split_encode(f, grouped_matrix(f, n, k, rng, style));
-    }
-    case Family::scaled: {
-        if (format == NINFER_FORMAT_nvfp4) return block_scale_encode(nvfp4_matrix(n, k, rng, style, divisors));
-        const auto f = *fp8_row_format(format);
-        return fp8_row_encode(f, fp8_matrix(f, n, k, rng, style));
-    }
-    case Family::gguf: {
-        const GgufType *t = nullptr;
-        for (const auto &x : kGgufTypes)
-            if (x.id == format) t = &x;
-        Bytes out;
-        const auto blocks = n * (k / t->block_values);
-        for (std::uint64_t b = 0; b < blocks; ++b) {
-            auto blk = gguf::seeded_block(*t, rng);
-            if (style.pair && t->ggml_type == 8) {  // q8_0 (d, then 32 int8 codes): qs[2j+1] = qs[2j]
-                for (std::size_t j = 2; j + 1 < blk.size(); j += 2) blk[j + 1] = blk[j];
-            }
-            out.insert(out.end(), blk.begin(), blk.end());
-        }
-        return out;
-    }
-    default: break;
-    }
+    for (const auto &w : kWeightFamilies)
+        if (w.family == fv->family) return w;
     throw std::invalid_argument("weight_payload: not a weight format");
+}
+
+Bytes weight_payload(std::uint32_t format, std::uint64_t n, std::uint64_t k, Rng &rng, const WeightStyle &style,
+                     std::uint64_t divisors) {
+    return weight_family(format).payload(format, n, k, rng, style, divisors);
 }
 
 namespace {

@@ -10,6 +10,7 @@
 #include <functional>
 #include <random>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "ninfer/oracle/gguf.hpp"
@@ -67,6 +68,20 @@ std::uint64_t random_word(const WordFormat &f, Rng &rng, int lo, int hi);
 Bytes random_activation(std::uint32_t format, std::uint64_t m, std::uint64_t k, Rng &rng, int lo = -4, int hi = 3);
 /// Activation rows x, -x pairs: word 2j+1 is word 2j with the sign flipped.
 Bytes paired_activation(std::uint32_t format, std::uint64_t m, std::uint64_t k, Rng &rng, int lo = -4, int hi = 3);
+/// [N, K] of a small case.
+using SmallShape = std::pair<std::uint64_t, std::uint64_t>;
+/// What the builders need of a weight family (its descriptor): the small shape of its common
+/// cases ([N, K] with the family's geometry; a partial last group for the grouped formats) and
+/// a valid seeded payload of one of its formats for [N, K] (nvfp4: `divisors` divisors).
+struct WeightFamily {
+    Family family;
+    SmallShape (*small_shape)(std::uint32_t format);
+    Bytes (*payload)(std::uint32_t format, std::uint64_t n, std::uint64_t k, Rng &rng, const WeightStyle &style,
+                     std::uint64_t divisors);
+};
+/// The descriptor of a weight format's family; throws std::invalid_argument for an unknown format
+/// or one of no weight family.
+const WeightFamily &weight_family(std::uint32_t format);
 /// A valid payload of any weight format for [N, K] (nvfp4: `divisors` divisors).
 Bytes weight_payload(std::uint32_t format, std::uint64_t n, std::uint64_t k, Rng &rng, const WeightStyle &style = {},
                      std::uint64_t divisors = 1);

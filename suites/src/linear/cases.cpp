@@ -12,25 +12,8 @@ namespace ninfer::suites::linear {
 
 namespace {
 
-/// A small shape of a format's family: [N, K] with the family's geometry (a partial last group
-/// for the grouped formats).
-std::pair<std::uint64_t, std::uint64_t> small_shape(std::uint32_t format) {
-    const auto *fv = abi::find_format(format);
-    switch (fv->family) {
-    case Family::grouped: {
-        const auto G = static_cast<std::uint64_t>(grouped_format(format).group);
-        return {2, G + 5};  // the second group partial
-    }
-    case Family::scaled: return format == NINFER_FORMAT_nvfp4 ? std::pair<std::uint64_t, std::uint64_t>{128, 64} : std::pair<std::uint64_t, std::uint64_t>{3, 40};
-    case Family::gguf: {
-        for (const auto &t : kGgufTypes)
-            if (t.id == format) return {1, t.block_values};
-        break;
-    }
-    default: break;
-    }
-    return {3, 20};
-}
+/// A small shape of a format's family (its WeightFamily).
+SmallShape small_shape(std::uint32_t format) { return weight_family(format).small_shape(format); }
 
 /// Cancellation is built from paired weights: every family whose codes the builders pair.
 bool pairable(std::uint32_t format) {

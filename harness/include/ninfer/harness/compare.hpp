@@ -5,6 +5,7 @@
 
 #include <cstdint>
 #include <map>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -100,6 +101,59 @@ MismatchClass classify_status_mismatch(std::int32_t expected_status, std::uint32
 std::string status_text(std::int32_t status);
 std::string verdict_text(std::uint8_t v);
 std::string class_byte_text(std::uint8_t c);
+
+// ---- The output planes of a case, and what compare needs of a format family ------------------
+
+/// One output plane of a case: its name, its registry label, the word format its bytes compare
+/// in (binary32 for quant_decode's VALUES and nvfp4's DIVISORS, the word format of a
+/// contiguous_le_v1 payload; nullptr: byte by byte) and its expected bytes.
+struct OutPlane {
+    std::uint32_t name = 0;  ///< NINFER_PLANE_*
+    std::string label;       ///< the registry name ("values", "scales")
+    const oracle::WordFormat *unit = nullptr;
+    const std::vector<std::uint8_t> *expected = nullptr;
+};
+
+struct CompareFamily;
+
+/// The output planes of a case in the op's order (suites::op_planes) and the format family it
+/// belongs to: computed once per case.
+struct CasePlanes {
+    std::vector<OutPlane> out;
+    const CompareFamily *family = nullptr;  ///< nullptr: no family claims the case's format
+    /// Plane `i`'s name (0 past the end), label ("" past the end), expected and actual bytes (empty when absent).
+    std::uint32_t name(int i) const;
+    std::string label(int i) const;
+    const std::vector<std::uint8_t> &expected(int i) const;
+    const std::vector<std::uint8_t> &actual(const Reply &r, int i) const;
+};
+
+/// The plane table of a case.
+CasePlanes case_planes(const suites::Case &c);
+
+/// What compare needs of a format family (its descriptor; a family's compare file exports one).
+/// Every hook but `owns` may be null: nothing to say.
+struct CompareFamily {
+    const char *name = "";
+    /// Whether the case's format is one of the family's.
+    bool (*owns)(const suites::Case &c) = nullptr;
+    /// The word format output plane `name` (at `index` in the op's order) compares in; nullptr: bytes.
+    const oracle::WordFormat *(*unit)(const suites::Case &c, std::uint32_t name, int index) = nullptr;
+    /// Where byte `offset` of output plane `buffer` lies; "" for the generic text.
+    std::string (*locate)(const suites::Case &c, const CasePlanes &p, int buffer, std::uint64_t offset) = nullptr;
+    /// The rule a mismatching byte of output plane `buffer` points at (Mismatch::blame); "" when none.
+    std::string (*blame)(const suites::Case &c, const CasePlanes &p, const Reply &r, int buffer, std::uint64_t offset) = nullptr;
+    /// The oracle's steps for a mismatching byte of output plane 0 (Comparison::trace); "" when none.
+    std::string (*trace)(const suites::Case &c, const std::vector<std::uint8_t> &actual, std::uint64_t offset) = nullptr;
+    /// A mismatching binary32 word of the VALUES plane: its exact value and criterion into `m`.
+    void (*explain_value)(const suites::Case &c, std::uint64_t element, std::uint32_t actual, reports::Mismatch &m) = nullptr;
+};
+
+/// The families compare knows: the built-in ones (compare.cpp, one line per family), then the
+/// added ones.
+std::span<const CompareFamily> compare_families();
+/// Append a family (a family outside the built-in list, e.g. a test's toy family).
+void add_compare_family(CompareFamily family);
 
 /// Where byte `offset` of output `buffer` (0..2) of a case lies: "element 3",
 /// "coordinate [1,2]", "base plane row 0 group 1 lane 6", or "byte 17".

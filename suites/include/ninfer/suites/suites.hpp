@@ -5,10 +5,12 @@
 
 #include <cstdint>
 #include <functional>
+#include <span>
 #include <string>
 #include <vector>
 
 #include "ninfer/suites/case.hpp"
+#include "ninfer/suites/rules.hpp"
 
 namespace ninfer::suites {
 
@@ -31,6 +33,29 @@ std::vector<Suite> scalar_suites();
 std::vector<Suite> grouped_suites();
 std::vector<Suite> scaled_suites();  ///< src/scaled/
 std::vector<Suite> gguf_suites();    ///< src/gguf/
+
+/// What the catalog holds of one family (its descriptor): its rules table and its suites, each
+/// suite carrying its case generators (golden, random). A family exports one (rules_<family>.cpp).
+struct FamilyCatalog {
+    const char *name = "";                  ///< "scalar", "grouped", ...: messages only
+    std::vector<Rule> (*rules)() = nullptr;  ///< the family's rules table, in table order
+    std::vector<Suite> (*suites)() = nullptr;///< the family's suites, in catalog order
+};
+
+/// The descriptors of the built-in families (rules_<family>.cpp).
+FamilyCatalog scalar_catalog();
+FamilyCatalog grouped_catalog();
+FamilyCatalog scaled_catalog();
+FamilyCatalog gguf_catalog();
+FamilyCatalog linear_catalog();
+
+/// Every family of the catalog, in catalog order: the built-in ones (catalog.cpp, one line per
+/// family), then those added by add_catalog_family.
+std::span<const FamilyCatalog> catalog_families();
+/// Append a family (a family outside the built-in list, e.g. a test's toy family). Must run before
+/// the first read of rule_catalog() or suite_catalog(): throws std::logic_error afterwards, since
+/// both are built once and handed out by reference.
+void add_catalog_family(FamilyCatalog family);
 
 /// Default seed of random cases; printed in every report ("include this in bug reports").
 inline constexpr std::uint64_t kDefaultSeed = 20261129;

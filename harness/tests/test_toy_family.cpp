@@ -1,0 +1,69 @@
+// SPDX-License-Identifier: Apache-2.0
+// A family plugs in from its own folder (tests/toy_family/): the catalog lists its rule, its suite
+// generates its case, and compare judges a right and a wrong reply with its locations and blame.
+#include <catch2/catch.hpp>
+
+#include <stdexcept>
+
+#include "ninfer/harness/compare.hpp"
+#include "ninfer/suites/suites.hpp"
+#include "toy_family/toy_family.hpp"
+
+using namespace ninfer;
+
+namespace {
+
+suites::Case the_toy_case() {
+    const auto *s = suites::find_suite(toy::kSuite);
+    REQUIRE(s != nullptr);
+    const auto cases = s->golden(suites::Level::quick);
+    REQUIRE(cases.size() == 1);
+    return cases[0];
+}
+
+harness::Reply reply_with(std::vector<std::uint8_t> payload) {
+    harness::Reply r;
+    r.outcome = harness::Outcome::returned;
+    r.status = NINFER_OK;
+    r.outputs.push_back({NINFER_PLANE_PAYLOAD, 0, std::move(payload)});
+    return r;
+}
+
+}  // namespace
+
+TEST_CASE("catalog: a toy family's rule and suite join the catalog from its folder alone", "[catalog]") {
+    REQUIRE(toy::toy_registered());
+    const auto *r = suites::find_rule(toy::kRule);
+    REQUIRE(r != nullptr);
+    CHECK(r->family == "toy");
+    CHECK(r->sentence == "A toy payload is copied unchanged.");
+    CHECK(suites::rule_catalog().back().id == toy::kRule);  // after every built-in family
+    CHECK(suites::suite_catalog().back().name == toy::kSuite);
+    const auto c = the_toy_case();
+    CHECK(c.id == "toy.copy/copy");
+    CHECK(c.expect.output(NINFER_PLANE_PAYLOAD) == toy::kPayload);
+    // The catalog is built: a family added now is refused rather than silently missing.
+    CHECK_THROWS_AS(suites::add_catalog_family({"late", nullptr, nullptr}), std::logic_error);
+}
+
+TEST_CASE("compare: a toy family's descriptor judges its case, locates and blames", "[catalog][compare]") {
+    const auto c = the_toy_case();
+    const auto planes = harness::case_planes(c);
+    REQUIRE(planes.family != nullptr);
+    CHECK(std::string(planes.family->name) == "toy");
+    REQUIRE(planes.out.size() == 1);
+    CHECK(planes.out[0].label == "payload");
+
+    const auto right = harness::compare_reply(c, reply_with(toy::kPayload), true, 4);
+    CHECK(right.status == reports::Status::pass);
+    CHECK(right.mismatches == 0);
+
+    auto bad = toy::kPayload;
+    bad[2] ^= 0xFF;
+    const auto wrong = harness::compare_reply(c, reply_with(bad), true, 4);
+    CHECK(wrong.status == reports::Status::fail);
+    REQUIRE(wrong.first.size() == 1);
+    CHECK(wrong.first[0].location == "toy cell 2");
+    CHECK(wrong.first[0].blame == toy::kBlame);
+    CHECK(wrong.first[0].cls == "byte_mismatch");
+}

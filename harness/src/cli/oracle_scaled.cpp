@@ -1,11 +1,15 @@
 // SPDX-License-Identifier: Apache-2.0
-// `ninfer-conform oracle geometry / pack / unpack / encode / decode` for the scaled family
-// (tensor-formats.txt Sections 3.3, 3.4; storage-layouts.md Sections 4, 5, 6; oracle/SCALED.md):
-// nvfp4 in block_scale_k16_m128x4_v1, fp8_e4m3fn_row_bf16 in row_scale_v1 and
-// fp8_e4m3fn_row_fp16 in row_interleaved_v1. Every byte and word comes from the oracle.
+// The scaled family in the CLI (families.hpp; tensor-formats.txt Sections 3.3, 3.4;
+// storage-layouts.md Sections 4, 5, 6; oracle/SCALED.md): its `list` columns, and `ninfer-conform
+// oracle geometry / pack / unpack / encode / decode` of nvfp4 in block_scale_k16_m128x4_v1,
+// fp8_e4m3fn_row_bf16 in row_scale_v1 and fp8_e4m3fn_row_fp16 in row_interleaved_v1. Every byte
+// and word comes from the oracle.
 #include <string>
 #include <vector>
 
+#include <fmt/format.h>
+
+#include "families.hpp"
 #include "ninfer/oracle/scaled.hpp"
 #include "ninfer/oracle/scalar.hpp"
 #include "ninfer/suites/rule_ids.hpp"
@@ -77,8 +81,6 @@ void refuse_unholdable(const Decoded &d) {
         refuse(NINFER_E_INVALID_ARGUMENT, 0,
                "no valid payload holds these words (" + std::string(abi::detail_name(d.detail)) + "): " + d.message);
 }
-
-}  // namespace
 
 json scaled_geometry(const abi::ScaledFormat &f, std::uint64_t n, std::uint64_t k, std::uint64_t divisors) {
     json j = {{"op", "geometry"}, {"format", f.name}, {"family", "scaled"}, {"layout", layout_of(f)}, {"shape", {n, k}}};
@@ -176,8 +178,7 @@ json scaled_unpack(const abi::ScaledFormat &f, std::uint64_t n, std::uint64_t k,
         const auto dec = orc::block_scale_decode(n, k, d, payload);
         if (dec.status != NINFER_OK) refuse(dec.status, dec.detail, dec.message);
         std::vector<std::uint8_t> div;
-        for (const auto w : dec.m.divisors)
-            for (int b = 0; b < 4; ++b) div.push_back(static_cast<std::uint8_t>(w >> (8 * b)));
+        for (const auto w : dec.m.divisors) abi::append_le(div, w, 4);
         j["divisor_count"] = d;
         j["codes"] = hex_bytes(dec.m.codes);
         j["scales"] = hex_bytes(dec.m.scales);
@@ -188,10 +189,7 @@ json scaled_unpack(const abi::ScaledFormat &f, std::uint64_t n, std::uint64_t k,
     const auto dec = orc::fp8_row_decode(fp, n, k, payload);
     if (dec.status != NINFER_OK) refuse(dec.status, dec.detail, dec.message);
     std::vector<std::uint8_t> sc;
-    for (const auto w : dec.m.scales) {
-        sc.push_back(static_cast<std::uint8_t>(w));
-        sc.push_back(static_cast<std::uint8_t>(w >> 8));
-    }
+    for (const auto w : dec.m.scales) abi::append_le(sc, w, 2);
     j["codes"] = hex_bytes(dec.m.codes);
     j["scales"] = hex_bytes(sc);
     return j;
@@ -326,4 +324,61 @@ void scaled_decode(const abi::ScaledFormat &f, const DecodeOpts &o) {
     emit_decoded(o, values, j);
 }
 
+const abi::ScaledFormat &scaled_format(const abi::FormatView &v) { return *orc::find_id(orc::kScaledFormats, v.id); }
+
+json scaled_json(const abi::FormatView &v) {
+    const auto &f = scaled_format(v);
+    return {{"id", f.id}, {"name", f.name}, {"code_format", orc::format_name(f.code_format)},
+            {"scale_format", orc::format_name(f.scale_format)}, {"group", f.group}, {"divisors", f.divisors},
+            {"layout", orc::layout_name(f.layout)},
+            {"code_role", f.code_role ? name_of(orc::kRoles, f.code_role) : std::string_view{}},
+            {"scale_role", name_of(orc::kRoles, f.scale_role)},
+            {"encoder", f.encoder ? name_of(orc::kEncoders, f.encoder) : std::string_view{}}};
+}
+
+std::string scaled_line(const abi::FormatView &v) {
+    const auto &f = scaled_format(v);
+    return fmt::format("  {:>2} {:<20} {} codes, {} scales per {}{}, {}\n", f.id, f.name, orc::format_name(f.code_format),
+                       orc::format_name(f.scale_format), f.group ? fmt::format("{} values", f.group) : std::string("row"),
+                       f.divisors ? ", fp32 divisors" : "", orc::layout_name(f.layout));
+}
+
+json geometry_of_view(const abi::FormatView &v, const std::vector<std::uint64_t> &shape, std::uint64_t divisors) {
+    const auto [n, k] = rank2(shape, v.name);
+    return scaled_geometry(scaled_format(v), n, k, divisors);
+}
+
+Packed pack_of_view(const abi::FormatView &v, const std::vector<std::uint64_t> &shape, const LayoutOpts &o) {
+    const auto [n, k] = rank2(shape, v.name);
+    const auto &f = scaled_format(v);
+    return {scaled_pack(f, n, k, o), layout_of(f)};
+}
+
+json unpack_of_view(const abi::FormatView &v, const std::vector<std::uint64_t> &shape, const LayoutOpts &o) {
+    const auto [n, k] = rank2(shape, v.name);
+    return scaled_unpack(scaled_format(v), n, k, read_plane(o.payload, "--payload"));
+}
+
+void encode_of_view(const abi::FormatView &v, const EncodeOpts &o) { scaled_encode(scaled_format(v), o); }
+void decode_of_view(const abi::FormatView &v, const DecodeOpts &o) { scaled_decode(scaled_format(v), o); }
+
+}  // namespace
+
 }  // namespace ninfer::harness::cli::tensor
+
+namespace ninfer::harness::cli {
+
+const FamilyCli kScaledCli = {
+    .family = abi::Family::scaled,
+    .name = abi::family_name(abi::Family::scaled),
+    .heading = "scaled formats (id name codes, scales, reach, layout):\n",
+    .format_json = tensor::scaled_json,
+    .format_line = tensor::scaled_line,
+    .geometry = tensor::geometry_of_view,
+    .pack = tensor::pack_of_view,
+    .unpack = tensor::unpack_of_view,
+    .encode = tensor::encode_of_view,
+    .decode = tensor::decode_of_view,
+};
+
+}  // namespace ninfer::harness::cli

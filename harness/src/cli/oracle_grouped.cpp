@@ -136,6 +136,18 @@ json grouped_unpack(const orc::GroupedFormat &f, std::uint64_t n, std::uint64_t 
             {"scales", hex_bytes(scale_bytes(d.m.scales))}};
 }
 
+/// grouped_search's K importance weights (binary32) of --importance; none when not given.
+std::vector<std::uint32_t> read_importance(const EncodeOpts &o, std::uint64_t k) {
+    std::vector<std::uint32_t> importance;
+    if (o.importance.empty()) return importance;
+    const auto raw = read_file(o.importance, "importance");
+    if (raw.size() != 4 * k)
+        fail(kUsage, "error: importance '" + o.importance + "' holds " + std::to_string(raw.size()) +
+                         " bytes; K = " + std::to_string(k) + " binary32 words need " + std::to_string(4 * k));
+    for (const auto w : le_words(raw, 4)) importance.push_back(static_cast<std::uint32_t>(w));
+    return importance;
+}
+
 void grouped_encode(const orc::GroupedFormat &f, const EncodeOpts &o) {
     if (o.method != "grouped_absmax" && o.method != "grouped_search")
         fail(kUsage, "error: method '" + o.method + "' does not encode " + std::string(f.name) +
@@ -154,14 +166,7 @@ void grouped_encode(const orc::GroupedFormat &f, const EncodeOpts &o) {
         fail(kUsage, "error: input '" + o.input + "' holds " + std::to_string(words.size()) + " bytes; [" +
                          std::to_string(n) + "," + std::to_string(k) + "] " + o.source_type + " words need " +
                          std::to_string(n * k * width));
-    std::vector<std::uint32_t> importance;
-    if (!o.importance.empty()) {
-        const auto raw = read_file(o.importance, "importance");
-        if (raw.size() != 4 * k)
-            fail(kUsage, "error: importance '" + o.importance + "' holds " + std::to_string(raw.size()) +
-                             " bytes; K = " + std::to_string(k) + " binary32 words need " + std::to_string(4 * k));
-        for (const auto w : le_words(raw, 4)) importance.push_back(static_cast<std::uint32_t>(w));
-    }
+    const auto importance = read_importance(o, k);
     const auto r = search ? orc::grouped_search(f, src, n, k, words, importance, o.negative_scales)
                           : orc::grouped_absmax(f, src, n, k, words);
     if (r.status == NINFER_E_INVALID_ARGUMENT) fail(kUsage, "error: " + r.message);
@@ -176,6 +181,35 @@ void grouped_encode(const orc::GroupedFormat &f, const EncodeOpts &o) {
     std::printf("\n");
 }
 
+/// decode's JSON of a grouped matrix: its codes, scales and scale values row by row, then its values.
+json decoded_json(const orc::GroupedFormat &f, std::uint64_t n, std::uint64_t k, const orc::GroupedMatrix &m,
+                  std::span<const std::uint32_t> values) {
+    const std::uint64_t gpr = orc::grouped_groups_per_row(f, k);
+    const auto &f16 = orc::word_format(NINFER_FORMAT_fp16);
+    json j = {{"format", f.name},
+              {"layout", "row_split_k128_v1"},
+              {"shape", {n, k}},
+              {"group", f.group},
+              {"reconstruction", "binary32(s32 * binary32(q)), tensor-formats Section 6.2"}};
+    json codes = json::array(), scales = json::array(), scale_values = json::array();
+    for (std::uint64_t r = 0; r < n; ++r) {
+        json cr = json::array(), sr = json::array(), svr = json::array();
+        for (std::uint64_t c = 0; c < k; ++c) cr.push_back(static_cast<int>(m.codes[r * k + c]));
+        for (std::uint64_t g = 0; g < gpr; ++g) {
+            sr.push_back(orc::word_hex(f16, m.scales[r * gpr + g]));
+            svr.push_back(orc::word_value_text(f16, m.scales[r * gpr + g]));
+        }
+        codes.push_back(std::move(cr));
+        scales.push_back(std::move(sr));
+        scale_values.push_back(std::move(svr));
+    }
+    j["codes"] = std::move(codes);
+    j["scales"] = std::move(scales);
+    j["scale_values"] = std::move(scale_values);
+    put_values(j, values, n, k);
+    return j;
+}
+
 void grouped_decode(const orc::GroupedFormat &f, const DecodeOpts &o) {
     const auto [n, k] = rank2(parse_shape(o.shape), f.name);
     geometry_of(f, n, k);
@@ -188,30 +222,7 @@ void grouped_decode(const orc::GroupedFormat &f, const DecodeOpts &o) {
         for (std::uint64_t c = 0; c < k; ++c)
             values[r * k + c] = orc::grouped_reconstruct(d.m.scales[r * gpr + c / f.group], d.m.codes[r * k + c]);
     json j;
-    if (!o.json_out.empty() || o.values_out.empty()) {
-        const auto &f16 = orc::word_format(NINFER_FORMAT_fp16);
-        j = {{"format", f.name},
-             {"layout", "row_split_k128_v1"},
-             {"shape", {n, k}},
-             {"group", f.group},
-             {"reconstruction", "binary32(s32 * binary32(q)), tensor-formats Section 6.2"}};
-        json codes = json::array(), scales = json::array(), scale_values = json::array();
-        for (std::uint64_t r = 0; r < n; ++r) {
-            json cr = json::array(), sr = json::array(), svr = json::array();
-            for (std::uint64_t c = 0; c < k; ++c) cr.push_back(static_cast<int>(d.m.codes[r * k + c]));
-            for (std::uint64_t g = 0; g < gpr; ++g) {
-                sr.push_back(orc::word_hex(f16, d.m.scales[r * gpr + g]));
-                svr.push_back(orc::word_value_text(f16, d.m.scales[r * gpr + g]));
-            }
-            codes.push_back(std::move(cr));
-            scales.push_back(std::move(sr));
-            scale_values.push_back(std::move(svr));
-        }
-        j["codes"] = std::move(codes);
-        j["scales"] = std::move(scales);
-        j["scale_values"] = std::move(scale_values);
-        put_values(j, values, n, k);
-    }
+    if (!o.json_out.empty() || o.values_out.empty()) j = decoded_json(f, n, k, d.m, values);
     emit_decoded(o, values, j);
 }
 

@@ -57,9 +57,7 @@ void run_decode(const DecodeOpts &o) {
     family_cli(v.family).decode(v, o);
 }
 
-}  // namespace
-
-void add_oracle_tensor_subcommands(CLI::App &oracle) {
+void add_geometry(CLI::App &oracle) {
     auto lo = std::make_shared<LayoutOpts>();
     auto *geo = oracle.add_subcommand("geometry", "Every plane's offset and size, gaps, padding and layout parameters (JSON)");
     geo->add_option("--format", lo->format, "format name (see `list`)")->required();
@@ -71,7 +69,9 @@ void add_oracle_tensor_subcommands(CLI::App &oracle) {
         lo->divisors_given = div->count() > 0;
         run_geometry(*lo);
     });
+}
 
+void add_pack(CLI::App &oracle) {
     auto po = std::make_shared<LayoutOpts>();
     auto *pack = oracle.add_subcommand("pack", "The canonical payload of logical words (hex on stdout, or --out FILE)");
     pack->add_option("--format", po->format, "format name")->required();
@@ -95,14 +95,19 @@ void add_oracle_tensor_subcommands(CLI::App &oracle) {
         check_files(files);
         run_pack(*po);
     });
+}
 
+void add_unpack(CLI::App &oracle) {
     auto uo = std::make_shared<LayoutOpts>();
     auto *unpack = oracle.add_subcommand("unpack", "Validate a payload; its logical planes as hex (JSON)");
     unpack->add_option("--format", uo->format, "format name")->required();
     unpack->add_option("--shape", uo->shape, "dimensions, e.g. 256,128")->required();
-    unpack->add_option("--payload,--input", uo->payload, "payload: hex bytes or a file")->required()->check(plane);
+    unpack->add_option("--payload,--input", uo->payload, "payload: hex bytes or a file")->required()->check(
+        path_given("hex bytes or a file path"));
     unpack->callback([uo] { run_unpack(*uo); });
+}
 
+void add_encode(CLI::App &oracle) {
     std::vector<std::string> methods;
     for (const auto &e : orc::kEncoders) methods.emplace_back(e.name);
     auto eo = std::make_shared<EncodeOpts>();
@@ -125,7 +130,9 @@ void add_oracle_tensor_subcommands(CLI::App &oracle) {
         check_files(files);
         run_encode(*eo);
     });
+}
 
+void add_decode(CLI::App &oracle) {
     auto dopt = std::make_shared<DecodeOpts>();
     auto *dec = oracle.add_subcommand("decode", "Validate a payload; its logical words and values (binary32 and exact)");
     dec->add_option("--format", dopt->format, "grouped, scaled or GGUF format")->required();
@@ -143,6 +150,16 @@ void add_oracle_tensor_subcommands(CLI::App &oracle) {
         check_files(files);
         run_decode(*dopt);
     });
+}
+
+}  // namespace
+
+void add_oracle_tensor_subcommands(CLI::App &oracle) {
+    add_geometry(oracle);
+    add_pack(oracle);
+    add_unpack(oracle);
+    add_encode(oracle);
+    add_decode(oracle);
 }
 
 }  // namespace ninfer::harness::cli::tensor

@@ -1,5 +1,18 @@
 # SPDX-License-Identifier: Apache-2.0
 # The command line `ninfer-conform` (docs/cli.md): one file per command under src/cli/.
+# The format families' CLI descriptors (src/cli/families.hpp) and the oracle I/O they share: a
+# library, so that the executable, the fuzz harness and the tests link the same descriptors.
+add_library(ninfer_cli_families STATIC
+  ${CMAKE_CURRENT_LIST_DIR}/src/cli/families.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/src/cli/family_word.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/src/cli/oracle_grouped.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/src/cli/oracle_scaled.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/src/cli/oracle_gguf.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/src/cli/oracle_io.cpp)
+target_include_directories(ninfer_cli_families PUBLIC ${CMAKE_CURRENT_LIST_DIR}/src/cli)
+target_link_libraries(ninfer_cli_families PUBLIC ninfer::harness ninfer::suites ninfer::vectors ninfer::oracle
+  ninfer::reports CLI11::CLI11 fmt::fmt nlohmann_json::nlohmann_json)
+
 add_executable(ninfer-conform
   ${CMAKE_CURRENT_LIST_DIR}/src/cli/main.cpp
   ${CMAKE_CURRENT_LIST_DIR}/src/cli/cmd_list.cpp
@@ -16,13 +29,9 @@ add_executable(ninfer-conform
   ${CMAKE_CURRENT_LIST_DIR}/src/cli/cmd_sweep.cpp
   ${CMAKE_CURRENT_LIST_DIR}/src/cli/cmd_worker.cpp
   ${CMAKE_CURRENT_LIST_DIR}/src/cli/subject_options.cpp
-  ${CMAKE_CURRENT_LIST_DIR}/src/cli/oracle_io.cpp
   ${CMAKE_CURRENT_LIST_DIR}/src/cli/oracle_layout.cpp
-  ${CMAKE_CURRENT_LIST_DIR}/src/cli/oracle_grouped.cpp
-  ${CMAKE_CURRENT_LIST_DIR}/src/cli/oracle_scaled.cpp
-  ${CMAKE_CURRENT_LIST_DIR}/src/cli/oracle_gguf.cpp
   ${NINFER_OWN_MANIFEST_CPP})
-target_link_libraries(ninfer-conform PRIVATE ninfer::harness ninfer::suites ninfer::vectors ninfer::oracle
+target_link_libraries(ninfer-conform PRIVATE ninfer_cli_families ninfer::harness ninfer::suites ninfer::vectors ninfer::oracle
   ninfer::reports CLI11::CLI11 fmt::fmt nlohmann_json::nlohmann_json ${CMAKE_DL_LIBS})
 # Directories (src/cli/dirs.cpp): the build tree's for the executable in this build directory;
 # otherwise relative to the executable, so that an install works from any prefix.
@@ -39,6 +48,11 @@ add_dependencies(ninfer-conform ninfer_own_manifest)
 install(TARGETS ninfer-conform RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
 
 if(NINFER_BUILD_TESTS)
+  # The families' CLI descriptors, in process (no CLI binary, no plugin).
+  add_executable(ninfer_cli_family_tests ${CMAKE_CURRENT_LIST_DIR}/tests/test_cli_families.cpp)
+  target_link_libraries(ninfer_cli_family_tests PRIVATE ninfer_catch_main ninfer_cli_families)
+  catch_discover_tests(ninfer_cli_family_tests TEST_PREFIX "cli." PROPERTIES LABELS harness)
+
   # Tests that need the CLI binary (the worker of plugin subjects) and the bundled plugins.
   add_executable(ninfer_cli_tests
     ${CMAKE_CURRENT_LIST_DIR}/tests/test_runner.cpp

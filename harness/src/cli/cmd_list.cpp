@@ -1,30 +1,21 @@
 // SPDX-License-Identifier: Apache-2.0
 // `ninfer-conform list [--json]`: the closed registry, straight from the constexpr tables of
 // abi/include/ninfer/abi/registry.hpp (registry.h is the one list). Formats come from the one
-// view kAllFormats, a section per family in its order; each family adds its table's columns.
+// view kAllFormats, a section per family in its order; each family's descriptor (families.hpp)
+// gives its heading and its table's columns.
 #include <cstdio>
 #include <memory>
 
 #include <nlohmann/json.hpp>
 
 #include "cmd_common.hpp"
+#include "families.hpp"
 #include "ninfer/oracle/formats.hpp"
 #include "ninfer/suites/rule_ids.hpp"
 
 namespace ninfer::harness::cli {
 
 namespace {
-
-const char *special_name(oracle::Special s) {
-    switch (s) {
-    case oracle::Special::IEEE: return "ieee";
-    case oracle::Special::FN: return "fn";
-    case oracle::Special::NONE: return "none";
-    case oracle::Special::E8M0: return "e8m0";
-    case oracle::Special::INT: return "int";
-    }
-    return "?";
-}
 
 const char *nan_rule_name(oracle::NanRule r) {
     switch (r) {
@@ -38,107 +29,10 @@ const char *nan_rule_name(oracle::NanRule r) {
     return "?";
 }
 
-const char *packing_name(oracle::Packing p) {
-    switch (p) {
-    case oracle::Packing::BYTE: return "byte";
-    case oracle::Packing::NIBBLE_HIGH: return "nibble_high";
-    case oracle::Packing::TWO_BIT_LSB: return "two_bit_lsb";
-    }
-    return "?";
-}
-
-template <class Table>
-std::string_view name_of(const Table &t, std::uint32_t id) {
-    const auto *e = oracle::find_id(t, id);
-    return e ? e->name : std::string_view("?");
-}
-
-/// The row of one registered format: the view's columns, then its family table's.
-nlohmann::ordered_json format_json(const oracle::FormatView &v) {
-    using namespace oracle;
-    switch (v.family) {
-    case Family::word: {
-        const auto &f = *find_id(kWordFormats, v.id);
-        return {{"id", f.id}, {"name", f.name}, {"bits", f.bits}, {"exp_bits", f.exp_bits}, {"man_bits", f.man_bits},
-                {"bias", f.bias}, {"signed", f.has_sign}, {"special", special_name(f.special)}, {"direct", f.direct}};
-    }
-    case Family::grouped: {
-        const auto &f = *find_id(kGroupedFormats, v.id);
-        return {{"id", f.id}, {"name", f.name}, {"code_bits", f.code_bits}, {"group", f.group}, {"qmin", f.qmin},
-                {"qmax", f.qmax}, {"encoding", f.encoding == CodeEncoding::TWOS ? "twos" : "offset"},
-                {"illegal_word", f.illegal_word}, {"scale_format", format_name(f.scale_format)},
-                {"canonical_encoders", f.canonical_encoders}, {"layout", layout_name(f.layout)},
-                {"base_bytes_per_group", f.base_bytes}, {"high_bytes_per_group", f.high_bytes},
-                {"packing", packing_name(f.packing)}, {"scale_role", name_of(kRoles, f.scale_role)}};
-    }
-    case Family::scaled: {
-        const auto &f = *find_id(kScaledFormats, v.id);
-        return {{"id", f.id}, {"name", f.name}, {"code_format", format_name(f.code_format)},
-                {"scale_format", format_name(f.scale_format)}, {"group", f.group}, {"divisors", f.divisors},
-                {"layout", layout_name(f.layout)}, {"code_role", f.code_role ? name_of(kRoles, f.code_role) : std::string_view{}},
-                {"scale_role", name_of(kRoles, f.scale_role)},
-                {"encoder", f.encoder ? name_of(kEncoders, f.encoder) : std::string_view{}}};
-    }
-    case Family::gguf: {
-        const auto &t = *find_id(abi::kGgufTypes, v.id);
-        return {{"id", t.id}, {"name", t.name}, {"ggml_type", t.ggml_type}, {"block_values", t.block_values},
-                {"block_bytes", t.block_bytes}, {"layout", layout_name(v.layout)},
-                {"in_ninfer_registry", t.in_ninfer_registry}, {"ref_quantizer", t.ref_quantizer}};
-    }
-    }
-    return {{"id", v.id}, {"name", v.name}, {"layout", layout_name(v.layout)}};
-}
-
-/// One text line of a registered format (the family's heading comes from family_heading).
-std::string format_line(const oracle::FormatView &v) {
-    using namespace oracle;
-    switch (v.family) {
-    case Family::word: {
-        const auto &f = *find_id(kWordFormats, v.id);
-        return fmt::format("  {:>2} {:<8} {:>2} bits  e{} m{} bias {:<3} {}{}{}\n", f.id, f.name, f.bits, f.exp_bits,
-                           f.man_bits, f.bias, special_name(f.special), f.has_sign ? "" : " unsigned",
-                           f.direct ? " direct" : "");
-    }
-    case Family::grouped: {
-        const auto &f = *find_id(kGroupedFormats, v.id);
-        return fmt::format("  {:>2} {:<13} {} bits, G={:<3} [{},{}] {}{}\n", f.id, f.name, f.code_bits, f.group, f.qmin,
-                           f.qmax, layout_name(f.layout), f.canonical_encoders ? "" : " (no canonical encoder)");
-    }
-    case Family::scaled: {
-        const auto &f = *find_id(kScaledFormats, v.id);
-        return fmt::format("  {:>2} {:<20} {} codes, {} scales per {}{}, {}\n", f.id, f.name, format_name(f.code_format),
-                           format_name(f.scale_format), f.group ? fmt::format("{} values", f.group) : std::string("row"),
-                           f.divisors ? ", fp32 divisors" : "", layout_name(f.layout));
-    }
-    case Family::gguf: {
-        const auto &t = *find_id(abi::kGgufTypes, v.id);
-        return fmt::format("  {:>3} {:<13} ggml type {:>2}, {:>3} values in {:>3} bytes{}{}\n", t.id, t.name, t.ggml_type,
-                           t.block_values, t.block_bytes, t.in_ninfer_registry ? "" : " (outside the .ninfer registry)",
-                           t.ref_quantizer ? ", ggml reference quantizer" : "");
-    }
-    }
-    return fmt::format("  {:>2} {:<20} {}\n", v.id, v.name, layout_name(v.layout));
-}
-
-const char *family_heading(oracle::Family f) {
-    switch (f) {
-    case oracle::Family::word: return "word formats (id name bits exp man bias special):\n";
-    case oracle::Family::grouped: return "grouped formats (id name code bits, group, [qmin,qmax], layout):\n";
-    case oracle::Family::scaled: return "scaled formats (id name codes, scales, reach, layout):\n";
-    case oracle::Family::gguf: return "GGUF block types in ggml_blocks_v1 (id name ggml type, block):\n";
-    }
-    return "formats:\n";
-}
-
 nlohmann::ordered_json registry_json() {
     using namespace oracle;
     nlohmann::ordered_json j;
-    auto &formats = j["formats"];
-    for (const auto &v : kAllFormats) {
-        auto &family = formats[std::string(abi::family_name(v.family))];
-        if (family.is_null()) family = nlohmann::ordered_json::array();
-        family.push_back(format_json(v));
-    }
+    j["formats"] = formats_json(kAllFormats);
     for (const auto &l : kLayouts)
         j["layouts"].push_back({{"id", l.id}, {"name", l.name}, {"min_rank", l.min_rank}, {"max_rank", l.max_rank},
                                 {"alignment", l.alignment}});
@@ -166,11 +60,7 @@ nlohmann::ordered_json registry_json() {
 
 void print_text() {
     using namespace oracle;
-    std::string s;
-    for (std::size_t i = 0; i < kAllFormats.size(); ++i) {
-        if (i == 0 || kAllFormats[i].family != kAllFormats[i - 1].family) s += family_heading(kAllFormats[i].family);
-        s += format_line(kAllFormats[i]);
-    }
+    std::string s = formats_text(kAllFormats);
     s += "layouts:\n";
     for (const auto &l : kLayouts)
         s += fmt::format("  {:>2} {:<26} rank {}..{}, alignment {}\n", l.id, l.name, l.min_rank, l.max_rank, l.alignment);

@@ -97,6 +97,56 @@ CommandFiles run_files(const RunArgs &a, const std::string &vectors_dir) {
             .output_dirs = {{"--case-cache", a.case_cache}}};
 }
 
+/// The run's options from its arguments: level, suites, seed, vector set, limits and pins.
+RunOptions run_options(const RunArgs &a) {
+    RunOptions opts;
+    if (!suites::parse_level(a.level, opts.level))
+        throw UsageError(fmt::format("unknown level '{}'; expected one of: quick, full, exhaustive", echo(a.level)));
+    opts.suites = a.suites;
+    opts.seed = a.seed;
+    const bool custom = !a.custom_vectors.empty();
+    opts.vectors_dir = custom ? std::filesystem::path(a.custom_vectors)
+                              : (a.vectors.empty() ? directories().vectors : std::filesystem::path(a.vectors));
+    opts.max_mismatches = a.max_mismatches;
+    opts.jobs = a.jobs;
+    opts.progress = true;
+    for (const auto &text : a.pins) {
+        auto [rule, choice] = parse_pin(text);
+        if (const auto it = opts.pins.find(rule); it != opts.pins.end() && it->second != choice)
+            throw UsageError(fmt::format("--pin {}: pinned twice ({} and {}); expected one choice per rule", rule, it->second, choice));
+        opts.pins[rule] = choice;
+    }
+    check_pins(opts.pins);
+    return opts;
+}
+
+/// The report's options, shard and waivers: what the run was asked, beyond the cases.
+void annotate_report(reports::Report &rep, const RunArgs &a, const std::optional<Baseline> &baseline,
+                     const std::optional<Shard> &shard, std::uint64_t cases_total) {
+    rep.options->timeout_ms = a.subject.timeout_ms;
+    rep.options->memory_limit_mib = a.subject.memory_limit_mib;
+    if (baseline) rep.options->baseline_sha256 = baseline->sha256;
+    if (shard) {
+        rep.extra["shard"] = fmt::format("{}/{}", shard->index, shard->count);
+        rep.extra["cases_total"] = std::to_string(cases_total);
+    }
+    if (baseline) {
+        apply_baseline(*baseline, rep);
+        reports::finalize(rep);
+    }
+}
+
+/// The summary on stdout, where the reports went, and a warning when nothing was tested.
+void print_outcome(const reports::Report &rep, const RunArgs &a, const reports::SubjectIdentity &id) {
+    std::fputs(reports::render_summary(rep).c_str(), stdout);
+    if (!a.report.empty()) std::printf("report: %s\n", a.report.c_str());
+    if (!a.junit.empty()) std::printf("junit: %s\n", a.junit.c_str());
+    // a pass over zero applicable cases says nothing about conformance: say so
+    if (rep.totals.cases > 0 && rep.totals.unsupported == rep.totals.cases)
+        std::fprintf(stderr, "warning: nothing was tested: subject %s %s declares none of the capabilities these "
+                             "suites test\n", id.name.c_str(), id.version.c_str());
+}
+
 }  // namespace
 
 void add_run(CLI::App &app) {
@@ -143,24 +193,8 @@ void add_run(CLI::App &app) {
         ->check(path_given("a file path"));
     cmd->callback([a] {
         require_one_subject(a->subject, "run");
-        RunOptions opts;
-        if (!suites::parse_level(a->level, opts.level))
-            throw UsageError(fmt::format("unknown level '{}'; expected one of: quick, full, exhaustive", echo(a->level)));
-        opts.suites = a->suites;
-        opts.seed = a->seed;
+        RunOptions opts = run_options(*a);
         const bool custom = !a->custom_vectors.empty();
-        opts.vectors_dir = custom ? std::filesystem::path(a->custom_vectors)
-                                  : (a->vectors.empty() ? directories().vectors : std::filesystem::path(a->vectors));
-        opts.max_mismatches = a->max_mismatches;
-        opts.jobs = a->jobs;
-        opts.progress = true;
-        for (const auto &text : a->pins) {
-            auto [rule, choice] = parse_pin(text);
-            if (const auto it = opts.pins.find(rule); it != opts.pins.end() && it->second != choice)
-                throw UsageError(fmt::format("--pin {}: pinned twice ({} and {}); expected one choice per rule", rule, it->second, choice));
-            opts.pins[rule] = choice;
-        }
-        check_pins(opts.pins);
         // Inputs and outputs first: a bad baseline, vector set or report path must not cost a run.
         check_files(run_files(*a, opts.vectors_dir.string()));
         std::optional<Shard> shard;
@@ -197,25 +231,9 @@ void add_run(CLI::App &app) {
         };
         reports::Report rep = run_cases(*subject, set, opts, id, open_more);
         rep.vectors_custom = custom;
-        rep.options->timeout_ms = a->subject.timeout_ms;
-        rep.options->memory_limit_mib = a->subject.memory_limit_mib;
-        if (baseline) rep.options->baseline_sha256 = baseline->sha256;
-        if (shard) {
-            rep.extra["shard"] = fmt::format("{}/{}", shard->index, shard->count);
-            rep.extra["cases_total"] = std::to_string(cases_total);
-        }
-        if (baseline) {
-            apply_baseline(*baseline, rep);
-            reports::finalize(rep);
-        }
+        annotate_report(rep, *a, baseline, shard, cases_total);
         write_reports(rep, a->report, a->junit);
-        std::fputs(reports::render_summary(rep).c_str(), stdout);
-        if (!a->report.empty()) std::printf("report: %s\n", a->report.c_str());
-        if (!a->junit.empty()) std::printf("junit: %s\n", a->junit.c_str());
-        // a pass over zero applicable cases says nothing about conformance: say so
-        if (rep.totals.cases > 0 && rep.totals.unsupported == rep.totals.cases)
-            std::fprintf(stderr, "warning: nothing was tested: subject %s %s declares none of the capabilities these "
-                                 "suites test\n", id.name.c_str(), id.version.c_str());
+        print_outcome(rep, *a, id);
         if (reports::run_failed(rep)) throw CLI::RuntimeError(kExitFail);
     });
 }

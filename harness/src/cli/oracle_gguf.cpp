@@ -1,10 +1,14 @@
 // SPDX-License-Identifier: Apache-2.0
-// `ninfer-conform oracle geometry / encode / decode` for the GGUF block types in ggml_blocks_v1
-// (tensor-formats.txt, the gguf_* table; storage-layouts.md Section 7; oracle/GGUF.md). The
-// payload is the blocks themselves, so pack and unpack are not defined for this layout.
+// The GGUF block types in the CLI (families.hpp; tensor-formats.txt, the gguf_* table;
+// storage-layouts.md Section 7; oracle/GGUF.md): their `list` columns, and `ninfer-conform oracle
+// geometry / encode / decode` in ggml_blocks_v1. The payload is the blocks themselves, so pack
+// and unpack are not defined for this layout.
 #include <string>
 #include <vector>
 
+#include <fmt/format.h>
+
+#include "families.hpp"
 #include "ninfer/oracle/gguf.hpp"
 #include "ninfer/oracle/scaled.hpp"
 #include "ninfer/suites/rule_ids.hpp"
@@ -45,8 +49,6 @@ std::string ref_quantizer_types() {
         if (t.ref_quantizer) s += (s.empty() ? "" : ", ") + std::string(t.name);
     return s;
 }
-
-}  // namespace
 
 json gguf_geometry(const abi::GgufType &t, const std::vector<std::uint64_t> &shape) {
     const auto g = blocks_geometry(t, shape);
@@ -149,4 +151,55 @@ void gguf_decode(const abi::GgufType &t, const DecodeOpts &o) {
     emit_decoded(o, values, j);
 }
 
+const abi::GgufType &gguf_type(const abi::FormatView &v) { return *orc::find_id(orc::kGgufTypes, v.id); }
+
+json gguf_json(const abi::FormatView &v) {
+    const auto &t = gguf_type(v);
+    return {{"id", t.id}, {"name", t.name}, {"ggml_type", t.ggml_type}, {"block_values", t.block_values},
+            {"block_bytes", t.block_bytes}, {"layout", orc::layout_name(v.layout)},
+            {"in_ninfer_registry", t.in_ninfer_registry}, {"ref_quantizer", t.ref_quantizer}};
+}
+
+std::string gguf_line(const abi::FormatView &v) {
+    const auto &t = gguf_type(v);
+    return fmt::format("  {:>3} {:<13} ggml type {:>2}, {:>3} values in {:>3} bytes{}{}\n", t.id, t.name, t.ggml_type,
+                       t.block_values, t.block_bytes, t.in_ninfer_registry ? "" : " (outside the .ninfer registry)",
+                       t.ref_quantizer ? ", ggml reference quantizer" : "");
+}
+
+json geometry_of_view(const abi::FormatView &v, const std::vector<std::uint64_t> &shape, std::uint64_t) {
+    return gguf_geometry(gguf_type(v), shape);
+}
+
+[[noreturn]] void no_pack(const abi::FormatView &v) {
+    fail(kUsage, "error: " + std::string(v.name) +
+                     ": oracle pack and unpack are not defined for ggml_blocks_v1 (the payload is the blocks themselves, "
+                     "storage-layouts.md Section 7); use oracle geometry, encode or decode");
+}
+
+Packed pack_of_view(const abi::FormatView &v, const std::vector<std::uint64_t> &, const LayoutOpts &) { no_pack(v); }
+json unpack_of_view(const abi::FormatView &v, const std::vector<std::uint64_t> &, const LayoutOpts &) { no_pack(v); }
+
+void encode_of_view(const abi::FormatView &v, const EncodeOpts &o) { gguf_encode(gguf_type(v), o); }
+void decode_of_view(const abi::FormatView &v, const DecodeOpts &o) { gguf_decode(gguf_type(v), o); }
+
+}  // namespace
+
 }  // namespace ninfer::harness::cli::tensor
+
+namespace ninfer::harness::cli {
+
+const FamilyCli kGgufCli = {
+    .family = abi::Family::gguf,
+    .name = abi::family_name(abi::Family::gguf),
+    .heading = "GGUF block types in ggml_blocks_v1 (id name ggml type, block):\n",
+    .format_json = tensor::gguf_json,
+    .format_line = tensor::gguf_line,
+    .geometry = tensor::geometry_of_view,
+    .pack = tensor::pack_of_view,
+    .unpack = tensor::unpack_of_view,
+    .encode = tensor::encode_of_view,
+    .decode = tensor::decode_of_view,
+};
+
+}  // namespace ninfer::harness::cli

@@ -1,13 +1,17 @@
 // SPDX-License-Identifier: Apache-2.0
-// `ninfer-conform oracle geometry / pack / unpack / encode / decode` for the grouped family
-// (tensor-formats.txt Sections 5-7, storage-layouts.md Section 3; oracle/GROUPED.md): the
-// row_split_k128_v1 geometry, logical codes and scales to the canonical payload and back, raw
-// little-endian source words to the canonical payload, and a payload to codes, scales and values.
+// The grouped family in the CLI (families.hpp; tensor-formats.txt Sections 5-7, storage-layouts.md
+// Section 3; oracle/GROUPED.md): its `list` columns, and `ninfer-conform oracle geometry / pack /
+// unpack / encode / decode`: the row_split_k128_v1 geometry, logical codes and scales to the
+// canonical payload and back, raw little-endian source words to the canonical payload, and a
+// payload to codes, scales and values.
 // Exit status: 0 ok, 1 refused by a rule (one line naming rule and location), 2 usage or input.
 #include <cstdio>
 #include <string>
 #include <vector>
 
+#include <fmt/format.h>
+
+#include "families.hpp"
 #include "ninfer/oracle/grouped.hpp"
 #include "ninfer/oracle/row_split.hpp"
 #include "ninfer/oracle/scalar.hpp"
@@ -61,14 +65,9 @@ json plane(const char *name, std::uint64_t offset, std::uint64_t bytes, const ch
 std::vector<std::uint8_t> scale_bytes(const std::vector<std::uint16_t> &scales) {
     std::vector<std::uint8_t> out;
     out.reserve(2 * scales.size());
-    for (const auto w : scales) {
-        out.push_back(static_cast<std::uint8_t>(w));
-        out.push_back(static_cast<std::uint8_t>(w >> 8));
-    }
+    for (const auto w : scales) abi::append_le(out, w, 2);
     return out;
 }
-
-}  // namespace
 
 json grouped_geometry(const orc::GroupedFormat &f, std::uint64_t n, std::uint64_t k) {
     const auto g = geometry_of(f, n, k);
@@ -137,6 +136,18 @@ json grouped_unpack(const orc::GroupedFormat &f, std::uint64_t n, std::uint64_t 
             {"scales", hex_bytes(scale_bytes(d.m.scales))}};
 }
 
+/// grouped_search's K importance weights (binary32) of --importance; none when not given.
+std::vector<std::uint32_t> read_importance(const EncodeOpts &o, std::uint64_t k) {
+    std::vector<std::uint32_t> importance;
+    if (o.importance.empty()) return importance;
+    const auto raw = read_file(o.importance, "importance");
+    if (raw.size() != 4 * k)
+        fail(kUsage, "error: importance '" + o.importance + "' holds " + std::to_string(raw.size()) +
+                         " bytes; K = " + std::to_string(k) + " binary32 words need " + std::to_string(4 * k));
+    for (const auto w : le_words(raw, 4)) importance.push_back(static_cast<std::uint32_t>(w));
+    return importance;
+}
+
 void grouped_encode(const orc::GroupedFormat &f, const EncodeOpts &o) {
     if (o.method != "grouped_absmax" && o.method != "grouped_search")
         fail(kUsage, "error: method '" + o.method + "' does not encode " + std::string(f.name) +
@@ -155,14 +166,7 @@ void grouped_encode(const orc::GroupedFormat &f, const EncodeOpts &o) {
         fail(kUsage, "error: input '" + o.input + "' holds " + std::to_string(words.size()) + " bytes; [" +
                          std::to_string(n) + "," + std::to_string(k) + "] " + o.source_type + " words need " +
                          std::to_string(n * k * width));
-    std::vector<std::uint32_t> importance;
-    if (!o.importance.empty()) {
-        const auto raw = read_file(o.importance, "importance");
-        if (raw.size() != 4 * k)
-            fail(kUsage, "error: importance '" + o.importance + "' holds " + std::to_string(raw.size()) +
-                             " bytes; K = " + std::to_string(k) + " binary32 words need " + std::to_string(4 * k));
-        for (const auto w : le_words(raw, 4)) importance.push_back(static_cast<std::uint32_t>(w));
-    }
+    const auto importance = read_importance(o, k);
     const auto r = search ? orc::grouped_search(f, src, n, k, words, importance, o.negative_scales)
                           : orc::grouped_absmax(f, src, n, k, words);
     if (r.status == NINFER_E_INVALID_ARGUMENT) fail(kUsage, "error: " + r.message);
@@ -177,6 +181,35 @@ void grouped_encode(const orc::GroupedFormat &f, const EncodeOpts &o) {
     std::printf("\n");
 }
 
+/// decode's JSON of a grouped matrix: its codes, scales and scale values row by row, then its values.
+json decoded_json(const orc::GroupedFormat &f, std::uint64_t n, std::uint64_t k, const orc::GroupedMatrix &m,
+                  std::span<const std::uint32_t> values) {
+    const std::uint64_t gpr = orc::grouped_groups_per_row(f, k);
+    const auto &f16 = orc::word_format(NINFER_FORMAT_fp16);
+    json j = {{"format", f.name},
+              {"layout", "row_split_k128_v1"},
+              {"shape", {n, k}},
+              {"group", f.group},
+              {"reconstruction", "binary32(s32 * binary32(q)), tensor-formats Section 6.2"}};
+    json codes = json::array(), scales = json::array(), scale_values = json::array();
+    for (std::uint64_t r = 0; r < n; ++r) {
+        json cr = json::array(), sr = json::array(), svr = json::array();
+        for (std::uint64_t c = 0; c < k; ++c) cr.push_back(static_cast<int>(m.codes[r * k + c]));
+        for (std::uint64_t g = 0; g < gpr; ++g) {
+            sr.push_back(orc::word_hex(f16, m.scales[r * gpr + g]));
+            svr.push_back(orc::word_value_text(f16, m.scales[r * gpr + g]));
+        }
+        codes.push_back(std::move(cr));
+        scales.push_back(std::move(sr));
+        scale_values.push_back(std::move(svr));
+    }
+    j["codes"] = std::move(codes);
+    j["scales"] = std::move(scales);
+    j["scale_values"] = std::move(scale_values);
+    put_values(j, values, n, k);
+    return j;
+}
+
 void grouped_decode(const orc::GroupedFormat &f, const DecodeOpts &o) {
     const auto [n, k] = rank2(parse_shape(o.shape), f.name);
     geometry_of(f, n, k);
@@ -189,31 +222,72 @@ void grouped_decode(const orc::GroupedFormat &f, const DecodeOpts &o) {
         for (std::uint64_t c = 0; c < k; ++c)
             values[r * k + c] = orc::grouped_reconstruct(d.m.scales[r * gpr + c / f.group], d.m.codes[r * k + c]);
     json j;
-    if (!o.json_out.empty() || o.values_out.empty()) {
-        const auto &f16 = orc::word_format(NINFER_FORMAT_fp16);
-        j = {{"format", f.name},
-             {"layout", "row_split_k128_v1"},
-             {"shape", {n, k}},
-             {"group", f.group},
-             {"reconstruction", "binary32(s32 * binary32(q)), tensor-formats Section 6.2"}};
-        json codes = json::array(), scales = json::array(), scale_values = json::array();
-        for (std::uint64_t r = 0; r < n; ++r) {
-            json cr = json::array(), sr = json::array(), svr = json::array();
-            for (std::uint64_t c = 0; c < k; ++c) cr.push_back(static_cast<int>(d.m.codes[r * k + c]));
-            for (std::uint64_t g = 0; g < gpr; ++g) {
-                sr.push_back(orc::word_hex(f16, d.m.scales[r * gpr + g]));
-                svr.push_back(orc::word_value_text(f16, d.m.scales[r * gpr + g]));
-            }
-            codes.push_back(std::move(cr));
-            scales.push_back(std::move(sr));
-            scale_values.push_back(std::move(svr));
-        }
-        j["codes"] = std::move(codes);
-        j["scales"] = std::move(scales);
-        j["scale_values"] = std::move(scale_values);
-        put_values(j, values, n, k);
-    }
+    if (!o.json_out.empty() || o.values_out.empty()) j = decoded_json(f, n, k, d.m, values);
     emit_decoded(o, values, j);
 }
 
+const char *packing_name(orc::Packing p) {
+    switch (p) {
+    case orc::Packing::BYTE: return "byte";
+    case orc::Packing::NIBBLE_HIGH: return "nibble_high";
+    case orc::Packing::TWO_BIT_LSB: return "two_bit_lsb";
+    }
+    return "?";
+}
+
+const orc::GroupedFormat &grouped_format(const abi::FormatView &v) { return *orc::find_id(orc::kGroupedFormats, v.id); }
+
+json grouped_json(const abi::FormatView &v) {
+    const auto &f = grouped_format(v);
+    return {{"id", f.id}, {"name", f.name}, {"code_bits", f.code_bits}, {"group", f.group}, {"qmin", f.qmin},
+            {"qmax", f.qmax}, {"encoding", f.encoding == orc::CodeEncoding::TWOS ? "twos" : "offset"},
+            {"illegal_word", f.illegal_word}, {"scale_format", orc::format_name(f.scale_format)},
+            {"canonical_encoders", f.canonical_encoders}, {"layout", orc::layout_name(f.layout)},
+            {"base_bytes_per_group", f.base_bytes}, {"high_bytes_per_group", f.high_bytes},
+            {"packing", packing_name(f.packing)}, {"scale_role", name_of(orc::kRoles, f.scale_role)}};
+}
+
+std::string grouped_line(const abi::FormatView &v) {
+    const auto &f = grouped_format(v);
+    return fmt::format("  {:>2} {:<13} {} bits, G={:<3} [{},{}] {}{}\n", f.id, f.name, f.code_bits, f.group, f.qmin,
+                       f.qmax, orc::layout_name(f.layout), f.canonical_encoders ? "" : " (no canonical encoder)");
+}
+
+json geometry_of_view(const abi::FormatView &v, const std::vector<std::uint64_t> &shape, std::uint64_t) {
+    const auto [n, k] = rank2(shape, v.name);
+    return grouped_geometry(grouped_format(v), n, k);
+}
+
+Packed pack_of_view(const abi::FormatView &v, const std::vector<std::uint64_t> &shape, const LayoutOpts &o) {
+    const auto [n, k] = rank2(shape, v.name);
+    return {grouped_pack(grouped_format(v), n, k, o), "row_split_k128_v1"};
+}
+
+json unpack_of_view(const abi::FormatView &v, const std::vector<std::uint64_t> &shape, const LayoutOpts &o) {
+    const auto [n, k] = rank2(shape, v.name);
+    return grouped_unpack(grouped_format(v), n, k, read_plane(o.payload, "--payload"));
+}
+
+void encode_of_view(const abi::FormatView &v, const EncodeOpts &o) { grouped_encode(grouped_format(v), o); }
+void decode_of_view(const abi::FormatView &v, const DecodeOpts &o) { grouped_decode(grouped_format(v), o); }
+
+}  // namespace
+
 }  // namespace ninfer::harness::cli::tensor
+
+namespace ninfer::harness::cli {
+
+const FamilyCli kGroupedCli = {
+    .family = abi::Family::grouped,
+    .name = abi::family_name(abi::Family::grouped),
+    .heading = "grouped formats (id name code bits, group, [qmin,qmax], layout):\n",
+    .format_json = tensor::grouped_json,
+    .format_line = tensor::grouped_line,
+    .geometry = tensor::geometry_of_view,
+    .pack = tensor::pack_of_view,
+    .unpack = tensor::unpack_of_view,
+    .encode = tensor::encode_of_view,
+    .decode = tensor::decode_of_view,
+};
+
+}  // namespace ninfer::harness::cli

@@ -3,12 +3,12 @@
 #include "oracle_io.hpp"
 
 #include <CLI/CLI.hpp>
-#include <cctype>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
 #include <unistd.h>
 
+#include "ninfer/abi/text.hpp"
 #include "ninfer/oracle/scalar.hpp"
 #include "ninfer/reports/report.hpp"
 #include "ninfer/vectors/bounded_input.hpp"
@@ -74,19 +74,9 @@ std::vector<std::uint8_t> read_plane(const std::string &arg, const char *what) {
     if (t.size() % 2 != 0)
         fail(kUsage, std::string("error: ") + what + " '" + vectors::echo(arg) +
                          "' has an odd number of hex digits; expected hex bytes (two digits each) or a file");
-    std::vector<std::uint8_t> out(t.size() / 2);
-    for (std::size_t i = 0; i < out.size(); ++i) out[i] = static_cast<std::uint8_t>(std::stoul(t.substr(2 * i, 2), nullptr, 16));
+    std::vector<std::uint8_t> out;
+    abi::parse_hex_bytes(t, out);  // cannot fail: only hex digits, an even count
     return out;
-}
-
-std::string hex_bytes(std::span<const std::uint8_t> bytes) {
-    static constexpr char kDigits[] = "0123456789abcdef";
-    std::string s(2 * bytes.size(), '0');
-    for (std::size_t i = 0; i < bytes.size(); ++i) {
-        s[2 * i] = kDigits[bytes[i] >> 4];
-        s[2 * i + 1] = kDigits[bytes[i] & 0xF];
-    }
-    return s;
 }
 
 void write_atomically(const std::string &path, const void *data, std::size_t size) {
@@ -99,8 +89,7 @@ void write_atomically(const std::string &path, const void *data, std::size_t siz
 
 std::vector<std::uint64_t> le_words(std::span<const std::uint8_t> bytes, unsigned width) {
     std::vector<std::uint64_t> out(bytes.size() / width);
-    for (std::size_t i = 0; i < out.size(); ++i)
-        for (unsigned b = 0; b < width; ++b) out[i] |= std::uint64_t{bytes[width * i + b]} << (8 * b);
+    for (std::size_t i = 0; i < out.size(); ++i) out[i] = abi::load_le(&bytes[width * i], static_cast<int>(width));
     return out;
 }
 
@@ -120,9 +109,7 @@ std::vector<std::uint64_t> read_source(const std::string &path, const std::strin
 }
 
 void refuse(std::int32_t status, std::uint32_t detail, const std::string &message) {
-    std::string name(abi::status_name(status));
-    for (auto &c : name) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
-    std::string line = "refused: NINFER_E_" + name;
+    std::string line = "refused: " + abi::status_c_name(status);
     if (detail != 0) line += " (detail " + std::string(abi::detail_name(detail)) + ")";
     fail(kRefused, line + ": " + message);
 }
@@ -147,8 +134,7 @@ void emit_decoded(const DecodeOpts &o, std::span<const std::uint32_t> values, co
     if (!o.values_out.empty()) {
         std::vector<std::uint8_t> raw;
         raw.reserve(4 * values.size());
-        for (const auto v : values)
-            for (int b = 0; b < 4; ++b) raw.push_back(static_cast<std::uint8_t>(v >> (8 * b)));
+        for (const auto v : values) abi::append_le(raw, v, 4);
         write_atomically(o.values_out, raw.data(), raw.size());
     }
     if (o.json_out.empty() && !o.values_out.empty()) return;

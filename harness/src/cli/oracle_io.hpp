@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 // What the tensor subcommands of `ninfer-conform oracle` share (docs/cli.md, "oracle geometry,
 // pack, unpack, encode, decode"): exit statuses, the one-line failure, shapes, plane arguments
-// (a file or hex bytes), bounded file reads and atomic writes, and the per-family entry points.
+// (a file or hex bytes), bounded file reads and atomic writes. The families' own parts: families.hpp.
 // A callback that must end with an exit status throws CLI::RuntimeError(status).
 #pragma once
 
@@ -13,8 +13,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "ninfer/abi/bytes.hpp"
 #include "ninfer/oracle/formats.hpp"
-#include "ninfer/oracle/gguf.hpp"
 
 namespace CLI {
 class App;
@@ -49,8 +49,8 @@ std::string shape_text(std::span<const std::uint64_t> shape);
 std::vector<std::uint8_t> read_file(const std::string &path, const char *what);
 /// A plane argument: hex bytes (only hex digits, optional 0x, an even count) or else a file path.
 std::vector<std::uint8_t> read_plane(const std::string &arg, const char *what);
-/// Lowercase hex of bytes in order.
-std::string hex_bytes(std::span<const std::uint8_t> bytes);
+/// Lowercase hex of bytes in buffer order (the one copy in ninfer/abi/bytes.hpp).
+using abi::hex_bytes;
 /// Write to a temporary beside the target, then rename: readers never see a partial file.
 void write_atomically(const std::string &path, const void *data, std::size_t size);
 /// Little-endian words of `width` bytes (bytes.size() a multiple of width).
@@ -81,22 +81,5 @@ struct DecodeOpts {
 void emit_decoded(const DecodeOpts &o, std::span<const std::uint32_t> values, const json &j);
 /// Row-major [rows][cols] arrays of binary32 hex words and their exact value texts.
 void put_values(json &j, std::span<const std::uint32_t> values, std::uint64_t rows, std::uint64_t cols);
-
-// ---- The families (oracle_grouped.cpp, oracle_scaled.cpp, oracle_gguf.cpp) ----------------------
-json grouped_geometry(const abi::GroupedFormat &f, std::uint64_t n, std::uint64_t k);
-std::vector<std::uint8_t> grouped_pack(const abi::GroupedFormat &f, std::uint64_t n, std::uint64_t k, const LayoutOpts &o);
-json grouped_unpack(const abi::GroupedFormat &f, std::uint64_t n, std::uint64_t k, std::span<const std::uint8_t> payload);
-void grouped_encode(const abi::GroupedFormat &f, const EncodeOpts &o);
-void grouped_decode(const abi::GroupedFormat &f, const DecodeOpts &o);
-
-json scaled_geometry(const abi::ScaledFormat &f, std::uint64_t n, std::uint64_t k, std::uint64_t divisors);
-std::vector<std::uint8_t> scaled_pack(const abi::ScaledFormat &f, std::uint64_t n, std::uint64_t k, const LayoutOpts &o);
-json scaled_unpack(const abi::ScaledFormat &f, std::uint64_t n, std::uint64_t k, std::span<const std::uint8_t> payload);
-void scaled_encode(const abi::ScaledFormat &f, const EncodeOpts &o);
-void scaled_decode(const abi::ScaledFormat &f, const DecodeOpts &o);
-
-json gguf_geometry(const abi::GgufType &t, const std::vector<std::uint64_t> &shape);
-void gguf_encode(const abi::GgufType &t, const EncodeOpts &o);
-void gguf_decode(const abi::GgufType &t, const DecodeOpts &o);
 
 }  // namespace ninfer::harness::cli::tensor

@@ -1,18 +1,15 @@
 // SPDX-License-Identifier: Apache-2.0
 // `ninfer-conform oracle geometry / pack / unpack / encode / decode` (docs/cli.md): the
-// subcommands, their dispatch by format family, and the word formats in contiguous_le_v1
-// (storage-layouts.md Section 2). The families' own files: oracle_grouped.cpp,
-// oracle_scaled.cpp, oracle_gguf.cpp.
+// subcommands and their options. Each runs the format's family descriptor (families.hpp); the
+// families' own files: family_word.cpp, oracle_grouped.cpp, oracle_scaled.cpp, oracle_gguf.cpp.
 #include <CLI/CLI.hpp>
 #include <cstdio>
 #include <memory>
 #include <string>
 #include <vector>
 
-#include "ninfer/oracle/contiguous.hpp"
-#include "ninfer/oracle/scalar.hpp"
 #include "cmd_common.hpp"
-#include "ninfer/suites/rule_ids.hpp"
+#include "families.hpp"
 #include "oracle_io.hpp"
 
 namespace ninfer::harness::cli::tensor {
@@ -20,37 +17,6 @@ namespace ninfer::harness::cli::tensor {
 namespace {
 
 namespace orc = ninfer::oracle;
-namespace rule = suites::rule;
-
-std::string direct_formats() {
-    std::string s;
-    for (const auto &f : abi::kAllFormats)
-        if (f.family == abi::Family::word && f.layout != 0) s += (s.empty() ? "" : ", ") + std::string(f.name);
-    return s;
-}
-
-/// A word format that contiguous_le_v1 stores; exit 2 for a scalar-only word format.
-const abi::WordFormat &direct_format(const abi::FormatView &v) {
-    if (v.layout == 0)
-        fail(kUsage, "error: " + std::string(v.name) + " is a word format that no layout stores as a tensor; "
-                                                       "the direct formats of contiguous_le_v1: " + direct_formats());
-    return orc::word_format(v.id);
-}
-
-/// Payload bytes of a contiguous_le_v1 tensor; exit 2 naming the rule when they overflow.
-std::uint64_t contiguous_bytes(const abi::WordFormat &f, const std::vector<std::uint64_t> &shape) {
-    const auto bytes = orc::contiguous_payload_bytes(f.id, shape);
-    if (!bytes)
-        fail(kUsage, "error: " + std::string(f.name) + " " + shape_text(shape) + " has no contiguous_le_v1 geometry (rule " +
-                         std::string(rule::layout_contiguous_le_v1_overflow.c_str()) + "): its size overflows uint64");
-    return *bytes;
-}
-
-[[noreturn]] void gguf_no_pack(const abi::FormatView &v) {
-    fail(kUsage, "error: " + std::string(v.name) +
-                     ": oracle pack and unpack are not defined for ggml_blocks_v1 (the payload is the blocks themselves, "
-                     "storage-layouts.md Section 7); use oracle geometry, encode or decode");
-}
 
 void print_json(const json &j) { std::printf("%s\n", j.dump().c_str()); }
 
@@ -59,150 +25,39 @@ void run_geometry(const LayoutOpts &o) {
     const auto shape = parse_shape(o.shape);
     if (o.divisors_given && v.id != NINFER_FORMAT_nvfp4)
         fail(kUsage, "error: --divisors belongs to nvfp4 (its source-matrix count); " + std::string(v.name) + " has none");
-    switch (v.family) {
-    case abi::Family::word: {
-        const auto &f = direct_format(v);
-        const std::uint64_t bytes = contiguous_bytes(f, shape);
-        print_json({{"op", "geometry"},
-                    {"format", f.name},
-                    {"family", "word"},
-                    {"layout", "contiguous_le_v1"},
-                    {"shape", shape},
-                    {"planes",
-                     {{{"plane", "words"},
-                       {"offset", 0},
-                       {"bytes", bytes},
-                       {"content", "one word per element in C order, little-endian at its byte width"}}}},
-                    {"gaps", json::array()},
-                    {"payload_bytes", bytes},
-                    {"word_bytes", f.bytes()},
-                    {"elements", bytes / static_cast<std::uint64_t>(f.bytes())}});
-        return;
-    }
-    case abi::Family::grouped: {
-        const auto [n, k] = rank2(shape, v.name);
-        print_json(grouped_geometry(*orc::find_id(orc::kGroupedFormats, v.id), n, k));
-        return;
-    }
-    case abi::Family::scaled: {
-        const auto [n, k] = rank2(shape, v.name);
-        print_json(scaled_geometry(*orc::find_id(orc::kScaledFormats, v.id), n, k, o.divisor_count));
-        return;
-    }
-    case abi::Family::gguf: print_json(gguf_geometry(*orc::find_id(orc::kGgufTypes, v.id), shape)); return;
-    }
+    print_json(family_cli(v.family).geometry(v, shape, o.divisor_count));
 }
 
 void run_pack(const LayoutOpts &o) {
     const auto &v = format_by_name(o.format);
     const auto shape = parse_shape(o.shape);
-    std::vector<std::uint8_t> payload;
-    std::string layout;
-    switch (v.family) {
-    case abi::Family::word: {
-        const auto &f = direct_format(v);
-        if (o.words.empty() || !o.codes.empty() || !o.scales.empty() || !o.divisors.empty())
-            fail(kUsage, "error: oracle pack --format " + std::string(f.name) + " (contiguous_le_v1) takes --words only");
-        const std::uint64_t bytes = contiguous_bytes(f, shape);
-        const auto words = read_plane(o.words, "--words");
-        require_bytes(words.size(), bytes, "--words",
-                      std::string(f.name) + " " + shape_text(shape) + " words (" + std::to_string(f.bytes()) + " bytes each)");
-        payload = orc::contiguous_encode(f.id, shape, le_words(words, static_cast<unsigned>(f.bytes())));
-        layout = "contiguous_le_v1";
-        break;
-    }
-    case abi::Family::grouped: {
-        const auto [n, k] = rank2(shape, v.name);
-        payload = grouped_pack(*orc::find_id(orc::kGroupedFormats, v.id), n, k, o);
-        layout = "row_split_k128_v1";
-        break;
-    }
-    case abi::Family::scaled: {
-        const auto [n, k] = rank2(shape, v.name);
-        const auto &f = *orc::find_id(orc::kScaledFormats, v.id);
-        payload = scaled_pack(f, n, k, o);
-        layout = orc::layout_name(f.layout);
-        break;
-    }
-    case abi::Family::gguf: gguf_no_pack(v);
-    }
+    const auto packed = family_cli(v.family).pack(v, shape, o);
     if (o.out.empty()) {
-        std::printf("%s\n", hex_bytes(payload).c_str());
+        std::printf("%s\n", hex_bytes(packed.payload).c_str());
         return;
     }
-    write_atomically(o.out, payload.data(), payload.size());
+    write_atomically(o.out, packed.payload.data(), packed.payload.size());
     std::printf("%s %s -> %s: %zu bytes %s\n", std::string(v.name).c_str(), shape_text(shape).c_str(), o.out.c_str(),
-                payload.size(), layout.c_str());
+                packed.payload.size(), packed.layout.c_str());
 }
 
 void run_unpack(const LayoutOpts &o) {
     const auto &v = format_by_name(o.format);
     const auto shape = parse_shape(o.shape);
-    switch (v.family) {
-    case abi::Family::word: {
-        const auto &f = direct_format(v);
-        const std::uint64_t bytes = contiguous_bytes(f, shape);
-        const auto payload = read_plane(o.payload, "--payload");
-        if (payload.size() != bytes)
-            refuse(NINFER_E_SIZE, NINFER_DETAIL_SIZE,
-                   "rule " + std::string(rule::layout_contiguous_le_v1_size.c_str()) + ": payload has " +
-                       std::to_string(payload.size()) + " bytes; " + std::string(f.name) + " " + shape_text(shape) + " needs " +
-                       std::to_string(bytes));
-        json list = json::array();
-        for (const auto w : orc::contiguous_decode(f.id, shape, payload)) list.push_back(orc::word_hex(f, w));
-        print_json({{"op", "unpack"},
-                    {"format", f.name},
-                    {"layout", "contiguous_le_v1"},
-                    {"shape", shape},
-                    {"words", hex_bytes(payload)},
-                    {"word_list", std::move(list)}});
-        return;
-    }
-    case abi::Family::grouped: {
-        const auto [n, k] = rank2(shape, v.name);
-        const auto &f = *orc::find_id(orc::kGroupedFormats, v.id);
-        print_json(grouped_unpack(f, n, k, read_plane(o.payload, "--payload")));
-        return;
-    }
-    case abi::Family::scaled: {
-        const auto [n, k] = rank2(shape, v.name);
-        const auto &f = *orc::find_id(orc::kScaledFormats, v.id);
-        print_json(scaled_unpack(f, n, k, read_plane(o.payload, "--payload")));
-        return;
-    }
-    case abi::Family::gguf: gguf_no_pack(v);
-    }
-}
-
-[[noreturn]] void no_codec(const abi::FormatView &v, const char *what) {
-    fail(kUsage, "error: oracle " + std::string(what) + " covers the grouped, scaled and GGUF formats; " +
-                     std::string(v.name) + " is a word format (oracle convert converts words; oracle pack and unpack "
-                                           "give a direct format's contiguous_le_v1 payload)");
+    print_json(family_cli(v.family).unpack(v, shape, o));
 }
 
 void run_encode(const EncodeOpts &o) {
     const auto &v = format_by_name(o.format);
-    switch (v.family) {
-    case abi::Family::word: no_codec(v, "encode");
-    case abi::Family::grouped: grouped_encode(*orc::find_id(orc::kGroupedFormats, v.id), o); return;
-    case abi::Family::scaled: scaled_encode(*orc::find_id(orc::kScaledFormats, v.id), o); return;
-    case abi::Family::gguf: gguf_encode(*orc::find_id(orc::kGgufTypes, v.id), o); return;
-    }
+    family_cli(v.family).encode(v, o);
 }
 
 void run_decode(const DecodeOpts &o) {
     const auto &v = format_by_name(o.format);
-    switch (v.family) {
-    case abi::Family::word: no_codec(v, "decode");
-    case abi::Family::grouped: grouped_decode(*orc::find_id(orc::kGroupedFormats, v.id), o); return;
-    case abi::Family::scaled: scaled_decode(*orc::find_id(orc::kScaledFormats, v.id), o); return;
-    case abi::Family::gguf: gguf_decode(*orc::find_id(orc::kGgufTypes, v.id), o); return;
-    }
+    family_cli(v.family).decode(v, o);
 }
 
-}  // namespace
-
-void add_oracle_tensor_subcommands(CLI::App &oracle) {
+void add_geometry(CLI::App &oracle) {
     auto lo = std::make_shared<LayoutOpts>();
     auto *geo = oracle.add_subcommand("geometry", "Every plane's offset and size, gaps, padding and layout parameters (JSON)");
     geo->add_option("--format", lo->format, "format name (see `list`)")->required();
@@ -214,7 +69,9 @@ void add_oracle_tensor_subcommands(CLI::App &oracle) {
         lo->divisors_given = div->count() > 0;
         run_geometry(*lo);
     });
+}
 
+void add_pack(CLI::App &oracle) {
     auto po = std::make_shared<LayoutOpts>();
     auto *pack = oracle.add_subcommand("pack", "The canonical payload of logical words (hex on stdout, or --out FILE)");
     pack->add_option("--format", po->format, "format name")->required();
@@ -238,14 +95,19 @@ void add_oracle_tensor_subcommands(CLI::App &oracle) {
         check_files(files);
         run_pack(*po);
     });
+}
 
+void add_unpack(CLI::App &oracle) {
     auto uo = std::make_shared<LayoutOpts>();
     auto *unpack = oracle.add_subcommand("unpack", "Validate a payload; its logical planes as hex (JSON)");
     unpack->add_option("--format", uo->format, "format name")->required();
     unpack->add_option("--shape", uo->shape, "dimensions, e.g. 256,128")->required();
-    unpack->add_option("--payload,--input", uo->payload, "payload: hex bytes or a file")->required()->check(plane);
+    unpack->add_option("--payload,--input", uo->payload, "payload: hex bytes or a file")->required()->check(
+        path_given("hex bytes or a file path"));
     unpack->callback([uo] { run_unpack(*uo); });
+}
 
+void add_encode(CLI::App &oracle) {
     std::vector<std::string> methods;
     for (const auto &e : orc::kEncoders) methods.emplace_back(e.name);
     auto eo = std::make_shared<EncodeOpts>();
@@ -268,7 +130,9 @@ void add_oracle_tensor_subcommands(CLI::App &oracle) {
         check_files(files);
         run_encode(*eo);
     });
+}
 
+void add_decode(CLI::App &oracle) {
     auto dopt = std::make_shared<DecodeOpts>();
     auto *dec = oracle.add_subcommand("decode", "Validate a payload; its logical words and values (binary32 and exact)");
     dec->add_option("--format", dopt->format, "grouped, scaled or GGUF format")->required();
@@ -286,6 +150,16 @@ void add_oracle_tensor_subcommands(CLI::App &oracle) {
         check_files(files);
         run_decode(*dopt);
     });
+}
+
+}  // namespace
+
+void add_oracle_tensor_subcommands(CLI::App &oracle) {
+    add_geometry(oracle);
+    add_pack(oracle);
+    add_unpack(oracle);
+    add_encode(oracle);
+    add_decode(oracle);
 }
 
 }  // namespace ninfer::harness::cli::tensor

@@ -9,6 +9,7 @@
 
 #include "device_memory.hpp"
 #include "ninfer/abi/registry.hpp"
+#include "ninfer/abi/text.hpp"
 #include "tensor_kernels.cuh"
 #include "weight_view.hpp"
 #include "word_plugin.hpp"
@@ -24,10 +25,8 @@ std::int32_t fail(ninfer_result *r, const Refusal &x) {
     return refuse(r, x.status, x.message);
 }
 
-std::string format_label(std::uint32_t id) {
-    const auto name = abi::format_name(id);
-    return name.empty() ? "format#" + std::to_string(id) : std::string(name);
-}
+/// abi::format_label, except that id 0 keeps the "format#0" the cuda plugins' reports have always shown.
+std::string format_label(std::uint32_t id) { return id == 0 ? std::string("format#0") : abi::format_label(id); }
 
 std::string shape_text(const WeightView &v) { return "[" + std::to_string(v.n) + "," + std::to_string(v.k) + "]"; }
 

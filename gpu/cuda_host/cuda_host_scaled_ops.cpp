@@ -10,6 +10,7 @@
 
 #include "cuda_host_scaled.hpp"
 #include "native_scaled.hpp"
+#include "ninfer/abi/bytes.hpp"
 #include "ninfer/abi/registry.hpp"
 #include "word_plugin.hpp"
 
@@ -19,9 +20,7 @@ namespace {
 constexpr std::uint32_t kSources[] = {NINFER_FORMAT_fp32, NINFER_FORMAT_bf16, NINFER_FORMAT_fp16};
 
 std::uint32_t load(std::span<const std::uint8_t> b, std::uint64_t i, int bytes) {
-    std::uint32_t v = 0;
-    for (int j = 0; j < bytes; ++j) v |= static_cast<std::uint32_t>(b[i * bytes + j]) << (8 * j);
-    return v;
+    return static_cast<std::uint32_t>(abi::load_le(&b[i * bytes], bytes));
 }
 
 /// Copy words of `bytes` bytes into an output plane; false when it does not fit.
@@ -31,7 +30,7 @@ bool put(ninfer_output_plane *o, const std::vector<Word> &words, int bytes) {
     if (!o || need > o->capacity || (need && !o->data)) return false;
     auto *p = static_cast<std::uint8_t *>(o->data);
     for (std::size_t i = 0; i < words.size(); ++i)
-        for (int j = 0; j < bytes; ++j) p[i * bytes + j] = static_cast<std::uint8_t>(static_cast<std::uint64_t>(words[i]) >> (8 * j));
+        abi::store_le(p + i * bytes, static_cast<std::uint64_t>(words[i]), bytes);
     o->written = need;
     return true;
 }

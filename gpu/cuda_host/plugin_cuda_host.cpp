@@ -8,6 +8,7 @@
 
 #include "cuda_host_codecs.hpp"
 #include "cuda_host_scaled_ops.hpp"
+#include "ninfer/abi/bytes.hpp"
 #include "ninfer/abi/registry.hpp"
 #include "word_plugin.hpp"
 
@@ -23,15 +24,11 @@ namespace {
 using namespace ninfer;
 
 std::uint64_t load(const void *buf, std::uint64_t i, int bytes) {
-    const auto *p = static_cast<const std::uint8_t *>(buf) + i * bytes;
-    std::uint64_t v = 0;
-    for (int b = 0; b < bytes; ++b) v |= static_cast<std::uint64_t>(p[b]) << (8 * b);
-    return v;
+    return abi::load_le(static_cast<const std::uint8_t *>(buf) + i * bytes, bytes);
 }
 
 void store(void *buf, std::uint64_t i, int bytes, std::uint64_t v) {
-    auto *p = static_cast<std::uint8_t *>(buf) + i * bytes;
-    for (int b = 0; b < bytes; ++b) p[b] = static_cast<std::uint8_t>(v >> (8 * b));
+    abi::store_le(static_cast<std::uint8_t *>(buf) + i * bytes, v, bytes);
 }
 
 std::int32_t op_convert(void *, const ninfer_call *c, ninfer_result *r) {

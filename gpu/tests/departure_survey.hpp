@@ -11,6 +11,7 @@
 #include <utility>
 #include <vector>
 
+#include "ninfer/abi/word_classes.hpp"
 #include "ninfer/oracle/scalar.hpp"
 
 namespace ninfer::gpu_tests {
@@ -24,11 +25,6 @@ inline std::uint64_t env_or(const char *name, std::uint64_t fallback) {
 enum Kind { kNanInput, kInfInput, kNegativeToUnsigned, kOverflow, kTie, kOutside, kOther, kKinds };
 inline constexpr std::array<const char *, kKinds> kKindNames = {
     "nan_input", "inf_input", "negative_to_unsigned", "overflow", "tie", "outside", "other"};
-
-inline bool is_nan_class(std::uint8_t cls) {
-    cls &= 0x0F;
-    return cls == NINFER_CLASS_QNAN || cls == NINFER_CLASS_SNAN || cls == NINFER_CLASS_NAN;
-}
 
 /// Departures of one rule from the oracle, by kind, with the first examples of each.
 struct Survey {
@@ -64,12 +60,12 @@ inline Kind classify_departure(const oracle::Conversion &c, std::uint64_t src, s
     const auto &df = oracle::word_format(c.dst);
     if (src > sf.mask()) return kOutside;
     const std::uint8_t cls = oracle::word_class_byte(sf, src);
-    if (is_nan_class(cls)) return kNanInput;
+    if (abi::class_is_nan(cls)) return kNanInput;
     if (!df.has_sign && sf.has_sign && (src >> (sf.bits - 1))) return kNegativeToUnsigned;
-    if ((cls & 0x0F) == NINFER_CLASS_INFINITE) return kInfInput;
+    if (abi::class_without_sign(cls) == NINFER_CLASS_INFINITE) return kInfInput;
     const std::uint8_t ecls = oracle::word_class_byte(df, expected);
     const std::uint64_t mag = df.has_sign ? expected & (df.mask() >> 1) : expected;
-    if ((ecls & 0x0F) == NINFER_CLASS_INFINITE || is_nan_class(ecls) || mag == oracle::largest_finite_word(df))
+    if (abi::class_without_sign(ecls) == NINFER_CLASS_INFINITE || abi::class_is_nan(ecls) || mag == oracle::largest_finite_word(df))
         return kOverflow;
     if (oracle::conversion_is_tie(c, src)) return kTie;
     return kOther;

@@ -18,6 +18,7 @@
 #include <vector>
 
 #include "fp32_inputs.hpp"
+#include "ninfer/abi/bytes.hpp"
 #include "ninfer/abi/plugin.h"
 #include "departure_survey.hpp"
 #include "ninfer/oracle/scalar.hpp"
@@ -65,16 +66,13 @@ Outcome call(const ninfer_plugin &t, std::uint32_t op, std::uint32_t format, std
 }
 
 std::vector<std::uint8_t> pack(const std::vector<std::uint64_t> &words, int bytes) {
-    std::vector<std::uint8_t> out(words.size() * bytes);
-    for (std::size_t i = 0; i < words.size(); ++i)
-        for (int b = 0; b < bytes; ++b) out[i * bytes + b] = static_cast<std::uint8_t>(words[i] >> (8 * b));
+    std::vector<std::uint8_t> out;
+    for (const auto w : words) abi::append_le(out, w, bytes);
     return out;
 }
 
 std::uint64_t unpack(const std::vector<std::uint8_t> &buf, std::size_t i, int bytes) {
-    std::uint64_t v = 0;
-    for (int b = 0; b < bytes; ++b) v |= static_cast<std::uint64_t>(buf[i * bytes + b]) << (8 * b);
-    return v;
+    return abi::load_le(&buf[i * bytes], bytes);
 }
 
 /// Every word of a source of at most 16 bits (by byte: E2M1 bytes above 0xF included), else the
@@ -245,7 +243,7 @@ TEST_CASE("cuda_device conversions against the oracle, departures printed", "[cu
             const std::uint64_t expected = oracle::decode_to_binary64(f, words[k]);
             const std::uint64_t actual = unpack(o.out, k, 8);
             if (expected == actual) continue;
-            s.add(words[k] > f.mask() ? kOutside : is_nan_class(oracle::word_class_byte(f, words[k])) ? kNanInput : kOther,
+            s.add(words[k] > f.mask() ? kOutside : abi::class_is_nan(oracle::word_class_byte(f, words[k])) ? kNanInput : kOther,
                   words[k], expected, actual);
         }
         s.print();

@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "ggml_table_data.hpp"
+#include "ninfer/abi/bytes.hpp"
 #include "ninfer/abi/registry.hpp"
 #include "ninfer/vectors/vectors.hpp"
 #include "weight_decode.cuh"
@@ -188,8 +189,7 @@ TEST_CASE("t2's word 0b10 is an illegal code and q2's scale rules hold on the ho
         std::vector<std::uint8_t> p(v.payload_bytes, 0);
         const bool q2 = format == NINFER_FORMAT_q2_g64_fp16;
         auto scale = [&](std::uint64_t g, std::uint16_t s) {
-            p[v.scale_offset + 2 * g] = static_cast<std::uint8_t>(s);
-            p[v.scale_offset + 2 * g + 1] = static_cast<std::uint8_t>(s >> 8);
+            abi::store_le16(&p[v.scale_offset + 2 * g], s);
         };
         // Codes of value 0 everywhere (q2: stored 0b01), scale 1.0.
         for (std::uint64_t g = 0; g < v.logical_groups; ++g) {

@@ -131,8 +131,7 @@ Sample sample_payload(std::uint32_t format, std::uint64_t n, std::uint64_t k, st
     for (std::uint64_t b = 0; b < s.payload.size() / t->block_bytes; ++b) {
         for (const int at : gguf_half_fields(*t)) {
             const std::uint16_t h = moderate_half(rng, false);
-            s.payload[b * t->block_bytes + at] = static_cast<std::uint8_t>(h);
-            s.payload[b * t->block_bytes + at + 1] = static_cast<std::uint8_t>(h >> 8);
+            abi::store_le16(&s.payload[b * t->block_bytes + at], h);
         }
         gguf_other_scales(*t, s.payload.data() + b * t->block_bytes, rng);
     }
@@ -342,8 +341,7 @@ ninfer_call_v2 head(std::uint32_t op, std::uint32_t format, std::uint64_t n, std
 }
 
 std::uint32_t word32(const std::vector<std::uint8_t> &b, std::uint64_t i) {
-    return static_cast<std::uint32_t>(b[4 * i]) | static_cast<std::uint32_t>(b[4 * i + 1]) << 8 |
-           static_cast<std::uint32_t>(b[4 * i + 2]) << 16 | static_cast<std::uint32_t>(b[4 * i + 3]) << 24;
+    return abi::load_le32(&b[4 * i]);
 }
 bool f32_nan(std::uint32_t w) { return (w & 0x7F800000u) == 0x7F800000u && (w & 0x7FFFFFu) != 0; }
 
@@ -372,7 +370,7 @@ TEST_CASE("cuda_device host side: payload geometry, size and validity as the ora
             const auto d = oracle::row_split_decode(*g, s.n, s.k, s.payload);
             REQUIRE(d.status == NINFER_OK);
             CHECK(std::vector<std::uint8_t>(d.m.codes.begin(), d.m.codes.end()) == codes);
-            for (std::size_t i = 0; i < d.m.scales.size(); ++i) CHECK((scales[2 * i] | scales[2 * i + 1] << 8) == d.m.scales[i]);
+            for (std::size_t i = 0; i < d.m.scales.size(); ++i) CHECK(abi::load_le16(&scales[2 * i]) == d.m.scales[i]);
         } else if (s.format == NINFER_FORMAT_nvfp4) {
             const auto d = oracle::block_scale_decode(s.n, s.k, v.divisors, s.payload);
             REQUIRE(d.status == NINFER_OK);
@@ -383,7 +381,7 @@ TEST_CASE("cuda_device host side: payload geometry, size and validity as the ora
             const auto d = oracle::fp8_row_decode(*oracle::fp8_row_format(s.format), s.n, s.k, s.payload);
             REQUIRE(d.status == NINFER_OK);
             CHECK(d.m.codes == codes);
-            for (std::size_t i = 0; i < d.m.scales.size(); ++i) CHECK((scales[2 * i] | scales[2 * i + 1] << 8) == d.m.scales[i]);
+            for (std::size_t i = 0; i < d.m.scales.size(); ++i) CHECK(abi::load_le16(&scales[2 * i]) == d.m.scales[i]);
         }
         // One broken field at a time: cuda_device's refusal equals the oracle's (status and detail).
         std::vector<Sample> broken;
@@ -566,7 +564,7 @@ TEST_CASE("cuda_device quant_encode on the device equals the oracle's grouped_ab
                 word = oracle::convert_word(oracle::conversion(conv), w32);
                 if ((word & (src == NINFER_FORMAT_bf16 ? 0x7F80u : 0x7C00u)) == (src == NINFER_FORMAT_bf16 ? 0x7F80u : 0x7C00u)) word = 0;
             }
-            for (std::uint64_t b = 0; b < width; ++b) source[i * width + b] = static_cast<std::uint8_t>(word >> (8 * b));
+            abi::store_le(&source[i * width], word, static_cast<int>(width));
         }
         for (const auto &f : abi::kAllFormats) {
             if (!gpu::device_weight_format(f.id) || f.family == abi::Family::gguf || f.id == NINFER_FORMAT_nvfp4) continue;
@@ -591,8 +589,7 @@ TEST_CASE("cuda_device quant_encode on the device equals the oracle's grouped_ab
                 oracle::Fp8RowMatrix m{n, k, {}, {}};
                 for (std::uint64_t r = 0; r < n; ++r) {
                     std::vector<std::uint64_t> row(k);
-                    for (std::uint64_t c = 0; c < k; ++c)
-                        for (std::uint64_t b = 0; b < width; ++b) row[c] |= static_cast<std::uint64_t>(source[(r * k + c) * width + b]) << (8 * b);
+                    for (std::uint64_t c = 0; c < k; ++c) row[c] = abi::load_le(&source[(r * k + c) * width], static_cast<int>(width));
                     const auto e = oracle::fp8_row_maxabs(rf, src, row);
                     REQUIRE(e.status == NINFER_OK);
                     m.codes.insert(m.codes.end(), e.codes.begin(), e.codes.end());
@@ -614,12 +611,12 @@ TEST_CASE("cuda_device quant_encode on the device equals the oracle's grouped_ab
             // A NaN source value is refused; an overflowing scale is refused.
             std::vector<std::uint8_t> bad = source;
             const std::uint32_t nan_word = src == NINFER_FORMAT_fp32 ? 0x7FC00000u : src == NINFER_FORMAT_bf16 ? 0x7FC0u : 0x7E00u;
-            for (std::uint64_t b = 0; b < width; ++b) bad[5 * width + b] = static_cast<std::uint8_t>(nan_word >> (8 * b));
+            abi::store_le(&bad[5 * width], nan_word, static_cast<int>(width));
             CHECK(run(*t, c, {{NINFER_PLANE_SOURCE, 0, &bad}}, {{NINFER_PLANE_PAYLOAD, 0, expected.size()}}).status == NINFER_E_NONFINITE);
             if (src == NINFER_FORMAT_fp32) {
                 bad = source;
                 const std::uint32_t huge = std::bit_cast<std::uint32_t>(grouped ? 3.0e9f : 3.0e38f);
-                for (std::uint64_t b = 0; b < 4; ++b) bad[(k + 3) * 4 + b] = static_cast<std::uint8_t>(huge >> (8 * b));
+                abi::store_le32(&bad[(k + 3) * 4], huge);
                 const auto o = run(*t, c, {{NINFER_PLANE_SOURCE, 0, &bad}}, {{NINFER_PLANE_PAYLOAD, 0, expected.size()}});
                 // fp16 multipliers overflow at 3e38 / 448; a BF16 multiplier holds it.
                 if (grouped || f.id == NINFER_FORMAT_fp8_e4m3fn_row_fp16) CHECK(o.status == NINFER_E_SCALE_OVERFLOW);
@@ -653,7 +650,7 @@ TEST_CASE("cuda_device linear (f32_accumulate, gguf_q8_1_f32) on the device with
                 const std::uint16_t h = moderate_half(rng, false);  // a binary16 value: exact in every activation format
                 const std::uint64_t word = act == NINFER_FORMAT_fp16 ? h : oracle::convert_word(oracle::conversion(NINFER_CONVERSION_fp16_to_fp32), h);
                 const std::uint64_t stored = act == NINFER_FORMAT_bf16 ? oracle::convert_word(oracle::conversion(NINFER_CONVERSION_fp32_to_bf16_rne), word) : word;
-                for (std::uint64_t b = 0; b < width; ++b) x[i * width + b] = static_cast<std::uint8_t>(stored >> (8 * b));
+                abi::store_le(&x[i * width], stored, static_cast<int>(width));
                 const std::uint64_t as32 = act == NINFER_FORMAT_bf16 ? stored << 16 : act == NINFER_FORMAT_fp16 ? word : stored;
                 xv[i] = oracle::exact_word_value(fp32, as32);
             }

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "cuda_host_codecs.hpp"
+#include "ninfer/abi/bytes.hpp"
 #include "ninfer/abi/registry.hpp"
 #include "ninfer/abi/plugin.h"
 #include "v2_call.hpp"
@@ -71,8 +72,8 @@ TEST_CASE("cuda_host word calls on named planes", "[cuda_host][abi]") {
     REQUIRE(ok.written(NINFER_PLANE_WORDS) == 6);
     const auto out = ok.out(NINFER_PLANE_WORDS);
     for (std::size_t i = 0; i < 3; ++i) {
-        const std::uint64_t src = in[4 * i] | in[4 * i + 1] << 8 | in[4 * i + 2] << 16 | std::uint64_t{in[4 * i + 3]} << 24;
-        CHECK(static_cast<std::uint64_t>(out[2 * i] | out[2 * i + 1] << 8) == gpu::cuda_host_convert(NINFER_CONVERSION_fp32_to_bf16_rne, src));
+        const std::uint64_t src = abi::load_le32(&in[4 * i]);
+        CHECK(abi::load_le16(&out[2 * i]) == gpu::cuda_host_convert(NINFER_CONVERSION_fp32_to_bf16_rne, src));
     }
     CHECK(ok.buffer(NINFER_PLANE_WORDS)[6] == 0xCD);  // nothing past `written`
     CHECK(testing::call_v2(t, c, in, 5).status == NINFER_E_BUFFER);

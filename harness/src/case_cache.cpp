@@ -25,6 +25,7 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include "ninfer/abi/bytes.hpp"
 #include "ninfer/harness/runner.hpp"
 #include "ninfer/reports/report.hpp"
 #include "ninfer/vectors/bounded_input.hpp"
@@ -212,8 +213,7 @@ void create_key_file(const fs::path &file) {
     }
     unsigned char raw[32];
     if (RAND_bytes(raw, sizeof raw) != 1) throw std::runtime_error("no random bytes for a case cache key (OpenSSL RAND_bytes)");
-    std::string hex;
-    for (unsigned char b : raw) hex += fmt::format("{:02x}", b);
+    std::string hex = abi::hex_bytes(raw);
     hex.push_back('\n');
     static std::atomic<unsigned> serial{0};
     const fs::path tmp = dir / fmt::format(".{}.{}.{}.tmp", file.filename().string(), ::getpid(), serial++);
@@ -263,9 +263,7 @@ std::string hmac_sha256_hex(std::string_view key, std::string_view bytes) {
     if (!HMAC(EVP_sha256(), key.data(), static_cast<int>(key.size()), reinterpret_cast<const unsigned char *>(bytes.data()),
               bytes.size(), mac, &len))
         throw std::runtime_error("HMAC-SHA-256 failed (OpenSSL)");
-    std::string hex;
-    for (unsigned int i = 0; i < len; ++i) hex += fmt::format("{:02x}", mac[i]);
-    return hex;
+    return abi::hex_bytes({mac, len});
 }
 
 fs::path case_cache_key_file(const std::string &explicit_file) {
@@ -299,12 +297,11 @@ CaseCacheKey load_case_cache_key(const fs::path &file, const fs::path &cache_dir
     std::string text, error;
     if (!vectors::read_file_capped(file.string(), 4096, text, error)) refuse(error);
     if (!text.empty() && text.back() == '\n') text.pop_back();
-    if (text.size() < 64 || text.size() > 1024 || text.size() % 2 != 0 ||
-        text.find_first_not_of("0123456789abcdefABCDEF") != std::string::npos)
+    std::vector<std::uint8_t> raw;
+    if (text.size() < 64 || text.size() > 1024 || !abi::parse_hex_bytes(text, raw).empty())
         refuse("expected 64 to 1024 hex digits (a key of 32 to 512 bytes) and at most a newline");
     CaseCacheKey key;
-    for (std::size_t i = 0; i < text.size(); i += 2)
-        key.bytes.push_back(static_cast<char>(std::stoi(text.substr(i, 2), nullptr, 16)));
+    key.bytes.assign(raw.begin(), raw.end());
     key.id = vectors::sha256_bytes(key.bytes).substr(0, 16);
     key.file = file;
     return key;

@@ -12,9 +12,9 @@
 #include <utility>
 
 #include <fmt/format.h>
-#include <fmt/ranges.h>
 #include <nlohmann/json.hpp>
 
+#include "ninfer/abi/bytes.hpp"
 #include "ninfer/abi/registry.hpp"
 #include "ninfer/harness/subject.hpp"
 #include "ninfer/reports/report.hpp"
@@ -46,23 +46,13 @@ constexpr std::size_t kRememberedCalls = 256;
 
 enum class Framing : std::uint8_t { lines, binary };
 
-void put_le(std::uint8_t *p, std::uint64_t v, int bytes) {
-    for (int b = 0; b < bytes; ++b) p[b] = static_cast<std::uint8_t>(v >> (8 * b));
-}
-
-std::uint64_t get_le(const std::uint8_t *p, int bytes) {
-    std::uint64_t v = 0;
-    for (int b = 0; b < bytes; ++b) v |= static_cast<std::uint64_t>(p[b]) << (8 * b);
-    return v;
-}
-
 /// The prefix of a frame whose JSON header has `header_len` bytes and whose planes have `payload_len`.
 std::string frame_prefix(std::uint32_t header_len, std::uint64_t payload_len) {
     std::string p(kFramePrefix, '\0');
     auto *u = reinterpret_cast<std::uint8_t *>(p.data());
     std::copy(std::begin(kFrameMagic), std::end(kFrameMagic), p.begin());
-    put_le(u + 4, header_len, 4);
-    put_le(u + 8, payload_len, 8);
+    abi::store_le32(u + 4, header_len);
+    abi::store_le64(u + 8, payload_len);
     return p;
 }
 
@@ -90,27 +80,6 @@ bool nests_deeper_than(std::string_view text, int max) {
 std::string brief(const nlohmann::json &j) {
     if (j.is_number()) return j.dump();
     return j.type_name();
-}
-
-std::string to_hex(const std::vector<std::uint8_t> &bytes) { return fmt::format("{:02x}", fmt::join(bytes, "")); }
-
-int hex_digit(char c) {
-    if (c >= '0' && c <= '9') return c - '0';
-    if (c >= 'a' && c <= 'f') return c - 'a' + 10;
-    if (c >= 'A' && c <= 'F') return c - 'A' + 10;
-    return -1;
-}
-
-/// Hex to bytes; "" on success, else why not.
-std::string from_hex(const std::string &s, std::vector<std::uint8_t> &out) {
-    if (s.size() % 2 != 0) return "has an odd number of hex digits (" + std::to_string(s.size()) + ")";
-    out.resize(s.size() / 2);
-    for (std::size_t i = 0; i < out.size(); ++i) {
-        int hi = hex_digit(s[2 * i]), lo = hex_digit(s[2 * i + 1]);
-        if (hi < 0 || lo < 0) return "has a non-hex character at offset " + std::to_string(hi < 0 ? 2 * i : 2 * i + 1);
-        out[i] = static_cast<std::uint8_t>(hi << 4 | lo);
-    }
-    return "";
 }
 
 std::string type_of(const json &j) { return j.type_name(); }
@@ -368,8 +337,8 @@ private:
         if (framing_ == Framing::binary) return call_binary(c, std::move(req), input_bytes, iota_sent, id, capacity);
         if (v1) {
             static const std::vector<std::uint8_t> none;
-            req["in"] = to_hex(c.inputs.size() > 0 ? input_bytes(0) : none);
-            req["aux"] = to_hex(c.inputs.size() > 1 ? input_bytes(1) : none);
+            req["in"] = abi::hex_bytes(c.inputs.size() > 0 ? input_bytes(0) : none);
+            req["aux"] = abi::hex_bytes(c.inputs.size() > 1 ? input_bytes(1) : none);
             std::uint64_t caps[3] = {0, 0, 0};
             for (std::size_t i = 0; i < c.outputs.size(); ++i) caps[i] = c.outputs[i].capacity;
             req["out_capacity"] = {caps[0], caps[1], caps[2]};
@@ -379,7 +348,7 @@ private:
                                    formats = nlohmann::ordered_json::object();
             for (std::size_t i = 0; i < c.inputs.size(); ++i) {
                 const std::string name(abi::plane_name(c.inputs[i].name));
-                inputs[name] = to_hex(input_bytes(i));
+                inputs[name] = abi::hex_bytes(input_bytes(i));
                 if (c.inputs[i].format) formats[name] = name_or_id(wire::format_name(c.inputs[i].format), c.inputs[i].format);
             }
             for (const auto &o : c.outputs) {
@@ -546,8 +515,8 @@ private:
             return protocol_error(fmt::format("reply frame does not start with \"NFB1\" (its first bytes are "
                                               "{:02x} {:02x} {:02x} {:02x})",
                                               prefix[0], prefix[1], prefix[2], prefix[3]));
-        const std::uint64_t header_len = get_le(prefix + 4, 4);
-        payload_len = get_le(prefix + 8, 8);
+        const std::uint64_t header_len = abi::load_le32(prefix + 4);
+        payload_len = abi::load_le64(prefix + 8);
         if (header_len > kMaxFrameHeader)
             return protocol_error("reply frame header of " + std::to_string(header_len) + " bytes, more than " +
                                   std::to_string(kMaxFrameHeader));
@@ -705,7 +674,7 @@ private:
         if (auto why = read_reply_fields(j, c, r); !why.empty()) return protocol_error(why);
         const auto take = [&](const json &value, std::size_t i, const std::string &key) -> std::string {
             if (!value.is_string()) return "reply \"" + key + "\" is " + type_of(value) + ", expected a hex string";
-            if (auto why = from_hex(value.get_ref<const std::string &>(), r.outputs[i].bytes); !why.empty())
+            if (auto why = abi::parse_hex_bytes(value.get_ref<const std::string &>(), r.outputs[i].bytes); !why.empty())
                 return "reply \"" + key + "\" " + why;
             if (r.outputs[i].bytes.size() > c.outputs[i].capacity)
                 return "reply \"" + key + "\" has " + std::to_string(r.outputs[i].bytes.size()) + " bytes, capacity " +

@@ -13,6 +13,7 @@
 #include <nlohmann/json.hpp>
 
 #include "isolation_support.hpp"
+#include "ninfer/abi/bytes.hpp"
 #include "ninfer/harness/runner.hpp"
 #include "ninfer/harness/subject.hpp"
 #include "ninfer/suites/suites.hpp"
@@ -47,8 +48,7 @@ Call word_call(std::uint32_t op, const std::vector<std::uint64_t> &words, int wi
     c.shape = {words.size()};
     c.count = words.size();
     c.inputs = {{NINFER_PLANE_WORDS, 0, {}}};
-    for (auto w : words)
-        for (int b = 0; b < width; ++b) c.inputs[0].bytes.push_back(static_cast<std::uint8_t>(w >> (8 * b)));
+    for (auto w : words) ninfer::abi::append_le(c.inputs[0].bytes, w, width);
     const std::uint32_t out = op == NINFER_OP_decode ? NINFER_PLANE_VALUES : NINFER_PLANE_WORDS;
     c.outputs = {{out, 0, static_cast<std::uint64_t>(out_width) * words.size()}};
     return c;
@@ -69,9 +69,8 @@ Call decode_bf16(const std::vector<std::uint64_t> &words) {
 }
 
 std::uint64_t word_at(const std::vector<std::uint8_t> &bytes, std::size_t i, int width) {
-    std::uint64_t w = 0;
-    for (int b = 0; b < width; ++b) w |= static_cast<std::uint64_t>(bytes.at(i * width + b)) << (8 * b);
-    return w;
+    (void)bytes.at((i + 1) * width - 1);  // throws where the reply is too short for word i
+    return ninfer::abi::load_le(&bytes[i * width], width);
 }
 
 /// An echo call on the fixture: the first byte picks the misbehaviour (0 echoes).

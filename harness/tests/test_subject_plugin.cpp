@@ -11,6 +11,7 @@
 #include <thread>
 
 #include "isolation_support.hpp"
+#include "ninfer/abi/bytes.hpp"
 #include "ninfer/harness/subject.hpp"
 
 using namespace ninfer::harness;
@@ -40,10 +41,7 @@ Call decode_bf16(const std::vector<std::uint16_t> &words) {
     c.shape = {words.size()};
     c.count = words.size();
     c.inputs = {{NINFER_PLANE_WORDS, 0, {}}};
-    for (auto w : words) {
-        c.inputs[0].bytes.push_back(static_cast<std::uint8_t>(w));
-        c.inputs[0].bytes.push_back(static_cast<std::uint8_t>(w >> 8));
-    }
+    for (auto w : words) ninfer::abi::append_le(c.inputs[0].bytes, w, 2);
     c.outputs = {{NINFER_PLANE_VALUES, 0, 8 * words.size()}};
     return c;
 }
@@ -59,9 +57,8 @@ Call bf16_to_fp32(const std::vector<std::uint16_t> &words) {
 }
 
 std::uint64_t word_at(const std::vector<std::uint8_t> &bytes, std::size_t i, int width) {
-    std::uint64_t w = 0;
-    for (int b = 0; b < width; ++b) w |= static_cast<std::uint64_t>(bytes.at(i * width + b)) << (8 * b);
-    return w;
+    (void)bytes.at((i + 1) * width - 1);  // throws where the reply is too short for word i
+    return ninfer::abi::load_le(&bytes[i * width], width);
 }
 
 /// One good call: 1.0 decodes to the binary64 word of 1.0.

@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "ninfer/abi/bytes.hpp"
 #include "ninfer/oracle/grouped.hpp"
 
 int main(int argc, char **argv) {
@@ -27,7 +28,7 @@ int main(int argc, char **argv) {
     std::vector<std::uint8_t> src(rows * cols * 4);
     for (std::uint64_t i = 0; i < rows * cols; ++i) {
         const std::uint32_t w = (rng() & 0x80000000u) | ((119u + rng() % 16) << 23) | (rng() & 0x7FFFFFu);
-        for (int b = 0; b < 4; ++b) src[4 * i + b] = static_cast<std::uint8_t>(w >> (8 * b));
+        ninfer::abi::store_le32(&src[4 * i], w);
     }
     const auto t0 = std::chrono::steady_clock::now();
     const auto r = grouped_absmax(*f, NINFER_FORMAT_fp32, rows, cols, src);

@@ -10,6 +10,7 @@
 #include <random>
 #include <vector>
 
+#include "ninfer/abi/bytes.hpp"
 #include "ninfer/oracle/grouped.hpp"
 #include "ninfer/oracle/linear.hpp"
 #include "ninfer/oracle/row_split.hpp"
@@ -40,7 +41,7 @@ Row run(std::uint64_t n, std::uint64_t k, std::uint32_t seed) {
     std::vector<std::uint8_t> x(4 * k);
     for (std::uint64_t i = 0; i < k; ++i) {
         const std::uint32_t w = (rng() & 0x80000000u) | ((119u + rng() % 16) << 23) | (rng() & 0x7FFFFFu);
-        for (int b = 0; b < 4; ++b) x[4 * i + b] = static_cast<std::uint8_t>(w >> (8 * b));
+        ninfer::abi::store_le32(&x[4 * i], w);
     }
     LinearCall c;
     c.format = NINFER_FORMAT_q4_g64_fp16;

@@ -14,6 +14,7 @@
 #include <string>
 #include <thread>
 
+#include "ninfer/abi/bytes.hpp"
 #include "ninfer/oracle/exhaustive.hpp"
 #include "ninfer/oracle/formats.hpp"
 #include "ninfer/oracle/native_words.hpp"
@@ -23,12 +24,6 @@ namespace ninfer::proof {
 namespace {
 
 constexpr std::uint64_t kChunk = 1u << 16;
-
-std::uint64_t word_at(const std::uint8_t *p, int width) {
-    std::uint64_t w = 0;
-    for (int b = 0; b < width; ++b) w |= static_cast<std::uint64_t>(p[b]) << (8 * b);
-    return w;
-}
 
 }  // namespace
 
@@ -62,16 +57,14 @@ Result prove_conversion(std::uint32_t conversion_id, std::uint64_t first, std::u
         try {
             for (std::uint64_t k; (k = next.fetch_add(1)) < chunks;) {
                 const std::uint64_t lo = first + k * kChunk, n = std::min(kChunk, first + count - lo);
-                for (std::uint64_t i = 0; i < n; ++i)
-                    for (int b = 0; b < in_width; ++b)
-                        in[i * in_width + b] = static_cast<std::uint8_t>((lo + i) >> (8 * b));
+                for (std::uint64_t i = 0; i < n; ++i) abi::store_le(&in[i * in_width], lo + i, in_width);
                 batch(conversion_id, in.data(), got.data(), n);
                 oracle::oracle_convert_range(conversion_id, lo, n, want.data(), 1);
                 if (std::memcmp(got.data(), want.data(), n * out_width) != 0) {
                     std::uint64_t here = 0;
                     for (std::uint64_t i = 0; i < n; ++i) {
-                        const std::uint64_t a = word_at(&got[i * out_width], out_width);
-                        const std::uint64_t e = word_at(&want[i * out_width], out_width);
+                        const std::uint64_t a = abi::load_le(&got[i * out_width], out_width);
+                        const std::uint64_t e = abi::load_le(&want[i * out_width], out_width);
                         if (a == e) continue;
                         ++here;
                         if (mine.size() < keep) mine.push_back({lo + i, a, e});

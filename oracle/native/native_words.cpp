@@ -11,6 +11,7 @@
 #include <type_traits>
 #include <utility>
 
+#include "ninfer/abi/bytes.hpp"
 #include "ninfer/abi/registry.hpp"
 #include "ninfer/oracle/native_words.hpp"
 
@@ -273,9 +274,7 @@ inline std::uint32_t load_le(const std::uint8_t *p) {
         std::memcpy(&v, p, 2);
         return v;
     } else {
-        std::uint32_t v = 0;
-        for (int i = 0; i < Bytes; ++i) v |= static_cast<std::uint32_t>(p[i]) << (8 * i);
-        return v;
+        return static_cast<std::uint32_t>(abi::load_le(p, Bytes));
     }
 }
 
@@ -287,7 +286,7 @@ inline void store_le(std::uint8_t *p, std::uint32_t v) {
         const auto h = static_cast<std::uint16_t>(v);
         std::memcpy(p, &h, 2);
     } else {
-        for (int i = 0; i < Bytes; ++i) p[i] = static_cast<std::uint8_t>(v >> (8 * i));
+        abi::store_le(p, v, Bytes);
     }
 }
 
@@ -395,7 +394,7 @@ NINFER_NATIVE_CLONES void decode_loop(const std::uint8_t *in, std::uint8_t *out,
     constexpr int in_bytes = (G.bits + 7) / 8;
     for (std::uint64_t i = 0; i < n; ++i) {
         const std::uint64_t d = decode_word<G>(load_le<in_bytes>(in + in_bytes * i));
-        for (int b = 0; b < 8; ++b) out[8 * i + b] = static_cast<std::uint8_t>(d >> (8 * b));
+        abi::store_le64(out + 8 * i, d);
     }
 }
 

@@ -6,6 +6,8 @@
 #include <stdexcept>
 #include <string>
 
+#include "ninfer/abi/bytes.hpp"
+#include "ninfer/abi/text.hpp"
 #include "ninfer/oracle/formats.hpp"
 
 namespace ninfer::oracle {
@@ -15,9 +17,7 @@ namespace {
 /// The word format of a registered contiguous_le_v1 pair, or a loud refusal naming the format.
 const WordFormat &contiguous_format(std::uint32_t format) {
     if (!layout_accepts(NINFER_LAYOUT_contiguous_le_v1, format)) {
-        const auto name = format_name(format);
-        throw std::invalid_argument("contiguous_le_v1: format " +
-                                    (name.empty() ? "id " + std::to_string(format) : std::string(name)) +
+        throw std::invalid_argument("contiguous_le_v1: format " + abi::format_label(format) +
                                     " is not registered for this layout (expected bf16, fp32 or int32)");
     }
     return word_format(format);
@@ -64,7 +64,7 @@ std::vector<std::uint8_t> contiguous_encode(std::uint32_t format, std::span<cons
         if (words[i] > f.mask())
             throw std::invalid_argument("contiguous_le_v1: word " + std::to_string(i) + " is wider than " +
                                         std::string(f.name));
-        for (std::uint64_t b = 0; b < width; ++b) payload.push_back(static_cast<std::uint8_t>(words[i] >> (8 * b)));
+        abi::append_le(payload, words[i], static_cast<int>(width));
     }
     return payload;
 }
@@ -79,7 +79,7 @@ std::vector<std::uint64_t> contiguous_decode(std::uint32_t format, std::span<con
     const auto width = static_cast<std::size_t>(f.bytes());
     std::vector<std::uint64_t> words(payload.size() / width);
     for (std::size_t i = 0; i < words.size(); ++i)
-        for (std::size_t b = 0; b < width; ++b) words[i] |= static_cast<std::uint64_t>(payload[i * width + b]) << (8 * b);
+        words[i] = abi::load_le(&payload[i * width], static_cast<int>(width));
     return words;
 }
 

@@ -12,6 +12,7 @@
 #include <thread>
 #include <vector>
 
+#include "ninfer/abi/bytes.hpp"
 #include "ninfer/oracle/formats.hpp"
 #include "ninfer/oracle/scalar.hpp"
 
@@ -55,10 +56,6 @@ void split_range(std::uint64_t first, std::uint64_t n, std::uint8_t *out, int wi
     if (error) std::rethrow_exception(error);
 }
 
-void put(std::uint8_t *out, std::uint64_t w, int width) {
-    for (int b = 0; b < width; ++b) out[b] = static_cast<std::uint8_t>(w >> (8 * b));
-}
-
 void check_range(const WordFormat &src, std::uint64_t first, std::uint64_t n) {
     const std::uint64_t domain = src.bits >= 64 ? ~0ull : (std::uint64_t{1} << src.bits);
     if (first > domain || n > domain - first)
@@ -75,7 +72,7 @@ void oracle_convert_range(std::uint32_t conversion_id, std::uint64_t first, std:
     const int width = word_format(c->dst).bytes();
     check_range(src, first, n);
     split_range(first, n, out, width, threads, [&](std::uint64_t f, std::uint64_t m, std::uint8_t *o) {
-        for (std::uint64_t i = 0; i < m; ++i) put(o + i * width, convert_word(*c, f + i), width);
+        for (std::uint64_t i = 0; i < m; ++i) abi::store_le(o + i * width, convert_word(*c, f + i), width);
     });
 }
 
@@ -85,7 +82,7 @@ void oracle_decode_range(std::uint32_t format_id, std::uint64_t first, std::uint
     if (!f) throw std::invalid_argument("unknown word format id " + std::to_string(format_id));
     check_range(*f, first, n);
     split_range(first, n, out, 8, threads, [&](std::uint64_t s, std::uint64_t m, std::uint8_t *o) {
-        for (std::uint64_t i = 0; i < m; ++i) put(o + i * 8, decode_to_binary64(*f, s + i), 8);
+        for (std::uint64_t i = 0; i < m; ++i) abi::store_le64(o + i * 8, decode_to_binary64(*f, s + i));
     });
 }
 

@@ -19,9 +19,7 @@ constexpr std::uint32_t kRne = 1, kInf = 1, kSatfinite = 2;
 
 const WordFormat &fp32() { return word_format(NINFER_FORMAT_fp32); }
 
-bool finite(const WordInfo &i) {
-    return i.cls == NINFER_CLASS_ZERO || i.cls == NINFER_CLASS_SUBNORMAL || i.cls == NINFER_CLASS_NORMAL;
-}
+bool finite(const WordInfo &i) { return abi::class_is_finite(i.cls); }
 
 /// floor(log2(a)) of an exact nonzero dyadic.
 long floor_log2(const Real &a) {

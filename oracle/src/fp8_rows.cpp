@@ -10,6 +10,7 @@
 
 #include <fmt/format.h>
 
+#include "ninfer/abi/bytes.hpp"
 #include "ninfer/oracle/scalar.hpp"
 #include "ninfer/oracle/scaled.hpp"
 #include "scaled_internal.hpp"
@@ -32,14 +33,6 @@ Rational exact_word_value(const WordFormat &f, std::uint64_t word) {
 namespace {
 
 constexpr std::uint32_t kRne = 1, kInf = 1, kSatfinite = 2;  // NINFER_ROUNDINGS rne, NINFER_OVERFLOWS inf/satfinite
-
-std::uint16_t load16(std::span<const std::uint8_t> p, std::uint64_t at) {
-    return static_cast<std::uint16_t>(p[at] | p[at + 1] << 8);
-}
-
-bool finite_class(std::uint8_t cls) {
-    return cls == NINFER_CLASS_ZERO || cls == NINFER_CLASS_SUBNORMAL || cls == NINFER_CLASS_NORMAL;
-}
 
 }  // namespace
 
@@ -83,8 +76,7 @@ std::vector<std::uint8_t> fp8_row_encode(const Fp8RowFormat &f, const Fp8RowMatr
         for (std::uint64_t k = 0; k < m.cols; ++k) p[code_at + k] = m.codes[n * m.cols + k];
         const std::uint64_t scale_at =
             f.layout == NINFER_LAYOUT_row_scale_v1 ? g->scale_plane_offset + 2 * n : code_at + m.cols;
-        p[scale_at] = static_cast<std::uint8_t>(m.scales[n]);
-        p[scale_at + 1] = static_cast<std::uint8_t>(m.scales[n] >> 8);
+        abi::store_le16(&p[scale_at], m.scales[n]);
     }
     return p;
 }
@@ -110,7 +102,7 @@ Fp8RowDecoded fp8_row_decode(const Fp8RowFormat &f, std::uint64_t n, std::uint64
     for (std::uint64_t r = 0; r < n; ++r) {
         const std::uint64_t code_at = r * g->row_stride;
         const std::uint64_t scale_at = f.layout == NINFER_LAYOUT_row_scale_v1 ? g->scale_plane_offset + 2 * r : code_at + k;
-        const std::uint16_t s = load16(payload, scale_at);
+        const std::uint16_t s = abi::load_le16(&payload[scale_at]);
         if (role_verdict(scale_role, s) != NINFER_VERDICT_VALID)
             return detail::refused<Fp8RowDecoded>(NINFER_E_INVALID_PAYLOAD, NINFER_DETAIL_INVALID_SCALE,
                                                   fmt::format("row {} multiplier 0x{:04x} (offset {}) is not a valid {}", r, s,
@@ -157,7 +149,7 @@ std::uint32_t fp8_row_weight_binary32(const Fp8RowFormat &f, std::uint8_t code, 
     // c32 = exact(c), s32 = exact(s), w = binary32(c32 * s32): one rounding of the exact product.
     const auto c = word_info(word_format(NINFER_FORMAT_e4m3fn), code);
     const auto s = word_info(word_format(f.scale_format), scale);
-    if (!finite_class(c.cls) || !finite_class(s.cls)) throw std::invalid_argument("fp8_row_weight_binary32: non-finite word");
+    if (!abi::class_is_finite(c.cls) || !abi::class_is_finite(s.cls)) throw std::invalid_argument("fp8_row_weight_binary32: non-finite word");
     Real product = exact_zero();
     product = c.value * s.value;
     if (mpfr_zero_p(product.backend().data())) return (c.negative != s.negative) ? 0x80000000u : 0u;
@@ -177,14 +169,14 @@ Fp8RowEncoded fp8_row_maxabs(const Fp8RowFormat &f, std::uint32_t source_format,
     Real amax = exact_zero();
     for (std::size_t i = 0; i < row.size(); ++i) {
         const auto info = word_info(src, row[i]);
-        if (!finite_class(info.cls)) {
+        if (!abi::class_is_finite(info.cls)) {
             out.status = NINFER_E_NONFINITE;
             out.message = fmt::format("element {} is not finite", i);
             return out;
         }
         x[i] = static_cast<std::uint16_t>(round_real(info.value, bf16, kRne, kInf));
         const auto xi = word_info(bf16, x[i]);
-        if (!finite_class(xi.cls)) {
+        if (!abi::class_is_finite(xi.cls)) {
             out.status = NINFER_E_NONFINITE;
             out.suite_reading = true;
             out.message = fmt::format("element {} rounds to an infinite BF16 input", i);

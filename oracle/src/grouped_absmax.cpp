@@ -6,6 +6,8 @@
 #include <stdexcept>
 #include <string>
 
+#include "ninfer/abi/bytes.hpp"
+#include "ninfer/abi/text.hpp"
 #include "ninfer/oracle/grouped.hpp"
 #include "ninfer/oracle/scalar.hpp"
 
@@ -43,8 +45,7 @@ std::optional<std::vector<std::uint32_t>> grouped_source_to_binary32(std::uint32
                                     std::to_string(count) + " words of " + std::to_string(width) + " bytes");
     std::vector<std::uint32_t> out(count);
     for (std::uint64_t i = 0; i < count; ++i) {
-        std::uint32_t w = 0;
-        for (std::size_t b = 0; b < width; ++b) w |= static_cast<std::uint32_t>(words[i * width + b]) << (8 * b);
+        const auto w = static_cast<std::uint32_t>(abi::load_le(&words[i * width], static_cast<int>(width)));
         // Finite binary32 values are unchanged; finite BF16 and binary16 widen exactly.
         const std::uint32_t x = conv == 0 ? w : static_cast<std::uint32_t>(convert_word(conversion(conv), w));
         if (!f32_finite(x)) return std::nullopt;
@@ -170,7 +171,7 @@ bool grouped_encoder_prologue(const char *method, const GroupedFormat &f, std::u
     if (source_format != NINFER_FORMAT_fp32 && source_format != NINFER_FORMAT_bf16 &&
         source_format != NINFER_FORMAT_fp16) {
         r.status = NINFER_E_INVALID_ARGUMENT;
-        r.message = std::string(method) + ": source format " + std::string(format_name(source_format)) +
+        r.message = std::string(method) + ": source format " + abi::format_label(source_format) +
                     " is not fp32, bf16 or fp16";
         return false;
     }
@@ -187,8 +188,7 @@ bool grouped_encoder_prologue(const char *method, const GroupedFormat &f, std::u
         const WordFormat &src = word_format(source_format);
         for (std::uint64_t i = 0; i < count; ++i) {
             if (grouped_source_to_binary32(source_format, source_words.subspan(i * width, width), 1)) continue;
-            std::uint32_t w = 0;
-            for (std::uint64_t b = 0; b < width; ++b) w |= static_cast<std::uint32_t>(source_words[i * width + b]) << (8 * b);
+            const auto w = static_cast<std::uint32_t>(abi::load_le(&source_words[i * width], static_cast<int>(width)));
             r.status = NINFER_E_NONFINITE;
             r.message = std::string(method) + ": source value " + word_hex(src, w) + " (" + word_value_text(src, w) +
                         ") at row " + std::to_string(i / cols) + ", column " + std::to_string(i % cols) + " (group " +

@@ -8,6 +8,7 @@
 
 #include <fmt/format.h>
 
+#include "ninfer/abi/bytes.hpp"
 #include "ninfer/oracle/scaled.hpp"
 #include "ninfer/oracle/scalar.hpp"
 #include "scaled_internal.hpp"
@@ -69,7 +70,7 @@ std::vector<std::uint8_t> block_scale_encode(const Nvfp4Matrix &m) {
             p[g->scale_plane_offset + block_scale_swizzle(m.cols, n, gi)] = m.scales[n * g->groups_per_row + gi];
     // Divisors: consecutive little-endian binary32 words (suite reading for more than one).
     for (std::uint64_t d = 0; d < m.divisors.size(); ++d)
-        for (int b = 0; b < 4; ++b) p[g->divisor_offset + 4 * d + b] = static_cast<std::uint8_t>(m.divisors[d] >> (8 * b));
+        abi::store_le32(&p[g->divisor_offset + 4 * d], m.divisors[d]);
     return p;
 }
 
@@ -110,8 +111,7 @@ Nvfp4Decoded block_scale_decode(std::uint64_t n, std::uint64_t k, std::uint64_t 
     const auto &divisor_role = role(NINFER_ROLE_fp32_weight_divisor);
     out.m.divisors.resize(divisors);
     for (std::uint64_t d = 0; d < divisors; ++d) {
-        std::uint32_t w = 0;
-        for (int b = 0; b < 4; ++b) w |= static_cast<std::uint32_t>(payload[g->divisor_offset + 4 * d + b]) << (8 * b);
+        const std::uint32_t w = abi::load_le32(&payload[g->divisor_offset + 4 * d]);
         if (role_verdict(divisor_role, w) != NINFER_VERDICT_VALID)
             return detail::refused<Nvfp4Decoded>(NINFER_E_INVALID_PAYLOAD, NINFER_DETAIL_INVALID_DIVISOR,
                                                  fmt::format("divisor {} is 0x{:08x}, not finite and strictly positive", d, w));

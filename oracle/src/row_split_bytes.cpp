@@ -7,6 +7,7 @@
 #include <stdexcept>
 #include <string>
 
+#include "ninfer/abi/bytes.hpp"
 #include "ninfer/oracle/row_split.hpp"
 
 namespace ninfer::oracle {
@@ -157,7 +158,7 @@ std::uint16_t row_split_scale_word(const RowSplitGeometry &g, std::span<const st
     if (row >= rows_of(g) || group >= g.groups_per_row || at + 2 > payload.size())
         throw std::out_of_range("row_split_scale_word: row " + std::to_string(row) + " group " + std::to_string(group) +
                                 " is outside the payload");
-    return static_cast<std::uint16_t>(payload[at] | payload[at + 1] << 8);
+    return abi::load_le16(&payload[at]);
 }
 
 void row_split_put_scale_word(const RowSplitGeometry &g, std::span<std::uint8_t> payload, std::uint64_t row,
@@ -166,8 +167,7 @@ void row_split_put_scale_word(const RowSplitGeometry &g, std::span<std::uint8_t>
     if (row >= rows_of(g) || group >= g.groups_per_row || at + 2 > payload.size())
         throw std::out_of_range("row_split_put_scale_word: row " + std::to_string(row) + " group " + std::to_string(group) +
                                 " is outside the payload");
-    payload[at] = static_cast<std::uint8_t>(word & 0xFF);
-    payload[at + 1] = static_cast<std::uint8_t>(word >> 8);
+    abi::store_le16(&payload[at], word);
 }
 
 void corrupt_code_word(const GroupedFormat &f, const RowSplitGeometry &g, std::span<std::uint8_t> payload,

@@ -21,9 +21,7 @@ struct Fields {
 };
 
 /// Whether a class byte (without sign) is one of the NaN classes.
-inline bool is_nan_class(std::uint8_t cls) {
-    return cls == NINFER_CLASS_QNAN || cls == NINFER_CLASS_SNAN || cls == NINFER_CLASS_NAN;
-}
+inline bool is_nan_class(std::uint8_t cls) { return abi::class_is_nan(cls); }
 
 /// Split a word that fits the format's width into its fields.
 Fields fields(const WordFormat &f, std::uint64_t word);

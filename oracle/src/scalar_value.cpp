@@ -8,8 +8,7 @@
 #include <stdexcept>
 #include <string>
 
-#include <fmt/format.h>
-
+#include "ninfer/abi/bytes.hpp"
 #include "scalar_internal.hpp"
 
 namespace ninfer::oracle {
@@ -191,19 +190,6 @@ std::uint8_t role_verdict(const Role &r, std::uint64_t word) {
     return NINFER_VERDICT_VALID;
 }
 
-std::uint64_t largest_finite_word(const WordFormat &f) {
-    const std::uint64_t exp_ones = (1ull << f.exp_bits) - 1;
-    const std::uint64_t frac_ones = (1ull << f.man_bits) - 1;
-    switch (f.special) {
-    case Special::IEEE: return ((exp_ones - 1) << f.man_bits) | frac_ones;  // below the Inf/NaN exponent
-    case Special::FN: return (exp_ones << f.man_bits) | (frac_ones - 1);    // below the all-ones NaN
-    case Special::NONE: return (exp_ones << f.man_bits) | frac_ones;        // every word finite
-    case Special::E8M0: return 0xFE;                                        // below 0xFF NaN
-    case Special::INT: return (1ull << (f.bits - 1)) - 1;
-    }
-    throw std::logic_error("unreachable special kind");
-}
-
 std::int64_t ordered_index(const WordFormat &f, std::uint64_t word) {
     const auto info = word_info(f, word);
     if (info.cls == NINFER_CLASS_OUTSIDE || is_nan_class(info.cls))
@@ -219,7 +205,9 @@ std::int64_t ordered_index(const WordFormat &f, std::uint64_t word) {
 
 std::string word_hex(const WordFormat &f, std::uint64_t word) {
     // The format's digit count at least; a word wider than the format (CLASS_OUTSIDE) keeps all its digits.
-    return fmt::format("{:0{}x}", word, std::max(1, (f.bits + 3) / 4));
+    int digits = std::max(1, (f.bits + 3) / 4);
+    while (digits < 16 && (word >> (4 * digits)) != 0) ++digits;
+    return abi::hex_word(word, digits);
 }
 
 std::string word_value_text(const WordFormat &f, std::uint64_t word) {

@@ -6,6 +6,7 @@
 #include <catch2/catch.hpp>
 #include <cstring>
 
+#include "ninfer/abi/bytes.hpp"
 #include "ninfer/oracle/grouped.hpp"
 #include "ninfer/oracle/scalar.hpp"
 
@@ -17,8 +18,7 @@ const GroupedFormat &gf(std::uint32_t id) { return grouped_format(id); }
 
 std::vector<std::uint8_t> le_bytes(const std::vector<std::uint32_t> &words, int width) {
     std::vector<std::uint8_t> out;
-    for (const auto w : words)
-        for (int b = 0; b < width; ++b) out.push_back(static_cast<std::uint8_t>(w >> (8 * b)));
+    for (const auto w : words) ninfer::abi::append_le(out, w, width);
     return out;
 }
 

@@ -5,6 +5,7 @@
 #include <catch2/catch.hpp>
 #include <random>
 
+#include "ninfer/abi/bytes.hpp"
 #include "ninfer/oracle/grouped.hpp"
 #include "ninfer/oracle/scalar.hpp"
 
@@ -17,8 +18,7 @@ const WordFormat &F32() { return word_format(NINFER_FORMAT_fp32); }
 
 std::vector<std::uint8_t> le32(const std::vector<std::uint32_t> &words) {
     std::vector<std::uint8_t> out;
-    for (const auto w : words)
-        for (int b = 0; b < 4; ++b) out.push_back(static_cast<std::uint8_t>(w >> (8 * b)));
+    for (const auto w : words) ninfer::abi::append_le(out, w, 4);
     return out;
 }
 

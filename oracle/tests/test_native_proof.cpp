@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "../bench/native_proof.hpp"
+#include "ninfer/abi/bytes.hpp"
 #include "ninfer/oracle/exhaustive.hpp"
 #include "ninfer/oracle/formats.hpp"
 #include "ninfer/oracle/native_words.hpp"
@@ -78,8 +79,7 @@ TEST_CASE("native::decode_batch equals the oracle's decode: whole small domains,
         }
         for (const std::uint64_t first : firsts) {
             std::vector<std::uint8_t> in(count * width), got(count * 8), want(count * 8);
-            for (std::uint64_t i = 0; i < count; ++i)
-                for (int b = 0; b < width; ++b) in[i * width + b] = static_cast<std::uint8_t>((first + i) >> (8 * b));
+            for (std::uint64_t i = 0; i < count; ++i) ninfer::abi::store_le(&in[i * width], first + i, width);
             REQUIRE(native::decode_batch(f.id, in.data(), got.data(), count));
             oracle::oracle_decode_range(f.id, first, count, want.data(), 2);
             std::uint64_t mismatches = 0;

@@ -10,6 +10,7 @@
 #include <algorithm>
 #include <set>
 
+#include "ninfer/abi/bytes.hpp"
 #include "ninfer/oracle/scaled.hpp"
 
 using namespace ninfer::oracle;
@@ -120,7 +121,7 @@ TEST_CASE("nvfp4 decode refuses invalid scales, divisors and sizes, naming where
     for (std::uint32_t bad : {0u, 0x80000000u, 0xBF800000u, 0x7F800000u, 0x7FC00000u, 0xFF800000u}) {
         CAPTURE(bad);
         auto p = good;
-        for (int b = 0; b < 4; ++b) p[g.divisor_offset + b] = static_cast<std::uint8_t>(bad >> (8 * b));
+        ninfer::abi::store_le32(&p[g.divisor_offset], bad);
         const auto d = block_scale_decode(128, 64, 1, p);
         CHECK(d.status == NINFER_E_INVALID_PAYLOAD);
         CHECK(d.detail == NINFER_DETAIL_INVALID_DIVISOR);
@@ -309,7 +310,7 @@ TEST_CASE("MXFP4 recipe reproduces lesson Example 14", "[scaled][lesson]") {
     CHECK(f32(0x4076ADDAu) == Approx(3.8544).margin(5e-5));
     CHECK(b.scale == 126);
     std::string codes;
-    for (auto c : b.codes) codes += "0123456789abcdef"[c];
+    for (auto c : b.codes) codes += ninfer::abi::hex_word(c, 1);
     CHECK(codes == "19c30cdeab03402d00bc9c59d9e07acc");
     // mean abs error = 0.1147
     Rational err = 0;

@@ -8,6 +8,7 @@
 #include <set>
 #include <string>
 
+#include "ninfer/abi/bytes.hpp"
 #include "ninfer/oracle/formats.hpp"
 #include "ninfer/oracle/grouped.hpp"
 #include "ninfer/oracle/row_split.hpp"
@@ -235,9 +236,7 @@ TEST_CASE("grouped suites: high-plane-only codes in padding and zero-scale group
             std::size_t padding = 0, zero_group = 0;
             for (const auto &c : cases) {
                 if (c.format != f.id || c.op != NINFER_OP_payload_validate || c.expect.status != NINFER_E_INVALID_PAYLOAD) continue;
-                char hexw[3];
-                std::snprintf(hexw, sizeof hexw, "%02x", w);
-                if (c.id.find(std::string("high_only_") + hexw) == std::string::npos) continue;
+                if (c.id.find("high_only_" + ninfer::abi::hex_word(w, 2)) == std::string::npos) continue;
                 if (c.rule == "row_split.padding" && c.expect.detail == NINFER_DETAIL_NONZERO_PADDING) ++padding;
                 if (c.rule == "grouped.scale.zero_group_codes" && c.expect.detail == NINFER_DETAIL_ZERO_SCALE_CODES) ++zero_group;
             }

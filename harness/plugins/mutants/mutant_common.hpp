@@ -21,6 +21,7 @@
 #include <optional>
 
 #include "native.hpp"
+#include "ninfer/abi/bytes.hpp"
 #include "ninfer/oracle/formats.hpp"
 #include "ninfer/suites/rule_ids.hpp"
 #include "reference_plugin.hpp"
@@ -43,16 +44,13 @@ inline int word_bytes(std::uint32_t format) {
     return f ? f->bytes() : 0;
 }
 
+/// Word `i` of a buffer of `bytes`-wide little-endian words.
 inline std::uint64_t load_word(const void *buf, std::uint64_t i, int bytes) {
-    const auto *p = static_cast<const std::uint8_t *>(buf) + i * bytes;
-    std::uint64_t v = 0;
-    for (int b = 0; b < bytes; ++b) v |= static_cast<std::uint64_t>(p[b]) << (8 * b);
-    return v;
+    return abi::load_le(static_cast<const std::uint8_t *>(buf) + i * bytes, bytes);
 }
 
 inline void store_word(void *buf, std::uint64_t i, int bytes, std::uint64_t v) {
-    auto *p = static_cast<std::uint8_t *>(buf) + i * bytes;
-    for (int b = 0; b < bytes; ++b) p[b] = static_cast<std::uint8_t>(v >> (8 * b));
+    abi::store_le(static_cast<std::uint8_t *>(buf) + i * bytes, v, bytes);
 }
 
 /// The value of a word as a host double (through the reference's exact decode).

@@ -5,11 +5,11 @@
 #include "mutant_grouped_common.hpp"
 
 namespace {
-struct Steps : ninfer::mutants::grouped::Absmax72 {
+struct Steps : ninfer::mutants::grouped::AbsmaxSteps {
     static std::uint16_t scale16(float raw) {
         std::uint32_t w = std::bit_cast<std::uint32_t>(raw);
         w = (w + 0x7FFFu + ((w >> 16) & 1u)) & 0xFFFF0000u;
-        return ninfer::mutants::grouped::Absmax72::scale16(std::bit_cast<float>(w));
+        return ninfer::mutants::grouped::AbsmaxSteps::scale16(std::bit_cast<float>(w));
     }
 };
 struct M {

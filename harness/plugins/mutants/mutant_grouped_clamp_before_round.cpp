@@ -7,7 +7,7 @@
 #include "mutant_grouped_common.hpp"
 
 namespace {
-struct Steps : ninfer::mutants::grouped::Absmax72 {
+struct Steps : ninfer::mutants::grouped::AbsmaxSteps {
     static int code(const ninfer::oracle::GroupedFormat &f, float v) {
         return static_cast<int>(std::nearbyint(std::clamp(v, static_cast<float>(f.qmin) - 0.5f, static_cast<float>(f.qmax) + 0.5f)));
     }

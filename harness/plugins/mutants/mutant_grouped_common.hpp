@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 // Helpers of the grouped-family mutants (mutant_grouped_*.cpp): a copy of the Section 7.2
-// grouped_absmax whose steps a mutant replaces one at a time (Absmax72), a copy of the reference's
-// grouped_search (Search73), and byte surgery on row_split_k128_v1 payloads (storage-layouts.md
+// grouped_absmax whose steps a mutant replaces one at a time (AbsmaxSteps), a copy of the reference's
+// grouped_search (SearchSteps), and byte surgery on row_split_k128_v1 payloads (storage-layouts.md
 // Section 3) through the oracle's payload API (ninfer/oracle/row_split.hpp: geometry, lane words,
 // corrupt_*), the only part of the oracle library a mutant uses. Built on the reference's native
 // codecs (native_grouped.hpp); a mutant changes exactly one behaviour of the reference.
@@ -24,7 +24,7 @@ namespace gn = reference::grouped_native;
 using oracle::GroupedFormat;
 
 /// The steps of Section 7.2 as the reference takes them; a mutant derives and hides one.
-struct Absmax72 {
+struct AbsmaxSteps {
     static float denominator(const GroupedFormat &f) { return static_cast<float>(f.qmax); }
     static std::uint16_t scale16(float raw) { return gn::f32_to_f16_rne(std::bit_cast<std::uint32_t>(raw)); }
     static std::uint16_t rescue(std::uint16_t s) { return s == 0 ? std::uint16_t{0x0001} : s; }
@@ -149,7 +149,7 @@ void rewrite_values(const ninfer_call *c, ninfer_result *r, Value value) {
     for (std::uint64_t row = 0; row < n; ++row)
         for (std::uint64_t col = 0; col < k; ++col) {
             const std::uint64_t at = 2 * (row * gpr + col / f->group);
-            const auto s = static_cast<std::uint16_t>(scales[at] | scales[at + 1] << 8);
+            const auto s = abi::load_le16(&scales[at]);
             store_word(out, row * k + col, 4, value(*f, s, codes[row * k + col]));
         }
 }
@@ -164,7 +164,7 @@ inline int raw_code(const GroupedFormat &f, std::uint32_t w) {
 /// grouped_search (oracle/GROUPED.md R3) as the reference takes it, with two steps a mutant may
 /// replace: which lane of largest magnitude is the extreme, and when a candidate replaces the
 /// incumbent.
-struct Search73 {
+struct SearchSteps {
     static bool extreme_is_last() { return false; }
     template <class W>
     static bool replaces(W error, W best) { return error < best; }

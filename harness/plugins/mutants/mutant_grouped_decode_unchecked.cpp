@@ -33,7 +33,7 @@ struct M {
         for (std::uint64_t row = 0; row < n; ++row)
             for (std::uint64_t col = 0; col < k; ++col) {
                 const std::uint64_t at = 2 * (row * g->logical_groups + col / G);
-                const auto s = static_cast<std::uint16_t>(scales[at] | scales[at + 1] << 8);
+                const auto s = ninfer::abi::load_le16(&scales[at]);
                 ninfer::mutants::store_word(c->out3, row * k + col, 4, gn::reconstruct(s, codes[row * k + col]));
             }
         r->out_written = n * k;

@@ -4,7 +4,7 @@
 #include "mutant_grouped_common.hpp"
 
 namespace {
-struct Steps : ninfer::mutants::grouped::Absmax72 {
+struct Steps : ninfer::mutants::grouped::AbsmaxSteps {
     static float normalized(float x, float scale32, float) { return x / scale32; }
 };
 struct M {

@@ -19,7 +19,7 @@ struct M {
         const auto *q = static_cast<const std::int8_t *>(c->in);
         const auto *s = static_cast<const std::uint8_t *>(c->aux);
         gn::Matrix m{n, k, std::vector<std::int8_t>(q, q + n * k), {}};
-        for (std::uint64_t i = 0; i < n * g->logical_groups; ++i) m.scales.push_back(static_cast<std::uint16_t>(s[2 * i] | s[2 * i + 1] << 8));
+        for (std::uint64_t i = 0; i < n * g->logical_groups; ++i) m.scales.push_back(ninfer::abi::load_le16(&s[2 * i]));
         std::vector<std::uint64_t> bad;
         for (std::uint64_t i = 0; i < n * k; ++i)
             if (m.codes[i] < f->qmin || m.codes[i] > f->qmax) {

@@ -4,7 +4,7 @@
 #include "mutant_grouped_common.hpp"
 
 namespace {
-struct Steps : ninfer::mutants::grouped::Absmax72 {
+struct Steps : ninfer::mutants::grouped::AbsmaxSteps {
     static std::uint16_t rescue(std::uint16_t s) { return s; }
 };
 struct M {

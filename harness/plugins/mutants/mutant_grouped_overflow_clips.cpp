@@ -4,7 +4,7 @@
 #include "mutant_grouped_common.hpp"
 
 namespace {
-struct Steps : ninfer::mutants::grouped::Absmax72 {
+struct Steps : ninfer::mutants::grouped::AbsmaxSteps {
     static std::optional<std::uint16_t> overflow(std::uint16_t s) {
         return (s & 0x7C00u) == 0x7C00u ? std::uint16_t{0x7BFF} : s;
     }

@@ -4,7 +4,7 @@
 #include "mutant_grouped_common.hpp"
 
 namespace {
-struct Steps : ninfer::mutants::grouped::Absmax72 {
+struct Steps : ninfer::mutants::grouped::AbsmaxSteps {
     static int code(const ninfer::oracle::GroupedFormat &f, float v) {
         // The clamp of the word's full two's-complement range where the format has an illegal
         // word below qmin (Q8: -128, the code of 0x80).

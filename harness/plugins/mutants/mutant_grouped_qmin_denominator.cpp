@@ -4,7 +4,7 @@
 #include "mutant_grouped_common.hpp"
 
 namespace {
-struct Steps : ninfer::mutants::grouped::Absmax72 {
+struct Steps : ninfer::mutants::grouped::AbsmaxSteps {
     static float denominator(const ninfer::oracle::GroupedFormat &f) { return static_cast<float>(-f.qmin); }
 };
 struct M {

@@ -5,7 +5,7 @@
 #include "mutant_grouped_common.hpp"
 
 namespace {
-struct Steps : ninfer::mutants::grouped::Search73 {
+struct Steps : ninfer::mutants::grouped::SearchSteps {
     template <class W>
     static bool replaces(W error, W best) { return error <= best; }
 };

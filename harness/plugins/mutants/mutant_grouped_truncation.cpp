@@ -4,7 +4,7 @@
 #include "mutant_grouped_common.hpp"
 
 namespace {
-struct Steps : ninfer::mutants::grouped::Absmax72 {
+struct Steps : ninfer::mutants::grouped::AbsmaxSteps {
     static int code(const ninfer::oracle::GroupedFormat &f, float v) {
         return static_cast<int>(std::clamp(std::trunc(v), static_cast<float>(f.qmin), static_cast<float>(f.qmax)));
     }

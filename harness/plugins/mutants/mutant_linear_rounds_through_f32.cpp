@@ -6,6 +6,7 @@
 
 #include "mutant_linear_common.hpp"
 #include "native.hpp"
+#include "ninfer/abi/bytes.hpp"
 
 namespace {
 
@@ -26,11 +27,9 @@ std::optional<std::int32_t> round_twice(const ninfer_call_v2 *c, ninfer_result_v
         out->format == NINFER_FORMAT_bf16 ? NINFER_CONVERSION_fp32_to_bf16_rne : NINFER_CONVERSION_fp32_to_fp16_rne;
     auto *o = static_cast<std::uint8_t *>(out->data);
     for (std::uint64_t i = 0; i < words; ++i) {
-        const std::uint64_t w = static_cast<std::uint64_t>(wide[4 * i]) | static_cast<std::uint64_t>(wide[4 * i + 1]) << 8 |
-                                static_cast<std::uint64_t>(wide[4 * i + 2]) << 16 | static_cast<std::uint64_t>(wide[4 * i + 3]) << 24;
+        const std::uint64_t w = ninfer::abi::load_le32(&wide[4 * i]);
         const std::uint64_t h = ninfer::reference::native_convert(conversion, w);  // the bug: a second rounding
-        o[2 * i] = static_cast<std::uint8_t>(h);
-        o[2 * i + 1] = static_cast<std::uint8_t>(h >> 8);
+        ninfer::abi::store_le(&o[2 * i], h, 2);
     }
     out->written = 2 * words;
     return NINFER_OK;

@@ -3,6 +3,7 @@
 #include "builders.hpp"
 
 #include "../plumbing.hpp"
+#include "ninfer/abi/bytes.hpp"
 
 #include <algorithm>
 #include <memory>
@@ -50,21 +51,20 @@ std::pair<std::int64_t, int> f16_parts(std::uint16_t w) {
     return {(w & 0x8000u) ? -m : m, exp};
 }
 
-Bytes le32(const U32 &w) {
+namespace {
+/// Words of `bytes` bytes each, little-endian, in order.
+template <class Word>
+Bytes packed_le(const std::vector<Word> &w, int bytes) {
     Bytes b;
-    for (auto x : w) put_word(b, x, 4);
+    b.reserve(w.size() * static_cast<std::size_t>(bytes));
+    for (auto x : w) abi::append_le(b, x, bytes);
     return b;
 }
-Bytes le16(const U16 &w) {
-    Bytes b;
-    for (auto x : w) put_word(b, x, 2);
-    return b;
-}
-Bytes le64(const std::vector<std::uint64_t> &w) {
-    Bytes b;
-    for (auto x : w) put_word(b, x, 8);
-    return b;
-}
+}  // namespace
+
+Bytes le32(const U32 &w) { return packed_le(w, 4); }
+Bytes le16(const U16 &w) { return packed_le(w, 2); }
+Bytes le64(const std::vector<std::uint64_t> &w) { return packed_le(w, 8); }
 Bytes codes_bytes(const std::vector<std::int8_t> &q) {
     Bytes b;
     for (auto x : q) b.push_back(static_cast<std::uint8_t>(x));

@@ -4,6 +4,7 @@
 #include "builders.hpp"
 
 #include "../plumbing.hpp"
+#include "ninfer/abi/word_classes.hpp"
 
 #include <memory>
 #include <mutex>
@@ -36,7 +37,7 @@ std::uint8_t class_of(const WordFormat &f, std::uint64_t w) {
 }
 bool is_nan_word(const WordFormat &f, std::uint64_t w) {
     const auto c = class_of(f, w);
-    return c == NINFER_CLASS_QNAN || c == NINFER_CLASS_SNAN || c == NINFER_CLASS_NAN || c == NINFER_CLASS_OUTSIDE;
+    return abi::class_is_nan(c) || c == NINFER_CLASS_OUTSIDE;
 }
 bool is_negative_word(const WordFormat &f, std::uint64_t w) { return (word_class_byte(f, w) & NINFER_CLASS_SIGN) != 0; }
 

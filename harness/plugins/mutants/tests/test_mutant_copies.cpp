@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 // The mutants carry copies of the reference's grouped encoders (mutant_grouped_common.hpp:
-// Absmax72, the Section 7.2 steps; Search73, grouped_search as oracle/GROUPED.md R3 reads it)
+// AbsmaxSteps, the Section 7.2 steps; SearchSteps, grouped_search as oracle/GROUPED.md R3 reads it)
 // so that a mutant can replace one step. Unmutated, each copy must equal the oracle on every
 // golden case of its suite; otherwise a mutant's kill would say nothing about its one step.
 #include <catch2/catch.hpp>
@@ -75,13 +75,13 @@ TEST_CASE("the mutants' grouped_absmax copy, unmutated, equals the oracle on eve
         for (std::uint64_t row = 0; row < e.n; ++row)
             for (std::uint64_t grp = 0; grp < gpr; ++grp) {
                 const std::uint64_t c0 = grp * G, len = std::min(e.k, c0 + G) - c0;
-                REQUIRE(mutants::grouped::absmax_group<mutants::grouped::Absmax72>(
+                REQUIRE(mutants::grouped::absmax_group<mutants::grouped::AbsmaxSteps>(
                     *e.f, e.x.data() + row * e.k + c0, len, m.scales[row * gpr + grp], m.codes.data() + row * e.k + c0));
             }
         CHECK(m.scales == e.want.m.scales);
         CHECK(m.codes == e.want.m.codes);
     }
-    std::printf("Absmax72 against the oracle: %zu golden grouped.absmax cases\n", cases.size());
+    std::printf("AbsmaxSteps against the oracle: %zu golden grouped.absmax cases\n", cases.size());
     CHECK(cases.size() >= 100);
 }
 
@@ -97,7 +97,7 @@ TEST_CASE("the mutants' grouped_search copy, unmutated, equals the oracle on eve
         const bool neg = (e.c->flags & NINFER_FLAG_NEGATIVE_SCALES) != 0;
         weighted += !imp.empty();
         negative += neg;
-        // As search_call takes it: the reference's 7.2 result, then Search73 group by group.
+        // As search_call takes it: the reference's 7.2 result, then SearchSteps group by group.
         gn::Matrix m;
         REQUIRE(gn::absmax(*e.f, e.n, e.k, e.x, m).status == NINFER_OK);
         const auto G = static_cast<std::uint64_t>(e.f->group);
@@ -105,14 +105,14 @@ TEST_CASE("the mutants' grouped_search copy, unmutated, equals the oracle on eve
         for (std::uint64_t row = 0; row < e.n; ++row)
             for (std::uint64_t grp = 0; grp < gpr; ++grp) {
                 const std::uint64_t c0 = grp * G, len = std::min(e.k, c0 + G) - c0;
-                mutants::grouped::search_group<mutants::grouped::Search73>(
+                mutants::grouped::search_group<mutants::grouped::SearchSteps>(
                     *e.f, e.x.data() + row * e.k + c0, imp.empty() ? nullptr : imp.data() + c0, len, neg,
                     m.scales[row * gpr + grp], m.codes.data() + row * e.k + c0);
             }
         CHECK(m.scales == e.want.m.scales);
         CHECK(m.codes == e.want.m.codes);
     }
-    std::printf("Search73 against the oracle: %zu golden grouped.search cases (%zu with importance, %zu with negative scales)\n",
+    std::printf("SearchSteps against the oracle: %zu golden grouped.search cases (%zu with importance, %zu with negative scales)\n",
                 cases.size(), weighted, negative);
     CHECK(cases.size() >= 20);
 }

@@ -9,6 +9,7 @@
 #include <cstdint>
 #include <string>
 
+#include "ninfer/abi/word_classes.hpp"
 #include "ninfer/oracle/formats.hpp"
 
 namespace ninfer::oracle {
@@ -70,8 +71,8 @@ bool conversion_accepts(const Conversion &c, std::uint64_t src_word, std::uint64
 /// validate op: verdict (NINFER_VERDICT_*) of a word under a role.
 std::uint8_t role_verdict(const Role &r, std::uint64_t word);
 
-/// Largest finite value of `f` as a word with the sign bit clear.
-std::uint64_t largest_finite_word(const WordFormat &f);
+/// Largest finite value of `f` as a word with the sign bit clear (the registry fact, word_classes.hpp).
+using abi::largest_finite_word;
 
 /// Total order index of a non-NaN word of a signed float format (for ulp distances):
 /// -largest ... -0 = +0 - 1 ... +largest. Unsigned formats: the word itself.

@@ -5,7 +5,7 @@
 #include <vector>
 
 #include "mutant_linear_common.hpp"
-#include "native.hpp"
+#include "scalar_codec.hpp"
 
 namespace {
 
@@ -28,7 +28,7 @@ std::optional<std::int32_t> round_twice(const ninfer_call_v2 *c, ninfer_result_v
     for (std::uint64_t i = 0; i < words; ++i) {
         const std::uint64_t w = static_cast<std::uint64_t>(wide[4 * i]) | static_cast<std::uint64_t>(wide[4 * i + 1]) << 8 |
                                 static_cast<std::uint64_t>(wide[4 * i + 2]) << 16 | static_cast<std::uint64_t>(wide[4 * i + 3]) << 24;
-        const std::uint64_t h = ninfer::reference::native_convert(conversion, w);  // the bug: a second rounding
+        const std::uint64_t h = ninfer::reference::scalar_convert(conversion, w);  // the bug: a second rounding
         o[2 * i] = static_cast<std::uint8_t>(h);
         o[2 * i + 1] = static_cast<std::uint8_t>(h >> 8);
     }

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 // cuda_host's scaled-format ops (plugin.h ABI v2; harness/README.md planes): quant_decode of nvfp4
 // and the FP8 row formats, quant_encode fp8_row_maxabs. Payloads are unpacked and packed by the
-// reference plugin's codecs (native_scaled.hpp, validation included); every value and code comes
+// reference plugin's codecs (scaled_codec.hpp, validation included); every value and code comes
 // from NVIDIA's conversions (cuda_host_scaled.hpp).
 #include "cuda_host_scaled_ops.hpp"
 
@@ -9,7 +9,7 @@
 #include <string>
 
 #include "cuda_host_scaled.hpp"
-#include "native_scaled.hpp"
+#include "scaled_codec.hpp"
 #include "ninfer/abi/bytes.hpp"
 #include "ninfer/abi/registry.hpp"
 #include "word_plugin.hpp"

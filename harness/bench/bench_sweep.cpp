@@ -17,7 +17,7 @@
 
 #include <fmt/format.h>
 
-#include "native.hpp"
+#include "scalar_codec.hpp"
 #include "ninfer/harness/runner.hpp"
 #include "ninfer/oracle/native_words.hpp"
 
@@ -53,7 +53,7 @@ double bare_loop(std::uint32_t conversion, std::uint64_t total, unsigned threads
             const std::uint64_t n = std::min(kBlock, end - start);
             for (std::uint64_t i = 0; i < n; ++i) in[i] = static_cast<std::uint32_t>(start + i);
             const auto *bytes = reinterpret_cast<const std::uint8_t *>(in.data());
-            reference::native_convert_batch(conversion, bytes, out.data(), n);
+            reference::scalar_convert_batch(conversion, bytes, out.data(), n);
             native::convert_batch(conversion, bytes, expected.data(), n);
             if (std::memcmp(out.data(), expected.data(), n * static_cast<std::uint64_t>(ob)) != 0) ++d;
         }

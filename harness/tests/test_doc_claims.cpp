@@ -429,7 +429,7 @@ TEST_CASE("the reference and gpu plugins include what docs/ARCHITECTURE.md says 
     const auto gpu_named = captures(gpu, R"(`cuda_device` includes `(ninfer/oracle/[a-z_]+\.hpp)`)");
     REQUIRE(gpu_named.size() == 1);
     CHECK(foreign_includes(kSource / "gpu/cuda_device") == std::set<std::string>{gpu_named[0], "word_plugin.hpp"});
-    CHECK(foreign_includes(kSource / "gpu/cuda_host") == std::set<std::string>{"native_scaled.hpp", "word_plugin.hpp"});
+    CHECK(foreign_includes(kSource / "gpu/cuda_host") == std::set<std::string>{"scaled_codec.hpp", "word_plugin.hpp"});
     CHECK(gpu.find("`cuda_host` links `ninfer::reference`") != std::string::npos);
     const auto cmake = read_text(kSource / "gpu/CMakeLists.txt");
     CHECK(std::regex_search(cmake, std::regex(R"(target_link_libraries\(cuda_host PRIVATE [^)]*ninfer::reference)")));

@@ -9,7 +9,7 @@ struct M {
     static constexpr const char *breaks = ninfer::suites::rule::convert_id<NINFER_CONVERSION_fp32_to_bf16_rne>;
     static std::uint64_t convert(std::uint32_t conversion, std::uint64_t src, std::uint64_t ref) {
         if (conversion != NINFER_CONVERSION_fp32_to_bf16_rne) return ref;
-        return ninfer::reference::native_convert(NINFER_CONVERSION_fp32_to_bf16_rtz, src);
+        return ninfer::reference::scalar_convert(NINFER_CONVERSION_fp32_to_bf16_rtz, src);
     }
 };
 }  // namespace

@@ -20,7 +20,7 @@
 #include <limits>
 #include <optional>
 
-#include "native.hpp"
+#include "scalar_codec.hpp"
 #include "ninfer/abi/bytes.hpp"
 #include "ninfer/oracle/formats.hpp"
 #include "ninfer/suites/rule_ids.hpp"
@@ -55,7 +55,7 @@ inline void store_word(void *buf, std::uint64_t i, int bytes, std::uint64_t v) {
 
 /// The value of a word as a host double (through the reference's exact decode).
 inline double value_of(std::uint32_t format, std::uint64_t word) {
-    return std::bit_cast<double>(reference::native_decode(format, word));
+    return std::bit_cast<double>(reference::scalar_decode(format, word));
 }
 
 /// A word's sign bit within its format (0 for unsigned formats).

@@ -4,7 +4,7 @@
 // grouped_search (SearchSteps), and byte surgery on row_split_k128_v1 payloads (storage-layouts.md
 // Section 3) through the oracle's payload API (ninfer/oracle/row_split.hpp: geometry, lane words,
 // corrupt_*), the only part of the oracle library a mutant uses. Built on the reference's native
-// codecs (native_grouped.hpp); a mutant changes exactly one behaviour of the reference.
+// codecs (grouped_codec.hpp); a mutant changes exactly one behaviour of the reference.
 #pragma once
 
 #include <algorithm>
@@ -15,7 +15,7 @@
 #include <vector>
 
 #include "mutant_common.hpp"
-#include "native_grouped.hpp"
+#include "grouped_codec.hpp"
 #include "ninfer/oracle/row_split.hpp"
 
 namespace ninfer::mutants::grouped {
@@ -178,7 +178,7 @@ using Wide = long double;
 #endif
 inline float as_float(std::uint32_t w) { return std::bit_cast<float>(w); }
 /// round_f32(a / b) through a wide quotient, repaired where it fell on a binary32 midpoint
-/// (as native_grouped_search.cpp does).
+/// (as grouped_search.cpp does).
 inline float quotient_f32(Wide a, Wide b) {
     const Wide q = a / b;
     const float f = static_cast<float>(q);

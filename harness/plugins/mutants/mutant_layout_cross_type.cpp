@@ -15,7 +15,7 @@ struct M {
         const std::uint64_t n = c->in_bytes / 2;
         if (c->out_bytes < 4 * n) return NINFER_E_BUFFER;
         for (std::uint64_t i = 0; i < n; ++i)
-            store_word(c->out, i, 4, ninfer::reference::native_convert(NINFER_CONVERSION_bf16_to_fp32, load_word(c->in, i, 2)));
+            store_word(c->out, i, 4, ninfer::reference::scalar_convert(NINFER_CONVERSION_bf16_to_fp32, load_word(c->in, i, 2)));
         r->out_written = 4 * n;
         return NINFER_OK;
     }

@@ -4,12 +4,12 @@
 #include <bit>
 
 #include "mutant_linear_common.hpp"
-#include "native.hpp"
+#include "scalar_codec.hpp"
 
 namespace {
 float bf16_sum(float s, float p) {
     const auto w = static_cast<std::uint32_t>(
-        ninfer::reference::native_convert(NINFER_CONVERSION_fp32_to_bf16_rne, std::bit_cast<std::uint32_t>(s + p)));
+        ninfer::reference::scalar_convert(NINFER_CONVERSION_fp32_to_bf16_rne, std::bit_cast<std::uint32_t>(s + p)));
     return std::bit_cast<float>(w << 16);
 }
 void patch(ninfer::reference::LinearRules &r) { r.accumulate = bf16_sum; }

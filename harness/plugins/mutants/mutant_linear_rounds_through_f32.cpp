@@ -5,7 +5,7 @@
 #include <vector>
 
 #include "mutant_linear_common.hpp"
-#include "native.hpp"
+#include "scalar_codec.hpp"
 #include "ninfer/abi/bytes.hpp"
 
 namespace {
@@ -28,7 +28,7 @@ std::optional<std::int32_t> round_twice(const ninfer_call_v2 *c, ninfer_result_v
     auto *o = static_cast<std::uint8_t *>(out->data);
     for (std::uint64_t i = 0; i < words; ++i) {
         const std::uint64_t w = ninfer::abi::load_le32(&wide[4 * i]);
-        const std::uint64_t h = ninfer::reference::native_convert(conversion, w);  // the bug: a second rounding
+        const std::uint64_t h = ninfer::reference::scalar_convert(conversion, w);  // the bug: a second rounding
         ninfer::abi::store_le(&o[2 * i], h, 2);
     }
     out->written = 2 * words;

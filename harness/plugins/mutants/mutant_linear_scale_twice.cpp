@@ -2,7 +2,7 @@
 // Seeded bug: a GEMV that applies the weight's scale twice (once when dequantizing, once more
 // on the product: s * s * q) for the grouped formats and the FP8 row formats.
 #include "mutant_linear_common.hpp"
-#include "native_scaled.hpp"
+#include "scaled_codec.hpp"
 
 namespace {
 double scaled_twice(double code, double scale) { return code * scale * scale; }

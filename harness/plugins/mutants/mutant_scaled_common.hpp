@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 // Helpers of the scaled-family mutants (mutant_scaled_*.cpp, ABI v2): every call of the scaled
 // half is served by the reference's own code (scaled_ops.hpp) under its rules with ONE rule or
-// step replaced (reference::ScaledRules, native_scaled.hpp); nothing of the reference is copied.
+// step replaced (reference::ScaledRules, scaled_codec.hpp); nothing of the reference is copied.
 // The replacement steps that take more than a line live here, each one function.
 #pragma once
 
@@ -14,7 +14,7 @@
 
 #include "grouped.hpp"
 #include "mutant_common_v2.hpp"
-#include "native.hpp"
+#include "scalar_codec.hpp"
 #include "scaled_ops.hpp"
 
 namespace ninfer::mutants::scaled {
@@ -44,7 +44,7 @@ inline float f32_of(std::uint64_t w) { return std::bit_cast<float>(static_cast<s
 /// exactly halfway between two E4M3FN neighbours (|q| <= 448) takes the one farther from zero.
 inline std::uint8_t e4m3_ties_away(float q) {
     const auto even = static_cast<std::uint8_t>(
-        reference::native_convert(NINFER_CONVERSION_fp32_to_e4m3fn_rne_nan, std::bit_cast<std::uint32_t>(q)));
+        reference::scalar_convert(NINFER_CONVERSION_fp32_to_e4m3fn_rne_nan, std::bit_cast<std::uint32_t>(q)));
     const double a = std::fabs(static_cast<double>(q));
     if (!(a > 0.0 && a <= 448.0)) return even;
     const double ulp = std::ldexp(1.0, std::max(std::ilogb(a), -6) - 3);  // 3 fraction bits, subnormals below 2^-6
@@ -52,15 +52,15 @@ inline std::uint8_t e4m3_ties_away(float q) {
     if (m - std::floor(m) != 0.5) return even;
     const auto away = static_cast<float>(std::copysign((std::floor(m) + 1.0) * ulp, static_cast<double>(q)));
     return static_cast<std::uint8_t>(
-        reference::native_convert(NINFER_CONVERSION_fp32_to_e4m3fn_rne_nan, std::bit_cast<std::uint32_t>(away)));
+        reference::scalar_convert(NINFER_CONVERSION_fp32_to_e4m3fn_rne_nan, std::bit_cast<std::uint32_t>(away)));
 }
 
 /// The row multiplier rounded toward zero (truncation) instead of to nearest-even: the
 /// nearest-even word, one word lower when it lies above the positive raw value (an infinite
 /// word, the overflow the encoder refuses, is kept).
 inline std::uint16_t scale_word_truncated(std::uint32_t to_scale, std::uint32_t from_scale, float raw32) {
-    auto w = static_cast<std::uint16_t>(reference::native_convert(to_scale, std::bit_cast<std::uint32_t>(raw32)));
-    const float v = f32_of(reference::native_convert(from_scale, w));
+    auto w = static_cast<std::uint16_t>(reference::scalar_convert(to_scale, std::bit_cast<std::uint32_t>(raw32)));
+    const float v = f32_of(reference::scalar_convert(from_scale, w));
     if (!std::isinf(v) && v > raw32) --w;
     return w;
 }

@@ -6,7 +6,7 @@
 #include <random>
 #include <vector>
 
-#include "native_grouped.hpp"
+#include "grouped_codec.hpp"
 
 int main() {
     namespace gn = ninfer::reference::grouped_native;

@@ -12,8 +12,8 @@
 #include <vector>
 
 #include "gguf_blocks.hpp"
-#include "native_grouped.hpp"
-#include "native_scaled.hpp"
+#include "grouped_codec.hpp"
+#include "scaled_codec.hpp"
 #include "ninfer/abi/registry.hpp"
 #include "reference_plugin.hpp"
 

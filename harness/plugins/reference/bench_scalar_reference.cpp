@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 // Benchmark (not a test): the reference plugin's own batch loops of the four conversions a sweep
-// is timed on (native_scalar.cpp: fp32 -> bf16, fp16, e4m3fn satfinite, e2m1 satfinite), on one
+// is timed on (scalar_conversions.cpp: fp32 -> bf16, fp16, e4m3fn satfinite, e2m1 satfinite), on one
 // core, beside a plain narrowing copy loop, and the bare sweep loop (the reference converts a
 // block of consecutive binary32 words, ninfer::native computes the expected words, memcmp
 // compares) measured in the same run. CPU seconds of this thread (wall beside them).
@@ -12,7 +12,7 @@
 #include <string>
 #include <vector>
 
-#include "native.hpp"
+#include "scalar_codec.hpp"
 #include "ninfer/abi/registry.hpp"
 #include "ninfer/oracle/native_words.hpp"
 
@@ -93,9 +93,9 @@ int main(int argc, char **argv) {
             if (width == 2) narrowing_copy<std::uint16_t>(in.data(), got.data(), kBlock);
             else narrowing_copy<std::uint8_t>(in.data(), got.data(), kBlock);
         });
-        run("fill + reference convert_batch", [&] { reference::native_convert_batch(id, in.data(), got.data(), kBlock); });
+        run("fill + reference convert_batch", [&] { reference::scalar_convert_batch(id, in.data(), got.data(), kBlock); });
         run("fill + reference + native expected + memcmp", [&] {
-            reference::native_convert_batch(id, in.data(), got.data(), kBlock);
+            reference::scalar_convert_batch(id, in.data(), got.data(), kBlock);
             native::convert_batch(id, in.data(), want.data(), kBlock);
             mismatching_blocks += std::memcmp(got.data(), want.data(), kBlock * width) != 0;
         });

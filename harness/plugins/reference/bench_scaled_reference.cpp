@@ -12,7 +12,7 @@
 #include <random>
 #include <vector>
 
-#include "native_scaled.hpp"
+#include "scaled_codec.hpp"
 #include "ninfer/oracle/scaled.hpp"
 #include "reference_plugin.hpp"
 #include "tests/v2_call.hpp"

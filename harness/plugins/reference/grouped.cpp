@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 // The grouped-family half of the reference plugin (tensor-formats.txt Sections 3.2, 4-7;
 // storage-layouts.md Sections 1 and 3): ABI v2 calls on grouped formats and row_split_k128_v1,
-// served by the native codecs of native_grouped.cpp. Planes as harness/README.md gives them per
+// served by the codecs of grouped_codec.cpp. Planes as harness/README.md gives them per
 // op: codes int8, scales uint16 LE, values binary32 LE, rows uint64 LE, payload bytes.
 #include "grouped.hpp"
 
@@ -12,7 +12,10 @@
 #include <vector>
 
 #include "call_planes.hpp"
-#include "native_grouped.hpp"
+#include "ninfer/abi/bytes.hpp"
+#include "ninfer/abi/text.hpp"
+#include "grouped_codec.hpp"
+#include "reference_family.hpp"
 
 namespace ninfer::reference {
 
@@ -45,15 +48,10 @@ std::int32_t fail(ninfer_result_v2 *res, std::int32_t status, const std::string 
     return refuse_v2(res, status, message, detail);
 }
 
-/// The registry name of any format id (word, grouped, other), or its number.
-std::string format_label(std::uint32_t id) {
-    if (const auto *f = ninfer::abi::find_format(id)) return std::string(f->name);
-    return "format#" + std::to_string(id);
-}
+using ninfer::abi::format_label;
 
 std::string pair_name(std::uint32_t format, std::uint32_t layout) {
-    const auto *l = ninfer::abi::find_id(ninfer::abi::kLayouts, layout);
-    return format_label(format) + "/" + (l ? std::string(l->name) : "layout#" + std::to_string(layout));
+    return format_label(format) + "/" + ninfer::abi::layout_label(layout);
 }
 
 /// Copy `bytes` into an output plane and set its `written`; false when it does not fit.
@@ -66,7 +64,7 @@ bool put(ninfer_output_plane *dst, const void *src, std::uint64_t bytes) {
 
 std::vector<std::uint16_t> read_u16(std::span<const std::uint8_t> b) {
     std::vector<std::uint16_t> v(b.size() / 2);
-    for (std::size_t i = 0; i < v.size(); ++i) v[i] = static_cast<std::uint16_t>(b[2 * i] | b[2 * i + 1] << 8);
+    for (std::size_t i = 0; i < v.size(); ++i) v[i] = ninfer::abi::load_le16(b.data() + 2 * i);
     return v;
 }
 
@@ -77,10 +75,7 @@ struct DecodePlanes {
 
 std::int32_t emit_matrix(const gn::Matrix &m, const GroupedFormat &f, ninfer_result_v2 *res, const DecodePlanes &o) {
     std::vector<std::uint8_t> scales(m.scales.size() * 2);
-    for (std::size_t i = 0; i < m.scales.size(); ++i) {
-        scales[2 * i] = static_cast<std::uint8_t>(m.scales[i]);
-        scales[2 * i + 1] = static_cast<std::uint8_t>(m.scales[i] >> 8);
-    }
+    for (std::size_t i = 0; i < m.scales.size(); ++i) ninfer::abi::store_le16(scales.data() + 2 * i, m.scales[i]);
     if (!put(o.codes, m.codes.data(), m.codes.size()) || !put(o.scales, scales.data(), scales.size()))
         return fail(res, NINFER_E_BUFFER, "output plane too small for codes or scales");
     if (!o.values) return NINFER_OK;
@@ -90,7 +85,7 @@ std::int32_t emit_matrix(const gn::Matrix &m, const GroupedFormat &f, ninfer_res
         for (std::uint64_t k = 0; k < m.cols; ++k) {
             const std::uint64_t i = r * m.cols + k;
             const std::uint32_t w = gn::reconstruct(m.scales[r * gpr + k / f.group], m.codes[i]);
-            for (int b = 0; b < 4; ++b) values[4 * i + b] = static_cast<std::uint8_t>(w >> (8 * b));
+            ninfer::abi::store_le32(values.data() + 4 * i, w);
         }
     if (!put(o.values, values.data(), values.size()))
         return fail(res, NINFER_E_BUFFER, "output plane too small for values");
@@ -180,8 +175,7 @@ std::int32_t do_quant_encode(const GroupedFormat &f, const ninfer_call_v2 *c, ni
                 return fail(res, NINFER_E_INVALID_ARGUMENT, "importance must hold K binary32 words");
             const auto w = plane_bytes(importance);
             for (std::uint64_t i = 0; i < k; ++i)
-                imp.push_back(std::bit_cast<float>(static_cast<std::uint32_t>(w[4 * i] | w[4 * i + 1] << 8 | w[4 * i + 2] << 16) |
-                                                   static_cast<std::uint32_t>(w[4 * i + 3]) << 24));
+                imp.push_back(std::bit_cast<float>(ninfer::abi::load_le32(w.data() + 4 * i)));
         }
         o = gn::search(f, n, k, x, imp, (c->flags & NINFER_FLAG_NEGATIVE_SCALES) != 0, m);
     }
@@ -210,11 +204,7 @@ std::int32_t do_rows_select(const GroupedFormat &f, const ninfer_call_v2 *c, nin
                                             std::to_string(g->payload_bytes), NINFER_DETAIL_SIZE);
     const std::uint64_t words = rows_in->bytes / 8;
     const auto aux = plane_bytes(rows_in);
-    auto index = [&](std::uint64_t i) {
-        std::uint64_t v = 0;
-        for (int b = 0; b < 8; ++b) v |= static_cast<std::uint64_t>(aux[8 * i + b]) << (8 * b);
-        return v;
-    };
+    auto index = [&](std::uint64_t i) { return ninfer::abi::load_le64(aux.data() + 8 * i); };
     std::uint64_t selected = words;
     if (!(c->flags & NINFER_FLAG_GATHER)) {
         if (words != 2) return fail(res, NINFER_E_INVALID_ARGUMENT, "a slice needs {first_row, row_count}");
@@ -273,5 +263,8 @@ std::int32_t grouped_call(const ninfer_call_v2 *c, ninfer_result_v2 *res) {
     default: return fail(res, NINFER_E_UNSUPPORTED, "op " + std::to_string(c->op) + " is not served for grouped formats");
     }
 }
+
+const ReferenceFamily kGroupedFamily{"grouped", [](const ninfer_call_v2 *c) { return family_op(c) && is_grouped_call(c); },
+                                     grouped_call, grouped_capabilities};
 
 }  // namespace ninfer::reference

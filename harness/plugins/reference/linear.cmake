@@ -1,9 +1,9 @@
 # SPDX-License-Identifier: Apache-2.0
 # The reference plugin's `linear` operator (issue 13, suites/LINEAR.md): the call checks and the
-# weight rows (linear_ops.cpp), its own arithmetic (native_linear.cpp: superaccumulator, binary32
+# weight rows (linear_ops.cpp), its own arithmetic (linear_arithmetic.cpp: superaccumulator, binary32
 # sequential sums, ggml's q8_1 activation quantizer), their tests against the oracle and the GEMV
 # benchmark (included by harness/plugins/reference/CMakeLists.txt).
-set(NINFER_LINEAR_SOURCES ${CMAKE_CURRENT_LIST_DIR}/linear_ops.cpp ${CMAKE_CURRENT_LIST_DIR}/native_linear.cpp)
+set(NINFER_LINEAR_SOURCES ${CMAKE_CURRENT_LIST_DIR}/linear_ops.cpp ${CMAKE_CURRENT_LIST_DIR}/linear_arithmetic.cpp)
 target_sources(ninfer_reference PRIVATE ${NINFER_LINEAR_SOURCES})
 # The f32_sequential evaluation: no product may be fused into an addition.
 set_source_files_properties(${NINFER_LINEAR_SOURCES} PROPERTIES COMPILE_OPTIONS "-ffp-contract=off")

@@ -2,8 +2,8 @@
 // The reference plugin's `linear` calls (linear_ops.hpp; the contract of issue 13, suites/LINEAR.md
 // "Call" and "Check order"): Y = W_hat X^T with W [N,K] (shape {N, K}, `format`, `layout`), X [M,K]
 // (count = M, the ACTIVATION plane's words of its format), Y [M,N] (the OUTPUT plane's words of its
-// format). Weights are decoded by the reference's family decoders (native_grouped, native_scaled,
-// gguf_blocks, native_decode); the profiles are evaluated by native_linear.
+// format). Weights are decoded by the reference's family decoders (grouped_codec, scaled_codec,
+// gguf_blocks, scalar_decode); the profiles are evaluated by linear_arithmetic.
 #include "linear_ops.hpp"
 
 #include <algorithm>
@@ -17,11 +17,14 @@
 #include <fmt/format.h>
 
 #include "call_planes.hpp"
-#include "native.hpp"
+#include "scalar_codec.hpp"
 #include "gguf_blocks.hpp"
-#include "native_grouped.hpp"
-#include "native_linear.hpp"
+#include "grouped_codec.hpp"
+#include "linear_arithmetic.hpp"
+#include "reference_family.hpp"
+#include "ninfer/abi/bytes.hpp"
 #include "ninfer/abi/registry.hpp"
+#include "ninfer/abi/text.hpp"
 
 namespace ninfer::reference {
 
@@ -44,27 +47,12 @@ Kind kind_of(std::uint32_t format) {
     return Kind::none;
 }
 
-double value_of(std::uint32_t format, std::uint64_t word) { return std::bit_cast<double>(native_decode(format, word)); }
+double value_of(std::uint32_t format, std::uint64_t word) { return std::bit_cast<double>(scalar_decode(format, word)); }
 
-std::uint64_t load_le(const std::uint8_t *p, int bytes) {
-    std::uint64_t v = 0;
-    for (int i = 0; i < bytes; ++i) v |= static_cast<std::uint64_t>(p[i]) << (8 * i);
-    return v;
-}
-
-void store_le(std::uint8_t *p, std::uint64_t v, int bytes) {
-    for (int i = 0; i < bytes; ++i) p[i] = static_cast<std::uint8_t>(v >> (8 * i));
-}
-
-std::string format_label(std::uint32_t id) {
-    if (const auto *f = abi::find_format(id)) return std::string(f->name);
-    return id == 0 ? std::string("none") : fmt::format("format#{}", id);
-}
-
-std::string layout_label(std::uint32_t id) {
-    if (const auto *l = abi::find_id(abi::kLayouts, id)) return std::string(l->name);
-    return id == 0 ? std::string("none") : fmt::format("layout#{}", id);
-}
+using abi::format_label;
+using abi::layout_label;
+using abi::load_le;
+using abi::store_le;
 
 std::int32_t fail(ninfer_result_v2 *r, std::int32_t status, const std::string &message, std::uint32_t detail = 0) {
     return refuse_v2(r, status, "linear: " + message, detail);
@@ -402,5 +390,9 @@ std::int32_t linear_call(const ninfer_call_v2 *c, ninfer_result_v2 *r, const Lin
     out->written = mn * of.bytes;
     return NINFER_OK;
 }
+
+const ReferenceFamily kLinearFamily{"linear", [](const ninfer_call_v2 *c) { return !family_op(c); },
+                                    [](const ninfer_call_v2 *c, ninfer_result_v2 *r) { return linear_call(c, r); },
+                                    linear_capabilities};
 
 }  // namespace ninfer::reference

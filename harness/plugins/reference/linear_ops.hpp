@@ -3,13 +3,13 @@
 // tensor-formats.txt Sections 8-9): Y[m, n] = sum_k W_hat[n, k] * X[m, k] for a weight of every
 // format whose elements decode to reals, under the compute profiles f32_sequential,
 // correctly_rounded, f32_accumulate and gguf_q8_1_f32. Weights are decoded by the reference's own
-// family decoders; the arithmetic is native_linear.hpp's. What reference_table.cpp dispatches to.
+// family decoders; the arithmetic is linear_arithmetic.hpp's. What reference_table.cpp dispatches to.
 #pragma once
 
 #include <cstdint>
 #include <span>
 
-#include "native_scaled.hpp"
+#include "scaled_codec.hpp"
 #include "ninfer/abi/plugin.h"
 
 namespace ninfer::reference {

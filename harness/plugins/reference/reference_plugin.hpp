@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 // The reference plugin's table (abi/include/ninfer/abi/plugin.h, ABI v2): scalar words and
-// contiguous_le_v1 served by the native codecs (native.hpp), grouped calls by grouped.hpp.
+// contiguous_le_v1 served by the scalar codecs (scalar_codec.hpp), grouped calls by grouped.hpp.
 // Mutants (harness/plugins/mutants/) copy this table and patch one behaviour; they are written
 // against ABI v1 and see the same plugin through reference_table_v1().
 //

@@ -2,7 +2,7 @@
 // The scaled-family half of the reference plugin (tensor-formats.txt Sections 3.3, 3.4 and the
 // fp8_row_maxabs paragraph; storage-layouts.md Sections 4-6; oracle/SCALED.md R1-R5): ABI v2
 // calls on nvfp4 in block_scale_k16_m128x4_v1, fp8_e4m3fn_row_bf16 in row_scale_v1 and
-// fp8_e4m3fn_row_fp16 in row_interleaved_v1, served by the native codecs of native_scaled.cpp.
+// fp8_e4m3fn_row_fp16 in row_interleaved_v1, served by the codecs of scaled_codec.cpp.
 // Planes as harness/README.md gives them: codes one byte per element, scales at their width LE
 // (nvfp4 [N, K/16] bytes, FP8 rows N words of 2 bytes), divisors binary32 LE, values binary32
 // LE, rows uint64 LE, payload bytes.
@@ -15,7 +15,10 @@
 #include <fmt/format.h>
 
 #include "call_planes.hpp"
+#include "reference_family.hpp"
+#include "ninfer/abi/bytes.hpp"
 #include "ninfer/abi/registry.hpp"
+#include "ninfer/abi/text.hpp"
 
 namespace ninfer::reference {
 
@@ -76,14 +79,8 @@ std::int32_t fail(ninfer_result_v2 *r, const ScaledOutcome &o) { return refuse_v
 /// E_SIZE always names the size rule (detail size).
 std::int32_t fail_size(ninfer_result_v2 *r, const std::string &message) { return fail(r, NINFER_E_SIZE, message, NINFER_DETAIL_SIZE); }
 
-std::string format_label(std::uint32_t id) {
-    if (const auto *f = abi::find_format(id)) return std::string(f->name);
-    return id == 0 ? std::string("none") : fmt::format("format#{}", id);
-}
-std::string layout_label(std::uint32_t id) {
-    if (const auto *l = abi::find_id(abi::kLayouts, id)) return std::string(l->name);
-    return id == 0 ? std::string("none") : fmt::format("layout#{}", id);
-}
+using abi::format_label;
+using abi::layout_label;
 
 /// Copy `bytes` into an output plane and set its `written`; false when it does not fit.
 bool put(ninfer_output_plane *dst, const void *src, std::uint64_t bytes) {
@@ -96,19 +93,14 @@ bool put(ninfer_output_plane *dst, const void *src, std::uint64_t bytes) {
 template <class Word>
 std::vector<std::uint8_t> le_bytes(const std::vector<Word> &words) {
     std::vector<std::uint8_t> out(words.size() * sizeof(Word));
-    for (std::size_t i = 0; i < words.size(); ++i)
-        for (std::size_t b = 0; b < sizeof(Word); ++b) out[i * sizeof(Word) + b] = static_cast<std::uint8_t>(words[i] >> (8 * b));
+    for (std::size_t i = 0; i < words.size(); ++i) abi::store_le(out.data() + i * sizeof(Word), words[i], sizeof(Word));
     return out;
 }
 
 template <class Word>
 std::vector<Word> le_words(std::span<const std::uint8_t> bytes) {
     std::vector<Word> out(bytes.size() / sizeof(Word));
-    for (std::size_t i = 0; i < out.size(); ++i) {
-        std::uint64_t w = 0;
-        for (std::size_t b = 0; b < sizeof(Word); ++b) w |= static_cast<std::uint64_t>(bytes[i * sizeof(Word) + b]) << (8 * b);
-        out[i] = static_cast<Word>(w);
-    }
+    for (std::size_t i = 0; i < out.size(); ++i) out[i] = static_cast<Word>(abi::load_le(bytes.data() + i * sizeof(Word), sizeof(Word)));
     return out;
 }
 
@@ -331,5 +323,9 @@ std::int32_t scaled_call(const ninfer_call_v2 *c, ninfer_result_v2 *r, const Sca
     default: return do_decode(x);
     }
 }
+
+const ReferenceFamily kScaledFamily{"scaled", [](const ninfer_call_v2 *c) { return family_op(c) && is_scaled_call(c); },
+                                    [](const ninfer_call_v2 *c, ninfer_result_v2 *r) { return scaled_call(c, r); },
+                                    scaled_capabilities};
 
 }  // namespace ninfer::reference

@@ -6,7 +6,7 @@
 #include <cstdint>
 #include <span>
 
-#include "native_scaled.hpp"
+#include "scaled_codec.hpp"
 #include "ninfer/abi/plugin.h"
 
 namespace ninfer::reference {

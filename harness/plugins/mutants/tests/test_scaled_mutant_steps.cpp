@@ -14,11 +14,11 @@
 namespace {
 
 namespace ms = ninfer::mutants::scaled;
-using ninfer::reference::native_convert;
+using ninfer::reference::scalar_convert;
 
-float e4m3_value(std::uint8_t w) { return ms::f32_of(native_convert(NINFER_CONVERSION_e4m3fn_to_fp32, w)); }
+float e4m3_value(std::uint8_t w) { return ms::f32_of(scalar_convert(NINFER_CONVERSION_e4m3fn_to_fp32, w)); }
 std::uint8_t e4m3_even(float q) {
-    return static_cast<std::uint8_t>(native_convert(NINFER_CONVERSION_fp32_to_e4m3fn_rne_nan, std::bit_cast<std::uint32_t>(q)));
+    return static_cast<std::uint8_t>(scalar_convert(NINFER_CONVERSION_fp32_to_e4m3fn_rne_nan, std::bit_cast<std::uint32_t>(q)));
 }
 
 }  // namespace
@@ -61,9 +61,9 @@ TEST_CASE("mutant step: the row multiplier truncated toward zero", "[mutants][sc
             const float raw = std::bit_cast<float>(x);
             const std::uint16_t w = ms::scale_word_truncated(to, from, raw);
             CAPTURE(bf16, x, w);
-            REQUIRE(ms::f32_of(native_convert(from, w)) <= raw);
-            REQUIRE(ms::f32_of(native_convert(from, static_cast<std::uint16_t>(w + 1))) > raw);
-            if (bf16) REQUIRE(w == native_convert(NINFER_CONVERSION_fp32_to_bf16_rtz, x));
+            REQUIRE(ms::f32_of(scalar_convert(from, w)) <= raw);
+            REQUIRE(ms::f32_of(scalar_convert(from, static_cast<std::uint16_t>(w + 1))) > raw);
+            if (bf16) REQUIRE(w == scalar_convert(NINFER_CONVERSION_fp32_to_bf16_rtz, x));
         }
     }
     // An overflow to infinity is kept: the encoder's refusal is not this mutant's business.

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-// The reference's `linear` (linear_ops.hpp, native_linear.hpp; the contract of issue 13,
+// The reference's `linear` (linear_ops.hpp, linear_arithmetic.hpp; the contract of issue 13,
 // suites/LINEAR.md): the superaccumulator's rounding on hand-made sums, the q8_1 activation
 // quantizer against the reference's own ggml quantizer, one refusal per step of the check order,
 // and the whole op against the oracle (oracle::linear_expect) on seeded shapes of every family
@@ -21,8 +21,8 @@
 
 #include "linear_ops.hpp"
 #include "gguf_blocks.hpp"
-#include "native_grouped.hpp"
-#include "native_linear.hpp"
+#include "grouped_codec.hpp"
+#include "linear_arithmetic.hpp"
 #include "ninfer/abi/registry.hpp"
 #include "ninfer/oracle/linear.hpp"
 #include "ninfer/suites/case.hpp"

@@ -10,7 +10,7 @@
 
 #include "case_call.hpp"
 #include "grouped.hpp"
-#include "native_grouped.hpp"
+#include "grouped_codec.hpp"
 #include "ninfer/oracle/grouped.hpp"
 #include "ninfer/oracle/row_split.hpp"
 #include "ninfer/oracle/scalar.hpp"

@@ -5,12 +5,12 @@
 #include <catch2/catch.hpp>
 #include <cstdint>
 
-#include "native.hpp"
+#include "scalar_codec.hpp"
 #include "ninfer/oracle/native_words.hpp"
 
 namespace {
 
-using ninfer::reference::native_convert;
+using ninfer::reference::scalar_convert;
 
 struct Word {
     std::uint32_t conversion;
@@ -100,20 +100,20 @@ const Word kWords[] = {
 TEST_CASE("native conversions reproduce hand-derived words", "[native]") {
     for (const auto &w : kWords) {
         INFO("conversion " << w.conversion << " input 0x" << std::hex << w.in << ": " << w.why);
-        CHECK(native_convert(w.conversion, w.in) == w.out);
+        CHECK(scalar_convert(w.conversion, w.in) == w.out);
         CHECK(ninfer::native::convert_word(w.conversion, w.in) == w.out);  // the sweep's copy
     }
 }
 
 TEST_CASE("native decode, classify and verdicts of hand-picked words", "[native]") {
     using namespace ninfer::reference;
-    CHECK(native_decode(NINFER_FORMAT_e4m3fn, 0x38) == 0x3FF0000000000000ull);  // 1.0, lesson Example 8
-    CHECK(native_decode(NINFER_FORMAT_e4m3fn, 0x7E) == 0x407C000000000000ull);  // 448
-    CHECK(native_decode(NINFER_FORMAT_e4m3fn, 0x01) == 0x3F60000000000000ull);  // 2^-9
-    CHECK(native_decode(NINFER_FORMAT_e4m3fn, 0xFF) == 0xFFF8000000000000ull);  // NaN keeps its sign
-    CHECK(native_decode(NINFER_FORMAT_int32, 0x80000000u) == 0xC1E0000000000000ull);  // -2^31
-    CHECK(native_decode(NINFER_FORMAT_ue4m3, 0x80) == 0x7FF8000000000000ull);  // outside UE4M3
-    CHECK(native_decode(NINFER_FORMAT_e8m0, 0x00) == 0x3800000000000000ull);   // 2^-127
+    CHECK(scalar_decode(NINFER_FORMAT_e4m3fn, 0x38) == 0x3FF0000000000000ull);  // 1.0, lesson Example 8
+    CHECK(scalar_decode(NINFER_FORMAT_e4m3fn, 0x7E) == 0x407C000000000000ull);  // 448
+    CHECK(scalar_decode(NINFER_FORMAT_e4m3fn, 0x01) == 0x3F60000000000000ull);  // 2^-9
+    CHECK(scalar_decode(NINFER_FORMAT_e4m3fn, 0xFF) == 0xFFF8000000000000ull);  // NaN keeps its sign
+    CHECK(scalar_decode(NINFER_FORMAT_int32, 0x80000000u) == 0xC1E0000000000000ull);  // -2^31
+    CHECK(scalar_decode(NINFER_FORMAT_ue4m3, 0x80) == 0x7FF8000000000000ull);  // outside UE4M3
+    CHECK(scalar_decode(NINFER_FORMAT_e8m0, 0x00) == 0x3800000000000000ull);   // 2^-127
     // The sweep's copy (ninfer::native) on the same words.
     CHECK(ninfer::native::decode_to_binary64(NINFER_FORMAT_e4m3fn, 0x38) == 0x3FF0000000000000ull);
     CHECK(ninfer::native::decode_to_binary64(NINFER_FORMAT_e4m3fn, 0x7E) == 0x407C000000000000ull);
@@ -123,42 +123,42 @@ TEST_CASE("native decode, classify and verdicts of hand-picked words", "[native]
     CHECK(ninfer::native::decode_to_binary64(NINFER_FORMAT_e8m0, 0x00) == 0x3800000000000000ull);
     CHECK(ninfer::native::decode_to_binary64(999, 0) == 0x7FF8000000000000ull);
     // An IEEE NaN keeps every bit, a signalling one stays signalling (the NaN principle).
-    CHECK(native_decode(NINFER_FORMAT_fp16, 0xFC01) == 0xFFF0040000000000ull);
+    CHECK(scalar_decode(NINFER_FORMAT_fp16, 0xFC01) == 0xFFF0040000000000ull);
     CHECK(ninfer::native::decode_to_binary64(NINFER_FORMAT_fp16, 0xFC01) == 0xFFF0040000000000ull);
     CHECK(ninfer::native::decode_to_binary64(NINFER_FORMAT_bf16, 0x7FC1) == 0x7FF8200000000000ull);
-    CHECK(native_classify(NINFER_FORMAT_bf16, 0x8000) == (NINFER_CLASS_ZERO | NINFER_CLASS_SIGN));
-    CHECK(native_classify(NINFER_FORMAT_bf16, 0x7F81) == NINFER_CLASS_SNAN);
-    CHECK(native_classify(NINFER_FORMAT_fp16, 0xFE00) == (NINFER_CLASS_QNAN | NINFER_CLASS_SIGN));
-    CHECK(native_classify(NINFER_FORMAT_e4m3fn, 0x78) == NINFER_CLASS_NORMAL);  // e == 15, m < 7 is finite
-    CHECK(native_classify(NINFER_FORMAT_e2m1, 0x1) == NINFER_CLASS_SUBNORMAL);
-    CHECK(native_classify(NINFER_FORMAT_ue4m3, 0x7F) == NINFER_CLASS_NAN);
-    CHECK(native_classify(NINFER_FORMAT_ue4m3, 0x80) == NINFER_CLASS_OUTSIDE);
-    CHECK(native_classify(NINFER_FORMAT_int32, 0xFFFFFFFFu) == (NINFER_CLASS_INTEGER | NINFER_CLASS_SIGN));
-    CHECK(native_verdict(NINFER_ROLE_grouped_fp16_scale, 0x8000) == NINFER_VERDICT_NEGATIVE_ZERO);
-    CHECK(native_verdict(NINFER_ROLE_grouped_fp16_scale, 0x8001) == NINFER_VERDICT_VALID);
-    CHECK(native_verdict(NINFER_ROLE_q2_fp16_scale, 0x8000) == NINFER_VERDICT_VALID);
-    CHECK(native_verdict(NINFER_ROLE_q2_fp16_scale, 0xFC00) == NINFER_VERDICT_INFINITE);
-    CHECK(native_verdict(NINFER_ROLE_nvfp4_e4m3_scale, 0x81) == NINFER_VERDICT_NEGATIVE);
-    CHECK(native_verdict(NINFER_ROLE_nvfp4_e4m3_scale, 0xFF) == NINFER_VERDICT_NAN);
-    CHECK(native_verdict(NINFER_ROLE_fp8_weight_code, 0x80) == NINFER_VERDICT_VALID);
-    CHECK(native_verdict(NINFER_ROLE_bf16_row_multiplier, 0x0001) == NINFER_VERDICT_VALID);
-    CHECK(native_verdict(NINFER_ROLE_fp16_row_multiplier, 0x8000) == NINFER_VERDICT_NEGATIVE_ZERO);
-    CHECK(native_verdict(NINFER_ROLE_fp32_weight_divisor, 0x00000000) == NINFER_VERDICT_ZERO);
-    CHECK(native_verdict(NINFER_ROLE_fp32_weight_divisor, 0xFF800000u) == NINFER_VERDICT_INFINITE);
-    CHECK(native_verdict(NINFER_ROLE_fp32_weight_divisor, 0x00000001) == NINFER_VERDICT_VALID);
-    CHECK(native_verdict(NINFER_ROLE_grouped_fp16_scale, 0x10000) == NINFER_VERDICT_OUTSIDE);
+    CHECK(scalar_classify(NINFER_FORMAT_bf16, 0x8000) == (NINFER_CLASS_ZERO | NINFER_CLASS_SIGN));
+    CHECK(scalar_classify(NINFER_FORMAT_bf16, 0x7F81) == NINFER_CLASS_SNAN);
+    CHECK(scalar_classify(NINFER_FORMAT_fp16, 0xFE00) == (NINFER_CLASS_QNAN | NINFER_CLASS_SIGN));
+    CHECK(scalar_classify(NINFER_FORMAT_e4m3fn, 0x78) == NINFER_CLASS_NORMAL);  // e == 15, m < 7 is finite
+    CHECK(scalar_classify(NINFER_FORMAT_e2m1, 0x1) == NINFER_CLASS_SUBNORMAL);
+    CHECK(scalar_classify(NINFER_FORMAT_ue4m3, 0x7F) == NINFER_CLASS_NAN);
+    CHECK(scalar_classify(NINFER_FORMAT_ue4m3, 0x80) == NINFER_CLASS_OUTSIDE);
+    CHECK(scalar_classify(NINFER_FORMAT_int32, 0xFFFFFFFFu) == (NINFER_CLASS_INTEGER | NINFER_CLASS_SIGN));
+    CHECK(scalar_verdict(NINFER_ROLE_grouped_fp16_scale, 0x8000) == NINFER_VERDICT_NEGATIVE_ZERO);
+    CHECK(scalar_verdict(NINFER_ROLE_grouped_fp16_scale, 0x8001) == NINFER_VERDICT_VALID);
+    CHECK(scalar_verdict(NINFER_ROLE_q2_fp16_scale, 0x8000) == NINFER_VERDICT_VALID);
+    CHECK(scalar_verdict(NINFER_ROLE_q2_fp16_scale, 0xFC00) == NINFER_VERDICT_INFINITE);
+    CHECK(scalar_verdict(NINFER_ROLE_nvfp4_e4m3_scale, 0x81) == NINFER_VERDICT_NEGATIVE);
+    CHECK(scalar_verdict(NINFER_ROLE_nvfp4_e4m3_scale, 0xFF) == NINFER_VERDICT_NAN);
+    CHECK(scalar_verdict(NINFER_ROLE_fp8_weight_code, 0x80) == NINFER_VERDICT_VALID);
+    CHECK(scalar_verdict(NINFER_ROLE_bf16_row_multiplier, 0x0001) == NINFER_VERDICT_VALID);
+    CHECK(scalar_verdict(NINFER_ROLE_fp16_row_multiplier, 0x8000) == NINFER_VERDICT_NEGATIVE_ZERO);
+    CHECK(scalar_verdict(NINFER_ROLE_fp32_weight_divisor, 0x00000000) == NINFER_VERDICT_ZERO);
+    CHECK(scalar_verdict(NINFER_ROLE_fp32_weight_divisor, 0xFF800000u) == NINFER_VERDICT_INFINITE);
+    CHECK(scalar_verdict(NINFER_ROLE_fp32_weight_divisor, 0x00000001) == NINFER_VERDICT_VALID);
+    CHECK(scalar_verdict(NINFER_ROLE_grouped_fp16_scale, 0x10000) == NINFER_VERDICT_OUTSIDE);
 }
 
-TEST_CASE("native_convert_batch agrees with native_convert and refuses unknown ids", "[native]") {
+TEST_CASE("scalar_convert_batch agrees with scalar_convert and refuses unknown ids", "[native]") {
     using namespace ninfer::reference;
     const std::uint8_t in[8] = {0x00, 0x80, 0x81, 0x3F, 0x01, 0x00, 0x80, 0x7F};  // 0x3F818000, 0x7F800001 LE
     std::uint8_t out[4] = {};
-    REQUIRE(native_convert_batch(NINFER_CONVERSION_fp32_to_bf16_rne, in, out, 2));
+    REQUIRE(scalar_convert_batch(NINFER_CONVERSION_fp32_to_bf16_rne, in, out, 2));
     CHECK((out[0] | out[1] << 8) == 0x3F82);  // tie with an odd kept lsb rounds up
     CHECK((out[2] | out[3] << 8) == 0x7FC0);
-    CHECK_FALSE(native_convert_batch(999, in, out, 2));
-    CHECK(native_convert(999, 1) == 0);
-    CHECK_FALSE(native_knows_conversion(0));
+    CHECK_FALSE(scalar_convert_batch(999, in, out, 2));
+    CHECK(scalar_convert(999, 1) == 0);
+    CHECK_FALSE(scalar_knows_conversion(0));
     std::uint8_t sweep_out[4] = {};
     REQUIRE(ninfer::native::convert_batch(NINFER_CONVERSION_fp32_to_bf16_rne, in, sweep_out, 2));
     CHECK((sweep_out[0] | sweep_out[1] << 8) == 0x3F82);

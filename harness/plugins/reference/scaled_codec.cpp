@@ -2,8 +2,8 @@
 // nvfp4 in block_scale_k16_m128x4_v1 and the FP8 row formats in row_scale_v1 /
 // row_interleaved_v1 (tensor-formats.txt Sections 3.3, 3.4 and the fp8_row_maxabs paragraph;
 // storage-layouts.md Sections 4-6), the reference plugin's own way: host binary32 arithmetic
-// and the plugin's native word conversions (native.hpp), never the oracle.
-#include "native_scaled.hpp"
+// and the plugin's own word conversions (scalar_codec.hpp), never the oracle.
+#include "scaled_codec.hpp"
 
 #include <algorithm>
 #include <bit>
@@ -12,7 +12,8 @@
 
 #include <fmt/format.h>
 
-#include "native.hpp"
+#include "ninfer/abi/bytes.hpp"
+#include "scalar_codec.hpp"
 
 namespace ninfer::reference {
 
@@ -26,7 +27,7 @@ ScaledOutcome refuse(std::int32_t status, std::uint32_t detail, std::string mess
 
 float f32(std::uint32_t w) { return std::bit_cast<float>(w); }
 std::uint32_t bits(float f) { return std::bit_cast<std::uint32_t>(f); }
-float word_value(std::uint32_t conversion, std::uint64_t w) { return f32(static_cast<std::uint32_t>(native_convert(conversion, w))); }
+float word_value(std::uint32_t conversion, std::uint64_t w) { return f32(static_cast<std::uint32_t>(scalar_convert(conversion, w))); }
 
 std::uint64_t align256(std::uint64_t x) { return (x + 255) / 256 * 256; }
 
@@ -43,25 +44,25 @@ Fp8Row fp8_row(std::uint32_t format) {
 
 // The reference's steps of fp8_row_maxabs.
 float bf16_input_rne(float x) {
-    return word_value(NINFER_CONVERSION_bf16_to_fp32, native_convert(NINFER_CONVERSION_fp32_to_bf16_rne, bits(x)));
+    return word_value(NINFER_CONVERSION_bf16_to_fp32, scalar_convert(NINFER_CONVERSION_fp32_to_bf16_rne, bits(x)));
 }
 std::uint16_t scale_word_rne(std::uint32_t to_scale, std::uint32_t, float raw32) {
-    return static_cast<std::uint16_t>(native_convert(to_scale, bits(raw32)));
+    return static_cast<std::uint16_t>(scalar_convert(to_scale, bits(raw32)));
 }
 std::uint16_t rescue_smallest_subnormal(std::uint16_t scale) { return scale == 0 ? std::uint16_t{1} : scale; }
 float reciprocal_product(float x, float, float inv32) { return x * inv32; }
 float clamp_448(float q) { return std::fmin(std::fmax(q, -448.0f), 448.0f); }
 std::uint8_t e4m3_rne(float q) {
     // The clamp (step 5) has brought q into range: the plain nearest-even conversion.
-    return static_cast<std::uint8_t>(native_convert(NINFER_CONVERSION_fp32_to_e4m3fn_rne_nan, bits(q)));
+    return static_cast<std::uint8_t>(scalar_convert(NINFER_CONVERSION_fp32_to_e4m3fn_rne_nan, bits(q)));
 }
 std::uint8_t e4m3_rne_satfinite(float q) {
-    return static_cast<std::uint8_t>(native_convert(NINFER_CONVERSION_fp32_to_e4m3fn_rne_satfinite, bits(q)));
+    return static_cast<std::uint8_t>(scalar_convert(NINFER_CONVERSION_fp32_to_e4m3fn_rne_satfinite, bits(q)));
 }
 
 unsigned low_nibble_first(std::uint64_t i) { return i % 2 ? 4u : 0u; }
-bool nvfp4_scale_role(std::uint8_t s) { return native_verdict(NINFER_ROLE_nvfp4_e4m3_scale, s) == NINFER_VERDICT_VALID; }
-bool fp8_code_role(std::uint8_t c) { return native_verdict(NINFER_ROLE_fp8_weight_code, c) == NINFER_VERDICT_VALID; }
+bool nvfp4_scale_role(std::uint8_t s) { return scalar_verdict(NINFER_ROLE_nvfp4_e4m3_scale, s) == NINFER_VERDICT_VALID; }
+bool fp8_code_role(std::uint8_t c) { return scalar_verdict(NINFER_ROLE_fp8_weight_code, c) == NINFER_VERDICT_VALID; }
 
 }  // namespace
 
@@ -129,9 +130,8 @@ ScaledOutcome nvfp4_unpack(std::uint64_t n, std::uint64_t k, std::uint64_t divis
         }
     out.divisors.resize(divisors);
     for (std::uint64_t d = 0; d < divisors; ++d) {
-        std::uint32_t w = 0;
-        for (int b = 3; b >= 0; --b) w = w << 8 | payload[divisors_at + 4 * d + static_cast<std::uint64_t>(b)];
-        if (native_verdict(NINFER_ROLE_fp32_weight_divisor, w) != NINFER_VERDICT_VALID)
+        const std::uint32_t w = abi::load_le32(payload.data() + divisors_at + 4 * d);
+        if (scalar_verdict(NINFER_ROLE_fp32_weight_divisor, w) != NINFER_VERDICT_VALID)
             return refuse(NINFER_E_INVALID_PAYLOAD, NINFER_DETAIL_INVALID_DIVISOR, fmt::format("divisor {} is 0x{:08x}", d, w));
         out.divisors[d] = w;
     }
@@ -154,7 +154,7 @@ ScaledOutcome nvfp4_pack(std::uint64_t n, std::uint64_t k, const Nvfp4Planes &pl
                           fmt::format("scale 0x{:02x} at row {}, group {} is invalid under nvfp4_e4m3_scale", planes.scales[i],
                                       i / (k / 16), i % (k / 16)));
     for (std::size_t d = 0; d < planes.divisors.size(); ++d)
-        if (native_verdict(NINFER_ROLE_fp32_weight_divisor, planes.divisors[d]) != NINFER_VERDICT_VALID)
+        if (scalar_verdict(NINFER_ROLE_fp32_weight_divisor, planes.divisors[d]) != NINFER_VERDICT_VALID)
             return refuse(NINFER_E_INVALID_ARGUMENT, 0,
                           fmt::format("divisor {} is 0x{:08x}, invalid under fp32_weight_divisor", d, planes.divisors[d]));
     payload.assign(bytes, 0);
@@ -163,7 +163,7 @@ ScaledOutcome nvfp4_pack(std::uint64_t n, std::uint64_t k, const Nvfp4Planes &pl
     for (std::uint64_t r = 0; r < n; ++r)
         for (std::uint64_t g = 0; g < groups; ++g) payload[scales_at + rules.swizzle(k, r, g)] = planes.scales[r * groups + g];
     for (std::size_t d = 0; d < planes.divisors.size(); ++d)
-        for (int b = 0; b < 4; ++b) payload[divisors_at + 4 * d + static_cast<std::size_t>(b)] = static_cast<std::uint8_t>(planes.divisors[d] >> (8 * b));
+        abi::store_le32(payload.data() + divisors_at + 4 * d, planes.divisors[d]);
     return {};
 }
 
@@ -293,8 +293,8 @@ ScaledOutcome fp8_row_unpack(std::uint32_t format, std::uint64_t n, std::uint64_
     out.scales.resize(n);
     for (std::uint64_t r = 0; r < n; ++r) {
         const std::uint64_t at = f.interleaved ? r * stride + k : scales_at + 2 * r;
-        const auto s = static_cast<std::uint16_t>(payload[at] | payload[at + 1] << 8);
-        if (native_verdict(f.scale_role, s) != NINFER_VERDICT_VALID)
+        const auto s = abi::load_le16(payload.data() + at);
+        if (scalar_verdict(f.scale_role, s) != NINFER_VERDICT_VALID)
             return refuse(NINFER_E_INVALID_PAYLOAD, NINFER_DETAIL_INVALID_SCALE, fmt::format("row {} multiplier 0x{:04x}", r, s));
         out.scales[r] = s;
         for (std::uint64_t c = 0; c < k; ++c) {
@@ -319,7 +319,7 @@ ScaledOutcome fp8_row_pack(std::uint32_t format, std::uint64_t n, std::uint64_t 
         return refuse(NINFER_E_SIZE, NINFER_DETAIL_SIZE, "codes or multipliers do not match the shape");
     // A payload holds only valid words: anything else is refused, never stored.
     for (std::uint64_t r = 0; r < n; ++r) {
-        if (native_verdict(f.scale_role, planes.scales[r]) != NINFER_VERDICT_VALID)
+        if (scalar_verdict(f.scale_role, planes.scales[r]) != NINFER_VERDICT_VALID)
             return refuse(NINFER_E_INVALID_ARGUMENT, 0, fmt::format("row {} multiplier 0x{:04x} is invalid", r, planes.scales[r]));
         for (std::uint64_t c = 0; c < k; ++c) {
             const std::uint8_t w = planes.codes[r * k + c];

@@ -19,7 +19,7 @@
 #include <vector>
 
 #include "fp32_inputs.hpp"
-#include "native.hpp"
+#include "scalar_codec.hpp"
 #include "ninfer/oracle/native_words.hpp"
 #include "ninfer/oracle/scalar.hpp"
 #include "ninfer/suites/suites.hpp"
@@ -97,12 +97,12 @@ TEST_CASE("native decode and classify equal the oracle on every word of every fo
         Tally dec{rule_id("decode.", f.name)}, cls{rule_id("classify.", f.name)};
         Tally sweep{rule_id("native:decode.", f.name)};
         for (std::uint64_t w = 0; w < byte_domain(f); ++w) {
-            dec.check(reference::native_decode(f.id, w) == oracle::decode_to_binary64(f, w), w,
-                      oracle::decode_to_binary64(f, w), reference::native_decode(f.id, w));
+            dec.check(reference::scalar_decode(f.id, w) == oracle::decode_to_binary64(f, w), w,
+                      oracle::decode_to_binary64(f, w), reference::scalar_decode(f.id, w));
             sweep.check(native::decode_to_binary64(f.id, w) == oracle::decode_to_binary64(f, w), w,
                         oracle::decode_to_binary64(f, w), native::decode_to_binary64(f.id, w));
-            cls.check(reference::native_classify(f.id, w) == oracle::word_class_byte(f, w), w,
-                      oracle::word_class_byte(f, w), reference::native_classify(f.id, w));
+            cls.check(reference::scalar_classify(f.id, w) == oracle::word_class_byte(f, w), w,
+                      oracle::word_class_byte(f, w), reference::scalar_classify(f.id, w));
         }
         dec.report("(whole byte domain)");
         cls.report("(whole byte domain)");
@@ -126,15 +126,15 @@ TEST_CASE("native decode, classify and validate of 32-bit words equal the oracle
         Tally dec{rule_id("decode.", f.name)}, cls{rule_id("classify.", f.name)};
         Tally sweep{rule_id("native:decode.", f.name)};
         for (std::uint32_t w : words) {
-            dec.check(reference::native_decode(f.id, w) == oracle::decode_to_binary64(f, w), w,
-                      oracle::decode_to_binary64(f, w), reference::native_decode(f.id, w));
+            dec.check(reference::scalar_decode(f.id, w) == oracle::decode_to_binary64(f, w), w,
+                      oracle::decode_to_binary64(f, w), reference::scalar_decode(f.id, w));
             sweep.check(native::decode_to_binary64(f.id, w) == oracle::decode_to_binary64(f, w), w,
                         oracle::decode_to_binary64(f, w), native::decode_to_binary64(f.id, w));
-            cls.check(reference::native_classify(f.id, w) == oracle::word_class_byte(f, w), w,
-                      oracle::word_class_byte(f, w), reference::native_classify(f.id, w));
+            cls.check(reference::scalar_classify(f.id, w) == oracle::word_class_byte(f, w), w,
+                      oracle::word_class_byte(f, w), reference::scalar_classify(f.id, w));
         }
-        dec.check(reference::native_decode(f.id, 1ull << 32) == oracle::decode_to_binary64(f, 1ull << 32), 1ull << 32,
-                  oracle::decode_to_binary64(f, 1ull << 32), reference::native_decode(f.id, 1ull << 32));
+        dec.check(reference::scalar_decode(f.id, 1ull << 32) == oracle::decode_to_binary64(f, 1ull << 32), 1ull << 32,
+                  oracle::decode_to_binary64(f, 1ull << 32), reference::scalar_decode(f.id, 1ull << 32));
         sweep.check(native::decode_to_binary64(f.id, 1ull << 32) == oracle::decode_to_binary64(f, 1ull << 32), 1ull << 32,
                     oracle::decode_to_binary64(f, 1ull << 32), native::decode_to_binary64(f.id, 1ull << 32));
         dec.report("(boundaries + random)");
@@ -148,8 +148,8 @@ TEST_CASE("native decode, classify and validate of 32-bit words equal the oracle
         const auto &f = oracle::word_format(r.format);
         Tally t{rule_id("validity.", r.name)};
         const auto one = [&](std::uint64_t w) {
-            t.check(reference::native_verdict(r.id, w) == oracle::role_verdict(r, w), w, oracle::role_verdict(r, w),
-                    reference::native_verdict(r.id, w));
+            t.check(reference::scalar_verdict(r.id, w) == oracle::role_verdict(r, w), w, oracle::role_verdict(r, w),
+                    reference::scalar_verdict(r.id, w));
         };
         if (f.bits <= 16) {
             for (std::uint64_t w = 0; w < byte_domain(f); ++w) one(w);
@@ -173,14 +173,14 @@ TEST_CASE("native conversions from 4-, 8- and 16-bit sources equal the oracle on
         for (std::uint64_t w = 0; w < n; ++w)
             for (int b = 0; b < src.bytes(); ++b) in[w * src.bytes() + b] = static_cast<std::uint8_t>(w >> (8 * b));
         std::vector<std::uint8_t> sweep_out(out.size());
-        REQUIRE(reference::native_convert_batch(c.id, in.data(), out.data(), n));
+        REQUIRE(reference::scalar_convert_batch(c.id, in.data(), out.data(), n));
         REQUIRE(native::convert_batch(c.id, in.data(), sweep_out.data(), n));
         Tally t{rule_id("convert.", c.name)}, sweep{rule_id("native:convert.", c.name)};
         for (std::uint64_t w = 0; w < n; ++w) {
             const std::uint64_t expected = oracle::convert_word(c, w);
             const std::uint64_t actual = unpack(out, w, dst.bytes());
             const bool ok = oracle::conversion_accepts(c, w, expected, actual) &&
-                            reference::native_convert(c.id, w) == actual;
+                            reference::scalar_convert(c.id, w) == actual;
             t.check(ok, w, expected, actual);
             const std::uint64_t sweep_actual = unpack(sweep_out, w, dst.bytes());
             sweep.check(oracle::conversion_accepts(c, w, expected, sweep_actual) &&
@@ -207,7 +207,7 @@ TEST_CASE("native fp32-source conversions equal the oracle on 10^7 inputs each: 
         add_random(inputs, std::max<std::uint64_t>(total, boundary), dst, seed() + c.id);
         const auto in = pack32(inputs);
         std::vector<std::uint8_t> out(inputs.size() * dst.bytes()), sweep_out(out.size());
-        REQUIRE(reference::native_convert_batch(c.id, in.data(), out.data(), inputs.size()));
+        REQUIRE(reference::scalar_convert_batch(c.id, in.data(), out.data(), inputs.size()));
         REQUIRE(native::convert_batch(c.id, in.data(), sweep_out.data(), inputs.size()));
         Tally t{rule_id("convert.", c.name)}, sweep{rule_id("native:convert.", c.name)};
         std::uint64_t ties = 0;
@@ -215,7 +215,7 @@ TEST_CASE("native fp32-source conversions equal the oracle on 10^7 inputs each: 
             const std::uint32_t w = inputs[i];
             const std::uint64_t expected = oracle::convert_word(c, w);
             const std::uint64_t actual = unpack(out, i, dst.bytes());
-            t.check(oracle::conversion_accepts(c, w, expected, actual) && reference::native_convert(c.id, w) == actual, w,
+            t.check(oracle::conversion_accepts(c, w, expected, actual) && reference::scalar_convert(c.id, w) == actual, w,
                     expected, actual);
             const std::uint64_t sweep_actual = unpack(sweep_out, i, dst.bytes());
             sweep.check(oracle::conversion_accepts(c, w, expected, sweep_actual) && native::convert_word(c.id, w) == sweep_actual,

@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0
-// The reference's own `linear` arithmetic (native_linear.hpp; the contract of issue 13,
+// The reference's own `linear` arithmetic (linear_arithmetic.hpp; the contract of issue 13,
 // suites/LINEAR.md, criteria correctly_rounded, bit_exact and gguf_q8_1_product): a
 // superaccumulator of exact binary64 products rounded once, binary32 sequential sums, ggml's
 // q8_1 activation quantizer. Compiled with -ffp-contract=off (linear.cmake).
-#include "native_linear.hpp"
+#include "linear_arithmetic.hpp"
 
 #include <algorithm>
 #include <bit>

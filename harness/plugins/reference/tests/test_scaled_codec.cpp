@@ -6,7 +6,7 @@
 #include <cstdint>
 #include <random>
 
-#include "native_scaled.hpp"
+#include "scaled_codec.hpp"
 #include "ninfer/oracle/scaled.hpp"
 
 namespace nr = ninfer::reference;

@@ -10,7 +10,7 @@
 #include <cmath>
 #include <string>
 
-#include "native_grouped.hpp"
+#include "grouped_codec.hpp"
 
 namespace ninfer::reference::grouped_native {
 

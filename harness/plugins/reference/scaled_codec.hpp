@@ -3,7 +3,7 @@
 // Sections 3.3, 3.4 and the fp8_row_maxabs paragraph; storage-layouts.md Sections 4-6): nvfp4 in
 // block_scale_k16_m128x4_v1 and the FP8 row formats. Host IEEE binary32 arithmetic and bit
 // manipulation, written independently of the oracle and cross-checked against it
-// (tests/test_scaled_native.cpp).
+// (tests/test_scaled_codec.cpp).
 #pragma once
 
 #include <cstdint>

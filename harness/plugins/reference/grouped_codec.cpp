@@ -3,12 +3,14 @@
 // reconstruction), 7.2 (grouped_absmax), 7.3 (grouped_search); storage-layouts.md Section 3
 // (row_split_k128_v1). Host binary32 arithmetic is round-to-nearest-even without flush to zero
 // on every supported target, which is what Section 7.2 asks for.
-#include "native_grouped.hpp"
+#include "grouped_codec.hpp"
 
 #include <algorithm>
 #include <bit>
 #include <cmath>
 #include <limits>
+
+#include "ninfer/abi/bytes.hpp"
 
 namespace ninfer::reference::grouped_native {
 
@@ -62,7 +64,7 @@ void write_lane(const GroupedFormat &f, std::uint8_t *base, std::uint8_t *high, 
 }
 
 std::uint16_t scale_at(std::span<const std::uint8_t> p, std::uint64_t offset) {
-    return static_cast<std::uint16_t>(p[offset] | (p[offset + 1] << 8));
+    return abi::load_le16(p.data() + offset);
 }
 
 /// Section 7.2 for one group of finite binary32 values; false when the scale overflows.
@@ -308,10 +310,10 @@ Outcome source_to_f32(std::uint32_t source_format, std::span<const std::uint8_t>
         std::uint32_t w32 = 0;
         bool finite = true;
         if (source_format == NINFER_FORMAT_fp32) {
-            w32 = static_cast<std::uint32_t>(b[0]) | b[1] << 8 | b[2] << 16 | static_cast<std::uint32_t>(b[3]) << 24;
+            w32 = abi::load_le32(b);
             finite = (w32 & 0x7F800000u) != 0x7F800000u;
         } else {
-            const auto h = static_cast<std::uint16_t>(b[0] | b[1] << 8);
+            const auto h = abi::load_le16(b);
             if (source_format == NINFER_FORMAT_bf16) {
                 w32 = static_cast<std::uint32_t>(h) << 16;
                 finite = (h & 0x7F80u) != 0x7F80u;

@@ -2,7 +2,7 @@
 // Fast native codecs of the grouped signed-integer formats (tensor-formats.txt Sections 3.2,
 // 4-7) and of the row_split_k128_v1 layout (storage-layouts.md Section 3). Host binary32
 // arithmetic and bit manipulation, written from the spec independently of the oracle; every
-// result is cross-checked against it (tests/test_grouped_native.cpp).
+// result is cross-checked against it (tests/test_grouped_codec.cpp).
 #pragma once
 
 #include <cstdint>

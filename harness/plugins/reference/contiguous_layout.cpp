@@ -7,17 +7,12 @@
 #include <cstring>
 #include <string>
 
-#include "native.hpp"
+#include "scalar_codec.hpp"
 #include "ninfer/abi/registry.hpp"
+#include "ninfer/abi/text.hpp"
 
 namespace ninfer::reference {
 namespace {
-
-/// The registry name of any format id, or "#<id>" (header tables only: no oracle code linked).
-std::string format_text(std::uint32_t id) {
-    if (const auto *f = abi::find_format(id)) return std::string(f->name);
-    return id == 0 ? std::string("none") : fmt::format("#{}", id);
-}
 
 LayoutOutcome refuse(std::int32_t status, std::string message) { return {status, 0, std::move(message)}; }
 
@@ -41,7 +36,7 @@ LayoutOutcome contiguous_payload_bytes(std::uint32_t format, std::span<const std
     const auto *f = abi::find_id(abi::kWordFormats, format);
     if (!f || !f->direct)
         return refuse(NINFER_E_LAYOUT,
-                      fmt::format("format {} is not registered for layout contiguous_le_v1", format_text(format)));
+                      fmt::format("format {} is not registered for layout contiguous_le_v1", abi::format_label(format)));
     const auto *lo = abi::find_id(abi::kLayouts, NINFER_LAYOUT_contiguous_le_v1);
     if (shape.size() > static_cast<std::size_t>(lo->max_rank))
         return refuse(NINFER_E_INVALID_ARGUMENT,
@@ -68,7 +63,7 @@ LayoutOutcome contiguous_encode(std::uint32_t format, std::uint32_t format_in, s
     if (format_in != format)
         return refuse(NINFER_E_CONVERSION,
                       fmt::format("{} words offered for a {} tensor: a cross-type encoding needs a named conversion",
-                                  format_text(format_in), format_text(format)));
+                                  abi::format_label(format_in), abi::format_label(format)));
     return copy_words(size, "logical words", in, in_bytes, out, out_capacity);
 }
 

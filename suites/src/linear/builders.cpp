@@ -244,7 +244,7 @@ Bytes gguf_payload(std::uint32_t format, std::uint64_t n, std::uint64_t k, Rng &
     const auto blocks = n * (k / t.block_values);
     for (std::uint64_t b = 0; b < blocks; ++b) {
         auto blk = gguf::seeded_block(t, rng);
-        if (style.pair && t.ggml_type == 8) {  // q8_0 (d, then 32 int8 codes): qs[2j+1] = qs[2j]
+        if (style.pair && t.id == NINFER_FORMAT_gguf_q8_0) {  // q8_0 (d, then 32 int8 codes): qs[2j+1] = qs[2j]
             for (std::size_t j = 2; j + 1 < blk.size(); j += 2) blk[j + 1] = blk[j];
         }
         out.insert(out.end(), blk.begin(), blk.end());

@@ -26,7 +26,7 @@ if(NINFER_BUILD_TESTS)
   # other test's catalog holds it.
   add_executable(ninfer_toy_family_tests ${CMAKE_CURRENT_LIST_DIR}/tests/test_toy_family.cpp
     ${CMAKE_CURRENT_LIST_DIR}/tests/toy_family/toy_family.cpp)
-  target_link_libraries(ninfer_toy_family_tests PRIVATE ninfer_catch_main ninfer::harness)
+  target_link_libraries(ninfer_toy_family_tests PRIVATE ninfer_catch_main ninfer::harness ninfer_cli_families)
   catch_discover_tests(ninfer_toy_family_tests TEST_PREFIX "harness." PROPERTIES LABELS harness)
 endif()
 

@@ -5,8 +5,9 @@
 #   scripts/same_reports.sh snapshot DIR   run the main job (scripts/main.sh) and keep, under DIR,
 #                                          its reports and the CLI's listings, normalized
 #   scripts/same_reports.sh compare A B    diff two snapshots; exit 1 on any difference
-# Normalized away: started_at, finished_at, duration_s, the case cache's temporary directory
-# (JSON); time= and timestamp= (JUnit); lines with seconds (summaries, stderr).
+# Normalized away: started_at, finished_at, duration_s, the case cache's temporary directory and
+# the id of its per-job key (JSON); time= and timestamp= (JUnit); lines with seconds or words/s
+# (summaries, progress).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 case ${1:-} in
@@ -35,6 +36,7 @@ for name in sorted(os.listdir(out)):
             d.pop(k, None)
         if isinstance(d.get("options"), dict) and isinstance(d["options"].get("case_cache"), dict):
             d["options"]["case_cache"].pop("dir", None)
+            d["options"]["case_cache"].pop("key_id", None)
         json.dump(d, open(dst, "w"), indent=1, sort_keys=False)
     elif name.endswith(".xml"):
         t = open(src).read()
@@ -42,7 +44,7 @@ for name in sorted(os.listdir(out)):
         open(dst, "w").write(t)
     elif name.endswith(".txt"):
         t = open(src).read().splitlines()
-        t = [l for l in t if not re.search(r"\d+(\.\d+)? ?(s|ms|min)\b", l)]
+        t = [l for l in t if not re.search(r"\d+(\.\d+)? ?(s|ms|min)\b|words/s", l)]
         open(dst, "w").write("\n".join(t) + "\n")
     elif name.endswith(".exit"):
         shutil.copy(src, dst)

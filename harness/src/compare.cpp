@@ -58,55 +58,15 @@ namespace {
 
 std::uint64_t ones(int n) { return n >= 64 ? ~0ull : ((1ull << n) - 1); }
 std::uint64_t man_field(const WordFormat &f, std::uint64_t w) { return w & ones(f.man_bits); }
-std::uint64_t exp_field(const WordFormat &f, std::uint64_t w) { return (w >> f.man_bits) & ones(f.exp_bits); }
 std::uint64_t sign_bit(const WordFormat &f) { return f.has_sign ? 1ull << (f.bits - 1) : 0; }
 bool is_float(const WordFormat &f) { return f.special != Special::INT; }
 
 }  // namespace
 
-bool word_is_nan(const WordFormat &f, std::uint64_t w) {
-    w &= f.mask();
-    switch (f.special) {
-    case Special::IEEE: return exp_field(f, w) == ones(f.exp_bits) && man_field(f, w) != 0;
-    case Special::FN: return exp_field(f, w) == ones(f.exp_bits) && man_field(f, w) == ones(f.man_bits);
-    case Special::E8M0: return w == ones(f.bits);
-    case Special::NONE:
-    case Special::INT: return false;
-    }
-    return false;
-}
-
-bool word_is_inf(const WordFormat &f, std::uint64_t w) {
-    w &= f.mask();
-    return f.special == Special::IEEE && exp_field(f, w) == ones(f.exp_bits) && man_field(f, w) == 0;
-}
-
-bool word_is_zero(const WordFormat &f, std::uint64_t w) {
-    w &= f.mask();
-    if (f.special == Special::E8M0) return false;
-    if (f.special == Special::INT) return w == 0;
-    return (w & ~sign_bit(f)) == 0;
-}
-
-bool word_is_subnormal(const WordFormat &f, std::uint64_t w) {
-    w &= f.mask();
-    if (f.special == Special::E8M0 || f.special == Special::INT) return false;
-    return exp_field(f, w) == 0 && man_field(f, w) != 0;
-}
-
-bool word_is_negative(const WordFormat &f, std::uint64_t w) { return (w & f.mask() & sign_bit(f)) != 0; }
-
 std::uint64_t largest_finite_like(const WordFormat &f, std::uint64_t w) {
-    const std::uint64_t e = ones(f.exp_bits), m = ones(f.man_bits);
-    std::uint64_t mag = 0;
-    switch (f.special) {
-    case Special::IEEE: mag = ((e - 1) << f.man_bits) | m; break;
-    case Special::FN: mag = (e << f.man_bits) | (m - 1); break;
-    case Special::NONE: mag = (e << f.man_bits) | m; break;
-    case Special::E8M0: return ones(f.bits) - 1;
-    case Special::INT: return word_is_negative(f, w) ? sign_bit(f) : ones(f.bits - 1);
-    }
-    return mag | (w & sign_bit(f));
+    // INT's negative end is its most negative word; every other kind mirrors its largest magnitude.
+    if (f.special == Special::INT && word_is_negative(f, w)) return sign_bit(f);
+    return abi::largest_finite_word(f) | (f.special == Special::INT ? 0 : w & sign_bit(f));
 }
 
 namespace {

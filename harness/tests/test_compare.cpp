@@ -3,6 +3,7 @@
 // worked by hand from the formats' bit layouts and storage-layouts.md Section 3.
 #include <catch2/catch.hpp>
 
+#include "ninfer/abi/word_classes.hpp"
 #include "ninfer/harness/compare.hpp"
 #include "ninfer/oracle/formats.hpp"
 #include "ninfer/oracle/grouped.hpp"
@@ -477,4 +478,22 @@ TEST_CASE("block families: a VALUES mismatch shows the exact value and whether t
     REQUIRE(cmp.first.size() == 1);
     CHECK(cmp.first[0].exact_value == "0.5");
     CHECK_THAT(cmp.first[0].criterion, Catch::Contains("ggml") && Catch::Contains("not within rounding"));
+}
+
+TEST_CASE("abi's word predicates read from the bits agree with the oracle's classes on every word of <= 16 bits") {
+    // The one fast copy of the class of a word (abi/word_classes.hpp) that compare and sweep use,
+    // held to the oracle's class bytes (tensor-formats.txt Section 1).
+    for (const auto &f : oracle::kWordFormats) {
+        if (f.bits > 16) continue;
+        for (std::uint64_t w = 0; w <= f.mask(); ++w) {
+            const std::uint8_t byte = oracle::word_class_byte(f, w);
+            const std::uint8_t cls = abi::class_without_sign(byte);
+            INFO(f.name << " word " << w);
+            REQUIRE(abi::word_is_nan(f, w) == abi::class_is_nan(cls));
+            REQUIRE(abi::word_is_inf(f, w) == (cls == NINFER_CLASS_INFINITE));
+            REQUIRE(abi::word_is_zero(f, w) == (cls == NINFER_CLASS_ZERO || (f.special == abi::Special::INT && w == 0)));
+            REQUIRE(abi::word_is_subnormal(f, w) == (cls == NINFER_CLASS_SUBNORMAL));
+            if (f.has_sign && cls != NINFER_CLASS_INTEGER) REQUIRE(abi::word_is_negative(f, w) == ((byte & NINFER_CLASS_SIGN) != 0));
+        }
+    }
 }

@@ -41,28 +41,43 @@ struct Target {
     std::uint32_t rows, cols;
 };
 
-std::vector<Target> targets_of(const abi::Encoder &e) {
+/// The target formats of an encoder, one function per family whose formats take encoders.
+std::vector<Target> grouped_targets(const abi::Encoder &) {
     std::vector<Target> t;
-    switch (e.family) {
-    case abi::Family::grouped:
-        for (const auto &g : abi::kGroupedFormats)
-            if (g.canonical_encoders) t.push_back({std::string(g.name), 2, 128});  // K a multiple of 128
-        break;
-    case abi::Family::scaled:
-        for (const auto &s : abi::kScaledFormats)
-            if (s.encoder == e.id) t.push_back({std::string(s.name), s.divisors ? 128u : 2u, 64});  // nvfp4: one M tile
-        break;
-    case abi::Family::gguf:
-        for (const auto &g : abi::kGgufTypes) {
-            const bool ggml = e.id == abi::detail::encoder_ggml_quantize_ref && g.ref_quantizer;
-            const bool mx = e.id == abi::detail::encoder_mxfp4_ocp && g.name == "gguf_mxfp4";
-            if (ggml || mx) t.push_back({std::string(g.name), 1, g.block_values});
-        }
-        break;
-    case abi::Family::word:
-        break;
+    for (const auto &g : abi::kGroupedFormats)
+        if (g.canonical_encoders) t.push_back({std::string(g.name), 2, 128});  // K a multiple of 128
+    return t;
+}
+std::vector<Target> scaled_targets(const abi::Encoder &e) {
+    std::vector<Target> t;
+    for (const auto &s : abi::kScaledFormats)
+        if (s.encoder == e.id) t.push_back({std::string(s.name), s.divisors ? 128u : 2u, 64});  // nvfp4: one M tile
+    return t;
+}
+std::vector<Target> gguf_targets(const abi::Encoder &e) {
+    std::vector<Target> t;
+    for (const auto &g : abi::kGgufTypes) {
+        const bool ggml = e.id == abi::detail::encoder_ggml_quantize_ref && g.ref_quantizer;
+        const bool mx = e.id == abi::detail::encoder_mxfp4_ocp && g.name == "gguf_mxfp4";
+        if (ggml || mx) t.push_back({std::string(g.name), 1, g.block_values});
     }
     return t;
+}
+
+struct FamilyTargets {
+    abi::Family family;
+    std::vector<Target> (*targets)(const abi::Encoder &);
+};
+constexpr FamilyTargets kFamilyTargets[] = {
+    {abi::Family::grouped, grouped_targets},
+    {abi::Family::scaled, scaled_targets},
+    {abi::Family::gguf, gguf_targets},
+};
+
+std::vector<Target> targets_of(const abi::Encoder &e) {
+    for (const auto &f : kFamilyTargets)
+        if (f.family == e.family) return f.targets(e);
+    return {};  // a family without encoders (word)
 }
 
 /// The source classes: where 1/scale overflows, where the scale overflows, zeros beside

@@ -1,10 +1,14 @@
 // SPDX-License-Identifier: Apache-2.0
 // A family plugs in from its own folder (tests/toy_family/): the catalog lists its rule, its suite
-// generates its case, and compare judges a right and a wrong reply with its locations and blame.
+// generates its case, compare judges a right and a wrong reply with its locations and blame, and
+// the CLI lists its formats and reaches its oracle subcommands.
 #include <catch2/catch.hpp>
 
+#include <array>
 #include <stdexcept>
+#include <string>
 
+#include "families.hpp"
 #include "ninfer/harness/compare.hpp"
 #include "ninfer/suites/suites.hpp"
 #include "toy_family/toy_family.hpp"
@@ -66,4 +70,29 @@ TEST_CASE("compare: a toy family's descriptor judges its case, locates and blame
     CHECK(wrong.first[0].location == "toy cell 2");
     CHECK(wrong.first[0].blame == toy::kBlame);
     CHECK(wrong.first[0].cls == "byte_mismatch");
+}
+
+TEST_CASE("cli: a toy family's descriptor lists its formats and serves the oracle subcommands", "[cli][families]") {
+    namespace cli = harness::cli;
+    REQUIRE(toy::toy_registered());
+    CHECK(&cli::family_cli(toy::kFamily) == &toy::kCli);
+    CHECK_FALSE(cli::add_family_cli(toy::kCli));  // one descriptor per family
+    auto word_again = toy::kCli;
+    word_again.family = abi::Family::word;
+    CHECK_FALSE(cli::add_family_cli(word_again));
+    CHECK(cli::family_clis().back() == &toy::kCli);  // after every built-in family
+
+    const std::array formats = {abi::kAllFormats[0], toy::kFormats[0], toy::kFormats[1]};
+    const auto text = cli::formats_text(formats);
+    CHECK(text == std::string(cli::kWordCli.heading) + cli::kWordCli.format_line(formats[0]) +
+                      "toy formats:\n  toy toy_a\n  toy toy_b\n");
+    const auto rows = cli::formats_json(formats);
+    REQUIRE(rows.contains("toy"));
+    CHECK(rows.at("toy").size() == 2);
+    CHECK(rows.at("toy").at(1).at("name") == "toy_b");
+    CHECK(rows.at("toy").at(1).at("toy") == true);
+    // the oracle subcommands reach the toy family through the same lookup
+    const auto &d = cli::family_cli(formats[1].family);
+    CHECK(d.geometry(formats[1], {2, 3}, 1).at("shape") == cli::json({2, 3}));
+    CHECK(d.pack(formats[1], {2, 3}, {}).layout == "toy_layout");
 }

@@ -1,11 +1,13 @@
 // SPDX-License-Identifier: Apache-2.0
 // A toy format family, plugged in from this folder alone (docs/ARCHITECTURE.md, "A new family"):
-// its rules table, one suite with one case generator, its compare descriptor, and one line per
-// descriptor array, run before main. Built into ninfer_toy_family_tests only.
+// its rules table, one suite with one case generator, its compare descriptor, its CLI descriptor
+// (`list` columns, `oracle` geometry and pack), and one line per descriptor array, run before main.
+// Built into ninfer_toy_family_tests only.
 #include "toy_family.hpp"
 
 #include <string>
 
+#include "families.hpp"
 #include "ninfer/harness/compare.hpp"
 #include "ninfer/suites/suites.hpp"
 
@@ -43,10 +45,41 @@ std::string toy_blame(const suites::Case &, const harness::CasePlanes &, const h
     return kBlame;
 }
 
+namespace cli = harness::cli;
+cli::json toy_json(const abi::FormatView &v) { return {{"id", v.id}, {"name", v.name}, {"toy", true}}; }
+std::string toy_line(const abi::FormatView &v) { return "  toy " + std::string(v.name) + "\n"; }
+cli::json toy_geometry(const abi::FormatView &v, const std::vector<std::uint64_t> &shape, std::uint64_t) {
+    return {{"format", v.name}, {"shape", shape}};
+}
+cli::Packed toy_pack(const abi::FormatView &, const std::vector<std::uint64_t> &shape, const cli::tensor::LayoutOpts &) {
+    return {std::vector<std::uint8_t>(shape.size()), "toy_layout"};
+}
+cli::json toy_unpack(const abi::FormatView &v, const std::vector<std::uint64_t> &, const cli::tensor::LayoutOpts &) {
+    return {{"format", v.name}};
+}
+void toy_encode(const abi::FormatView &, const cli::tensor::EncodeOpts &) {}
+void toy_decode(const abi::FormatView &, const cli::tensor::DecodeOpts &) {}
+
+}  // namespace
+
+const harness::cli::FamilyCli kCli = {.family = kFamily,
+                                      .name = "toy",
+                                      .heading = "toy formats:\n",
+                                      .format_json = toy_json,
+                                      .format_line = toy_line,
+                                      .geometry = toy_geometry,
+                                      .pack = toy_pack,
+                                      .unpack = toy_unpack,
+                                      .encode = toy_encode,
+                                      .decode = toy_decode};
+
+namespace {
+
 // One line per descriptor array.
 const bool registered = [] {
     suites::add_catalog_family({"toy", &toy_rules, &toy_suites});
     harness::add_compare_family({"toy", &owns_toy, nullptr, &toy_locate, &toy_blame, nullptr, nullptr});
+    harness::cli::add_family_cli(kCli);
     return true;
 }();
 

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "ninfer/harness/subject.hpp"
+#include "ninfer/abi/word_classes.hpp"
 #include "ninfer/oracle/formats.hpp"
 #include "ninfer/reports/report.hpp"
 #include "ninfer/suites/case.hpp"
@@ -47,11 +48,12 @@ enum class MismatchClass : std::uint8_t {
 const char *mismatch_class_name(MismatchClass c);
 
 // ---- Word geometry of any IEEE-like format (binary64 included) ----------------------------
-bool word_is_nan(const oracle::WordFormat &f, std::uint64_t w);
-bool word_is_inf(const oracle::WordFormat &f, std::uint64_t w);
-bool word_is_zero(const oracle::WordFormat &f, std::uint64_t w);
-bool word_is_subnormal(const oracle::WordFormat &f, std::uint64_t w);
-bool word_is_negative(const oracle::WordFormat &f, std::uint64_t w);
+/// A word's class from its bits: the one copy, abi/word_classes.hpp.
+using abi::word_is_inf;
+using abi::word_is_nan;
+using abi::word_is_negative;
+using abi::word_is_subnormal;
+using abi::word_is_zero;
 /// Largest finite word of the format with the sign of `w` (sign bit clear for unsigned formats).
 std::uint64_t largest_finite_like(const oracle::WordFormat &f, std::uint64_t w);
 /// Steps between two non-NaN words in the format's total order (-0 and +0 one step apart).

@@ -23,6 +23,11 @@ namespace ninfer::mutants::grouped {
 namespace gn = reference::grouped_native;
 using oracle::GroupedFormat;
 
+/// A bound group (mutant_bound.hpp): a row_split payload layout bug shows in every rule whose
+/// cases carry a row_split payload.
+inline constexpr const char *kLayoutWide =
+    "grouped.absmax.* grouped.search.* grouped.reconstruct* grouped.scale.* grouped.group.* row_split.*";
+
 /// The steps of Section 7.2 as the reference takes them; a mutant derives and hides one.
 struct AbsmaxSteps {
     static float denominator(const GroupedFormat &f) { return static_cast<float>(f.qmax); }

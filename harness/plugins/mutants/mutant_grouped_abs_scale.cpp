@@ -12,7 +12,7 @@ struct M {
     static constexpr const char *also_fails[] = {"grouped.code.q8_g32_fp16 grouped.reconstruct* grouped.scale.*"};
     static void after(const ninfer_call *c, ninfer_result *r) {
         ninfer::mutants::grouped::rewrite_values(c, r, [](const auto &, std::uint16_t s, int q) {
-            return ninfer::reference::grouped_native::reconstruct(static_cast<std::uint16_t>(s & 0x7FFFu), q);
+            return ninfer::reference::grouped_codec::reconstruct(static_cast<std::uint16_t>(s & 0x7FFFu), q);
         });
     }
 };

@@ -3,7 +3,7 @@
 // grouped_absmax whose steps a mutant replaces one at a time (AbsmaxSteps), a copy of the reference's
 // grouped_search (SearchSteps), and byte surgery on row_split_k128_v1 payloads (storage-layouts.md
 // Section 3) through the oracle's payload API (ninfer/oracle/row_split.hpp: geometry, lane words,
-// corrupt_*), the only part of the oracle library a mutant uses. Built on the reference's native
+// corrupt_*), the only part of the oracle library a mutant uses. Built on the reference's own
 // codecs (grouped_codec.hpp); a mutant changes exactly one behaviour of the reference.
 #pragma once
 
@@ -20,7 +20,7 @@
 
 namespace ninfer::mutants::grouped {
 
-namespace gn = reference::grouped_native;
+namespace gn = reference::grouped_codec;
 using oracle::GroupedFormat;
 
 /// A bound group (mutant_bound.hpp): a row_split payload layout bug shows in every rule whose

@@ -5,7 +5,7 @@
 #include "mutant_grouped_common.hpp"
 
 namespace {
-namespace gn = ninfer::reference::grouped_native;
+namespace gn = ninfer::reference::grouped_codec;
 struct M {
     static constexpr const char *name = "mutant_grouped_decode_unchecked";
     static constexpr const char *breaks = ninfer::suites::rule::grouped_scale_validity;

@@ -8,7 +8,7 @@ void pad_with_one(const ninfer::oracle::GroupedFormat &f, const ninfer::oracle::
                   std::vector<std::uint8_t> &p, std::uint64_t rows, std::uint64_t k) {
     if (k % static_cast<std::uint64_t>(f.group) == 0) return;
     const auto G = static_cast<std::uint64_t>(f.group), last = k / G;
-    const std::uint32_t one = ninfer::reference::grouped_native::code_word(f, 1);
+    const std::uint32_t one = ninfer::reference::grouped_codec::code_word(f, 1);
     for (std::uint64_t r = 0; r < rows; ++r)
         for (std::uint64_t lane = k % G; lane < G; ++lane) ninfer::oracle::corrupt_padding_lane(f, g, k, p, r, last, lane, one);
 }

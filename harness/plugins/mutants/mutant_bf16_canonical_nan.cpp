@@ -8,6 +8,8 @@ namespace {
 struct M {
     static constexpr const char *name = "mutant_bf16_canonical_nan";
     static constexpr const char *breaks = ninfer::suites::rule::convert_id<NINFER_CONVERSION_fp32_to_bf16_rne>;
+    // Issue 21: the spec waives the NaN payload in the main rule; the sign stays (lesson Example 5).
+    static constexpr const char *also_fails[] = {"convert.fp32_to_bf16_rne.nan_payload"};
     static std::uint64_t convert(std::uint32_t conversion, std::uint64_t src, std::uint64_t ref) {
         if (conversion != NINFER_CONVERSION_fp32_to_bf16_rne || (src & 0x7FFFFFFFu) <= 0x7F800000u) return ref;
         return 0x7FC0;

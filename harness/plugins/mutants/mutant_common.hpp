@@ -12,7 +12,8 @@
 //       per-word hooks: get the reference's output word `ref`, return the mutant's
 //   static void after(const ninfer_call *, ninfer_result *);
 //       patch the outputs of a call the reference served with NINFER_OK
-// NINFER_MUTANT(M) exports ninfer_plugin_entry and ninfer_mutant_breaks.
+// and its bound (mutant_bound.hpp: also_fails, within_top).
+// NINFER_MUTANT(M) exports ninfer_plugin_entry, ninfer_mutant_breaks and the bound.
 #pragma once
 
 #include <bit>
@@ -20,6 +21,7 @@
 #include <limits>
 #include <optional>
 
+#include "mutant_bound.hpp"
 #include "scalar_codec.hpp"
 #include "ninfer/abi/bytes.hpp"
 #include "ninfer/oracle/formats.hpp"
@@ -129,8 +131,9 @@ const ninfer_plugin *entry(std::uint32_t harness_abi) {
 
 }  // namespace ninfer::mutants
 
-#define NINFER_MUTANT(M)                                                                              \
-    extern "C" NINFER_EXPORT const ninfer_plugin *ninfer_plugin_entry(std::uint32_t harness_abi) {    \
-        return ninfer::mutants::entry<M>(harness_abi);                                                \
-    }                                                                                                 \
-    extern "C" NINFER_EXPORT const char *ninfer_mutant_breaks(void) { return M::breaks; }
+#define NINFER_MUTANT(M)                                                                           \
+    extern "C" NINFER_EXPORT const ninfer_plugin *ninfer_plugin_entry(std::uint32_t harness_abi) { \
+        return ninfer::mutants::entry<M>(harness_abi);                                             \
+    }                                                                                              \
+    extern "C" NINFER_EXPORT const char *ninfer_mutant_breaks(void) { return M::breaks; }          \
+    NINFER_MUTANT_BOUND(M)

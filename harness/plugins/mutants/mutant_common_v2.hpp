@@ -8,8 +8,9 @@
 //       serve the whole call instead of the reference (nullopt: let the reference serve it)
 //   static void after(const ninfer_call_v2 *, ninfer_result_v2 *);
 //       patch the output planes of a call the reference served with NINFER_OK
-// NINFER_MUTANT_V2(M) exports ninfer_plugin_entry (ABI 2) and ninfer_mutant_breaks; the mutants'
-// CMakeLists builds a source that uses it with NINFER_PLUGIN_ABI=2.
+// and its bound (mutant_bound.hpp: also_fails, within_top). NINFER_MUTANT_V2(M) exports
+// ninfer_plugin_entry (ABI 2), ninfer_mutant_breaks and the bound; the mutants' CMakeLists builds
+// a source that uses it with NINFER_PLUGIN_ABI=2.
 #pragma once
 
 #include <cstdint>
@@ -17,6 +18,7 @@
 #include <span>
 #include <string_view>
 
+#include "mutant_bound.hpp"
 #include "ninfer/suites/rule_ids.hpp"
 #include "reference_plugin.hpp"
 
@@ -79,8 +81,9 @@ const ninfer_plugin_v2 *entry(std::uint32_t harness_abi) {
 
 }  // namespace ninfer::mutants::v2
 
-#define NINFER_MUTANT_V2(M)                                                                              \
-    extern "C" NINFER_EXPORT const ninfer_plugin_v2 *ninfer_plugin_entry(std::uint32_t harness_abi) {    \
-        return ninfer::mutants::v2::entry<M>(harness_abi);                                               \
-    }                                                                                                    \
-    extern "C" NINFER_EXPORT const char *ninfer_mutant_breaks(void) { return M::breaks; }
+#define NINFER_MUTANT_V2(M)                                                                           \
+    extern "C" NINFER_EXPORT const ninfer_plugin_v2 *ninfer_plugin_entry(std::uint32_t harness_abi) { \
+        return ninfer::mutants::v2::entry<M>(harness_abi);                                            \
+    }                                                                                                 \
+    extern "C" NINFER_EXPORT const char *ninfer_mutant_breaks(void) { return M::breaks; }             \
+    NINFER_MUTANT_BOUND(M)

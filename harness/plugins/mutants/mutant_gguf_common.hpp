@@ -3,7 +3,7 @@
 // storage-layouts.md Section 7): ABI v2 (mutant_common_v2.hpp). A mutant lets the reference serve
 // the call, then redoes the one broken step for one type over the planes the reference wrote:
 // re-decoding each block of that type's quant_decode with its own block decoder, or patching the
-// blocks of that type's quant_encode. Built on the reference's native binary16 and nearest_int
+// blocks of that type's quant_encode. Built on the reference's own binary16 and nearest_int
 // (gguf_blocks.hpp); every other call is the reference's.
 #pragma once
 
@@ -19,7 +19,7 @@
 
 namespace ninfer::mutants::gguf {
 
-namespace gn = reference::gguf_native;
+namespace gn = reference::gguf_blocks;
 namespace tables = oracle::ggml;
 
 inline const abi::GgufType &type_of(std::uint32_t format) { return *abi::find_id(abi::kGgufTypes, format); }

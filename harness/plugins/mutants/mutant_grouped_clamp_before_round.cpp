@@ -15,6 +15,8 @@ struct Steps : ninfer::mutants::grouped::AbsmaxSteps {
 struct M {
     static constexpr const char *name = "mutant_grouped_clamp_before_round";
     static constexpr const char *breaks = ninfer::suites::rule::grouped_absmax_clamp_after_rounding;
+    static constexpr const char *also_fails[] = {"grouped.absmax.* grouped.code.q8_never_emitted grouped.group.*"};
+    static constexpr int within_top = 2;
     static std::optional<std::int32_t> before(const ninfer_call *c, ninfer_result *r) {
         return ninfer::mutants::grouped::absmax_call<Steps>(c, r);
     }

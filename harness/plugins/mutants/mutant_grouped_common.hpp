@@ -3,7 +3,7 @@
 // grouped_absmax whose steps a mutant replaces one at a time (AbsmaxSteps), a copy of the reference's
 // grouped_search (SearchSteps), and byte surgery on row_split_k128_v1 payloads (storage-layouts.md
 // Section 3) through the oracle's payload API (ninfer/oracle/row_split.hpp: geometry, lane words,
-// corrupt_*), the only part of the oracle library a mutant uses. Built on the reference's native
+// corrupt_*), the only part of the oracle library a mutant uses. Built on the reference's own
 // codecs (grouped_codec.hpp); a mutant changes exactly one behaviour of the reference.
 #pragma once
 
@@ -20,8 +20,13 @@
 
 namespace ninfer::mutants::grouped {
 
-namespace gn = reference::grouped_native;
+namespace gn = reference::grouped_codec;
 using oracle::GroupedFormat;
+
+/// A bound group (mutant_bound.hpp): a row_split payload layout bug shows in every rule whose
+/// cases carry a row_split payload.
+inline constexpr const char *kLayoutWide =
+    "grouped.absmax.* grouped.search.* grouped.reconstruct* grouped.scale.* grouped.group.* row_split.*";
 
 /// The steps of Section 7.2 as the reference takes them; a mutant derives and hides one.
 struct AbsmaxSteps {

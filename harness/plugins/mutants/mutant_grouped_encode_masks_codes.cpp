@@ -5,10 +5,13 @@
 #include "mutant_grouped_common.hpp"
 
 namespace {
-namespace gn = ninfer::reference::grouped_native;
+namespace gn = ninfer::reference::grouped_codec;
 struct M {
     static constexpr const char *name = "mutant_grouped_encode_masks_codes";
     static constexpr const char *breaks = ninfer::suites::rule::grouped_code_q8_0x80_illegal;
+    // One refusal per format's code interval: each case is its format's own rule.
+    static constexpr const char *also_fails[] = {"grouped.code.*"};
+    static constexpr int within_top = 8;
     static std::optional<std::int32_t> before(const ninfer_call *c, ninfer_result *r) {
         using namespace ninfer::mutants::grouped;
         const auto *f = payload_format(c);

@@ -16,6 +16,9 @@ void reverse_high(const ninfer::oracle::GroupedFormat &, const ninfer::oracle::R
 struct M {
     static constexpr const char *name = "mutant_grouped_high_bits_msb_first";
     static constexpr const char *breaks = ninfer::suites::rule::row_split_high_bit_order;
+    static constexpr const char *also_fails[] = {
+        ninfer::mutants::grouped::kLayoutWide,
+        "grouped.code.q5_g64_fp16 grouped.code.q6_g64_fp16"};
     static std::optional<std::int32_t> before(const ninfer_call *c, ninfer_result *r) {
         return ninfer::mutants::grouped::on_input_payload(c, r, reverse_high);
     }

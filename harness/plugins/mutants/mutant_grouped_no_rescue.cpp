@@ -10,6 +10,7 @@ struct Steps : ninfer::mutants::grouped::AbsmaxSteps {
 struct M {
     static constexpr const char *name = "mutant_grouped_no_rescue";
     static constexpr const char *breaks = ninfer::suites::rule::grouped_absmax_rescue;
+    static constexpr const char *also_fails[] = {"grouped.absmax.bit_exact grouped.group.partial"};
     static std::optional<std::int32_t> before(const ninfer_call *c, ninfer_result *r) {
         return ninfer::mutants::grouped::absmax_call<Steps>(c, r);
     }

@@ -12,6 +12,7 @@ struct Steps : ninfer::mutants::grouped::AbsmaxSteps {
 struct M {
     static constexpr const char *name = "mutant_grouped_overflow_clips";
     static constexpr const char *breaks = ninfer::suites::rule::grouped_absmax_scale_overflow;
+    static constexpr const char *also_fails[] = {"grouped.absmax.scale_rounding"};
     static std::optional<std::int32_t> before(const ninfer_call *c, ninfer_result *r) {
         return ninfer::mutants::grouped::absmax_call<Steps>(c, r);
     }

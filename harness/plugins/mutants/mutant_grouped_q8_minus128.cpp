@@ -17,6 +17,7 @@ struct Steps : ninfer::mutants::grouped::AbsmaxSteps {
 struct M {
     static constexpr const char *name = "mutant_grouped_q8_minus128";
     static constexpr const char *breaks = ninfer::suites::rule::grouped_code_q8_never_emitted;
+    static constexpr const char *also_fails[] = {"grouped.absmax.* grouped.group.*"};
     static std::optional<std::int32_t> before(const ninfer_call *c, ninfer_result *r) {
         return ninfer::mutants::grouped::absmax_call<Steps>(c, r);
     }

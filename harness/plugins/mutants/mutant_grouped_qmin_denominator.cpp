@@ -10,6 +10,8 @@ struct Steps : ninfer::mutants::grouped::AbsmaxSteps {
 struct M {
     static constexpr const char *name = "mutant_grouped_qmin_denominator";
     static constexpr const char *breaks = ninfer::suites::rule::grouped_absmax_denominator_qmax;
+    static constexpr const char *also_fails[] = {"grouped.absmax.* grouped.group.* row_split.padding"};
+    static constexpr int within_top = 2;
     static std::optional<std::int32_t> before(const ninfer_call *c, ninfer_result *r) {
         return ninfer::mutants::grouped::absmax_call<Steps>(c, r);
     }

@@ -12,6 +12,8 @@ struct Steps : ninfer::mutants::grouped::SearchSteps {
 struct M {
     static constexpr const char *name = "mutant_grouped_search_ties_replace";
     static constexpr const char *breaks = ninfer::suites::rule::grouped_search_strict_improvement;
+    static constexpr const char *also_fails[] = {"grouped.search.*"};
+    static constexpr int within_top = 3;
     static std::optional<std::int32_t> before(const ninfer_call *c, ninfer_result *r) {
         return ninfer::mutants::grouped::search_call<Steps>(c, r);
     }

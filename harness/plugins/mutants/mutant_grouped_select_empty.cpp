@@ -7,6 +7,8 @@ namespace {
 struct M {
     static constexpr const char *name = "mutant_grouped_select_empty";
     static constexpr const char *breaks = ninfer::suites::rule::row_split_gather;
+    static constexpr const char *also_fails[] = {"row_split.slice"};
+    static constexpr int within_top = 2;
     static std::optional<std::int32_t> before(const ninfer_call *c, ninfer_result *r) {
         if (c->op != NINFER_OP_rows_select || !ninfer::mutants::grouped::payload_format(c)) return std::nullopt;
         const bool gather = (c->flags & NINFER_FLAG_GATHER) != 0;

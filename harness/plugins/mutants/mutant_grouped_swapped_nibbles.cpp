@@ -12,6 +12,9 @@ void swap_nibbles(const ninfer::oracle::GroupedFormat &f, const ninfer::oracle::
 struct M {
     static constexpr const char *name = "mutant_grouped_swapped_nibbles";
     static constexpr const char *breaks = ninfer::suites::rule::row_split_nibble_order;
+    static constexpr const char *also_fails[] = {
+        ninfer::mutants::grouped::kLayoutWide,
+        "grouped.code.q4_g64_fp16 grouped.code.q5_g64_fp16 grouped.code.q6_g64_fp16"};
     static std::optional<std::int32_t> before(const ninfer_call *c, ninfer_result *r) {
         return ninfer::mutants::grouped::on_input_payload(c, r, swap_nibbles);
     }

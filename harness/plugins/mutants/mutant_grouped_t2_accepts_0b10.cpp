@@ -9,7 +9,7 @@ void hide_0b10(const ninfer::oracle::GroupedFormat &f, const ninfer::oracle::Row
                std::vector<std::uint8_t> &p) {
     if (f.packing != ninfer::oracle::Packing::TWO_BIT_LSB || f.illegal_word < 0) return;
     const auto illegal = static_cast<std::uint32_t>(f.illegal_word);
-    const std::uint32_t minus_one = ninfer::reference::grouped_native::code_word(f, -1);
+    const std::uint32_t minus_one = ninfer::reference::grouped_codec::code_word(f, -1);
     const std::uint64_t rows = g.scale_bytes / g.scale_row_bytes;
     for (std::uint64_t r = 0; r < rows; ++r)
         for (std::uint64_t grp = 0; grp < g.groups_per_row; ++grp)

@@ -8,6 +8,8 @@ namespace {
 struct M {
     static constexpr const char *name = "mutant_grouped_validate_ignores_high";
     static constexpr const char *breaks = ninfer::suites::rule::row_split_padding;
+    static constexpr const char *also_fails[] = {"grouped.scale.zero_group_codes"};
+    static constexpr int within_top = 2;
     static std::optional<std::int32_t> before(const ninfer_call *c, ninfer_result *r) {
         if (c->op != NINFER_OP_payload_validate) return std::nullopt;
         return ninfer::mutants::grouped::on_input_payload(c, r, [](const auto &f, const auto &g, auto &p) {

@@ -10,6 +10,8 @@ namespace {
 struct M {
     static constexpr const char *name = "mutant_linear_ignores_m";
     static constexpr const char *breaks = ninfer::suites::rule::linear_criterion_id<NINFER_CRITERION_forward_error_bound>;
+    // Row 0 repeated: the non-finite cases with two activation rows (NaN in row 1) fail too.
+    static constexpr const char *also_fails[] = {"linear.nonfinite"};
     static std::optional<std::int32_t> before(const ninfer_call_v2 *c, ninfer_result_v2 *r) {
         if (!r || c->op != NINFER_OP_linear || c->profile != NINFER_PROFILE_f32_accumulate || c->count < 2) return std::nullopt;
         const std::int32_t s = ninfer::mutants::v2::reference_call(c, r);

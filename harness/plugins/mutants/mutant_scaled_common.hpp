@@ -21,6 +21,10 @@ namespace ninfer::mutants::scaled {
 
 using reference::ScaledRules;
 
+/// A bound group (mutant_bound.hpp): the nvfp4 layout's placement bugs show in every rule whose
+/// cases carry an nvfp4 payload.
+inline constexpr const char *kBlockScaleWide = "nvfp4.* block_scale.* lesson.nvfp4_two_level";
+
 /// Serve a call of the scaled half under the reference's rules patched by `Patch`; other calls:
 /// nullopt (the reference serves them). No C++ exception crosses the C ABI.
 template <void (*Patch)(ScaledRules &)>

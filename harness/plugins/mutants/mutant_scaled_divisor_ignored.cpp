@@ -11,6 +11,10 @@ void patch(ninfer::reference::ScaledRules &r) { r.nvfp4_weight = undivided; }
 struct M {
     static constexpr const char *name = "mutant_scaled_divisor_ignored";
     static constexpr const char *breaks = ninfer::suites::rule::nvfp4_reconstruct;
+    // A wrong weight shows on every decoded nvfp4 value, zero-scale blocks and owned rows included
+    // (the row-ownership cases decode the most values).
+    static constexpr const char *also_fails[] = {"nvfp4.scale.zero nvfp4.divisor.row_owner"};
+    static constexpr int within_top = 2;
     static std::optional<std::int32_t> before(const ninfer_call_v2 *c, ninfer_result_v2 *r) {
         return ninfer::mutants::scaled::serve_patched<patch>(c, r);
     }

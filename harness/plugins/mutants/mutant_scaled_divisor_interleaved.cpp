@@ -10,6 +10,7 @@ void patch(ninfer::reference::ScaledRules &r) { r.divisor_of_row = round_robin; 
 struct M {
     static constexpr const char *name = "mutant_scaled_divisor_interleaved";
     static constexpr const char *breaks = ninfer::suites::rule::nvfp4_divisor_row_owner;
+    static constexpr const char *also_fails[] = {"nvfp4.reconstruct block_scale.slice block_scale.gather"};
     static std::optional<std::int32_t> before(const ninfer_call_v2 *c, ninfer_result_v2 *r) {
         return ninfer::mutants::scaled::serve_patched<patch>(c, r);
     }

@@ -8,6 +8,10 @@ void patch(ninfer::reference::ScaledRules &r) { r.fp8_row_maxabs.e4m3_code = nin
 struct M {
     static constexpr const char *name = "mutant_scaled_e4m3_ties_away";
     static constexpr const char *breaks = ninfer::suites::rule::fp8_row_maxabs_ties_to_even;
+    // A wrong fp8_row_maxabs step also changes the rows that other steps' cases reach
+    // (rescued and clamped rows, bit-exact and chunked rows).
+    static constexpr const char *also_fails[] = {"fp8_row_maxabs.bit_exact fp8_row_maxabs.chunking"};
+    static constexpr int within_top = 2;
     static std::optional<std::int32_t> before(const ninfer_call_v2 *c, ninfer_result_v2 *r) {
         return ninfer::mutants::scaled::serve_patched<patch>(c, r);
     }

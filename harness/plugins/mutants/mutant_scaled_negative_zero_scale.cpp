@@ -9,6 +9,7 @@ void patch(ninfer::reference::ScaledRules &r) { r.nvfp4_scale_valid = accepts_mi
 struct M {
     static constexpr const char *name = "mutant_scaled_negative_zero_scale";
     static constexpr const char *breaks = ninfer::suites::rule::nvfp4_scale_validity;
+    static constexpr const char *also_fails[] = {"block_scale.decode_boundary"};
     static std::optional<std::int32_t> before(const ninfer_call_v2 *c, ninfer_result_v2 *r) {
         return ninfer::mutants::scaled::serve_patched<patch>(c, r);
     }

@@ -11,6 +11,9 @@ void patch(ninfer::reference::ScaledRules &r) { r.fp8_row_maxabs.clamp = unclamp
 struct M {
     static constexpr const char *name = "mutant_scaled_no_clamp";
     static constexpr const char *breaks = ninfer::suites::rule::fp8_row_maxabs_clamp;
+    // A wrong fp8_row_maxabs step also changes the rows that other steps' cases reach
+    // (rescued and clamped rows, bit-exact and chunked rows).
+    static constexpr const char *also_fails[] = {"fp8_row_maxabs.rescue fp8_row_maxabs.chunking"};
     static std::optional<std::int32_t> before(const ninfer_call_v2 *c, ninfer_result_v2 *r) {
         return ninfer::mutants::scaled::serve_patched<patch>(c, r);
     }

@@ -12,6 +12,7 @@ void patch(ninfer::reference::ScaledRules &r) { r.swizzle = tile64; }
 struct M {
     static constexpr const char *name = "mutant_scaled_swizzle_tile64";
     static constexpr const char *breaks = ninfer::suites::rule::block_scale_swizzle;
+    static constexpr const char *also_fails[] = {ninfer::mutants::scaled::kBlockScaleWide};
     static std::optional<std::int32_t> before(const ninfer_call_v2 *c, ninfer_result_v2 *r) {
         return ninfer::mutants::scaled::serve_patched<patch>(c, r);
     }

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 // Benchmark (not a test): decoding 10^8 values of each GGUF block type (tensor-formats.txt, the
 // gguf_* table; storage-layouts.md Section 7) through the reference plugin's v2 table
-// (quant_decode, every check included) beside a bare loop (the native row decoder called
+// (quant_decode, every check included) beside a bare loop (the reference's row decoder called
 // directly on the same bytes), and the exact oracle's cost per block (the proof, not the fast
 // path). Prints one table row per type: values per second and microseconds per oracle block.
 #include <chrono>
@@ -24,7 +24,7 @@ double seconds_since(std::chrono::steady_clock::time_point t0) {
 }  // namespace
 
 int main(int argc, char **argv) {
-    namespace gn = ninfer::reference::gguf_native;
+    namespace gn = ninfer::reference::gguf_blocks;
     const double target = argc > 1 ? std::atof(argv[1]) : 1e8;  // values decoded per type
     constexpr std::uint64_t kValuesPerCall = 1u << 20;
     constexpr int kOracleBlocks = 20;

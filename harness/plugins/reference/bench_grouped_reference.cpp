@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 // Benchmark (not a test): grouped_absmax (tensor-formats.txt Section 7.2) of a 4096x4096 FP32
-// matrix by the reference plugin's native code; prints seconds and groups per second.
+// matrix by the reference plugin's own code; prints seconds and groups per second.
 #include <chrono>
 #include <cstdio>
 #include <random>
@@ -9,7 +9,7 @@
 #include "grouped_codec.hpp"
 
 int main() {
-    namespace gn = ninfer::reference::grouped_native;
+    namespace gn = ninfer::reference::grouped_codec;
     constexpr std::uint64_t n = 4096, k = 4096;
     std::mt19937_64 rng(20261129);
     std::normal_distribution<float> dist(0.0f, 0.02f);

@@ -98,22 +98,22 @@ int main() {
         weights.push_back(std::move(f));
     }
     {
-        const auto *g = nr::grouped_native::find_grouped(NINFER_FORMAT_q4_g64_fp16);
-        nr::grouped_native::Matrix m;
-        if (nr::grouped_native::absmax(*g, kN, kK, w, m).status != NINFER_OK) return 1;
-        weights.push_back({"q4_g64_fp16", g->id, g->layout, nr::grouped_native::encode_payload(*g, m)});
+        const auto *g = nr::grouped_codec::find_grouped(NINFER_FORMAT_q4_g64_fp16);
+        nr::grouped_codec::Matrix m;
+        if (nr::grouped_codec::absmax(*g, kN, kK, w, m).status != NINFER_OK) return 1;
+        weights.push_back({"q4_g64_fp16", g->id, g->layout, nr::grouped_codec::encode_payload(*g, m)});
     }
     {
         std::vector<std::uint32_t> words(w.size());
         for (std::size_t i = 0; i < w.size(); ++i) words[i] = std::bit_cast<std::uint32_t>(w[i]);
         nr::Nvfp4Planes p;
         Weight f{"nvfp4", NINFER_FORMAT_nvfp4, NINFER_LAYOUT_block_scale_k16_m128x4_v1, {}};
-        if (nr::nvfp4_two_level_native(kN, kK, words, p).status != NINFER_OK || nr::nvfp4_pack(kN, kK, p, f.payload).status != NINFER_OK)
+        if (nr::nvfp4_two_level_encode(kN, kK, words, p).status != NINFER_OK || nr::nvfp4_pack(kN, kK, p, f.payload).status != NINFER_OK)
             return 1;
         weights.push_back(std::move(f));
         nr::Fp8RowPlanes r;
         Weight e{"fp8_e4m3fn_row_bf16", NINFER_FORMAT_fp8_e4m3fn_row_bf16, NINFER_LAYOUT_row_scale_v1, {}};
-        if (nr::fp8_row_maxabs_native(e.format, NINFER_FORMAT_fp32, kN, kK, words, r).status != NINFER_OK ||
+        if (nr::fp8_row_maxabs_encode(e.format, NINFER_FORMAT_fp32, kN, kK, words, r).status != NINFER_OK ||
             nr::fp8_row_pack(e.format, kN, kK, r, e.payload).status != NINFER_OK)
             return 1;
         weights.push_back(std::move(e));
@@ -121,7 +121,7 @@ int main() {
     for (const std::uint32_t id : {NINFER_FORMAT_gguf_q4_0, NINFER_FORMAT_gguf_q8_0, NINFER_FORMAT_gguf_q4_k}) {
         const auto *t = ninfer::abi::find_id(ninfer::abi::kGgufTypes, id);
         Weight f{std::string(t->name), id, NINFER_LAYOUT_ggml_blocks_v1, std::vector<std::uint8_t>(kN * kK / t->block_values * t->block_bytes)};
-        if (nr::gguf_native::quantize_row_ref(t->ggml_type, w, f.payload.data()).status != NINFER_OK) return 1;
+        if (nr::gguf_blocks::quantize_row_ref(t->ggml_type, w, f.payload.data()).status != NINFER_OK) return 1;
         weights.push_back(std::move(f));
     }
 

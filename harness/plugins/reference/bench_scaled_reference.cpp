@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 // Benchmark (not a test): nvfp4 decode and fp8_row_maxabs (tensor-formats.txt 3.3, 3.4) on a
 // 4096x4096 matrix: the reference plugin as the harness calls it (quant_decode / quant_encode
-// through its ABI v2 table, planes in and out), its native code alone, a bare loop over the same
+// through its ABI v2 table, planes in and out), its own codec alone, a bare loop over the same
 // bytes, and the exact oracle on a slice of rows (it is the proof, not the fast path). Values per
 // second.
 #include <chrono>
@@ -73,7 +73,7 @@ int main() {
     nr::Nvfp4Planes back;
     if (nr::nvfp4_unpack(n, k, 1, payload, back).status != NINFER_OK) return 1;
     const auto v = nr::nvfp4_values(n, k, back);
-    line("nvfp4 decode, reference native codec (validate + binary32 values)", values, seconds_since(t0));
+    line("nvfp4 decode, reference's own codec (validate + binary32 values)", values, seconds_since(t0));
 
     t0 = std::chrono::steady_clock::now();
     std::uint64_t check = 0;
@@ -115,8 +115,8 @@ int main() {
         if (encoded.status != NINFER_OK) return 1;
         nr::Fp8RowPlanes out;
         t0 = std::chrono::steady_clock::now();
-        if (nr::fp8_row_maxabs_native(id, NINFER_FORMAT_fp32, n, k, src, out).status != NINFER_OK) return 1;
-        line(is_bf16 ? "fp8_row_maxabs bf16 rows, reference native encoder" : "fp8_row_maxabs fp16 rows, reference native encoder", values,
+        if (nr::fp8_row_maxabs_encode(id, NINFER_FORMAT_fp32, n, k, src, out).status != NINFER_OK) return 1;
+        line(is_bf16 ? "fp8_row_maxabs bf16 rows, reference's own encoder" : "fp8_row_maxabs fp16 rows, reference's own encoder", values,
              seconds_since(t0));
         std::vector<std::uint8_t> packed;
         if (nr::fp8_row_pack(id, n, k, out, packed).status != NINFER_OK || packed != encoded.out(NINFER_PLANE_PAYLOAD)) return 1;

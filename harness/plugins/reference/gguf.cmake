@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: Apache-2.0
-# The reference plugin's GGUF half (ggml_blocks_v1): its own native decoders and reference
+# The reference plugin's GGUF half (ggml_blocks_v1): its own decoders and reference
 # quantizers, the ops of the family contract, their cross-check against the oracle and the
 # decode benchmark (included by harness/plugins/reference/CMakeLists.txt).
 set(NINFER_GGUF_NATIVE_SOURCES ${CMAKE_CURRENT_LIST_DIR}/gguf_blocks.cpp ${CMAKE_CURRENT_LIST_DIR}/gguf_quantize.cpp

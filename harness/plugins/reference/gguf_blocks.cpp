@@ -13,7 +13,7 @@
 #include "ninfer/abi/gguf_table.hpp"
 #include "ninfer/oracle/ggml_tables.hpp"
 
-namespace ninfer::reference::gguf_native {
+namespace ninfer::reference::gguf_blocks {
 
 namespace tables = ninfer::oracle::ggml;
 
@@ -527,4 +527,4 @@ constexpr abi::GgufTable<RowDecoder> kRowDecoders = {
 
 RowDecoder row_decoder(std::uint32_t ggml_type) { return abi::gguf_entry_of_ggml_type(kRowDecoders, ggml_type); }
 
-}  // namespace ninfer::reference::gguf_native
+}  // namespace ninfer::reference::gguf_blocks

@@ -16,13 +16,13 @@
 #include "ninfer/abi/bytes.hpp"
 #include "ninfer/abi/registry.h"
 
-namespace ninfer::reference::gguf_native {
+namespace ninfer::reference::gguf_blocks {
 
 /// Decode `blocks` consecutive blocks at `in` into blocks * block_values binary32 words
 /// (little-endian bytes) at `out`. One function per type: a row loop, no per-element dispatch.
 using RowDecoder = void (*)(const std::uint8_t *in, std::uint64_t blocks, std::uint8_t *out);
 
-/// The native row decoder of a ggml type id (GGML_TYPE_*), or nullptr.
+/// The reference's row decoder of a ggml type id (GGML_TYPE_*), or nullptr.
 RowDecoder row_decoder(std::uint32_t ggml_type);
 
 /// binary16 word -> binary32 value (exact; NaN payload and sign kept), as GGML_FP16_TO_FP32.
@@ -82,4 +82,4 @@ void nvfp4_block_with(const float *x, std::uint8_t *b, std::uint8_t (*scale_of)(
 /// non-finite input (NINFER_E_NONFINITE) and a scale exponent outside E8M0 (NINFER_E_SCALE_OVERFLOW).
 EncodeOutcome mxfp4_encode_row(std::span<const float> x, std::uint8_t *out);
 
-}  // namespace ninfer::reference::gguf_native
+}  // namespace ninfer::reference::gguf_blocks

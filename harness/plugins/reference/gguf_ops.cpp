@@ -22,7 +22,7 @@ namespace ninfer::reference {
 namespace {
 
 using abi::GgufType;
-namespace gn = gguf_native;
+namespace gn = gguf_blocks;
 
 const GgufType *find_type(std::uint32_t format) { return abi::find_id(abi::kGgufTypes, format); }
 

@@ -17,7 +17,7 @@
 #include "ninfer/abi/plugin.h"
 #include "ninfer/oracle/ggml_tables.hpp"
 
-namespace ninfer::reference::gguf_native {
+namespace ninfer::reference::gguf_blocks {
 
 namespace {
 
@@ -235,4 +235,4 @@ EncodeOutcome mxfp4_encode_row(std::span<const float> x, std::uint8_t *out) {
     return {};
 }
 
-}  // namespace ninfer::reference::gguf_native
+}  // namespace ninfer::reference::gguf_blocks

@@ -13,7 +13,7 @@
 #include "gguf_blocks.hpp"
 #include "ninfer/oracle/ggml_tables.hpp"
 
-namespace ninfer::reference::gguf_native {
+namespace ninfer::reference::gguf_blocks {
 
 namespace {
 
@@ -132,4 +132,4 @@ bool iq4_block(int super, int ntry, const float *x, std::uint8_t *y) {
     return true;
 }
 
-}  // namespace ninfer::reference::gguf_native
+}  // namespace ninfer::reference::gguf_blocks

@@ -5,7 +5,7 @@
 
 #include <cstdint>
 
-namespace ninfer::reference::gguf_native {
+namespace ninfer::reference::gguf_blocks {
 
 /// ggml's quantize_row_iq4_nl_impl without an importance matrix: one block of `super` values
 /// (32: block_iq4_nl, 256: block_iq4_xs) with `ntry` (-1: quantize_row_iq4_nl_ref; 7:
@@ -14,4 +14,4 @@ namespace ninfer::reference::gguf_native {
 /// x must be finite.
 bool iq4_block(int super, int ntry, const float *x, std::uint8_t *y);
 
-}  // namespace ninfer::reference::gguf_native
+}  // namespace ninfer::reference::gguf_blocks

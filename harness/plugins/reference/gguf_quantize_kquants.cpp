@@ -12,7 +12,7 @@
 
 #include "gguf_blocks.hpp"
 
-namespace ninfer::reference::gguf_native {
+namespace ninfer::reference::gguf_blocks {
 
 namespace {
 
@@ -428,4 +428,4 @@ bool quantize_block::gguf_q6_k(const float *x, std::uint8_t *b) {
     return true;
 }
 
-}  // namespace ninfer::reference::gguf_native
+}  // namespace ninfer::reference::gguf_blocks

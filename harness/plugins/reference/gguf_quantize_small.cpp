@@ -11,7 +11,7 @@
 
 #include "gguf_blocks.hpp"
 
-namespace ninfer::reference::gguf_native {
+namespace ninfer::reference::gguf_blocks {
 
 namespace {
 
@@ -151,4 +151,4 @@ bool quantize_block::gguf_nvfp4(const float *x, std::uint8_t *b) {
     return true;
 }
 
-}  // namespace ninfer::reference::gguf_native
+}  // namespace ninfer::reference::gguf_blocks

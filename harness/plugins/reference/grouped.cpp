@@ -21,7 +21,7 @@ namespace ninfer::reference {
 
 namespace {
 
-namespace gn = grouped_native;
+namespace gn = grouped_codec;
 using ninfer::abi::GroupedFormat;
 
 constexpr std::uint32_t kSources[] = {NINFER_FORMAT_fp32, NINFER_FORMAT_bf16, NINFER_FORMAT_fp16};

@@ -12,7 +12,7 @@
 
 #include "ninfer/abi/bytes.hpp"
 
-namespace ninfer::reference::grouped_native {
+namespace ninfer::reference::grouped_codec {
 
 namespace {
 
@@ -351,4 +351,4 @@ Outcome absmax(const GroupedFormat &f, std::uint64_t n, std::uint64_t k, std::sp
     return {};
 }
 
-}  // namespace ninfer::reference::grouped_native
+}  // namespace ninfer::reference::grouped_codec

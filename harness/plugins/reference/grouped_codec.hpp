@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-// Fast native codecs of the grouped signed-integer formats (tensor-formats.txt Sections 3.2,
+// The reference's fast codecs of the grouped signed-integer formats (tensor-formats.txt Sections 3.2,
 // 4-7) and of the row_split_k128_v1 layout (storage-layouts.md Section 3). Host binary32
 // arithmetic and bit manipulation, written from the spec independently of the oracle; every
 // result is cross-checked against it (tests/test_grouped_codec.cpp).
@@ -15,10 +15,10 @@
 #include "ninfer/abi/plugin.h"
 #include "ninfer/abi/registry.hpp"
 
-namespace ninfer::reference::grouped_native {
+namespace ninfer::reference::grouped_codec {
 
 // The grouped codecs compute in host binary32 (float) and read floats bit for bit (std::bit_cast).
-static_assert(std::numeric_limits<float>::is_iec559, "the native grouped codecs need IEEE 754 binary32 floats");
+static_assert(std::numeric_limits<float>::is_iec559, "the reference's grouped codecs need IEEE 754 binary32 floats");
 
 using ninfer::abi::GroupedFormat;
 
@@ -91,4 +91,4 @@ Outcome absmax(const GroupedFormat &f, std::uint64_t n, std::uint64_t k, std::sp
 Outcome search(const GroupedFormat &f, std::uint64_t n, std::uint64_t k, std::span<const float> x,
                std::span<const float> importance, bool negative_scales, Matrix &m);
 
-}  // namespace ninfer::reference::grouped_native
+}  // namespace ninfer::reference::grouped_codec

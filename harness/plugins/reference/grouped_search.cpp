@@ -12,7 +12,7 @@
 
 #include "grouped_codec.hpp"
 
-namespace ninfer::reference::grouped_native {
+namespace ninfer::reference::grouped_codec {
 
 namespace {
 
@@ -164,4 +164,4 @@ Outcome search(const GroupedFormat &f, std::uint64_t n, std::uint64_t k, std::sp
     return o;
 }
 
-}  // namespace ninfer::reference::grouped_native
+}  // namespace ninfer::reference::grouped_codec

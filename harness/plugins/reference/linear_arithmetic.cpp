@@ -12,7 +12,7 @@
 #include "gguf_blocks.hpp"
 #include "ninfer/abi/plugin.h"
 
-namespace ninfer::reference::linear_native {
+namespace ninfer::reference::linear_arithmetic {
 
 namespace {
 
@@ -197,7 +197,7 @@ std::vector<float> q8_1_dequantized(std::span<const float> x, float (*round)(flo
         for (std::size_t j = 0; j < 32; ++j) amax = std::max(amax, std::fabs(x[b + j]));
         const float d = amax / 127.0f;
         const float id = d != 0.0f ? 1.0f / d : 0.0f;
-        const float d16 = gguf_native::fp16_to_f32(gguf_native::f32_to_fp16(d));
+        const float d16 = gguf_blocks::fp16_to_f32(gguf_blocks::f32_to_fp16(d));
         for (std::size_t j = 0; j < 32; ++j) {
             const float v = round(x[b + j] * id);
             // The C conversion to int (x86: INT_MIN out of range, a NaN included), then int8 storage.
@@ -209,4 +209,4 @@ std::vector<float> q8_1_dequantized(std::span<const float> x, float (*round)(flo
     return out;
 }
 
-}  // namespace ninfer::reference::linear_native
+}  // namespace ninfer::reference::linear_arithmetic

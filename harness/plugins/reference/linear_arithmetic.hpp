@@ -14,7 +14,7 @@
 #include <span>
 #include <vector>
 
-namespace ninfer::reference::linear_native {
+namespace ninfer::reference::linear_arithmetic {
 
 static_assert(std::numeric_limits<float>::is_iec559 && std::numeric_limits<double>::is_iec559,
               "the linear reference needs IEEE 754 binary32 and binary64");
@@ -63,4 +63,4 @@ float sequential_dot(const float *w, const float *x, std::uint64_t k, float (*ad
 /// way x86 truncates, d16 = binary16(d). A block holding an infinity or NaN gives 32 NaNs.
 std::vector<float> q8_1_dequantized(std::span<const float> x, float (*round)(float));
 
-}  // namespace ninfer::reference::linear_native
+}  // namespace ninfer::reference::linear_arithmetic

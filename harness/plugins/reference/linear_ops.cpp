@@ -30,8 +30,8 @@ namespace ninfer::reference {
 
 namespace {
 
-namespace ln = linear_native;
-namespace gn = gguf_native;
+namespace ln = linear_arithmetic;
+namespace gn = gguf_blocks;
 
 enum class Kind { none, direct, grouped, nvfp4, fp8_row, gguf };
 
@@ -40,7 +40,7 @@ Kind kind_of(std::uint32_t format) {
     // The direct float word formats, and fp16 (the contract names it; read as contiguous_le_v1 words).
     if (const auto *w = abi::find_id(abi::kWordFormats, format))
         return w->exp_bits > 0 && (w->direct || format == NINFER_FORMAT_fp16) ? Kind::direct : Kind::none;
-    if (grouped_native::find_grouped(format)) return Kind::grouped;
+    if (grouped_codec::find_grouped(format)) return Kind::grouped;
     if (format == NINFER_FORMAT_nvfp4) return Kind::nvfp4;
     if (fp8_row_known(format)) return Kind::fp8_row;
     if (abi::find_id(abi::kGgufTypes, format)) return Kind::gguf;
@@ -79,7 +79,7 @@ struct Weights {
     std::span<const std::uint8_t> payload;
     const LinearRules *rules = nullptr;
     const abi::GroupedFormat *grouped = nullptr;
-    grouped_native::Matrix matrix;
+    grouped_codec::Matrix matrix;
     Nvfp4Planes nvfp4;
     Fp8RowPlanes fp8;
     std::uint64_t gguf_row_bytes = 0, gguf_blocks = 0;
@@ -187,7 +187,7 @@ std::string weight_geometry(Kind kind, std::uint32_t format, std::uint64_t n, st
         return {};
     }
     case Kind::grouped: {
-        const auto g = grouped_native::geometry(*w.grouped, n, k);
+        const auto g = grouped_codec::geometry(*w.grouped, n, k);
         if (!g) return fmt::format("[{}, {}] has no row_split_k128_v1 geometry (a size overflows uint64)", n, k);
         payload_bytes = g->payload_bytes;
         return {};
@@ -218,7 +218,7 @@ std::string weight_geometry(Kind kind, std::uint32_t format, std::uint64_t n, st
 std::int32_t decode_weights(Weights &w, std::uint64_t divisors, ninfer_result_v2 *r) {
     switch (w.kind) {
     case Kind::grouped: {
-        const auto o = grouped_native::decode_payload(*w.grouped, w.n, w.k, w.payload, w.matrix);
+        const auto o = grouped_codec::decode_payload(*w.grouped, w.n, w.k, w.payload, w.matrix);
         return o.status == NINFER_OK ? NINFER_OK : fail(r, o.status, o.message, o.detail);
     }
     case Kind::nvfp4: {
@@ -297,7 +297,7 @@ std::int32_t linear_call(const ninfer_call_v2 *c, ninfer_result_v2 *r, const Lin
     if (c->layout != linear_weight_layout(c->format))
         return fail(r, NINFER_E_LAYOUT, fmt::format("{} weights are not read in layout {} (only {})", format_label(c->format),
                                                     layout_label(c->layout), layout_label(linear_weight_layout(c->format))));
-    if (w.kind == Kind::grouped) w.grouped = grouped_native::find_grouped(c->format);
+    if (w.kind == Kind::grouped) w.grouped = grouped_codec::find_grouped(c->format);
 
     // 2. The shape: rank 2 {N, K}, M = count, the format's geometry, sizes within uint64.
     if (c->rank != 2) return fail(r, NINFER_E_INVALID_ARGUMENT, fmt::format("rank {}, the weight's shape is {{N, K}}", c->rank));

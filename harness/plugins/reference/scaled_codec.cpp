@@ -17,7 +17,7 @@
 
 namespace ninfer::reference {
 
-static_assert(std::numeric_limits<float>::is_iec559, "the native codecs rely on IEEE binary32");
+static_assert(std::numeric_limits<float>::is_iec559, "the reference's scaled codecs rely on IEEE binary32");
 
 namespace {
 
@@ -232,7 +232,7 @@ std::uint8_t e2m1_nearest_first(float r) {
 
 }  // namespace
 
-ScaledOutcome nvfp4_two_level_native(std::uint64_t n, std::uint64_t k, std::span<const std::uint32_t> x, Nvfp4Planes &out) {
+ScaledOutcome nvfp4_two_level_encode(std::uint64_t n, std::uint64_t k, std::span<const std::uint32_t> x, Nvfp4Planes &out) {
     if (k % 16 != 0 || x.size() != n * k) return refuse(NINFER_E_INVALID_ARGUMENT, 0, "source does not match [N, K] with K % 16 == 0");
     out.codes.assign(n * k, 0);
     out.scales.assign(n * k / 16, 0);
@@ -370,7 +370,7 @@ std::vector<std::uint32_t> fp8_row_values(std::uint32_t format, std::uint64_t n,
     return v;
 }
 
-ScaledOutcome fp8_row_maxabs_native(std::uint32_t format, std::uint32_t source_format, std::uint64_t n, std::uint64_t k,
+ScaledOutcome fp8_row_maxabs_encode(std::uint32_t format, std::uint32_t source_format, std::uint64_t n, std::uint64_t k,
                                     std::span<const std::uint32_t> source, Fp8RowPlanes &out, const Fp8RowMaxabsSteps &steps) {
     const Fp8Row f = fp8_row(format);
     if (source.size() != n * k) return refuse(NINFER_E_SIZE, 0, "source does not match the shape");

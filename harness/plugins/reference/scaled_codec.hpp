@@ -34,7 +34,7 @@ struct Fp8RowMaxabsSteps {
 };
 extern const Fp8RowMaxabsSteps kFp8RowMaxabsSteps;
 
-/// The layout and reconstruction rules the native codecs apply, one function each
+/// The layout and reconstruction rules the reference's codecs apply, one function each
 /// (storage-layouts.md 4-6, tensor-formats.txt 3.3, 3.4); the reference takes kScaledRules.
 struct ScaledRules {
     /// Scale-plane offset of the natural nvfp4 scale word (n, g) of a tensor with K columns.
@@ -98,7 +98,7 @@ ScaledOutcome nvfp4_select_rows(std::uint64_t n, std::uint64_t k, std::uint64_t 
 /// NVIDIA's two-level recipe (lesson Example 15, oracle/SCALED.md R5) on [N, K] binary32 words:
 /// a valid nvfp4 tensor with one divisor d_w = binary32(2688 / amax). E_NONFINITE for a
 /// non-finite input, E_SCALE_OVERFLOW when the tensor scale or d_w is not representable.
-ScaledOutcome nvfp4_two_level_native(std::uint64_t n, std::uint64_t k, std::span<const std::uint32_t> x, Nvfp4Planes &out);
+ScaledOutcome nvfp4_two_level_encode(std::uint64_t n, std::uint64_t k, std::span<const std::uint32_t> x, Nvfp4Planes &out);
 
 /// The logical planes of an FP8 row tensor: codes (row-major), one multiplier word per row.
 struct Fp8RowPlanes {
@@ -121,7 +121,7 @@ ScaledOutcome fp8_row_select_rows(std::uint32_t format, std::uint64_t n, std::ui
 std::vector<std::uint32_t> fp8_row_values(std::uint32_t format, std::uint64_t n, std::uint64_t k, const Fp8RowPlanes &planes);
 
 /// fp8_row_maxabs of [N, K] source words (fp32 as uint32, bf16/fp16 as uint16 in the low bits).
-ScaledOutcome fp8_row_maxabs_native(std::uint32_t format, std::uint32_t source_format, std::uint64_t n, std::uint64_t k,
+ScaledOutcome fp8_row_maxabs_encode(std::uint32_t format, std::uint32_t source_format, std::uint64_t n, std::uint64_t k,
                                     std::span<const std::uint32_t> source, Fp8RowPlanes &out,
                                     const Fp8RowMaxabsSteps &steps = kFp8RowMaxabsSteps);
 

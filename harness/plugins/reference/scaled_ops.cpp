@@ -235,11 +235,11 @@ std::int32_t do_quant_encode(const Call &x) {
     std::vector<std::uint8_t> out;
     if (x.nvfp4()) {
         Nvfp4Planes p;
-        if (auto o = nvfp4_two_level_native(x.n, x.k, words, p); o.status != NINFER_OK) return fail(x.r, o);
+        if (auto o = nvfp4_two_level_encode(x.n, x.k, words, p); o.status != NINFER_OK) return fail(x.r, o);
         if (auto o = nvfp4_pack(x.n, x.k, p, out, x.rules); o.status != NINFER_OK) return fail(x.r, o);
     } else {
         Fp8RowPlanes p;
-        if (auto o = fp8_row_maxabs_native(x.f.id, src, x.n, x.k, words, p, x.rules.fp8_row_maxabs); o.status != NINFER_OK)
+        if (auto o = fp8_row_maxabs_encode(x.f.id, src, x.n, x.k, words, p, x.rules.fp8_row_maxabs); o.status != NINFER_OK)
             return fail(x.r, o);
         if (auto o = fp8_row_pack(x.f.id, x.n, x.k, p, out, x.rules); o.status != NINFER_OK) return fail(x.r, o);
     }

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 // The GGUF mutants' copied q4_K block (mutant_gguf_common.hpp q4_k_block with ggml's
-// get_scale_min_k4 and element), unmutated, equals the reference's native q4_K decoder bit for
+// get_scale_min_k4 and element), unmutated, equals the reference's own q4_K decoder bit for
 // bit on random blocks: the two q4_K mutants differ from the reference only in their one step.
 #include <catch2/catch.hpp>
 #include <cstring>
@@ -12,7 +12,7 @@
 TEST_CASE("the GGUF mutants' q4_K block, unmutated, equals the reference's q4_K decoder") {
     namespace g = ninfer::mutants::gguf;
     const auto &t = g::type_of(NINFER_FORMAT_gguf_q4_k);
-    const auto decode = ninfer::reference::gguf_native::row_decoder(t.ggml_type);
+    const auto decode = ninfer::reference::gguf_blocks::row_decoder(t.ggml_type);
     REQUIRE(decode != nullptr);
     std::mt19937_64 rng(20261130);
     std::size_t differing = 0;

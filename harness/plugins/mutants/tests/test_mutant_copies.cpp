@@ -16,7 +16,7 @@
 namespace {
 
 using namespace ninfer;
-namespace gn = reference::grouped_native;
+namespace gn = reference::grouped_codec;
 
 /// The golden quant_encode cases of a suite for `method` that the oracle accepts, with their
 /// grouped format and binary32 source (through the reference's source conversion, as the

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-// Worked words of the native codecs, each derived by hand from the spec (tensor-formats.txt
+// Worked words of the reference's scalar codec and of ninfer::native, each derived by hand from the spec (tensor-formats.txt
 // Sections 3.1, 3.3; number-formats-lesson.txt Examples 3-9, 13-15; OCP FP8/MX rules) and the
 // oracle's documented decisions (oracle/README.md): specials first, then ties and thresholds.
 #include <catch2/catch.hpp>

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-// The fast native codecs against the MPFR oracle (TestFloat's slowfloat against SoftFloat):
+// The reference's fast scalar codec against the MPFR oracle (TestFloat's slowfloat against SoftFloat):
 // every word of every 4-, 8- and 16-bit source domain for decode, classify, validate and the
 // conversions; for every fp32-source conversion at least 10^7 binary32 inputs that contain every
 // rounding boundary and tie of the target grid (+-8 ulps around each), the subnormal boundaries,

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
-// The reference's native GGUF codecs (gguf_blocks.cpp, gguf_quantize*.cpp; tensor-formats.txt, the gguf_* table and
+// The reference's own GGUF codecs (gguf_blocks.cpp, gguf_quantize*.cpp; tensor-formats.txt, the gguf_* table and
 // its paragraph; storage-layouts.md Section 7) against the oracle: every type's decoder on
 // thousands of random blocks (raw random bytes: NaN and infinite scales included, and blocks
-// with forced NaN / Inf / subnormal / zero scales), rows of several blocks, each native reference
+// with forced NaN / Inf / subnormal / zero scales), rows of several blocks, each reference
 // quantizer and the MXFP4 recipe on seeded blocks; then the ops of the family contract through
 // the v2 table, each refusal offered.
 #include <catch2/catch.hpp>
@@ -25,7 +25,7 @@
 #include "reference_plugin.hpp"
 #include "v2_call.hpp"
 
-namespace gn = ninfer::reference::gguf_native;
+namespace gn = ninfer::reference::gguf_blocks;
 namespace orc = ninfer::oracle;
 using ninfer::abi::GgufType;
 using ninfer::testing::call_v2;
@@ -93,7 +93,7 @@ std::uint32_t word_at(const std::vector<std::uint8_t> &b, std::size_t i) {
     return ninfer::abi::load_le32(b.data() + 4 * i);
 }
 
-/// Decode `blocks` with the native row decoder (one call over the whole row) and compare every
+/// Decode `blocks` with the reference's row decoder (one call over the whole row) and compare every
 /// element with the oracle's ggml word, bit for bit. Returns the number of mismatches.
 std::size_t compare_decode(const GgufType &t, const std::vector<std::uint8_t> &blocks) {
     const std::size_t n = blocks.size() / t.block_bytes;
@@ -105,7 +105,7 @@ std::size_t compare_decode(const GgufType &t, const std::vector<std::uint8_t> &b
         for (std::size_t j = 0; j < t.block_values; ++j) {
             const std::uint32_t got = word_at(out, i * t.block_values + j);
             if (got != expect[j] && bad++ < 3)
-                UNSCOPED_INFO(t.name << " block " << i << " element " << j << ": native 0x" << std::hex << got << ", oracle 0x" << expect[j]
+                UNSCOPED_INFO(t.name << " block " << i << " element " << j << ": decoded 0x" << std::hex << got << ", oracle 0x" << expect[j]
                                      << std::dec);
         }
     }
@@ -176,7 +176,7 @@ ninfer_call_v2 gguf_head(std::uint32_t op, const GgufType &t, std::initializer_l
 
 }  // namespace
 
-TEST_CASE("native binary16 conversions of the GGUF codecs equal the oracle's", "[gguf][native]") {
+TEST_CASE("binary16 conversions of the GGUF codecs equal the oracle's", "[gguf][codec]") {
     const auto &widen = orc::conversion(NINFER_CONVERSION_fp16_to_fp32);
     for (std::uint32_t h = 0; h < 0x10000; ++h)
         REQUIRE(std::bit_cast<std::uint32_t>(gn::fp16_to_f32(static_cast<std::uint16_t>(h))) == orc::convert_word(widen, h));
@@ -193,7 +193,7 @@ TEST_CASE("native binary16 conversions of the GGUF codecs equal the oracle's", "
     }
 }
 
-TEST_CASE("native nearest_int is ggml's magic-number rounding", "[gguf][native]") {
+TEST_CASE("the GGUF codecs' nearest_int is ggml's magic-number rounding", "[gguf][codec]") {
     CHECK(gn::nearest_int(0.5f) == 0);
     CHECK(gn::nearest_int(1.5f) == 2);
     CHECK(gn::nearest_int(2.5f) == 2);
@@ -202,7 +202,7 @@ TEST_CASE("native nearest_int is ggml's magic-number rounding", "[gguf][native]"
     CHECK(gn::nearest_int(4194303.0f) == 4194303);
 }
 
-TEST_CASE("every GGUF type decodes as the oracle's ggml words, bit for bit", "[gguf][native]") {
+TEST_CASE("every GGUF type decodes as the oracle's ggml words, bit for bit", "[gguf][codec]") {
     std::mt19937_64 rng(kSeed);
     for (const auto &t : ninfer::abi::kGgufTypes) {
         INFO("type " << t.name << " seed " << kSeed);
@@ -217,13 +217,13 @@ TEST_CASE("every GGUF type decodes as the oracle's ggml words, bit for bit", "[g
     }
 }
 
-TEST_CASE("an unknown ggml type has no native decoder", "[gguf][native]") {
+TEST_CASE("an unknown ggml type has no row decoder", "[gguf][codec]") {
     CHECK(gn::row_decoder(0) == nullptr);
     CHECK(gn::row_decoder(4) == nullptr);  // ggml's removed q4_2
     CHECK(gn::row_decoder(43) == nullptr);
 }
 
-TEST_CASE("each native reference quantizer equals the oracle's, byte for byte", "[gguf][native][quantize]") {
+TEST_CASE("each reference quantizer equals the oracle's, byte for byte", "[gguf][codec][quantize]") {
     std::mt19937_64 rng(kSeed);
     std::size_t declared = 0;
     for (const auto &t : ninfer::abi::kGgufTypes) {
@@ -251,7 +251,7 @@ TEST_CASE("each native reference quantizer equals the oracle's, byte for byte", 
     CHECK(declared == 20);  // q8_0, q4_0, q4_1, q5_0, q5_1, q8_1, q8_K, q2_K .. q6_K, iq4_nl, iq4_xs, q1_0, q2_0, tq1_0, tq2_0, mxfp4, nvfp4
 }
 
-TEST_CASE("the native MXFP4 recipe equals the oracle's mxfp4_encode_block", "[gguf][native][quantize]") {
+TEST_CASE("the reference's MXFP4 recipe equals the oracle's mxfp4_encode_block", "[gguf][codec][quantize]") {
     std::mt19937_64 rng(kSeed);
     for (int b = 0; b < 2000; ++b) {
         const int regime = b % 7;
@@ -279,13 +279,13 @@ TEST_CASE("gguf ops: quant_decode and payload_validate through the v2 table", "[
         const auto o = call_v2(table(), head, {{NINFER_PLANE_PAYLOAD, payload}}, {{NINFER_PLANE_VALUES, 6ull * t.block_values * 4}});
         REQUIRE(o.status == NINFER_OK);
         CHECK(compare_decode(t, payload) == 0);
-        std::vector<std::uint8_t> native(6ull * t.block_values * 4);
-        gn::row_decoder(t.ggml_type)(payload.data(), 6, native.data());
-        CHECK(o.out(NINFER_PLANE_VALUES) == native);
+        std::vector<std::uint8_t> decoded(6ull * t.block_values * 4);
+        gn::row_decoder(t.ggml_type)(payload.data(), 6, decoded.data());
+        CHECK(o.out(NINFER_PLANE_VALUES) == decoded);
         // Rank 3 [1, 3, 2*bv]: the same blocks.
         auto head3 = gguf_head(NINFER_OP_quant_decode, t, {1, 3, 2ull * t.block_values});
-        CHECK(call_v2(table(), head3, {{NINFER_PLANE_PAYLOAD, payload}}, {{NINFER_PLANE_VALUES, native.size()}}).out(NINFER_PLANE_VALUES) ==
-              native);
+        CHECK(call_v2(table(), head3, {{NINFER_PLANE_PAYLOAD, payload}}, {{NINFER_PLANE_VALUES, decoded.size()}}).out(NINFER_PLANE_VALUES) ==
+              decoded);
         // payload_validate: the size is all there is (NaN scales pass).
         auto pv = gguf_head(NINFER_OP_payload_validate, t, {3, 2ull * t.block_values});
         CHECK(call_v2(table(), pv, {{NINFER_PLANE_PAYLOAD, payload}}, {}).status == NINFER_OK);
@@ -294,11 +294,11 @@ TEST_CASE("gguf ops: quant_decode and payload_validate through the v2 table", "[
         const auto s = call_v2(table(), pv, {{NINFER_PLANE_PAYLOAD, shortp}}, {});
         CHECK(s.status == NINFER_E_SIZE);
         CHECK(s.result.detail == NINFER_DETAIL_SIZE);
-        const auto sd = call_v2(table(), head, {{NINFER_PLANE_PAYLOAD, shortp}}, {{NINFER_PLANE_VALUES, native.size()}});
+        const auto sd = call_v2(table(), head, {{NINFER_PLANE_PAYLOAD, shortp}}, {{NINFER_PLANE_VALUES, decoded.size()}});
         CHECK(sd.status == NINFER_E_SIZE);
         CHECK(sd.written(NINFER_PLANE_VALUES) == 0);
         // A short output: E_BUFFER, nothing written.
-        CHECK(call_v2(table(), head, {{NINFER_PLANE_PAYLOAD, payload}}, {{NINFER_PLANE_VALUES, native.size() - 1}}).status == NINFER_E_BUFFER);
+        CHECK(call_v2(table(), head, {{NINFER_PLANE_PAYLOAD, payload}}, {{NINFER_PLANE_VALUES, decoded.size() - 1}}).status == NINFER_E_BUFFER);
     }
 }
 
@@ -479,8 +479,8 @@ TEST_CASE("gguf ops: the v1 face (what the v1 mutants wrap) decodes a GGUF paylo
     std::mt19937_64 rng(kSeed);
     const auto &t = type_named("gguf_iq3_s");
     const auto payload = random_blocks(t, 2, rng);
-    std::vector<std::uint8_t> values(2 * t.block_values * 4, 0xCD), native(values.size());
-    gn::row_decoder(t.ggml_type)(payload.data(), 2, native.data());
+    std::vector<std::uint8_t> values(2 * t.block_values * 4, 0xCD), decoded(values.size());
+    gn::row_decoder(t.ggml_type)(payload.data(), 2, decoded.data());
     ninfer_call_v1 c{};
     c.struct_size = sizeof c;
     c.op = NINFER_OP_quant_decode;
@@ -497,5 +497,5 @@ TEST_CASE("gguf ops: the v1 face (what the v1 mutants wrap) decodes a GGUF paylo
     const auto &v1 = ninfer::reference::reference_table_v1();
     REQUIRE(v1.ops[NINFER_OP_quant_decode - 1](v1.self, &c, &r) == NINFER_OK);
     CHECK(r.out_written == values.size());
-    CHECK(values == native);
+    CHECK(values == decoded);
 }

@@ -16,7 +16,7 @@
 
 namespace {
 
-namespace gn = ninfer::reference::gguf_native;
+namespace gn = ninfer::reference::gguf_blocks;
 namespace orc = ninfer::oracle;
 
 constexpr std::uint64_t kSeed = 20261201;  // include this in bug reports
@@ -46,7 +46,7 @@ const orc::GgufType &type(const char *name) { return *orc::find_gguf_type(name);
 
 }  // namespace
 
-TEST_CASE("native iq4_nl and iq4_xs equal the oracle's over random and extreme blocks", "[gguf][native][quantize][iq4]") {
+TEST_CASE("the reference's iq4_nl and iq4_xs equal the oracle's over random and extreme blocks", "[gguf][codec][quantize][iq4]") {
     std::mt19937_64 rng(kSeed);
     for (const char *name : {"gguf_iq4_nl", "gguf_iq4_xs"}) {
         const auto &t = type(name);
@@ -72,7 +72,7 @@ TEST_CASE("native iq4_nl and iq4_xs equal the oracle's over random and extreme b
     }
 }
 
-TEST_CASE("native iq4_nl refuses a row where one block is below GROUP_MAX_EPS", "[gguf][native][quantize][iq4]") {
+TEST_CASE("the reference's iq4_nl refuses a row where one block is below GROUP_MAX_EPS", "[gguf][codec][quantize][iq4]") {
     std::mt19937_64 rng(kSeed);
     auto row = block_of(64, 0, rng, false);
     for (std::size_t j = 32; j < 64; ++j) row[j] = 9.9e-16f;  // the second block: all below 1e-15f

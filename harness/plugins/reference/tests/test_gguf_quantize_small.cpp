@@ -18,7 +18,7 @@
 #include "ninfer/abi/registry.hpp"
 #include "ninfer/oracle/gguf.hpp"
 
-namespace gn = ninfer::reference::gguf_native;
+namespace gn = ninfer::reference::gguf_blocks;
 namespace orc = ninfer::oracle;
 
 namespace {
@@ -57,7 +57,7 @@ std::vector<float> extreme_block(std::size_t n, int kind, std::mt19937_64 &rng) 
 
 }  // namespace
 
-TEST_CASE("each small native quantizer equals the oracle's on ties, one-sign and extreme blocks", "[gguf][native][quantize]") {
+TEST_CASE("each small reference quantizer equals the oracle's on ties, one-sign and extreme blocks", "[gguf][codec][quantize]") {
     std::mt19937_64 rng(kSeed);
     std::size_t small = 0;
     for (const auto &t : ninfer::abi::kGgufTypes) {

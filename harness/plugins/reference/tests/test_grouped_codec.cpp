@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-// The native grouped codecs (native_grouped*.cpp) against the oracle (tensor-formats.txt
+// The reference's grouped codecs (grouped_codec.cpp, grouped_search.cpp) against the oracle (tensor-formats.txt
 // Sections 5, 6, 7; storage-layouts.md Section 3): every binary16 word, every code word,
 // row_split payloads and their corruptions, grouped_absmax and grouped_search on seeded matrices.
 #include <catch2/catch.hpp>
@@ -17,7 +17,7 @@
 #include "ninfer/suites/suites.hpp"
 #include "reference_plugin.hpp"
 
-namespace gn = ninfer::reference::grouped_native;
+namespace gn = ninfer::reference::grouped_codec;
 namespace orc = ninfer::oracle;
 
 namespace {
@@ -39,7 +39,7 @@ orc::GroupedMatrix random_matrix(const orc::GroupedFormat &f, std::uint64_t n, s
     return m;
 }
 
-gn::Matrix native_of(const orc::GroupedMatrix &m) { return {m.rows, m.cols, m.codes, m.scales}; }
+gn::Matrix matrix_of(const orc::GroupedMatrix &m) { return {m.rows, m.cols, m.codes, m.scales}; }
 
 std::vector<std::uint8_t> fp32_bytes(const std::vector<float> &x) {
     std::vector<std::uint8_t> b(x.size() * 4);
@@ -68,7 +68,7 @@ std::vector<float> random_values(std::uint64_t count, std::mt19937_64 &rng, int 
 
 }  // namespace
 
-TEST_CASE("native binary16 conversions equal the oracle", "[grouped][native]") {
+TEST_CASE("the grouped codecs' binary16 conversions equal the oracle", "[grouped][codec]") {
     const auto &conv16 = orc::conversion(NINFER_CONVERSION_fp16_to_fp32);
     for (std::uint32_t h = 0; h < 0x10000; ++h) {
         if ((h & 0x7C00u) == 0x7C00u && (h & 0x3FFu)) continue;  // NaN: ANY payload policy
@@ -95,7 +95,7 @@ TEST_CASE("native binary16 conversions equal the oracle", "[grouped][native]") {
     }
 }
 
-TEST_CASE("native code words, scale validity and reconstruction equal the oracle", "[grouped][native]") {
+TEST_CASE("the grouped codecs' code words, scale validity and reconstruction equal the oracle", "[grouped][codec]") {
     for (const auto &f : orc::kGroupedFormats) {
         INFO(f.name);
         for (std::uint32_t w = 0; w < 512; ++w) REQUIRE(gn::code_value(f, w) == orc::grouped_code_value(f, w));
@@ -112,7 +112,7 @@ TEST_CASE("native code words, scale validity and reconstruction equal the oracle
     }
 }
 
-TEST_CASE("native row_split payloads, decode, refusals and selections equal the oracle", "[grouped][native]") {
+TEST_CASE("the grouped codecs' row_split payloads, decode, refusals and selections equal the oracle", "[grouped][codec]") {
     std::mt19937_64 rng(kSeed + 1);
     const std::uint64_t ks[] = {1, 63, 64, 65, 127, 128, 129, 130, 300};
     for (const auto &f : orc::kGroupedFormats) {
@@ -121,7 +121,7 @@ TEST_CASE("native row_split payloads, decode, refusals and selections equal the 
             INFO(f.name << " [" << n << "," << k << "]");
             const auto m = random_matrix(f, n, k, rng);
             const auto payload = orc::row_split_encode(f, m);
-            REQUIRE(gn::encode_payload(f, native_of(m)) == payload);
+            REQUIRE(gn::encode_payload(f, matrix_of(m)) == payload);
             gn::Matrix back;
             REQUIRE(gn::decode_payload(f, n, k, payload, back).status == NINFER_OK);
             CHECK(back.codes == m.codes);
@@ -152,7 +152,7 @@ TEST_CASE("native row_split payloads, decode, refusals and selections equal the 
     }
 }
 
-TEST_CASE("native grouped_absmax equals the oracle bit for bit", "[grouped][native]") {
+TEST_CASE("the reference's grouped_absmax equals the oracle bit for bit", "[grouped][codec]") {
     std::mt19937_64 rng(kSeed + 2);
     const std::uint64_t ks[] = {1, 31, 64, 65, 130, 256};
     for (const auto &f : orc::kGroupedFormats) {
@@ -186,7 +186,7 @@ TEST_CASE("native grouped_absmax equals the oracle bit for bit", "[grouped][nati
     }
 }
 
-TEST_CASE("native grouped_search equals the oracle on seeded groups", "[grouped][native][search]") {
+TEST_CASE("the reference's grouped_search equals the oracle on seeded groups", "[grouped][codec][search]") {
     std::mt19937_64 rng(kSeed + 3);
     std::uniform_real_distribution<float> w(0.0f, 4.0f);
     std::size_t replaced = 0, negative_won = 0;
@@ -240,7 +240,7 @@ std::string run_case(const ninfer::suites::Case &c) {
 
 }  // namespace
 
-TEST_CASE("the grouped half passes every grouped golden case and seeded case", "[grouped][native][suites]") {
+TEST_CASE("the grouped half passes every grouped golden case and seeded case", "[grouped][codec][suites]") {
     std::size_t ran = 0;
     for (const auto &s : ninfer::suites::grouped_suites()) {
         auto cases = s.golden(ninfer::suites::Level::full);

@@ -31,7 +31,7 @@
 #include "reference_plugin.hpp"
 
 using namespace ninfer;
-namespace ln = ninfer::reference::linear_native;
+namespace ln = ninfer::reference::linear_arithmetic;
 
 namespace {
 
@@ -200,10 +200,10 @@ TEST_CASE("linear reference: the q8_1 activation equals d16 * q of the reference
     }
     const auto q = ln::q8_1_dequantized(x, [](float v) { return std::round(v); });
     std::vector<std::uint8_t> blocks(x.size() / 32 * 36);
-    REQUIRE(reference::gguf_native::quantize_row_ref(9 /* GGML_TYPE_Q8_1 */, x, blocks.data()).status == NINFER_OK);
+    REQUIRE(reference::gguf_blocks::quantize_row_ref(9 /* GGML_TYPE_Q8_1 */, x, blocks.data()).status == NINFER_OK);
     for (std::size_t i = 0; i < x.size(); ++i) {
         const std::uint8_t *b = blocks.data() + (i / 32) * 36;
-        const float d16 = reference::gguf_native::fp16_to_f32(static_cast<std::uint16_t>(b[0] | b[1] << 8));
+        const float d16 = reference::gguf_blocks::fp16_to_f32(static_cast<std::uint16_t>(b[0] | b[1] << 8));
         const float want = d16 * static_cast<float>(static_cast<std::int8_t>(b[4 + i % 32]));
         INFO("element " << i << " x " << x[i]);
         REQUIRE(bits(q[i]) == bits(want));
@@ -358,7 +358,7 @@ TEST_CASE("linear reference: a small fp32 call computes, every step of the check
         g.format = NINFER_FORMAT_q8_g32_fp16;
         g.layout = NINFER_LAYOUT_row_split_k128_v1;
         g.k = 32;
-        g.payload.assign(reference::grouped_native::geometry(*reference::grouped_native::find_grouped(g.format), 1, 32)->payload_bytes, 0);
+        g.payload.assign(reference::grouped_codec::geometry(*reference::grouped_codec::find_grouped(g.format), 1, 32)->payload_bytes, 0);
         for (int i = 0; i < 32; ++i) put_f32(g.activation, 1.0f);
         g.out_capacity = 4;
         const auto ok = run(g);
@@ -381,7 +381,7 @@ namespace {
 double word_value(std::uint32_t format, std::uint64_t w) {
     if (format == NINFER_FORMAT_fp32) return std::bit_cast<float>(static_cast<std::uint32_t>(w));
     if (format == NINFER_FORMAT_bf16) return std::bit_cast<float>(static_cast<std::uint32_t>(w << 16));
-    return reference::gguf_native::fp16_to_f32(static_cast<std::uint16_t>(w));
+    return reference::gguf_blocks::fp16_to_f32(static_cast<std::uint16_t>(w));
 }
 
 /// suites::Expect::accept's rule for one element (suites/include/ninfer/suites/case.hpp).
@@ -414,14 +414,14 @@ struct Gen {
 
 /// A valid payload of `format` [n, k] with values from `g`.
 std::vector<std::uint8_t> make_payload(Gen &g, std::uint32_t format, std::uint64_t n, std::uint64_t k) {
-    namespace gn = reference::grouped_native;
+    namespace gn = reference::grouped_codec;
     std::vector<std::uint8_t> out;
     if (const auto *w = abi::find_id(abi::kWordFormats, format)) {
         for (std::uint64_t i = 0; i < n * k; ++i) {
             const std::uint32_t f = bits(g.value());
             const std::uint64_t word = format == NINFER_FORMAT_fp32   ? f
                                        : format == NINFER_FORMAT_bf16 ? f >> 16
-                                                                      : reference::gguf_native::f32_to_fp16(std::bit_cast<float>(f));
+                                                                      : reference::gguf_blocks::f32_to_fp16(std::bit_cast<float>(f));
             for (int b = 0; b < w->bytes(); ++b) out.push_back(static_cast<std::uint8_t>(word >> (8 * b)));
         }
         return out;
@@ -462,10 +462,10 @@ std::vector<std::uint8_t> make_payload(Gen &g, std::uint32_t format, std::uint64
     }
     const auto *t = abi::find_id(abi::kGgufTypes, format);
     out.resize(n * k / t->block_values * t->block_bytes);
-    if (reference::gguf_native::has_reference_quantizer(t->ggml_type) && g.below(2)) {
+    if (reference::gguf_blocks::has_reference_quantizer(t->ggml_type) && g.below(2)) {
         std::vector<float> x(n * k);
         for (auto &v : x) v = g.normal(1.0f);
-        REQUIRE(reference::gguf_native::quantize_row_ref(t->ggml_type, x, out.data()).status == NINFER_OK);
+        REQUIRE(reference::gguf_blocks::quantize_row_ref(t->ggml_type, x, out.data()).status == NINFER_OK);
         return out;
     }
     for (auto &b : out) b = static_cast<std::uint8_t>(g.below(256));  // any bytes decode: NaN and infinite scales included
@@ -519,7 +519,7 @@ TEST_CASE("linear reference: every family and profile within the oracle's accept
                     if (g.below(200) == 0) v = g.below(2) ? INFINITY : -INFINITY;  // the non-finite rule
                     else if (g.below(300) == 0) v = NAN;
                     const std::uint32_t w = bits(v);
-                    const std::uint64_t word = aw == 4 ? w : l.act_format == NINFER_FORMAT_bf16 ? w >> 16 : reference::gguf_native::f32_to_fp16(v);
+                    const std::uint64_t word = aw == 4 ? w : l.act_format == NINFER_FORMAT_bf16 ? w >> 16 : reference::gguf_blocks::f32_to_fp16(v);
                     for (int b = 0; b < aw; ++b) l.activation.push_back(static_cast<std::uint8_t>(word >> (8 * b)));
                 }
                 l.out_capacity = l.m * l.n * ow;

@@ -12,7 +12,7 @@
 namespace nr = ninfer::reference;
 namespace no = ninfer::oracle;
 
-TEST_CASE("native nvfp4 pack, unpack and weights equal the oracle's", "[scaled][native]") {
+TEST_CASE("the reference's nvfp4 pack, unpack and weights equal the oracle's", "[scaled][codec]") {
     for (std::uint32_t seed = 1; seed <= 6; ++seed) {
         CAPTURE(seed);
         std::mt19937 rng(seed);
@@ -51,7 +51,7 @@ TEST_CASE("native nvfp4 pack, unpack and weights equal the oracle's", "[scaled][
     }
 }
 
-TEST_CASE("native FP8 row codecs and weights equal the oracle's", "[scaled][native]") {
+TEST_CASE("the reference's FP8 row codecs and weights equal the oracle's", "[scaled][codec]") {
     for (const auto id : {NINFER_FORMAT_fp8_e4m3fn_row_bf16, NINFER_FORMAT_fp8_e4m3fn_row_fp16}) {
         const auto f = *no::fp8_row_format(id);
         std::mt19937 rng(id);
@@ -92,7 +92,7 @@ TEST_CASE("native FP8 row codecs and weights equal the oracle's", "[scaled][nati
     }
 }
 
-TEST_CASE("native fp8_row_maxabs equals the oracle's, edges included", "[scaled][native]") {
+TEST_CASE("the reference's fp8_row_maxabs equals the oracle's, edges included", "[scaled][codec]") {
     std::mt19937 rng(99);
     for (const auto id : {NINFER_FORMAT_fp8_e4m3fn_row_bf16, NINFER_FORMAT_fp8_e4m3fn_row_fp16}) {
         const auto f = *no::fp8_row_format(id);
@@ -114,7 +114,7 @@ TEST_CASE("native fp8_row_maxabs equals the oracle's, edges included", "[scaled]
                 std::vector<std::uint64_t> wide(row.begin(), row.end());
                 const auto e = no::fp8_row_maxabs(f, src, wide);
                 nr::Fp8RowPlanes out;
-                const auto o = nr::fp8_row_maxabs_native(id, src, 1, k, row, out);
+                const auto o = nr::fp8_row_maxabs_encode(id, src, 1, k, row, out);
                 CAPTURE(trial, e.message, o.message);
                 REQUIRE(o.status == e.status);
                 if (e.status != NINFER_OK) continue;

@@ -109,8 +109,7 @@ void super_block_scales(const W *x, const W *scales, W max_scale, std::vector<st
     const int nb = static_cast<int>(y.size() - 8) * 2 / kSubBlock;
     const W d = B::div(max_scale ^ kSign, B::num(32));
     const std::uint16_t dh = fp16_x86(d);
-    y[0] = static_cast<std::uint8_t>(dh);
-    y[1] = static_cast<std::uint8_t>(dh >> 8);
+    abi::store_le16(y.data(), dh);
     const W id = nonzero(d) ? B::div(kOne, d) : kZero;
     std::uint16_t scales_h = 0;
     for (int ib = 0; ib < nb; ++ib) {
@@ -122,8 +121,7 @@ void super_block_scales(const W *x, const W *scales, W max_scale, std::vector<st
         y[4 + static_cast<std::size_t>(ib / 2)] |= static_cast<std::uint8_t>((ls & 0xF) << (4 * (ib % 2)));
         scales_h = static_cast<std::uint16_t>(scales_h | (ls >> 4) << (2 * (ib % 8)));
     }
-    y[2] = static_cast<std::uint8_t>(scales_h);
-    y[3] = static_cast<std::uint8_t>(scales_h >> 8);
+    abi::store_le16(y.data() + 2, scales_h);
 }
 
 /// quantize_row_iq4_nl_impl(super, 32, x, ..., kvalues_iq4nl, NULL, ntry) of one block.

@@ -563,7 +563,7 @@ Accept accept_of(const Prepared &p, const Exact &x, std::uint32_t divisor, std::
 }
 
 void put(std::vector<std::uint8_t> &buf, std::uint64_t word, int bytes) {
-    for (int b = 0; b < bytes; ++b) buf.push_back(static_cast<std::uint8_t>(word >> (8 * b)));
+    abi::append_le(buf, word, bytes);
 }
 
 std::string real_text(const Int &num, long e, std::uint32_t divisor) {

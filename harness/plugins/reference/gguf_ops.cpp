@@ -14,6 +14,7 @@
 
 #include "call_planes.hpp"
 #include "gguf_blocks.hpp"
+#include "ninfer/abi/bytes.hpp"
 #include "ninfer/abi/registry.hpp"
 #include "reference_plugin.hpp"
 
@@ -129,11 +130,7 @@ std::int32_t do_rows_select(const GgufType &t, const Geometry &g, const ninfer_c
     if (parent->bytes != g.payload_bytes) return size_mismatch(res, "the parent payload", parent->bytes, g.payload_bytes);
     if (rows_in->bytes % 8 != 0) return fail(res, NINFER_E_INVALID_ARGUMENT, "row indices must be uint64 words");
     const auto aux = plane_bytes(rows_in);
-    auto word = [&](std::uint64_t i) {
-        std::uint64_t v = 0;
-        for (int b = 0; b < 8; ++b) v |= static_cast<std::uint64_t>(aux[8 * i + b]) << (8 * b);
-        return v;
-    };
+    auto word = [&](std::uint64_t i) { return abi::load_le64(&aux[8 * i]); };
     const std::uint64_t words = rows_in->bytes / 8;
     const bool gather = (c->flags & NINFER_FLAG_GATHER) != 0;
     std::uint64_t first = 0, selected = words;

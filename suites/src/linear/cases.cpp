@@ -7,6 +7,7 @@
 #include <algorithm>
 
 #include "builders.hpp"
+#include "ninfer/abi/bytes.hpp"
 
 namespace ninfer::suites::linear {
 
@@ -72,10 +73,7 @@ void common_cases(std::vector<Case> &out, std::uint32_t format, Rng &rng) {
         // Infinities and NaN in a bf16 activation: row 0 holds +inf at column 0 and -inf at column
         // 2 (NaN where both products are nonzero, inf or NaN by the weights), the last row a NaN.
         auto x = random_activation(NINFER_FORMAT_bf16, m, k, rng);
-        auto put16 = [&x](std::uint64_t i, std::uint16_t v) {
-            x[2 * i] = static_cast<std::uint8_t>(v);
-            x[2 * i + 1] = static_cast<std::uint8_t>(v >> 8);
-        };
+        auto put16 = [&x](std::uint64_t i, std::uint16_t v) { abi::store_le16(&x[2 * i], v); };
         put16(0, 0x7F80);
         if (m > 1) {
             put16(k + 1, 0xFFC0);

@@ -134,7 +134,8 @@ constexpr bool nearest(std::uint32_t rounding) {
 
 /// What step 1 adds below the dropped bits before the shift by `shift`, so that the shifted sum
 /// is the magnitude rounded under R: rne half - 1 plus the kept lsb, rna half, rnu half (half - 1
-/// for a negative value: its tie goes toward zero), rup all ones for a positive value, rtz none.
+/// for a negative value: its tie goes toward zero), rup all ones for a positive value, rdn all
+/// ones for a negative value, rtz none.
 template <std::uint32_t R>
 constexpr std::uint32_t round_addend(std::uint32_t x, std::uint32_t shift, std::uint32_t neg) {
     const std::uint32_t half = 1u << (shift - 1);
@@ -142,6 +143,7 @@ constexpr std::uint32_t round_addend(std::uint32_t x, std::uint32_t shift, std::
     else if constexpr (R == abi::detail::rounding_rna) return half;
     else if constexpr (R == abi::detail::rounding_rnu) return half - neg;
     else if constexpr (R == abi::detail::rounding_rup) return ((half << 1) - 1u) & (neg - 1u);
+    else if constexpr (R == abi::detail::rounding_rdn) return ((half << 1) - 1u) & (0u - neg);
     else return 0u;  // rtz
 }
 
@@ -175,6 +177,7 @@ constexpr std::uint32_t overflow_mag(bool neg) {
     if constexpr (O == abi::detail::overflow_inf) {
         if constexpr (nearest(R)) return G.inf_mag();
         else if constexpr (R == abi::detail::rounding_rup) return neg ? G.max_finite_mag() : G.inf_mag();
+        else if constexpr (R == abi::detail::rounding_rdn) return neg ? G.inf_mag() : G.max_finite_mag();
         else return G.max_finite_mag();
     } else if constexpr (O == abi::detail::overflow_nan) {
         return G.nan_mag();
@@ -198,15 +201,19 @@ constexpr std::uint32_t nan_from_fp32(std::uint32_t w) {
 }
 
 /// fp32 -> E8M0 (OCP MX scale): x <= 0 -> 0x00, NaN -> 0xFF, +Inf -> 0xFE; a finite positive
-/// value rounds to a power of two (rtz: floor of log2, rup: ceil), clamped to [2^-127, 2^127].
+/// value rounds to a power of two (rtz, rdn: floor of log2; rup: ceil; nearest: up when the bit
+/// below the leading one is set, since a tie between 2^k and 2^(k+1) has the even neighbour
+/// 2^(k+1) on E8M0's grid), clamped to [2^-127, 2^127].
 template <std::uint32_t R>
 constexpr std::uint32_t fp32_to_e8m0(std::uint32_t w) {
     const std::uint32_t a = w & 0x7FFFFFFFu;
     const std::uint32_t e32 = a >> 23, f32 = a & 0x7FFFFFu;
     const std::uint32_t sig = e32 ? (f32 | 0x800000u) : f32;
     const int exp = e32 ? static_cast<int>(e32) - 150 : -149;
-    int k = exp + std::bit_width(sig) - 1;
+    const int bw = std::bit_width(sig);
+    int k = exp + bw - 1;
     if constexpr (R == abi::detail::rounding_rup) k += std::has_single_bit(sig) ? 0 : 1;
+    else if constexpr (nearest(R)) k += bw >= 2 && ((sig >> (bw - 2)) & 1u) ? 1 : 0;
     const auto finite = static_cast<std::uint32_t>(std::clamp(k, -127, 127) + 127);
     return a > 0x7F800000u ? 0xFFu : ((w >> 31) || a == 0) ? 0x00u : a == 0x7F800000u ? 0xFEu : finite;
 }

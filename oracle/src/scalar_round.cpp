@@ -36,6 +36,7 @@ std::uint64_t overflow_word(bool negative, const WordFormat &f, std::uint32_t ro
                                         " has none");
         if (is_nearest(rounding)) return infinity_word(f, negative);
         if (rounding == rounding_rtz) return largest;
+        if (rounding == rounding_rdn) return negative ? infinity_word(f, true) : largest;
         return negative ? largest : infinity_word(f, false);  // rup: toward +infinity
     case overflow_satfinite: return largest;
     case overflow_nan: return canonical_nan(f, negative);
@@ -161,6 +162,7 @@ Rounded round_dyadic(bool negative, const Int &m, long e, const WordFormat &f, s
         case rounding_rna: up = c >= 0; break;
         case rounding_rnu: up = c > 0 || (c == 0 && !negative); break;
         case rounding_rup: up = rem != 0 && !negative; break;
+        case rounding_rdn: up = rem != 0 && negative; break;
         default: break;
         }
         if (up) mpz_add_ui(n.backend().data(), n.backend().data(), 1);

@@ -133,10 +133,11 @@
     X(3, rna, "round to nearest, ties away from zero (C roundf)")                  \
     X(4, rnu, "round to nearest, ties toward +infinity (ggml UE4M3 half-up)")      \
     X(5, rup, "round toward +infinity")                                            \
-    X(6, exact, "exact widening: every source value is representable")
+    X(6, exact, "exact widening: every source value is representable")            \
+    X(7, rdn, "round toward -infinity")
 
 #define NINFER_OVERFLOWS(X)                                                               \
-    X(1, inf, "IEEE: infinity under nearest rounding, largest finite toward zero")        \
+    X(1, inf, "IEEE 754 7.4: infinity under nearest rounding; a directed rounding reaches infinity only in its direction, else the largest finite") \
     X(2, satfinite, "saturate to the largest finite of the sign; infinity saturates too") \
     X(3, nan, "out-of-range finite values and infinities become NaN (OCP non-saturating)") \
     X(4, none, "cannot overflow")

@@ -154,6 +154,34 @@ struct ReportOptions {
 nlohmann::ordered_json options_json(const ReportOptions &o);
 std::optional<ReportOptions> options_from_json(const nlohmann::json &j, std::string &error);
 
+/// One input class of a behaviour fingerprint (issue 24, item 1; docs/cli.md "fingerprint"): how
+/// many inputs of the class the domain holds and how many of them the subject maps to another word
+/// than the fingerprint's policy does, with the first such input.
+struct FingerprintResidue {
+    std::string cls;                  ///< input class (docs/cli.md "fingerprint": nan, infinity, overflow, ...)
+    std::uint64_t inputs = 0;         ///< inputs of the class in the domain
+    std::uint64_t mismatches = 0;     ///< of them, answered with another word than the policy's
+    std::string input, expected, actual;  ///< the first mismatch as hex words ("" when none)
+};
+
+/// A behaviour fingerprint of one conversion or decode (`ninfer-conform fingerprint`, and `run`
+/// beside a conversion's failures): the policy of the lattice (rounding x overflow x subnormals x
+/// NaN) that matches the subject on the most inputs of the domain, with the residue by input class.
+struct Fingerprint {
+    std::string op;                   ///< "convert" or "decode"
+    std::string conversion;           ///< the registry conversion (convert) or word format (decode) under test
+    std::string source, target;       ///< word format names
+    std::string domain;               ///< "all" (every source word) or "stratified" (docs/cli.md)
+    std::uint64_t inputs = 0;         ///< inputs offered
+    std::uint64_t matched = 0;        ///< inputs on which the subject's word equals the policy's
+    std::string rounding, overflow, subnormals, nan;  ///< the policy's coordinates (lattice names)
+    std::string policy_text;          ///< "nearest-even, saturate finite only, NaN canonical (0x7F)"
+    std::string named;                ///< the registry conversion that is this policy, or ""
+    std::vector<std::string> equivalent;      ///< other policies with the same words on this domain
+    std::vector<FingerprintResidue> residue;  ///< input classes with mismatches (empty on a full match)
+    std::string sentence;             ///< "matches fp32_to_e4m3fn_rne_satfinite: ... on N of N inputs"
+};
+
 /// A whole run (`ninfer-conform run`) or sweep (`ninfer-conform sweep`).
 struct Report {
     std::string kind = "run";        ///< "run" or "sweep"
@@ -175,6 +203,7 @@ struct Report {
     std::vector<CaseResult> cases;
     std::vector<RuleSummary> rules;  ///< filled by finalize()
     Totals totals;                   ///< filled by finalize()
+    std::vector<Fingerprint> fingerprints;  ///< behaviour fingerprints (JSON "fingerprints", absent when none)
 };
 
 /// Compute rules (sorted by id) and totals from the cases. Idempotent.

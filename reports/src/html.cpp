@@ -449,10 +449,11 @@ void put_fingerprint(std::string &o, const Fingerprint &f, std::size_t ci, std::
     }
     o += "<table><tr><th>input class</th><th class=\"num\">inputs</th><th class=\"num\">mismatches</th>"
          "<th>first input</th><th>subject</th><th>policy</th></tr>\n";
+    const auto word = [](const std::string &hex) { return hex.empty() ? std::string("\u2014") : "<code>" + e(hex) + "</code>"; };
     for (const auto &r : f.residue)
-        o += fmt::format("<tr><td><code>{}</code></td><td class=\"num\">{}</td><td class=\"num\">{}</td><td><code>{}</code></td>"
-                         "<td><code>{}</code></td><td><code>{}</code></td></tr>\n",
-                         e(r.cls), r.inputs, r.mismatches, e(r.input), e(r.actual), e(r.expected));
+        o += fmt::format("<tr><td><code>{}</code></td><td class=\"num\">{}</td><td class=\"num\">{}</td><td>{}</td><td>{}</td>"
+                         "<td>{}</td></tr>\n",
+                         e(r.cls), r.inputs, r.mismatches, word(r.input), word(r.actual), word(r.expected));
     o += "</table>\n</div>\n";
 }
 

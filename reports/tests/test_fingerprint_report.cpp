@@ -186,6 +186,8 @@ TEST_CASE("fingerprints: the HTML lists them near the verdict and boxes each bes
           std::string::npos);
     CHECK(html.find("<tr><td><code>nan</code></td><td class=\"num\">510</td><td class=\"num\">12</td><td><code>7f810000</code>"
                     "</td><td><code>7f81</code></td><td><code>7fc1</code></td></tr>") != std::string::npos);
+    CHECK(html.find("<tr><td><code>infinity</code></td><td class=\"num\">2</td><td class=\"num\">0</td><td>\u2014</td>"
+                    "<td>\u2014</td><td>\u2014</td></tr>") != std::string::npos);
     CHECK(html.find("No residue: the policy matches on every input.", exact_box) < failure);
 }
 

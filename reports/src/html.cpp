@@ -98,6 +98,7 @@ struct Column {
     const HtmlSource *src;
     std::map<std::string, const json *> rules;               // rule id -> rules[] entry
     std::map<std::string, std::vector<const json *>> cases;  // rule id -> cases[] in run order
+    std::vector<Fingerprint> fingerprints{};                 // the report's "fingerprints", read strictly
 };
 
 std::string e(std::string_view s) { return html_escape(s); }
@@ -141,6 +142,7 @@ table.matrix tr.group th{background:#e6e9f0;font-weight:bold}
 .verdict-pass{color:#1b5e20;font-weight:bold}.verdict-fail{color:#8b0000;font-weight:bold}
 code,.mono{font-family:ui-monospace,monospace;font-size:12px}.sentence{background:#f7f7fa;border-left:3px solid #99a;padding:.3em .6em}
 .failure{border:1px solid #e3b4b4;border-radius:4px;padding:.2em .8em .6em;margin:.8em 0}
+.fingerprint{border:1px solid #b4c6e3;border-radius:4px;padding:.2em .8em .6em;margin:.8em 0;background:#fbfcff}
 .legend span{display:inline-block;padding:0 .5em;margin-right:.4em;border:1px solid #ccc}
 svg{background:#fcfcfd;border:1px solid #ddd}.path{word-break:break-all}.small{color:#555;font-size:12px})";
 
@@ -424,7 +426,52 @@ void put_sweep_plot(std::string &o, const json &report) {
     o += "</table>\n";
 }
 
-void put_failure(std::string &o, const Column &col, std::size_t ci, std::size_t ri, const Row &row, const json &rule) {
+/// The box of fingerprint `k` of column `ci`: its sentence, the policy's four coordinates, the
+/// equivalent policies and the residue by input class with the first mismatch of each.
+void put_fingerprint(std::string &o, const Fingerprint &f, std::size_t ci, std::size_t k) {
+    o += fmt::format("<div class=\"fingerprint\" id=\"f{}-{}\">\n<p class=\"sentence\"><b>Behaviour fingerprint</b> of "
+                     "<code>{}</code> ({} \u2192 {}): {}</p>\n",
+                     ci, k, e(fingerprint_rule(f)), e(f.source), e(f.target), e(f.sentence));
+    o += fmt::format("<table><tr><th>rounding</th><th>overflow</th><th>subnormals</th><th>NaN</th><th>policy</th>"
+                     "<th>named</th><th class=\"num\">matched</th><th>domain</th></tr>\n<tr><td><code>{}</code></td>"
+                     "<td><code>{}</code></td><td><code>{}</code></td><td><code>{}</code></td><td>{}</td><td>{}</td>"
+                     "<td class=\"num\">{} of {}</td><td>{}</td></tr>\n</table>\n",
+                     e(f.rounding), e(f.overflow), e(f.subnormals), e(f.nan), e(f.policy_text),
+                     f.named.empty() ? "\u2014" : "<code>" + e(f.named) + "</code>", f.matched, f.inputs, e(f.domain));
+    if (!f.equivalent.empty()) {
+        std::string list;
+        for (const auto &x : f.equivalent) list += (list.empty() ? "<code>" : ", <code>") + e(x) + "</code>";
+        o += "<p>Equivalent on this domain: " + list + "</p>\n";
+    }
+    if (f.residue.empty()) {
+        o += "<p>No residue: the policy matches on every input.</p>\n</div>\n";
+        return;
+    }
+    o += "<table><tr><th>input class</th><th class=\"num\">inputs</th><th class=\"num\">mismatches</th>"
+         "<th>first input</th><th>subject</th><th>policy</th></tr>\n";
+    const auto word = [](const std::string &hex) { return hex.empty() ? std::string("\u2014") : "<code>" + e(hex) + "</code>"; };
+    for (const auto &r : f.residue)
+        o += fmt::format("<tr><td><code>{}</code></td><td class=\"num\">{}</td><td class=\"num\">{}</td><td>{}</td><td>{}</td>"
+                         "<td>{}</td></tr>\n",
+                         e(r.cls), r.inputs, r.mismatches, word(r.input), word(r.actual), word(r.expected));
+    o += "</table>\n</div>\n";
+}
+
+/// Near the subject's verdict: every fingerprint's sentence, linked to its box; the boxes of
+/// those that no failure of this report stands beside (`beside`: fingerprint -> its failure row).
+void put_fingerprint_list(std::string &o, const Column &col, std::size_t ci, const std::map<std::size_t, std::size_t> &beside) {
+    if (col.fingerprints.empty()) return;
+    o += fmt::format("<p>Behaviour fingerprints ({}):</p>\n<ul>\n", col.fingerprints.size());
+    for (std::size_t k = 0; k < col.fingerprints.size(); ++k)
+        o += fmt::format("<li><a href=\"#f{}-{}\"><code>{}</code></a>: {}</li>\n", ci, k,
+                         e(fingerprint_rule(col.fingerprints[k])), e(col.fingerprints[k].sentence));
+    o += "</ul>\n";
+    for (std::size_t k = 0; k < col.fingerprints.size(); ++k)
+        if (!beside.count(k)) put_fingerprint(o, col.fingerprints[k], ci, k);
+}
+
+void put_failure(std::string &o, const Column &col, std::size_t ci, std::size_t ri, const Row &row, const json &rule,
+                 const std::vector<std::size_t> &fingerprints) {
     const auto s = style_of(cell_of(rule));
     o += fmt::format("<div class=\"failure\" id=\"d{}-{}\">\n<h4><code>{}</code> <span class=\"{}\">&nbsp;{}&nbsp;</span></h4>\n",
                      ci, ri, e(row.id), s.css, s.word);
@@ -450,7 +497,21 @@ void put_failure(std::string &o, const Column &col, std::size_t ci, std::size_t 
         o += fmt::format("<p class=\"small\">{} more failing cases of this rule in the JSON report.</p>\n",
                          failing.size() - shown.size());
     put_locations(o, failing);
+    for (const std::size_t k : fingerprints) put_fingerprint(o, col.fingerprints[k], ci, k);
     o += "</div>\n";
+}
+
+/// Each fingerprint's box stands beside the first failing rule (in row order) it covers:
+/// fingerprint -> row.
+std::map<std::size_t, std::size_t> fingerprints_beside(const std::vector<Row> &rows, const Column &col) {
+    std::map<std::size_t, std::size_t> beside;
+    for (std::size_t k = 0; k < col.fingerprints.size(); ++k)
+        for (std::size_t ri = 0; ri < rows.size() && !beside.count(k); ++ri) {
+            const auto it = col.rules.find(rows[ri].id);
+            if (it != col.rules.end() && is_failure_cell(cell_of(*it->second)) && fingerprint_covers(col.fingerprints[k], rows[ri].id))
+                beside[k] = ri;
+        }
+    return beside;
 }
 
 void put_subject_details(std::string &o, const std::vector<Row> &rows, const std::vector<Column> &cols) {
@@ -461,13 +522,18 @@ void put_subject_details(std::string &o, const std::vector<Row> &rows, const std
         o += fmt::format("<section id=\"s{}\">\n<h3>{}</h3>\n", ci, e(col.src->label));
         const std::string open = text_of(r, "open_error");
         if (!open.empty()) o += "<p class=\"fail\">The subject did not start: <code>" + e(open) + "</code></p>\n";
+        const auto beside = fingerprints_beside(rows, col);
+        put_fingerprint_list(o, col, ci, beside);
         if (text_of(r, "kind") == "sweep") put_sweep_plot(o, r);
         std::size_t failures = 0;
         for (std::size_t ri = 0; ri < rows.size(); ++ri) {
             const auto it = col.rules.find(rows[ri].id);
             if (it == col.rules.end() || !is_failure_cell(cell_of(*it->second))) continue;
             ++failures;
-            put_failure(o, col, ci, ri, rows[ri], *it->second);
+            std::vector<std::size_t> boxes;
+            for (const auto &[k, row] : beside)
+                if (row == ri) boxes.push_back(k);
+            put_failure(o, col, ci, ri, rows[ri], *it->second, boxes);
         }
         if (!failures) o += "<p>No unwaived failure.</p>\n";
         std::vector<const json *> waived;
@@ -529,6 +595,12 @@ std::string render_html(const std::vector<HtmlSource> &sources, const std::map<s
             }
         }
         for (const auto &c : array_of(src.report, "cases")) col.cases[text_of(c, "rule")].push_back(&c);
+        if (const auto it = src.report.find("fingerprints"); it != src.report.end()) {
+            std::string error;
+            auto fingerprints = fingerprints_from_json(*it, error);
+            if (!fingerprints) throw std::runtime_error(fmt::format("{}: {}", src.label, error));
+            col.fingerprints = std::move(*fingerprints);
+        }
         cols.push_back(std::move(col));
     }
     // 2. Rows by family, spec section, id.

@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <optional>
 
 #include "ninfer/reports/report.hpp"
 
@@ -60,6 +61,23 @@ std::string case_body(const CaseResult &c) {
     return body;
 }
 
+/// The suite of a fingerprint: that of the first case of a rule it covers, none when no case is.
+std::optional<std::string> fingerprint_suite(const Report &r, const Fingerprint &f) {
+    for (const auto &c : r.cases)
+        if (fingerprint_covers(f, c.rule)) return c.suite;
+    return std::nullopt;
+}
+
+/// A property per fingerprint of `suite` (none: of no suite), its sentence the value.
+std::string fingerprint_properties(const Report &r, const std::optional<std::string> &suite) {
+    std::string x;
+    for (const auto &f : r.fingerprints)
+        if (fingerprint_suite(r, f) == suite)
+            x += fmt::format("      <property name=\"{}\" value=\"{}\"/>\n", xml_escape("fingerprint " + fingerprint_rule(f)),
+                             xml_escape(f.sentence));
+    return x;
+}
+
 }  // namespace
 
 std::string render_junit(const Report &r) {
@@ -92,6 +110,7 @@ std::string render_junit(const Report &r) {
                          xml_escape(r.subject.name + " " + r.subject.version));
         x += fmt::format("      <property name=\"level\" value=\"{}\"/>\n", xml_escape(r.level));
         x += fmt::format("      <property name=\"seed\" value=\"{}\"/>\n", r.seed);
+        x += fingerprint_properties(r, suite);
         x += "    </properties>\n";
         for (const auto *c : cases) {
             const std::string open = fmt::format("    <testcase name=\"{}\" classname=\"{}\"", xml_escape(c->id),
@@ -116,6 +135,10 @@ std::string render_junit(const Report &r) {
         }
         x += "  </testsuite>\n";
     }
+    // Fingerprints of conversions no case of the run covers (`fingerprint` alone): a suite of no tests.
+    if (const std::string rest = fingerprint_properties(r, std::nullopt); !rest.empty())
+        x += "  <testsuite name=\"fingerprints\" tests=\"0\" failures=\"0\" errors=\"0\" skipped=\"0\">\n    <properties>\n" +
+             rest + "    </properties>\n  </testsuite>\n";
     x += "</testsuites>\n";
     return x;
 }

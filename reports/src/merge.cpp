@@ -226,6 +226,12 @@ void read_model(Shard &s) {
         if (!v.is_string()) refuse(L, fmt::format("extra \"{}\" is {}, expected a string", k.substr(0, 40), v.type_name()));
         r.extra[k] = v.get<std::string>();
     }
+    if (const auto it = d.find("fingerprints"); it != d.end()) {
+        std::string error;
+        auto fingerprints = fingerprints_from_json(nlohmann::json::parse(it->dump()), error);
+        if (!fingerprints) refuse(L, error);
+        r.fingerprints = std::move(*fingerprints);
+    }
     const auto &cases = member(d, "cases", json::value_t::array, L, "");
     for (std::size_t i = 0; i < cases.size(); ++i) {
         r.cases.push_back(case_model(cases[i], L, fmt::format("case {} ", i)));
@@ -488,6 +494,30 @@ void merge_run_facts(const std::vector<Shard> &shards, Report &merged) {
     for (const auto &h : hosts) merged.host += (merged.host.empty() ? "" : "; ") + h;
 }
 
+/// The shards' fingerprints in shard order, one per conversion: shards that fingerprinted the
+/// same conversion (op and conversion) must have found the same record.
+std::vector<Fingerprint> merged_fingerprints(const std::vector<Shard> &shards) {
+    std::vector<Fingerprint> out;
+    std::map<std::string, std::pair<std::size_t, const std::string *>> seen;  // rule -> index in out, shard label
+    for (const auto &s : shards)
+        for (const auto &f : s.model.fingerprints) {
+            const auto [it, fresh] = seen.emplace(fingerprint_rule(f), std::pair{out.size(), &s.label});
+            if (fresh) {
+                out.push_back(f);
+                continue;
+            }
+            const Fingerprint &kept = out[it->second.first];
+            if (kept == f) continue;
+            const json a = fingerprint_json(kept), b = fingerprint_json(f);
+            std::string key;
+            for (const auto &[k, v] : a.items())
+                if (key.empty() && b.value(k, json()) != v) key = k;
+            refuse(s.label, fmt::format("the fingerprint of {} has \"{}\" {} but {} in {} (shards must agree)", it->first.substr(0, 80),
+                                        key, shown(b.value(key, json())), shown(a.value(key, json())), *it->second.second));
+        }
+    return out;
+}
+
 }  // namespace
 
 std::string mismatch_bins_text(const MismatchBins &bins) {
@@ -511,6 +541,7 @@ MergedReport merge_shards(const std::vector<ShardReport> &inputs) {
     for (const auto &k : kShardExtras) merged.extra.erase(k);
     merged.stale_waivers = stale_in_every_shard(shards);
     merge_run_facts(shards, merged);
+    merged.fingerprints = merged_fingerprints(shards);
 
     finalize(merged);
     ordered_json out = to_json(merged);

@@ -201,6 +201,11 @@ nlohmann::ordered_json to_json(const Report &r) {
     }
     j["cases"] = nlohmann::ordered_json::array();
     for (const auto &c : r.cases) j["cases"].push_back(case_json(c));
+    // Absent when none, so that reports without fingerprints keep their bytes.
+    if (!r.fingerprints.empty()) {
+        j["fingerprints"] = nlohmann::ordered_json::array();
+        for (const auto &f : r.fingerprints) j["fingerprints"].push_back(fingerprint_json(f));
+    }
     return j;
 }
 

@@ -40,6 +40,17 @@ std::string choices_text(const Report &r) {
     return s;
 }
 
+/// One block per behaviour fingerprint: its sentence, then each input class with mismatches.
+std::string fingerprints_text(const Report &r) {
+    std::string s;
+    for (const auto &f : r.fingerprints) {
+        s += fmt::format("fingerprint: {}\n", untrusted_text(f.sentence));
+        for (const auto &res : f.residue)
+            if (res.mismatches) s += "  " + residue_text(res) + "\n";
+    }
+    return s;
+}
+
 }  // namespace
 
 std::string render_summary(const Report &r, std::size_t max_rules) {
@@ -123,6 +134,7 @@ std::string render_summary(const Report &r, std::size_t max_rules) {
     s += run_failed(r)     ? "result: FAIL\n"
          : nothing_tested ? "result: NOTHING TESTED (the subject declares none of these capabilities)\n"
                           : "result: PASS\n";
+    s += fingerprints_text(r);
     return s;
 }
 

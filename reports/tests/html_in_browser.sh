@@ -26,8 +26,9 @@ for start in 38000000 b8000000; do
   [[ $rc == 1 ]] || { echo "FAIL: the sweep of the mutant exited $rc, expected 1"; cat "$work/sweep-$start.txt"; exit 1; }
 done
 "$exe" run --plugin reference --suite scalar.decode --level quick --report "$work/reference.json" >"$work/run.txt" 2>&1
+# The approval baseline with behaviour fingerprints (issue 24) adds their list and boxes.
 "$exe" report --html "$work/page.html" "$src/reports/tests/baselines/report.json" "$work/reference.json" \
-  "$work/sweep-38000000.json" "$work/sweep-b8000000.json"
+  "$work/sweep-38000000.json" "$work/sweep-b8000000.json" "$src/reports/tests/baselines/fingerprint_report.json"
 
 flags=(--headless --disable-gpu --no-sandbox --no-first-run --disable-dev-shm-usage --hide-scrollbars
        --user-data-dir="$work/profile" --enable-logging=stderr --v=0)
@@ -45,6 +46,8 @@ need 'class="sentence"' "a failure's spec sentence"
 need '<svg' "an inline SVG plot"
 need 'word mismatches' "the sweep plot's caption"
 need 'mutant_e5m2_ties_away' "the sweep's subject"
+need '<div class="fingerprint" id="f4-0">' "a behaviour fingerprint's box"
+need 'Behaviour fingerprints (2):' "the list of a report's fingerprints"
 cells=$(grep -o '<td class="c ' "$work/dom.html" | wc -l)
 (( cells >= 6 )) || { echo "FAIL: only $cells matrix cells in the rendered page"; fail=1; }
 if grep -E 'Uncaught|:CONSOLE[:(]' "$work/dom.stderr"; then

@@ -9,6 +9,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "fingerprint_fixtures.hpp"
 #include "ninfer/reports/report.hpp"
 
 using namespace ninfer::reports;
@@ -158,6 +159,20 @@ TEST_CASE("rendering is deterministic") {
 TEST_CASE("approval: JSON") { approve("report.json", render_json(fixed_report())); }
 TEST_CASE("approval: JUnit XML") { approve("report.junit.xml", render_junit(fixed_report())); }
 TEST_CASE("approval: summary") { approve("summary.txt", render_summary(fixed_report())); }
+
+/// The fixed report with two behaviour fingerprints (issue 24, item 1): the residue one covers a
+/// failing rule of the run, the exact one no case of it.
+Report fingerprinted_fixed_report() {
+    Report r = fixed_report();
+    r.fingerprints = {ninfer::reports::testing::residue_fingerprint(), ninfer::reports::testing::exact_fingerprint()};
+    return r;
+}
+
+TEST_CASE("approval: JSON with fingerprints") { approve("fingerprint_report.json", render_json(fingerprinted_fixed_report())); }
+TEST_CASE("approval: JUnit XML with fingerprints") {
+    approve("fingerprint_report.junit.xml", render_junit(fingerprinted_fixed_report()));
+}
+TEST_CASE("approval: summary with fingerprints") { approve("fingerprint_summary.txt", render_summary(fingerprinted_fixed_report())); }
 
 TEST_CASE("the summary fits one screen and names the seed") {
     Report r = fixed_report();

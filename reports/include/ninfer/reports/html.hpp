@@ -26,7 +26,7 @@ struct HtmlRuleInfo {
 /// The page. Deterministic: the same sources give the same bytes (no timestamps, no
 /// randomness); every text taken from a report is escaped. Rules missing from `catalog` are
 /// grouped by the id's first component. Throws std::runtime_error naming the label of a
-/// source that is not a report-v2 document.
+/// source that is not a report-v2 document, or whose "fingerprints" fingerprints_from_json refuses.
 std::string render_html(const std::vector<HtmlSource> &sources, const std::map<std::string, HtmlRuleInfo> &catalog = {});
 
 /// Text escaped for HTML element content and attribute values (& < > " ').

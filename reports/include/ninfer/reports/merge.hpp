@@ -50,7 +50,9 @@ struct MergedReport {
 /// sweep: the one case's elements, mismatches, classes and accepted NaNs summed, first mismatches
 /// merged by index and cut to extra "max_mismatches", extra "mismatch_bins" summed, the worst
 /// status and the first message. Shard extras removed, rules and totals recomputed (finalize);
-/// started_at the earliest, finished_at the latest, duration_s the sum.
+/// started_at the earliest, finished_at the latest, duration_s the sum. Behaviour fingerprints
+/// (read strictly, fingerprints_from_json) are kept once per conversion, in shard order; shards
+/// that fingerprinted the same conversion must agree.
 /// Only what the shards prove is certified (reports/README.md, "Shards and merge"): every shard
 /// records the same "options"; its totals and "passed" are those its cases add up to; no case
 /// says pass or unsupported beside mismatches; a case is waived only when its status is a

@@ -162,6 +162,7 @@ struct FingerprintResidue {
     std::uint64_t inputs = 0;         ///< inputs of the class in the domain
     std::uint64_t mismatches = 0;     ///< of them, answered with another word than the policy's
     std::string input, expected, actual;  ///< the first mismatch as hex words ("" when none)
+    bool operator==(const FingerprintResidue &) const = default;
 };
 
 /// A behaviour fingerprint of one conversion or decode (`ninfer-conform fingerprint`, and `run`
@@ -180,7 +181,22 @@ struct Fingerprint {
     std::vector<std::string> equivalent;      ///< other policies with the same words on this domain
     std::vector<FingerprintResidue> residue;  ///< input classes with mismatches (empty on a full match)
     std::string sentence;             ///< "matches fp32_to_e4m3fn_rne_satfinite: ... on N of N inputs"
+    bool operator==(const Fingerprint &) const = default;
 };
+
+/// The JSON object of one fingerprint (reports/README.md, "fingerprints"); and the reverse of the
+/// report's "fingerprints" array (std::nullopt and `error` set, naming the record and field, when
+/// it is not one: a field missing or of another type, a lattice name the schema does not list,
+/// a word not in lowercase hex, more matches or mismatches than inputs).
+nlohmann::ordered_json fingerprint_json(const Fingerprint &f);
+std::optional<std::vector<Fingerprint>> fingerprints_from_json(const nlohmann::json &j, std::string &error);
+
+/// The rule a fingerprint names ("convert.fp32_to_e4m3fn_rne_satfinite", "decode.bf16"), and
+/// whether `rule` is it or one of its sub-rules ("convert.fp32_to_bf16_rne.nan_payload").
+std::string fingerprint_rule(const Fingerprint &f);
+bool fingerprint_covers(const Fingerprint &f, std::string_view rule);
+/// The summary's line of one residue class: "residue nan: 12 of 510; first 0x7f800001 -> 0x7e00, policy 0x7e01".
+std::string residue_text(const FingerprintResidue &r);
 
 /// A whole run (`ninfer-conform run`) or sweep (`ninfer-conform sweep`).
 struct Report {

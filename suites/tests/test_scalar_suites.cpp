@@ -250,7 +250,18 @@ TEST_CASE("scalar suites: NaN policy follows the NaN principle", "[scalar-suites
                                             "convert.fp16_to_fp32.nan_payload", "convert.e5m2_to_fp32.nan_payload",
                                             "convert.fp32_to_e4m3fn_rne_satfinite.nan_sign", "convert.fp32_to_e4m3fn_rne_nan.nan_sign",
                                             "convert.fp32_to_e5m2_rne_satfinite.nan_sign", "convert.fp32_to_e5m2_rne_inf.nan_sign",
-                                            "convert.e4m3fn_to_fp32.nan_sign"});
+                                            "convert.e4m3fn_to_fp32.nan_sign",
+                                            // the opt-in directions (issue 24): as their nearest-even siblings
+                                            "convert.fp32_to_bf16_rna.nan_payload", "convert.fp32_to_bf16_rup.nan_payload",
+                                            "convert.fp32_to_bf16_rdn.nan_payload", "convert.fp32_to_fp16_rtz.nan_payload",
+                                            "convert.fp32_to_fp16_rna.nan_payload", "convert.fp32_to_fp16_rup.nan_payload",
+                                            "convert.fp32_to_fp16_rdn.nan_payload", "convert.fp32_to_e4m3fn_rtz_satfinite.nan_sign",
+                                            "convert.fp32_to_e4m3fn_rna_satfinite.nan_sign", "convert.fp32_to_e4m3fn_rup_satfinite.nan_sign",
+                                            "convert.fp32_to_e4m3fn_rdn_satfinite.nan_sign", "convert.fp32_to_e5m2_rtz_satfinite.nan_sign",
+                                            "convert.fp32_to_e5m2_rna_satfinite.nan_sign", "convert.fp32_to_e5m2_rup_satfinite.nan_sign",
+                                            "convert.fp32_to_e5m2_rdn_satfinite.nan_sign", "convert.fp32_to_e5m2_rtz_inf.nan_sign",
+                                            "convert.fp32_to_e5m2_rna_inf.nan_sign", "convert.fp32_to_e5m2_rup_inf.nan_sign",
+                                            "convert.fp32_to_e5m2_rdn_inf.nan_sign"});
     for (const auto &cv : kConversions) {
         INFO(cv.name);
         CHECK(std::string(nan_principle(cv).decided_by).size() > 3);

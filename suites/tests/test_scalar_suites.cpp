@@ -293,6 +293,35 @@ TEST_CASE("scalar suites: tie tables hold only ties, and every narrow target's t
     }
 }
 
+TEST_CASE("scalar suites: the overflow rows reach both sides of each direction's IEEE overflow", "[scalar-suites][directions]") {
+    // IEEE 754 7.4 under `inf`: a positive result beyond the largest finite becomes +inf under
+    // rne, rna and rup, the largest finite under rtz and rdn; a negative one -inf under rne, rna
+    // and rdn, the negative largest finite under rtz and rup. The overflow rows must offer both.
+    namespace d = ninfer::oracle::detail;
+    std::size_t checked = 0;
+    for (const auto &cv : kConversions) {
+        const bool ieee_direction = cv.rounding == d::rounding_rne || cv.rounding == d::rounding_rna || cv.rounding == d::rounding_rtz ||
+                                    cv.rounding == d::rounding_rup || cv.rounding == d::rounding_rdn;
+        if (cv.src != NINFER_FORMAT_fp32 || cv.overflow != d::overflow_inf || !ieee_direction) continue;
+        INFO(cv.name);
+        const auto &dst = word_format(cv.dst);
+        const std::uint64_t sign = 1ull << (dst.bits - 1), largest = largest_finite_word(dst);
+        const std::uint64_t inf = ((1ull << dst.exp_bits) - 1) << dst.man_bits;
+        std::set<std::uint64_t> outs;
+        for (const auto &c : golden(Level::quick))
+            if (c.rule == "convert." + std::string(cv.name) && c.id.find("/overflow_threshold") != std::string::npos)
+                for (auto w : out_words(c)) outs.insert(w);
+        const bool pos_inf = cv.rounding != d::rounding_rtz && cv.rounding != d::rounding_rdn;
+        const bool neg_inf = cv.rounding != d::rounding_rtz && cv.rounding != d::rounding_rup;
+        CHECK(outs.count(largest) == 1);
+        CHECK(outs.count(largest | sign) == 1);
+        CHECK(outs.count(inf) == (pos_inf ? 1u : 0u));
+        CHECK(outs.count(inf | sign) == (neg_inf ? 1u : 0u));
+        ++checked;
+    }
+    CHECK(checked == 15);  // bf16 rne, rtz, rna, rup, rdn; fp16 the same five; e5m2 rne_inf and its 4 directions
+}
+
 TEST_CASE("scalar suites: the lesson's printed outputs are the golden expectations", "[scalar-suites][lesson]") {
     using W = std::vector<std::uint64_t>;
     CHECK(out_words(golden_case("convert.fp32_to_fp16_rne/lesson_example_3")) ==

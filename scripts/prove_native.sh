@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The exhaustive proof of the native path (docs/RESULTS.md, "Exhaustive proofs"): prove_native compares
 # native::convert_batch with the MPFR oracle over all 2^32 binary32 inputs of every FP32-source
-# conversion (or of the conversions named), in parallel over the cores, and this script keeps its
+# conversion (or of the conversions named), all in one pass over the inputs (each word decomposed once by
+# the oracle), in parallel over the cores, and this script keeps its
 # output in a file. Needs a built tree at build/ci (cmake --build --preset ci --target prove_native).
 # Usage: scripts/prove_native.sh [OUTPUT_FILE] [prove_native options and conversion names...]
 #   OUTPUT_FILE defaults to prove_native-<UTC date>.txt; e.g.

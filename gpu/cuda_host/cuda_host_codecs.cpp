@@ -54,6 +54,14 @@ bool cuda_host_has_conversion(std::uint32_t id) {
     switch (id) {
     case NINFER_CONVERSION_fp32_to_ue4m3_rnu_satfinite:
     case NINFER_CONVERSION_ue4m3_to_fp32: return false;  // NVIDIA offers no unsigned E4M3
+    // The opt-in directions NVIDIA's host headers offer (cuda_bf16.h, cuda_fp16.h _rz/_ru/_rd;
+    // cuda_fp4.h cudaRoundZero); no _rna, and the FP8 and E8M0 conversions take no such rounding.
+    case NINFER_CONVERSION_fp32_to_bf16_rup:
+    case NINFER_CONVERSION_fp32_to_bf16_rdn:
+    case NINFER_CONVERSION_fp32_to_fp16_rtz:
+    case NINFER_CONVERSION_fp32_to_fp16_rup:
+    case NINFER_CONVERSION_fp32_to_fp16_rdn:
+    case NINFER_CONVERSION_fp32_to_e2m1_rtz_satfinite: return true;
     default: return id >= NINFER_CONVERSION_fp32_to_bf16_rne && id <= NINFER_CONVERSION_ue4m3_to_fp32;
     }
 }
@@ -64,12 +72,18 @@ std::uint64_t cuda_host_convert(std::uint32_t id, std::uint64_t src) {
     switch (id) {
     case NINFER_CONVERSION_fp32_to_bf16_rne: return bf16_bits(__float2bfloat16_rn(x));
     case NINFER_CONVERSION_fp32_to_bf16_rtz: return bf16_bits(__float2bfloat16_rz(x));
+    case NINFER_CONVERSION_fp32_to_bf16_rup: return bf16_bits(__float2bfloat16_ru(x));
+    case NINFER_CONVERSION_fp32_to_bf16_rdn: return bf16_bits(__float2bfloat16_rd(x));
     case NINFER_CONVERSION_fp32_to_fp16_rne: return half_bits(__float2half_rn(x));
+    case NINFER_CONVERSION_fp32_to_fp16_rtz: return half_bits(__float2half_rz(x));
+    case NINFER_CONVERSION_fp32_to_fp16_rup: return half_bits(__float2half_ru(x));
+    case NINFER_CONVERSION_fp32_to_fp16_rdn: return half_bits(__float2half_rd(x));
     case NINFER_CONVERSION_fp32_to_e4m3fn_rne_satfinite: return __nv_cvt_float_to_fp8(x, __NV_SATFINITE, __NV_E4M3);
     case NINFER_CONVERSION_fp32_to_e4m3fn_rne_nan: return __nv_cvt_float_to_fp8(x, __NV_NOSAT, __NV_E4M3);
     case NINFER_CONVERSION_fp32_to_e5m2_rne_satfinite: return __nv_cvt_float_to_fp8(x, __NV_SATFINITE, __NV_E5M2);
     case NINFER_CONVERSION_fp32_to_e5m2_rne_inf: return __nv_cvt_float_to_fp8(x, __NV_NOSAT, __NV_E5M2);
     case NINFER_CONVERSION_fp32_to_e2m1_rne_satfinite: return __nv_cvt_float_to_fp4(x, __NV_E2M1, cudaRoundNearest);
+    case NINFER_CONVERSION_fp32_to_e2m1_rtz_satfinite: return __nv_cvt_float_to_fp4(x, __NV_E2M1, cudaRoundZero);
     case NINFER_CONVERSION_fp32_to_e8m0_rtz_satfinite: return __nv_cvt_float_to_e8m0(x, __NV_SATFINITE, cudaRoundZero);
     case NINFER_CONVERSION_fp32_to_e8m0_rup_satfinite: return __nv_cvt_float_to_e8m0(x, __NV_SATFINITE, cudaRoundPosInf);
     case NINFER_CONVERSION_bf16_to_fp32: to_float(NINFER_FORMAT_bf16, src, wide); return bits(wide);

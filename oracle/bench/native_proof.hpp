@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 // The exhaustive proof of the fast native path (ninfer/oracle/native_words.hpp) against the
 // MPFR oracle (ninfer/oracle/exhaustive.hpp; docs/RESULTS.md, "Exhaustive proofs"): every source word of
-// a range, converted by native::convert_batch and by oracle_convert_range, compared bit for bit.
+// a range, converted by native::convert_batch and by the oracle (several conversions of one
+// source in one pass: oracle::convert_word_many), compared bit for bit.
 // Shared by the program prove_native and its Catch2 test (oracle/tests/test_native_proof.cpp).
 #pragma once
 
@@ -39,5 +40,14 @@ using Progress = std::function<void(std::uint64_t done, std::uint64_t mismatches
 /// a range past the source domain.
 Result prove_conversion(std::uint32_t conversion_id, std::uint64_t first, std::uint64_t count, unsigned threads,
                         std::size_t keep, const Progress &progress = {}, Batch batch = nullptr);
+
+/// prove_conversion of several conversions of one source format in ONE pass over the range: the
+/// oracle decomposes each source word once and rounds it under every conversion
+/// (oracle::convert_word_many). One Result per conversion, in the order given; each Result's
+/// seconds is the whole pass's. Throws std::invalid_argument for an unknown conversion, an empty
+/// list, conversions of different sources or a range past the source domain.
+std::vector<Result> prove_conversions(const std::vector<std::uint32_t> &conversion_ids, std::uint64_t first,
+                                      std::uint64_t count, unsigned threads, std::size_t keep,
+                                      const Progress &progress = {}, Batch batch = nullptr);
 
 }  // namespace ninfer::proof

@@ -5,9 +5,11 @@
 // m * 2^e (GMP through Boost.Multiprecision); no host float is ever involved.
 #include <algorithm>
 #include <mpfr.h>
+#include <span>
 #include <stdexcept>
 #include <string>
 
+#include "ninfer/oracle/convert_many.hpp"
 #include "scalar_internal.hpp"
 
 namespace ninfer::oracle {
@@ -237,66 +239,99 @@ std::uint64_t round_quotient(const Real &a, const Real &b, const WordFormat &f, 
 
 namespace {
 
-/// A conversion's result and its tie flag; special inputs (NaN, infinity, out of domain) never tie.
-detail::Rounded convert_detail(const Conversion &c, std::uint64_t src_word) {
-    const auto &src = word_format(c.src);
-    const auto &dst = word_format(c.dst);
+/// A source word decomposed once (word_info, split_dyadic): its class flags, its sign and, for a
+/// finite nonzero value, |value| = m * 2^e with m in the thread's scratch (round_dyadic leaves it).
+struct Source {
+    std::uint64_t word = 0;
+    bool outside = false, nan = false, infinite = false, zero = false, negative = false;
+    long e = 0;
+};
+
+Source decompose(const WordFormat &src, std::uint64_t src_word) {
     auto &s = detail::scratch();
     auto &info = s.info;
     detail::word_info_into(src, src_word, info);
-    const bool outside = info.cls == NINFER_CLASS_OUTSIDE;
-    const bool nan = outside || detail::is_nan_class(info.cls);
-    const bool infinite = info.cls == NINFER_CLASS_INFINITE;
-    const bool zero = !nan && !infinite && mpfr_zero_p(info.value.backend().data());
+    Source x;
+    x.word = src_word;
+    x.outside = info.cls == NINFER_CLASS_OUTSIDE;
+    x.nan = x.outside || detail::is_nan_class(info.cls);
+    x.infinite = info.cls == NINFER_CLASS_INFINITE;
+    x.zero = !x.nan && !x.infinite && mpfr_zero_p(info.value.backend().data());
+    x.negative = info.negative;
+    if (x.nan || x.infinite || x.zero) return x;
+    x.e = detail::split_dyadic(info.value, s.m);
+    mpz_abs(s.m.backend().data(), s.m.backend().data());
+    return x;
+}
+
+/// The word of a NaN source under the conversion's nan_rule.
+std::uint64_t nan_result(const Conversion &c, const WordFormat &src, const WordFormat &dst, const Source &x) {
+    const bool negative = x.negative && dst.has_sign;
+    const std::uint64_t dst_sign = negative ? detail::sign_bit(dst) : 0;
+    const std::uint64_t dst_exp_ones = ((1ull << dst.exp_bits) - 1) << dst.man_bits;
+    const bool ieee_pair = !x.outside && src.special == Special::IEEE && dst.special == Special::IEEE;
+    // Sign and payload moved to the top of the target fraction; `quiet` forces the quiet bit.
+    const auto move_payload = [&](bool quiet) {
+        const auto frac = detail::fields(src, x.word).frac;
+        std::uint64_t moved = dst.man_bits >= src.man_bits ? frac << (dst.man_bits - src.man_bits)
+                                                          : frac >> (src.man_bits - dst.man_bits);
+        if (quiet) moved |= 1ull << (dst.man_bits - 1);
+        return dst_sign | dst_exp_ones | moved;
+    };
+    switch (c.nan_rule) {
+    case NanRule::ZERO:
+    case NanRule::UNDEFINED: return 0;
+    case NanRule::ANY: return detail::canonical_nan(dst, negative);
+    case NanRule::ANY_SIGNED:
+    case NanRule::QUIET_TRUNC: return ieee_pair ? move_payload(true) : detail::canonical_nan(dst, negative);
+    case NanRule::EXACT: return ieee_pair ? move_payload(false) : detail::canonical_nan(dst, negative);
+    }
+    return 0;
+}
+
+/// A conversion's result and its tie flag for a decomposed source word of c.src; special inputs
+/// (NaN, infinity, out of domain) never tie.
+detail::Rounded round_source(const Conversion &c, const WordFormat &src, const Source &x) {
+    const auto &dst = word_format(c.dst);
     detail::Rounded out;
     // 1. Unsigned targets (UE4M3 half-up encoder, E8M0): NaN, then every value <= 0 maps to 0x00.
-    if (!dst.has_sign && (nan || info.negative || zero || infinite)) {
-        if (nan) out.word = c.nan_rule == NanRule::ZERO ? 0 : detail::canonical_nan(dst, false);
-        else if (infinite && !info.negative) out.word = detail::round_infinity(false, dst, c.overflow);
+    if (!dst.has_sign && (x.nan || x.negative || x.zero || x.infinite)) {
+        if (x.nan) out.word = c.nan_rule == NanRule::ZERO ? 0 : detail::canonical_nan(dst, false);
+        else if (x.infinite && !x.negative) out.word = detail::round_infinity(false, dst, c.overflow);
         else out.word = 0x00;
         return out;
     }
     // 2. NaN inputs follow the conversion's nan_rule.
-    if (nan) {
-        const bool negative = info.negative && dst.has_sign;
-        const std::uint64_t dst_sign = negative ? detail::sign_bit(dst) : 0;
-        const std::uint64_t dst_exp_ones = ((1ull << dst.exp_bits) - 1) << dst.man_bits;
-        const bool ieee_pair = !outside && src.special == Special::IEEE && dst.special == Special::IEEE;
-        // Sign and payload moved to the top of the target fraction; `quiet` forces the quiet bit.
-        const auto move_payload = [&](bool quiet) {
-            const auto frac = detail::fields(src, src_word).frac;
-            std::uint64_t moved = dst.man_bits >= src.man_bits ? frac << (dst.man_bits - src.man_bits)
-                                                              : frac >> (src.man_bits - dst.man_bits);
-            if (quiet) moved |= 1ull << (dst.man_bits - 1);
-            return dst_sign | dst_exp_ones | moved;
-        };
-        switch (c.nan_rule) {
-        case NanRule::ZERO:
-        case NanRule::UNDEFINED: out.word = 0; break;
-        case NanRule::ANY: out.word = detail::canonical_nan(dst, negative); break;
-        case NanRule::ANY_SIGNED:
-        case NanRule::QUIET_TRUNC:
-            out.word = ieee_pair ? move_payload(true) : detail::canonical_nan(dst, negative);
-            break;
-        case NanRule::EXACT: out.word = ieee_pair ? move_payload(false) : detail::canonical_nan(dst, negative); break;
-        }
+    if (x.nan) {
+        out.word = nan_result(c, src, dst, x);
         return out;
     }
     // 3. Infinities follow the overflow rule; 4. finite values round.
-    if (infinite) {
-        out.word = detail::round_infinity(info.negative, dst, c.overflow);
+    if (x.infinite) {
+        out.word = detail::round_infinity(x.negative, dst, c.overflow);
         return out;
     }
-    if (zero) return detail::round_dyadic(info.negative, Int(0), 0, dst, c.rounding, c.overflow);
-    Int &m = s.m;
-    const long e = detail::split_dyadic(info.value, m);
-    mpz_abs(m.backend().data(), m.backend().data());
-    return detail::round_dyadic(info.negative, m, e, dst, c.rounding, c.overflow);
+    if (x.zero) return detail::round_dyadic(x.negative, Int(0), 0, dst, c.rounding, c.overflow);
+    return detail::round_dyadic(x.negative, detail::scratch().m, x.e, dst, c.rounding, c.overflow);
+}
+
+detail::Rounded convert_detail(const Conversion &c, std::uint64_t src_word) {
+    const auto &src = word_format(c.src);
+    return round_source(c, src, decompose(src, src_word));
 }
 
 }  // namespace
 
 std::uint64_t convert_word(const Conversion &c, std::uint64_t src_word) { return convert_detail(c, src_word).word; }
+
+void convert_word_many(std::span<const Conversion *const> cs, std::uint64_t src_word, std::uint64_t *out) {
+    if (cs.empty()) return;
+    const auto &src = word_format(cs.front()->src);
+    for (const auto *c : cs)
+        if (c->src != src.id) throw std::invalid_argument("convert_word_many: conversions of different sources");
+    const Source x = decompose(src, src_word);
+    for (std::size_t i = 0; i < cs.size(); ++i) out[i] = round_source(*cs[i], src, x).word;
+}
 
 bool conversion_is_tie(const Conversion &c, std::uint64_t src_word) {
     // a midpoint is a tie only for the nearest roundings; directed roundings have no tie rule

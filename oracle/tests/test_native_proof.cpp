@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 // The exhaustive proof (oracle/bench/native_proof.hpp, the program prove_native) on small
-// ranges: every FP32-source conversion of the registry over binary32 windows around 1.0, the
-// largest finite and infinity with the NaNs beyond, the subnormals and the negatives; a broken
-// batch to show that the proof counts and names a mismatch; native::decode_batch against the
+// ranges: every FP32-source conversion of the registry, in one pass, over binary32 windows around
+// 1.0, the largest finite and infinity with the NaNs beyond, the subnormals and the negatives; a
+// broken batch to show that the proof counts and names a mismatch, in a pass of several too; native::decode_batch against the
 // oracle's decode on every word of the small formats and on windows of the 32-bit ones.
 #include <catch2/catch.hpp>
 #include <cstring>
@@ -35,17 +35,42 @@ bool broken_batch(std::uint32_t id, const std::uint8_t *in, std::uint8_t *out, s
 TEST_CASE("prove_native: the native path equals the oracle on binary32 windows", "[native][proof]") {
     // 1.0 and above, the top of the finite range to +Inf and the first NaNs, the smallest
     // subnormals, and the same windows negated.
+    // Every FP32-source conversion in one pass per window (each word decomposed once).
     const std::uint64_t windows[] = {0x3F7F8000u, 0x7F7F8000u, 0x00000000u, 0xBF7F8000u, 0xFF7F8000u, 0x80000000u};
-    for (const auto &c : oracle::kConversions) {
-        if (c.src != NINFER_FORMAT_fp32) continue;
-        for (const std::uint64_t first : windows) {
-            const auto r = proof::prove_conversion(c.id, first, 0x10000, 2, 5);
-            INFO(c.name << " from 0x" << std::hex << first);
-            CHECK(r.words == 0x10000);
-            CHECK(r.mismatches == 0);
-            CHECK(r.first.empty());
+    std::vector<std::uint32_t> ids;
+    for (const auto &c : oracle::kConversions)
+        if (c.src == NINFER_FORMAT_fp32) ids.push_back(c.id);
+    for (const std::uint64_t first : windows) {
+        const auto results = proof::prove_conversions(ids, first, 0x10000, 2, 5);
+        REQUIRE(results.size() == ids.size());
+        for (std::size_t k = 0; k < ids.size(); ++k) {
+            INFO(oracle::conversion(ids[k]).name << " from 0x" << std::hex << first);
+            CHECK(results[k].words == 0x10000);
+            CHECK(results[k].mismatches == 0);
+            CHECK(results[k].first.empty());
         }
     }
+}
+
+TEST_CASE("prove_native: one pass names a broken conversion among several", "[native][proof]") {
+    const std::vector<std::uint32_t> ids = {NINFER_CONVERSION_fp32_to_fp16_rup, NINFER_CONVERSION_fp32_to_bf16_rne,
+                                            NINFER_CONVERSION_fp32_to_bf16_rdn};
+    const auto results = proof::prove_conversions(ids, 0x3F800000u, 0x20000, 2, 5, {}, &broken_batch);
+    REQUIRE(results.size() == 3);
+    for (const auto &r : results) {
+        REQUIRE(r.mismatches == 1);  // broken_batch flips the low bit of one word of every conversion
+        CHECK(r.first.at(0).input == 0x3F800123u);
+    }
+    CHECK(results[0].first[0].oracle == 0x3C01u);  // fp16 rup: 1 + 291 * 2^-23 rounds up to 1 + 2^-10
+    CHECK(results[0].first[0].native == 0x3C00u);
+    CHECK(results[2].first[0].oracle == 0x3F80u);  // bf16 rdn: down to 1.0
+    CHECK(results[2].first[0].native == 0x3F81u);
+}
+
+TEST_CASE("prove_native: one pass needs known conversions of one source", "[native][proof]") {
+    CHECK_THROWS_AS(proof::prove_conversions({}, 0, 1, 1, 1), std::invalid_argument);
+    CHECK_THROWS_AS(proof::prove_conversions({NINFER_CONVERSION_fp32_to_bf16_rne, NINFER_CONVERSION_bf16_to_fp32}, 0, 1, 1, 1),
+                    std::invalid_argument);
 }
 
 TEST_CASE("prove_native: a broken batch is counted and named", "[native][proof]") {

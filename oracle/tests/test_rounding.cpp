@@ -2,7 +2,7 @@
 // Correct rounding and the named conversions (registry.h NINFER_CONVERSIONS; OCP FP8 and MX
 // conversion rules; IEEE 754 Section 7.4 overflow). Special values first, then regressions at
 // range and subnormal boundaries, then the cross-check against independent references:
-// MPFR's own rounding with emin/subnormalize (rne, rtz, rup), ties resolved from MPFR's two
+// MPFR's own rounding with emin/subnormalize (rne, rtz, rup, rdn), ties resolved from MPFR's two
 // directed neighbours (rna, rnu), and the lesson's exhaustive nearest-code search (Example 8).
 #include <catch2/catch.hpp>
 #include <algorithm>
@@ -11,6 +11,8 @@
 #include <string>
 #include <vector>
 
+#include "ninfer/oracle/convert_many.hpp"
+#include "ninfer/oracle/native_words.hpp"
 #include "scalar_test_support.hpp"
 
 using namespace ninfer::oracle;
@@ -23,6 +25,7 @@ constexpr auto RTZ = detail::rounding_rtz;
 constexpr auto RNA = detail::rounding_rna;
 constexpr auto RNU = detail::rounding_rnu;
 constexpr auto RUP = detail::rounding_rup;
+constexpr auto RDN = detail::rounding_rdn;
 constexpr auto OVF_INF = detail::overflow_inf;
 constexpr auto OVF_SAT = detail::overflow_satfinite;
 constexpr auto OVF_NAN = detail::overflow_nan;
@@ -78,7 +81,8 @@ std::uint64_t expected_word(const Real &ref, const WordFormat &f, std::uint32_t 
         const std::uint64_t inf = sign | (((1ull << f.exp_bits) - 1) << f.man_bits);
         if (overflow == OVF_SAT) return sign | largest_finite_word(f);
         if (overflow == OVF_NAN) return f.special == Special::FN ? sign | 0x7F : inf | (1ull << (f.man_bits - 1));
-        if (rounding == RTZ || (rounding == RUP && negative)) return sign | largest_finite_word(f);
+        if (rounding == RTZ || (rounding == RUP && negative) || (rounding == RDN && !negative))
+            return sign | largest_finite_word(f);
         return inf;
     }
     // The reference is on the grid: assemble its word from exponent and significand.
@@ -107,6 +111,7 @@ std::uint64_t reference_round(const Real &x, const WordFormat &f, std::uint32_t 
     case RNE: ref = mpfr_reference(x, f, MPFR_RNDN); break;
     case RTZ: ref = mpfr_reference(x, f, MPFR_RNDZ); break;
     case RUP: ref = mpfr_reference(x, f, MPFR_RNDU); break;
+    case RDN: ref = mpfr_reference(x, f, MPFR_RNDD); break;
     case RNA: ref = mpfr_nearest_reference(x, f, true, false); break;
     default: ref = mpfr_nearest_reference(x, f, false, true); break;
     }
@@ -505,4 +510,264 @@ TEST_CASE("Every fp16 and bf16 midpoint against MPFR", "[rounding][cross-check][
             CHECK(conversion_is_tie(c, w) == (c.rounding == RNE));
         }
     }
+}
+
+// ---- The opt-in rounding directions (issue 24 item 2): rows worked by hand from each target's
+// grid; each row is checked against the oracle and against ninfer::native. ----
+
+namespace {
+
+/// One input under the four directions of a target: toward zero, nearest-away, up, down.
+struct DirRow {
+    const char *what;  ///< the input, in words or as a decimal
+    std::uint64_t x;   ///< the binary32 input word
+    std::uint64_t rtz, rna, rup, rdn;
+};
+
+/// Checks a hand-worked row under the conversions of one target (0: the direction is not named).
+void check_directions(const std::vector<DirRow> &rows, std::uint32_t rtz, std::uint32_t rna, std::uint32_t rup,
+                      std::uint32_t rdn) {
+    for (const auto &r : rows) {
+        const std::pair<std::uint32_t, std::uint64_t> by_direction[] = {{rtz, r.rtz}, {rna, r.rna}, {rup, r.rup}, {rdn, r.rdn}};
+        for (const auto &[id, want] : by_direction) {
+            if (id == 0) continue;
+            CAPTURE(r.what, C(id).name);
+            CHECK(cv(id, r.x) == want);
+            CHECK(ninfer::native::convert_word(id, r.x) == want);
+        }
+    }
+}
+
+}  // namespace
+
+TEST_CASE("BF16 under rtz, rna, rup, rdn: ties, one-sided values and the IEEE overflow", "[rounding][bf16][directions]") {
+    // bf16 keeps 7 fraction bits: at 1.0 the step is 2^-7, 1.00390625 = 1 + 2^-8 the midpoint of
+    // 0x3F80 (even) and 0x3F81; 1.001 lies just above 1.0; the largest finite is 0x7F7F.
+    check_directions(
+        {
+            {"1.00390625 (tie)", f32("1.00390625"), 0x3F80, 0x3F81, 0x3F81, 0x3F80},
+            {"-1.00390625 (tie)", f32("-1.00390625"), 0xBF80, 0xBF81, 0xBF80, 0xBF81},
+            {"-1.0625 (exact)", f32("-1.0625"), 0xBF88, 0xBF88, 0xBF88, 0xBF88},
+            {"-1.0664 (8.4992 steps above 1: nearer 0xBF88)", f32("-1.0664"), 0xBF88, 0xBF88, 0xBF88, 0xBF89},
+            {"1.001", f32("1.001"), 0x3F80, 0x3F80, 0x3F81, 0x3F80},
+            {"-1.001", f32("-1.001"), 0xBF80, 0xBF80, 0xBF80, 0xBF81},
+            {"largest binary32: beyond the midpoint above 0x7F7F", 0x7F7FFFFF, 0x7F7F, 0x7F80, 0x7F80, 0x7F7F},
+            {"-largest binary32", 0xFF7FFFFF, 0xFF7F, 0xFF80, 0xFF7F, 0xFF80},
+            {"one ulp above the largest bf16", 0x7F7F0001, 0x7F7F, 0x7F7F, 0x7F80, 0x7F7F},
+            {"one ulp below -largest bf16", 0xFF7F0001, 0xFF7F, 0xFF7F, 0xFF7F, 0xFF80},
+            {"+Inf stays infinite", 0x7F800000, 0x7F80, 0x7F80, 0x7F80, 0x7F80},
+            {"-Inf stays infinite", 0xFF800000, 0xFF80, 0xFF80, 0xFF80, 0xFF80},
+            {"smallest binary32 subnormal (bf16 quantum 2^-133)", 0x00000001, 0x0000, 0x0000, 0x0001, 0x0000},
+            {"-smallest binary32 subnormal", 0x80000001, 0x8000, 0x8000, 0x8000, 0x8001},
+            {"half the smallest bf16 subnormal (tie)", 0x00008000, 0x0000, 0x0001, 0x0001, 0x0000},
+            {"signalling NaN: sign, top payload, quiet bit", 0xFFA00000, 0xFFE0, 0xFFE0, 0xFFE0, 0xFFE0},
+        },
+        NINFER_CONVERSION_fp32_to_bf16_rtz, NINFER_CONVERSION_fp32_to_bf16_rna, NINFER_CONVERSION_fp32_to_bf16_rup,
+        NINFER_CONVERSION_fp32_to_bf16_rdn);
+}
+
+TEST_CASE("FP16 under rtz, rna, rup, rdn: the 65504 boundary in each direction", "[rounding][fp16][directions]") {
+    // fp16: largest finite 65504 (0x7BFF), step 32 there, so 65505 rounds up to 65536, beyond it;
+    // 1 + 2^-11 is the midpoint of 0x3C00 (even) and 0x3C01; the smallest subnormal is 2^-24.
+    check_directions(
+        {
+            {"65505", f32("65505"), 0x7BFF, 0x7BFF, 0x7C00, 0x7BFF},
+            {"-65505", f32("-65505"), 0xFBFF, 0xFBFF, 0xFBFF, 0xFC00},
+            {"65520 (the midpoint to 65536)", f32("65520"), 0x7BFF, 0x7C00, 0x7C00, 0x7BFF},
+            {"-65520", f32("-65520"), 0xFBFF, 0xFC00, 0xFBFF, 0xFC00},
+            {"1e6", f32("1e6"), 0x7BFF, 0x7C00, 0x7C00, 0x7BFF},
+            {"-1e6", f32("-1e6"), 0xFBFF, 0xFC00, 0xFBFF, 0xFC00},
+            {"65504 exactly", f32("65504"), 0x7BFF, 0x7BFF, 0x7BFF, 0x7BFF},
+            {"1 + 2^-11 (tie)", f32("1.00048828125"), 0x3C00, 0x3C01, 0x3C01, 0x3C00},
+            {"-(1 + 2^-11) (tie)", f32("-1.00048828125"), 0xBC00, 0xBC01, 0xBC00, 0xBC01},
+            {"2^-25 (half the smallest subnormal)", 0x33000000, 0x0000, 0x0001, 0x0001, 0x0000},
+            {"-2^-25", 0xB3000000, 0x8000, 0x8001, 0x8000, 0x8001},
+            {"3 * 2^-26 (0.75 of the smallest subnormal)", 0x33400000, 0x0000, 0x0001, 0x0001, 0x0000},
+            {"2^-26 (a quarter)", 0x32800000, 0x0000, 0x0000, 0x0001, 0x0000},
+            {"-2^-26", 0xB2800000, 0x8000, 0x8000, 0x8000, 0x8001},
+            {"+Inf", 0x7F800000, 0x7C00, 0x7C00, 0x7C00, 0x7C00},
+            {"-Inf", 0xFF800000, 0xFC00, 0xFC00, 0xFC00, 0xFC00},
+            {"-0", 0x80000000, 0x8000, 0x8000, 0x8000, 0x8000},
+        },
+        NINFER_CONVERSION_fp32_to_fp16_rtz, NINFER_CONVERSION_fp32_to_fp16_rna, NINFER_CONVERSION_fp32_to_fp16_rup,
+        NINFER_CONVERSION_fp32_to_fp16_rdn);
+}
+
+TEST_CASE("E4M3FN saturating under rtz, rna, rup, rdn", "[rounding][e4m3fn][directions]") {
+    // E4M3FN: step 2^-3 at 1.0 (1.0625 the midpoint of 0x38 and 0x39), largest finite 448 (0x7E)
+    // with the next step 480 on 0x7F, the NaN: every direction saturates to +-448.
+    check_directions(
+        {
+            {"1.0625 (tie)", f32("1.0625"), 0x38, 0x39, 0x39, 0x38},
+            {"-1.0625 (tie)", f32("-1.0625"), 0xB8, 0xB9, 0xB8, 0xB9},
+            {"1.1", f32("1.1"), 0x38, 0x39, 0x39, 0x38},
+            {"449: rup reaches 480, saturates", f32("449"), 0x7E, 0x7E, 0x7E, 0x7E},
+            {"-449", f32("-449"), 0xFE, 0xFE, 0xFE, 0xFE},
+            {"464 (midpoint to 480)", f32("464"), 0x7E, 0x7E, 0x7E, 0x7E},
+            {"1e9", f32("1e9"), 0x7E, 0x7E, 0x7E, 0x7E},
+            {"+Inf saturates", 0x7F800000, 0x7E, 0x7E, 0x7E, 0x7E},
+            {"-Inf saturates", 0xFF800000, 0xFE, 0xFE, 0xFE, 0xFE},
+            {"2^-10 (half the smallest subnormal)", 0x3A800000, 0x00, 0x01, 0x01, 0x00},
+            {"-2^-10", 0xBA800000, 0x80, 0x81, 0x80, 0x81},
+            {"quiet NaN", 0x7FC00000, 0x7F, 0x7F, 0x7F, 0x7F},
+            {"-quiet NaN", 0xFFC00000, 0xFF, 0xFF, 0xFF, 0xFF},
+        },
+        NINFER_CONVERSION_fp32_to_e4m3fn_rtz_satfinite, NINFER_CONVERSION_fp32_to_e4m3fn_rna_satfinite,
+        NINFER_CONVERSION_fp32_to_e4m3fn_rup_satfinite, NINFER_CONVERSION_fp32_to_e4m3fn_rdn_satfinite);
+}
+
+TEST_CASE("E5M2 under rtz, rna, rup, rdn: satfinite and the IEEE overflow", "[rounding][e5m2][directions]") {
+    // E5M2: step 2^-2 at 1.0 (1.125 the midpoint of 0x3C and 0x3D), largest finite 57344 (0x7B),
+    // step 8192 there (61440 the midpoint to 65536); 0x7C is +Inf.
+    const std::vector<DirRow> common = {
+        {"1.125 (tie)", f32("1.125"), 0x3C, 0x3D, 0x3D, 0x3C},
+        {"-1.125 (tie)", f32("-1.125"), 0xBC, 0xBD, 0xBC, 0xBD},
+        {"1.3", f32("1.3"), 0x3D, 0x3D, 0x3E, 0x3D},
+        {"2^-17 (half the smallest subnormal)", 0x37000000, 0x00, 0x01, 0x01, 0x00},
+        {"-2^-17", 0xB7000000, 0x80, 0x81, 0x80, 0x81},
+        {"quiet NaN", 0x7FC00000, 0x7E, 0x7E, 0x7E, 0x7E},
+    };
+    check_directions(common, NINFER_CONVERSION_fp32_to_e5m2_rtz_satfinite, NINFER_CONVERSION_fp32_to_e5m2_rna_satfinite,
+                     NINFER_CONVERSION_fp32_to_e5m2_rup_satfinite, NINFER_CONVERSION_fp32_to_e5m2_rdn_satfinite);
+    check_directions(common, NINFER_CONVERSION_fp32_to_e5m2_rtz_inf, NINFER_CONVERSION_fp32_to_e5m2_rna_inf,
+                     NINFER_CONVERSION_fp32_to_e5m2_rup_inf, NINFER_CONVERSION_fp32_to_e5m2_rdn_inf);
+    check_directions(
+        {
+            {"57345", f32("57345"), 0x7B, 0x7B, 0x7B, 0x7B},
+            {"61440 (midpoint)", f32("61440"), 0x7B, 0x7B, 0x7B, 0x7B},
+            {"-1e6", f32("-1e6"), 0xFB, 0xFB, 0xFB, 0xFB},
+            {"+Inf", 0x7F800000, 0x7B, 0x7B, 0x7B, 0x7B},
+            {"-Inf", 0xFF800000, 0xFB, 0xFB, 0xFB, 0xFB},
+        },
+        NINFER_CONVERSION_fp32_to_e5m2_rtz_satfinite, NINFER_CONVERSION_fp32_to_e5m2_rna_satfinite,
+        NINFER_CONVERSION_fp32_to_e5m2_rup_satfinite, NINFER_CONVERSION_fp32_to_e5m2_rdn_satfinite);
+    check_directions(
+        {
+            {"57345", f32("57345"), 0x7B, 0x7B, 0x7C, 0x7B},
+            {"-57345", f32("-57345"), 0xFB, 0xFB, 0xFB, 0xFC},
+            {"61440 (midpoint)", f32("61440"), 0x7B, 0x7C, 0x7C, 0x7B},
+            {"-61440", f32("-61440"), 0xFB, 0xFC, 0xFB, 0xFC},
+            {"1e6", f32("1e6"), 0x7B, 0x7C, 0x7C, 0x7B},
+            {"+Inf", 0x7F800000, 0x7C, 0x7C, 0x7C, 0x7C},
+            {"-Inf", 0xFF800000, 0xFC, 0xFC, 0xFC, 0xFC},
+        },
+        NINFER_CONVERSION_fp32_to_e5m2_rtz_inf, NINFER_CONVERSION_fp32_to_e5m2_rna_inf,
+        NINFER_CONVERSION_fp32_to_e5m2_rup_inf, NINFER_CONVERSION_fp32_to_e5m2_rdn_inf);
+}
+
+TEST_CASE("E2M1 under rtz, rna, rup, rdn", "[rounding][e2m1][directions]") {
+    // E2M1 magnitudes 0, 0.5, 1, 1.5, 2, 3, 4, 6 on codes 0..7; sign bit 0x8; saturating at 6.
+    check_directions(
+        {
+            {"2.5 (tie)", f32("2.5"), 0x4, 0x5, 0x5, 0x4},
+            {"-2.5 (tie)", f32("-2.5"), 0xC, 0xD, 0xC, 0xD},
+            {"5 (tie of 4 and 6)", f32("5"), 0x6, 0x7, 0x7, 0x6},
+            {"0.25 (tie of 0 and 0.5)", f32("0.25"), 0x0, 0x1, 0x1, 0x0},
+            {"0.1", f32("0.1"), 0x0, 0x0, 0x1, 0x0},
+            {"-0.1", f32("-0.1"), 0x8, 0x8, 0x8, 0x9},
+            {"6.5: rup beyond 6 saturates", f32("6.5"), 0x7, 0x7, 0x7, 0x7},
+            {"-100", f32("-100"), 0xF, 0xF, 0xF, 0xF},
+            {"+Inf", 0x7F800000, 0x7, 0x7, 0x7, 0x7},
+            {"-Inf", 0xFF800000, 0xF, 0xF, 0xF, 0xF},
+        },
+        NINFER_CONVERSION_fp32_to_e2m1_rtz_satfinite, NINFER_CONVERSION_fp32_to_e2m1_rna_satfinite,
+        NINFER_CONVERSION_fp32_to_e2m1_rup_satfinite, NINFER_CONVERSION_fp32_to_e2m1_rdn_satfinite);
+}
+
+TEST_CASE("UE4M3 under rtz and rup: unsigned, saturating, x <= 0 and NaN to 0x00", "[rounding][ue4m3][directions]") {
+    // UE4M3: the E4M3 magnitudes on 7 bits; smallest subnormal 2^-9 (0x01), largest 448 (0x7E).
+    // An unsigned target has rna = rnu (no negative tie) and rdn = rtz: those are not named.
+    check_directions(
+        {
+            {"1.0625 (tie)", f32("1.0625"), 0x38, 0, 0x39, 0},
+            {"1 + 2^-23", 0x3F800001, 0x38, 0, 0x39, 0},
+            {"1", f32("1"), 0x38, 0, 0x38, 0},
+            {"smallest binary32 subnormal", 0x00000001, 0x00, 0, 0x01, 0},
+            {"2^-10", 0x3A800000, 0x00, 0, 0x01, 0},
+            {"449: rup reaches 480, saturates", f32("449"), 0x7E, 0, 0x7E, 0},
+            {"+Inf", 0x7F800000, 0x7E, 0, 0x7E, 0},
+            {"-Inf", 0xFF800000, 0x00, 0, 0x00, 0},
+            {"-1", f32("-1"), 0x00, 0, 0x00, 0},
+            {"-smallest subnormal", 0x80000001, 0x00, 0, 0x00, 0},
+            {"quiet NaN", 0x7FC00000, 0x00, 0, 0x00, 0},
+        },
+        NINFER_CONVERSION_fp32_to_ue4m3_rtz_satfinite, 0, NINFER_CONVERSION_fp32_to_ue4m3_rup_satfinite, 0);
+}
+
+TEST_CASE("E8M0 under rna: the even neighbour of a tie is the upper power of two", "[rounding][e8m0][directions]") {
+    const auto rna = NINFER_CONVERSION_fp32_to_e8m0_rna_satfinite;
+    // 1.5 lies halfway between 2^0 (0x7F) and 2^1 (0x80): on E8M0's grid (quantum 2^k in [2^k,
+    // 2^(k+1))) 2^k is 1 quantum (odd) and 2^(k+1) is 2 (even), so ties to even goes up, as away does.
+    const std::vector<std::pair<std::uint64_t, std::uint64_t>> rows = {
+        {f32("1.5"), 0x80},      {f32("3"), 0x81},        {f32("1"), 0x7F},        {f32("1.4"), 0x7F},
+        {f32("0.75"), 0x7F},     {f32("0.7"), 0x7E},      {f32("6"), 0x82},        {f32("5.9"), 0x81},
+        {0x00300000, 0x00},      // 0.75 * 2^-127: the tie of 2^-128 (no word) and 2^-127 clamps to 0x00
+        {0x00600000, 0x01},      // 1.5 * 2^-127 ties up to 2^-126
+        {0x00000001, 0x00},      // 2^-149 clamps to 2^-127
+        {0x7F400000, 0xFE},      // 1.5 * 2^127 ties to 2^128: saturates
+        {0x7F7FFFFF, 0xFE},      {0x7F800000, 0xFE},      {0xFF800000, 0x00},      {f32("-3"), 0x00},
+        {0x80000000, 0x00},      {0x00000000, 0x00},      {0x7FC00000, 0xFF},      {0xFFC00001, 0xFF},
+    };
+    for (const auto &[x, want] : rows) {
+        CAPTURE(word_hex(F(NINFER_FORMAT_fp32), x));
+        CHECK(cv(rna, x) == want);
+        CHECK(ninfer::native::convert_word(rna, x) == want);
+    }
+    // On E8M0's grid ties to even, away and up agree (round_real with rne and rnu against rna).
+    const auto &e8m0 = F(NINFER_FORMAT_e8m0);
+    for (int k = -126; k <= 126; k += 3) {
+        CAPTURE(k);
+        const Real tie = exact(3, k - 1);  // 1.5 * 2^k
+        CHECK(round_real(tie, e8m0, RNA, OVF_SAT) == static_cast<std::uint64_t>(k + 128));
+        CHECK(round_real(tie, e8m0, RNE, OVF_SAT) == static_cast<std::uint64_t>(k + 128));
+        CHECK(round_real(tie, e8m0, RNU, OVF_SAT) == static_cast<std::uint64_t>(k + 128));
+    }
+}
+
+TEST_CASE("rdn on an integer grid and round_real's rdn overflow words", "[rounding][rdn]") {
+    const auto &i32 = F(NINFER_FORMAT_int32);
+    CHECK(round_real(exact(5, -1), i32, RDN, OVF_SAT) == 2);                               // 2.5 -> 2
+    CHECK(round_real(exact(-5, -1), i32, RDN, OVF_SAT) == static_cast<std::uint32_t>(-3)); // -2.5 -> -3
+    CHECK(round_real(exact(-1, -1), i32, RDN, OVF_SAT) == static_cast<std::uint32_t>(-1)); // -0.5 -> -1
+    CHECK(round_real(exact(1, -1), i32, RDN, OVF_SAT) == 0);                               // 0.5 -> 0
+    CHECK(round_real(exact(-4), i32, RDN, OVF_SAT) == static_cast<std::uint32_t>(-4));     // exact
+    const auto &fp16 = F(NINFER_FORMAT_fp16);
+    CHECK(round_real(exact(1, 17), fp16, RDN, OVF_INF) == 0x7BFF);   // 2^17: the largest finite
+    CHECK(round_real(exact(-1, 17), fp16, RDN, OVF_INF) == 0xFC00);  // -2^17: -Inf
+    CHECK(round_real(exact(-1, 17), fp16, RDN, OVF_SAT) == 0xFBFF);
+    CHECK(round_real(exact(-1, -100000), fp16, RDN, OVF_INF) == 0x8001);  // far below: -2^-24
+    CHECK(round_real(exact(1, -100000), fp16, RDN, OVF_INF) == 0x0000);
+}
+
+TEST_CASE("conversion_is_tie: midpoints are ties under rna only among the new directions", "[rounding][directions]") {
+    CHECK(conversion_is_tie(C(NINFER_CONVERSION_fp32_to_bf16_rna), f32("1.00390625")));
+    CHECK(conversion_is_tie(C(NINFER_CONVERSION_fp32_to_e8m0_rna_satfinite), f32("1.5")));
+    CHECK_FALSE(conversion_is_tie(C(NINFER_CONVERSION_fp32_to_e8m0_rna_satfinite), f32("1.4")));
+    // the same midpoints under directed roundings: no tie rule
+    CHECK_FALSE(conversion_is_tie(C(NINFER_CONVERSION_fp32_to_bf16_rup), f32("1.00390625")));
+    CHECK_FALSE(conversion_is_tie(C(NINFER_CONVERSION_fp32_to_bf16_rdn), f32("1.00390625")));
+    CHECK_FALSE(conversion_is_tie(C(NINFER_CONVERSION_fp32_to_fp16_rtz), f32("1.00048828125")));
+    CHECK_FALSE(conversion_is_tie(C(NINFER_CONVERSION_fp32_to_e2m1_rdn_satfinite), f32("2.5")));
+    CHECK(conversion_is_tie(C(NINFER_CONVERSION_fp32_to_e2m1_rna_satfinite), f32("2.5")));
+}
+
+TEST_CASE("convert_word_many equals convert_word for every conversion of one source", "[rounding][many]") {
+    std::vector<const Conversion *> fp32_sources;
+    for (const auto &c : kConversions)
+        if (c.src == NINFER_FORMAT_fp32) fp32_sources.push_back(&c);
+    REQUIRE(fp32_sources.size() > 1);
+    std::mt19937_64 rng(test_seed());
+    std::vector<std::uint64_t> words = {0x00000000, 0x80000000, 0x7F800000, 0xFF800000, 0x7FC00001, 0xFF800001,
+                                        0x00000001, 0x3F800000, 0x7F7FFFFF, 0xC7800000};
+    for (int i = 0; i < 2000; ++i) words.push_back(rng() & 0xFFFFFFFFu);
+    std::vector<std::uint64_t> out(fp32_sources.size());
+    for (const auto w : words) {
+        convert_word_many(fp32_sources, w, out.data());
+        for (std::size_t k = 0; k < fp32_sources.size(); ++k) {
+            CAPTURE(fp32_sources[k]->name, word_hex(F(NINFER_FORMAT_fp32), w));
+            CHECK(out[k] == convert_word(*fp32_sources[k], w));
+        }
+    }
+    const Conversion *mixed[] = {&C(NINFER_CONVERSION_fp32_to_bf16_rne), &C(NINFER_CONVERSION_bf16_to_fp32)};
+    CHECK_THROWS_AS(convert_word_many(mixed, 0, out.data()), std::invalid_argument);
 }

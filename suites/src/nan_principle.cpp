@@ -27,21 +27,47 @@ NanPrinciple nan_principle(const oracle::Conversion &c) {
         return {NanPolicy::same_sign, kQuietOfSign, NINFER_NAN_WAIVER "; lesson Example 5 (sign kept, quiet bit set)", true,
                 "(w >> 16) | 0x0040", "lesson Example 5"};
     case NINFER_CONVERSION_fp32_to_bf16_rtz:
+    case NINFER_CONVERSION_fp32_to_bf16_rna:
+    case NINFER_CONVERSION_fp32_to_bf16_rup:
+    case NINFER_CONVERSION_fp32_to_bf16_rdn:
         return {NanPolicy::any, kQuietEitherSign, kIeee, true, "(w >> 16) | 0x0040", kRecommended};
     case NINFER_CONVERSION_fp32_to_fp16_rne:
+    case NINFER_CONVERSION_fp32_to_fp16_rtz:
+    case NINFER_CONVERSION_fp32_to_fp16_rna:
+    case NINFER_CONVERSION_fp32_to_fp16_rup:
+    case NINFER_CONVERSION_fp32_to_fp16_rdn:
         return {NanPolicy::any, kQuietEitherSign, kIeee, true, "sign | 0x7E00 | (fraction >> 13)", kRecommended};
     case NINFER_CONVERSION_fp32_to_e4m3fn_rne_satfinite:
     case NINFER_CONVERSION_fp32_to_e4m3fn_rne_nan:
+    case NINFER_CONVERSION_fp32_to_e4m3fn_rtz_satfinite:
+    case NINFER_CONVERSION_fp32_to_e4m3fn_rna_satfinite:
+    case NINFER_CONVERSION_fp32_to_e4m3fn_rup_satfinite:
+    case NINFER_CONVERSION_fp32_to_e4m3fn_rdn_satfinite:
         return {NanPolicy::any, "an E4M3FN NaN of either sign (0x7F or 0xFF; no quiet bit, no payload)",
                 "tensor-formats.txt 3.3 (one NaN per sign); IEEE 754-2019 6.3 (sign unspecified)", false, "", "", true};
     case NINFER_CONVERSION_fp32_to_e5m2_rne_satfinite:
-    case NINFER_CONVERSION_fp32_to_e5m2_rne_inf: return {NanPolicy::any, kQuietEitherSign, kIeee, false, "", "", true};
+    case NINFER_CONVERSION_fp32_to_e5m2_rne_inf:
+    case NINFER_CONVERSION_fp32_to_e5m2_rtz_satfinite:
+    case NINFER_CONVERSION_fp32_to_e5m2_rna_satfinite:
+    case NINFER_CONVERSION_fp32_to_e5m2_rup_satfinite:
+    case NINFER_CONVERSION_fp32_to_e5m2_rdn_satfinite:
+    case NINFER_CONVERSION_fp32_to_e5m2_rtz_inf:
+    case NINFER_CONVERSION_fp32_to_e5m2_rna_inf:
+    case NINFER_CONVERSION_fp32_to_e5m2_rup_inf:
+    case NINFER_CONVERSION_fp32_to_e5m2_rdn_inf: return {NanPolicy::any, kQuietEitherSign, kIeee, false, "", "", true};
     case NINFER_CONVERSION_fp32_to_e2m1_rne_satfinite:
+    case NINFER_CONVERSION_fp32_to_e2m1_rtz_satfinite:
+    case NINFER_CONVERSION_fp32_to_e2m1_rna_satfinite:
+    case NINFER_CONVERSION_fp32_to_e2m1_rup_satfinite:
+    case NINFER_CONVERSION_fp32_to_e2m1_rdn_satfinite:
         return {NanPolicy::exact, "outside the conversion's domain (E2M1 has no NaN; no case offers one)", "OCP MX via the rule's sentence", false};
     case NINFER_CONVERSION_fp32_to_ue4m3_rnu_satfinite:
+    case NINFER_CONVERSION_fp32_to_ue4m3_rtz_satfinite:
+    case NINFER_CONVERSION_fp32_to_ue4m3_rup_satfinite:
         return {NanPolicy::exact, "0x00", "ggml's NVFP4 scale encoder (lesson Example 15, the rule's sentence)", false};
     case NINFER_CONVERSION_fp32_to_e8m0_rtz_satfinite:
     case NINFER_CONVERSION_fp32_to_e8m0_rup_satfinite:
+    case NINFER_CONVERSION_fp32_to_e8m0_rna_satfinite:
         return {NanPolicy::any, "0xFF (E8M0's only NaN)", "OCP MX via the rule's sentence", false};
     case NINFER_CONVERSION_bf16_to_fp32:
         return {NanPolicy::same_sign, "a quiet NaN of the input's sign, or w << 16 (every bit kept)",

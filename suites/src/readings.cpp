@@ -35,6 +35,9 @@ constexpr std::string_view kNanPrinciple =
 constexpr std::string_view kNanProfile =
     "the profile rule's own definition (IEEE 754-2019 6.2.3's recommendation, the lesson's words, or the sign "
     "IEEE 754-2019 6.3 leaves open): a user requires or waives it apart from the main rule";
+constexpr std::string_view kDirection =
+    "the conversion's name fixes its rounding direction (IEEE 754-2019 4.3) and overflow (IEEE 754 7.4 for inf, "
+    "OCP saturating mode for satfinite); the NaN follows the NaN principle (oracle/README.md)";
 constexpr std::string_view kAbiStatus =
     "the plugin ABI (plugin.h, harness/README.md) names the status of every refusal; the spec fixes what is refused";
 constexpr std::string_view kSelection =
@@ -87,6 +90,52 @@ const std::vector<Entry> &table() {
         {"convert.fp32_to_e5m2_rne_satfinite.nan_sign", F, kNanProfile, {}},
         {"convert.fp32_to_e5m2_rne_inf.nan_sign", F, kNanProfile, {}},
         {"convert.e4m3fn_to_fp32.nan_sign", F, kNanProfile, {}},
+        // the opt-in rounding directions (issue 24 item 2)
+        {"convert.fp32_to_bf16_rna", F, kDirection, {}},
+        {"convert.fp32_to_bf16_rup", F, kDirection, {}},
+        {"convert.fp32_to_bf16_rdn", F, kDirection, {}},
+        {"convert.fp32_to_fp16_rtz", F, kDirection, {}},
+        {"convert.fp32_to_fp16_rna", F, kDirection, {}},
+        {"convert.fp32_to_fp16_rup", F, kDirection, {}},
+        {"convert.fp32_to_fp16_rdn", F, kDirection, {}},
+        {"convert.fp32_to_e4m3fn_rtz_satfinite", F, kDirection, {}},
+        {"convert.fp32_to_e4m3fn_rna_satfinite", F, kDirection, {}},
+        {"convert.fp32_to_e4m3fn_rup_satfinite", F, kDirection, {}},
+        {"convert.fp32_to_e4m3fn_rdn_satfinite", F, kDirection, {}},
+        {"convert.fp32_to_e5m2_rtz_satfinite", F, kDirection, {}},
+        {"convert.fp32_to_e5m2_rna_satfinite", F, kDirection, {}},
+        {"convert.fp32_to_e5m2_rup_satfinite", F, kDirection, {}},
+        {"convert.fp32_to_e5m2_rdn_satfinite", F, kDirection, {}},
+        {"convert.fp32_to_e5m2_rtz_inf", F, kDirection, {}},
+        {"convert.fp32_to_e5m2_rna_inf", F, kDirection, {}},
+        {"convert.fp32_to_e5m2_rup_inf", F, kDirection, {}},
+        {"convert.fp32_to_e5m2_rdn_inf", F, kDirection, {}},
+        {"convert.fp32_to_e2m1_rtz_satfinite", F, kDirection, {}},
+        {"convert.fp32_to_e2m1_rna_satfinite", F, kDirection, {}},
+        {"convert.fp32_to_e2m1_rup_satfinite", F, kDirection, {}},
+        {"convert.fp32_to_e2m1_rdn_satfinite", F, kDirection, {}},
+        {"convert.fp32_to_ue4m3_rtz_satfinite", F, kDirection, {}},
+        {"convert.fp32_to_ue4m3_rup_satfinite", F, kDirection, {}},
+        {"convert.fp32_to_e8m0_rna_satfinite", F, kDirection, {}},
+        {"convert.fp32_to_bf16_rna.nan_payload", F, kNanProfile, {}},
+        {"convert.fp32_to_bf16_rup.nan_payload", F, kNanProfile, {}},
+        {"convert.fp32_to_bf16_rdn.nan_payload", F, kNanProfile, {}},
+        {"convert.fp32_to_fp16_rtz.nan_payload", F, kNanProfile, {}},
+        {"convert.fp32_to_fp16_rna.nan_payload", F, kNanProfile, {}},
+        {"convert.fp32_to_fp16_rup.nan_payload", F, kNanProfile, {}},
+        {"convert.fp32_to_fp16_rdn.nan_payload", F, kNanProfile, {}},
+        {"convert.fp32_to_e4m3fn_rtz_satfinite.nan_sign", F, kNanProfile, {}},
+        {"convert.fp32_to_e4m3fn_rna_satfinite.nan_sign", F, kNanProfile, {}},
+        {"convert.fp32_to_e4m3fn_rup_satfinite.nan_sign", F, kNanProfile, {}},
+        {"convert.fp32_to_e4m3fn_rdn_satfinite.nan_sign", F, kNanProfile, {}},
+        {"convert.fp32_to_e5m2_rtz_satfinite.nan_sign", F, kNanProfile, {}},
+        {"convert.fp32_to_e5m2_rna_satfinite.nan_sign", F, kNanProfile, {}},
+        {"convert.fp32_to_e5m2_rup_satfinite.nan_sign", F, kNanProfile, {}},
+        {"convert.fp32_to_e5m2_rdn_satfinite.nan_sign", F, kNanProfile, {}},
+        {"convert.fp32_to_e5m2_rtz_inf.nan_sign", F, kNanProfile, {}},
+        {"convert.fp32_to_e5m2_rna_inf.nan_sign", F, kNanProfile, {}},
+        {"convert.fp32_to_e5m2_rup_inf.nan_sign", F, kNanProfile, {}},
+        {"convert.fp32_to_e5m2_rdn_inf.nan_sign", F, kNanProfile, {}},
         // ---- grouped ----
         {"grouped.search.candidates", F, "tensor-formats.txt 7.3 lists the candidates of NInfer's search_quantize_matrix "
                                          "and keeps the incumbent unless an error is strictly smaller", {}},

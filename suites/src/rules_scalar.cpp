@@ -262,6 +262,130 @@ constexpr Row kRows[] = {
      "each with an unsigned E4M3 scale byte",
      "the E4M3FN value of the 7-bit word (0x7F gives a quiet binary32 NaN)."},
 
+    // ---- convert.<conversion>: the opt-in rounding directions (issue 24 item 2; a plugin is
+    //      tested on one only when it declares it) ----
+    {"convert.fp32_to_bf16_rna", "IEEE 754-2019 4.3.1, 7.4 (opt-in)", "",
+     "round to nearest, ties away from zero; a result beyond the largest finite becomes the "
+     "infinity of its sign (IEEE 754 7.4); a NaN becomes a quiet NaN of either sign (the NaN "
+     "principle, oracle/README.md); keeping the sign and the top payload bits is the profile rule "
+     "convert.fp32_to_bf16_rna.nan_payload."},
+    {"convert.fp32_to_bf16_rup", "IEEE 754-2019 4.3.2, 7.4 (opt-in)", "",
+     "round toward +infinity; a positive result beyond the largest finite becomes +infinity and a "
+     "negative one the negative largest finite 0xFF7F (IEEE 754 7.4), and an infinity stays "
+     "infinite; a NaN becomes a quiet NaN of either sign (the NaN principle, oracle/README.md); "
+     "keeping the sign and the top payload bits is the profile rule "
+     "convert.fp32_to_bf16_rup.nan_payload."},
+    {"convert.fp32_to_bf16_rdn", "IEEE 754-2019 4.3.2, 7.4 (opt-in)", "",
+     "round toward -infinity; a negative result beyond the largest finite becomes -infinity and a "
+     "positive one the largest finite 0x7F7F (IEEE 754 7.4), and an infinity stays infinite; a NaN "
+     "becomes a quiet NaN of either sign (the NaN principle, oracle/README.md); keeping the sign "
+     "and the top payload bits is the profile rule convert.fp32_to_bf16_rdn.nan_payload."},
+    {"convert.fp32_to_fp16_rtz", "IEEE 754-2019 4.3.2, 7.4 (opt-in)", "",
+     "round toward zero; a finite result beyond the largest finite becomes the largest finite of "
+     "its sign (0x7BFF or 0xFBFF; IEEE 754 7.4) and an infinity stays infinite; a NaN becomes a "
+     "quiet NaN of either sign (the NaN principle, oracle/README.md); keeping the sign and the "
+     "payload's leading bits is the profile rule convert.fp32_to_fp16_rtz.nan_payload."},
+    {"convert.fp32_to_fp16_rna", "IEEE 754-2019 4.3.1, 7.4 (opt-in)", "",
+     "round to nearest, ties away from zero; a result beyond the largest finite becomes the "
+     "infinity of its sign (IEEE 754 7.4); a NaN becomes a quiet NaN of either sign (the NaN "
+     "principle, oracle/README.md); keeping the sign and the payload's leading bits is the profile "
+     "rule convert.fp32_to_fp16_rna.nan_payload."},
+    {"convert.fp32_to_fp16_rup", "IEEE 754-2019 4.3.2, 7.4 (opt-in)", "",
+     "round toward +infinity; a positive result beyond the largest finite becomes +infinity and a "
+     "negative one the negative largest finite 0xFBFF (IEEE 754 7.4), and an infinity stays "
+     "infinite; a NaN becomes a quiet NaN of either sign (the NaN principle, oracle/README.md); "
+     "keeping the sign and the payload's leading bits is the profile rule "
+     "convert.fp32_to_fp16_rup.nan_payload."},
+    {"convert.fp32_to_fp16_rdn", "IEEE 754-2019 4.3.2, 7.4 (opt-in)", "",
+     "round toward -infinity; a negative result beyond the largest finite becomes -infinity and a "
+     "positive one the largest finite 0x7BFF (IEEE 754 7.4), and an infinity stays infinite; a NaN "
+     "becomes a quiet NaN of either sign (the NaN principle, oracle/README.md); keeping the sign "
+     "and the payload's leading bits is the profile rule convert.fp32_to_fp16_rdn.nan_payload."},
+    {"convert.fp32_to_e4m3fn_rtz_satfinite", "IEEE 754-2019 4.3.2 (opt-in)", "",
+     "round toward zero; a result beyond 448 and an infinity saturate to +-448 (OCP FP8 saturating "
+     "mode); a NaN input gives an E4M3FN NaN of either sign (the NaN principle, oracle/README.md); "
+     "keeping its sign is the profile rule convert.fp32_to_e4m3fn_rtz_satfinite.nan_sign."},
+    {"convert.fp32_to_e4m3fn_rna_satfinite", "IEEE 754-2019 4.3.1 (opt-in)", "",
+     "round to nearest, ties away from zero; a result beyond 448 and an infinity saturate to +-448 "
+     "(OCP FP8 saturating mode); a NaN input gives an E4M3FN NaN of either sign (the NaN "
+     "principle, oracle/README.md); keeping its sign is the profile rule "
+     "convert.fp32_to_e4m3fn_rna_satfinite.nan_sign."},
+    {"convert.fp32_to_e4m3fn_rup_satfinite", "IEEE 754-2019 4.3.2 (opt-in)", "",
+     "round toward +infinity; a result beyond 448 and an infinity saturate to +-448 (OCP FP8 "
+     "saturating mode); a NaN input gives an E4M3FN NaN of either sign (the NaN principle, "
+     "oracle/README.md); keeping its sign is the profile rule "
+     "convert.fp32_to_e4m3fn_rup_satfinite.nan_sign."},
+    {"convert.fp32_to_e4m3fn_rdn_satfinite", "IEEE 754-2019 4.3.2 (opt-in)", "",
+     "round toward -infinity; a result beyond 448 and an infinity saturate to +-448 (OCP FP8 "
+     "saturating mode); a NaN input gives an E4M3FN NaN of either sign (the NaN principle, "
+     "oracle/README.md); keeping its sign is the profile rule "
+     "convert.fp32_to_e4m3fn_rdn_satfinite.nan_sign."},
+    {"convert.fp32_to_e5m2_rtz_satfinite", "IEEE 754-2019 4.3.2 (opt-in)", "",
+     "round toward zero; a result beyond 57344 and an infinity saturate to +-57344 (OCP FP8 "
+     "saturating mode); a NaN becomes a quiet NaN of either sign (the NaN principle, "
+     "oracle/README.md); keeping the input's sign is the profile rule "
+     "convert.fp32_to_e5m2_rtz_satfinite.nan_sign."},
+    {"convert.fp32_to_e5m2_rna_satfinite", "IEEE 754-2019 4.3.1 (opt-in)", "",
+     "round to nearest, ties away from zero; a result beyond 57344 and an infinity saturate to "
+     "+-57344 (OCP FP8 saturating mode); a NaN becomes a quiet NaN of either sign (the NaN "
+     "principle, oracle/README.md); keeping the input's sign is the profile rule "
+     "convert.fp32_to_e5m2_rna_satfinite.nan_sign."},
+    {"convert.fp32_to_e5m2_rup_satfinite", "IEEE 754-2019 4.3.2 (opt-in)", "",
+     "round toward +infinity; a result beyond 57344 and an infinity saturate to +-57344 (OCP FP8 "
+     "saturating mode); a NaN becomes a quiet NaN of either sign (the NaN principle, "
+     "oracle/README.md); keeping the input's sign is the profile rule "
+     "convert.fp32_to_e5m2_rup_satfinite.nan_sign."},
+    {"convert.fp32_to_e5m2_rdn_satfinite", "IEEE 754-2019 4.3.2 (opt-in)", "",
+     "round toward -infinity; a result beyond 57344 and an infinity saturate to +-57344 (OCP FP8 "
+     "saturating mode); a NaN becomes a quiet NaN of either sign (the NaN principle, "
+     "oracle/README.md); keeping the input's sign is the profile rule "
+     "convert.fp32_to_e5m2_rdn_satfinite.nan_sign."},
+    {"convert.fp32_to_e5m2_rtz_inf", "IEEE 754-2019 4.3.2, 7.4 (opt-in)", "",
+     "round toward zero; a finite result beyond the largest finite becomes the largest finite of "
+     "its sign (0x7B or 0xFB; IEEE 754 7.4) and an infinity stays infinite; a NaN becomes a quiet "
+     "NaN of either sign (the NaN principle, oracle/README.md); keeping the input's sign is the "
+     "profile rule convert.fp32_to_e5m2_rtz_inf.nan_sign."},
+    {"convert.fp32_to_e5m2_rna_inf", "IEEE 754-2019 4.3.1, 7.4 (opt-in)", "",
+     "round to nearest, ties away from zero; a result beyond the largest finite becomes the "
+     "infinity of its sign (IEEE 754 7.4); a NaN becomes a quiet NaN of either sign (the NaN "
+     "principle, oracle/README.md); keeping the input's sign is the profile rule "
+     "convert.fp32_to_e5m2_rna_inf.nan_sign."},
+    {"convert.fp32_to_e5m2_rup_inf", "IEEE 754-2019 4.3.2, 7.4 (opt-in)", "",
+     "round toward +infinity; a positive result beyond the largest finite becomes +infinity and a "
+     "negative one the negative largest finite 0xFB (IEEE 754 7.4), and an infinity stays "
+     "infinite; a NaN becomes a quiet NaN of either sign (the NaN principle, oracle/README.md); "
+     "keeping the input's sign is the profile rule convert.fp32_to_e5m2_rup_inf.nan_sign."},
+    {"convert.fp32_to_e5m2_rdn_inf", "IEEE 754-2019 4.3.2, 7.4 (opt-in)", "",
+     "round toward -infinity; a negative result beyond the largest finite becomes -infinity and a "
+     "positive one the largest finite 0x7B (IEEE 754 7.4), and an infinity stays infinite; a NaN "
+     "becomes a quiet NaN of either sign (the NaN principle, oracle/README.md); keeping the "
+     "input's sign is the profile rule convert.fp32_to_e5m2_rdn_inf.nan_sign."},
+    {"convert.fp32_to_e2m1_rtz_satfinite", "IEEE 754-2019 4.3.2 (opt-in)", "",
+     "round toward zero; a result beyond 6 saturates to +-6 (OCP MX); a NaN input is outside the "
+     "conversion's domain."},
+    {"convert.fp32_to_e2m1_rna_satfinite", "IEEE 754-2019 4.3.1 (opt-in)", "",
+     "round to nearest, ties away from zero; a result beyond 6 saturates to +-6 (OCP MX); a NaN "
+     "input is outside the conversion's domain."},
+    {"convert.fp32_to_e2m1_rup_satfinite", "IEEE 754-2019 4.3.2 (opt-in)", "",
+     "round toward +infinity; a result beyond 6 saturates to +-6 (OCP MX); a NaN input is outside "
+     "the conversion's domain."},
+    {"convert.fp32_to_e2m1_rdn_satfinite", "IEEE 754-2019 4.3.2 (opt-in)", "",
+     "round toward -infinity; a result beyond 6 saturates to +-6 (OCP MX); a NaN input is outside "
+     "the conversion's domain."},
+    {"convert.fp32_to_ue4m3_rtz_satfinite", "IEEE 754-2019 4.3.2 (opt-in)", "",
+     "round toward zero on the unsigned E4M3 grid; positive values below the smallest subnormal "
+     "2^-9 give 0x00; a result beyond 448 and +infinity saturate to 448; zero, negative values, "
+     "negative zero, -infinity and NaN give word 0x00 (ggml's encoder)."},
+    {"convert.fp32_to_ue4m3_rup_satfinite", "IEEE 754-2019 4.3.2 (opt-in)", "",
+     "round toward +infinity on the unsigned E4M3 grid; every positive value below the smallest "
+     "subnormal 2^-9 gives 0x01; a result beyond 448 and +infinity saturate to 448; zero, negative "
+     "values, negative zero, -infinity and NaN give word 0x00 (ggml's encoder)."},
+    {"convert.fp32_to_e8m0_rna_satfinite", "IEEE 754-2019 4.3.1 (opt-in)", "",
+     "round the magnitude to the nearest power of two, ties away from zero (a tie between 2^k and "
+     "2^(k+1) has the even neighbour 2^(k+1) on E8M0's grid, so rne, rna and rnu agree: 1.5 -> "
+     "0x80, 3 -> 0x81); values below 2^-127, zero and negative inputs clamp to 0x00, results above "
+     "2^127 and infinities to 0xFE; NaN gives 0xFF."},
+
     // ---- convert.<conversion>.nan_payload: the stricter NaN profile (oracle/README.md) ----
     {"convert.fp32_to_bf16_rne.nan_payload", "lesson Example 5",
      "if ((bits & 0x7FFFFFFF) > 0x7F800000) return (bits >>> 16) | 64; // NaN stays NaN (quiet)",
@@ -286,6 +410,27 @@ constexpr Row kRows[] = {
      "It follows IEEE rules, the same rules as FP16",
      "NaN payload profile: a NaN keeps every bit, sign, quiet/signalling bit and payload moved to "
      "the top of the binary32 fraction; a signalling NaN stays signalling."},
+    {"convert.fp32_to_bf16_rna.nan_payload", "IEEE 754-2019 6.2.3 (profile)", "",
+     "NaN payload profile: a NaN keeps its sign and the top seven payload bits, quiet bit set: "
+     "(w >> 16) | 0x0040, as the lesson's rounding conversion does."},
+    {"convert.fp32_to_bf16_rup.nan_payload", "IEEE 754-2019 6.2.3 (profile)", "",
+     "NaN payload profile: a NaN keeps its sign and the top seven payload bits, quiet bit set: "
+     "(w >> 16) | 0x0040, as the lesson's rounding conversion does."},
+    {"convert.fp32_to_bf16_rdn.nan_payload", "IEEE 754-2019 6.2.3 (profile)", "",
+     "NaN payload profile: a NaN keeps its sign and the top seven payload bits, quiet bit set: "
+     "(w >> 16) | 0x0040, as the lesson's rounding conversion does."},
+    {"convert.fp32_to_fp16_rtz.nan_payload", "IEEE 754-2019 6.2.3 (profile)", "",
+     "NaN payload profile: a NaN keeps its sign and the payload's leading bits, quiet bit set: "
+     "sign | 0x7E00 | (fraction >> 13)."},
+    {"convert.fp32_to_fp16_rna.nan_payload", "IEEE 754-2019 6.2.3 (profile)", "",
+     "NaN payload profile: a NaN keeps its sign and the payload's leading bits, quiet bit set: "
+     "sign | 0x7E00 | (fraction >> 13)."},
+    {"convert.fp32_to_fp16_rup.nan_payload", "IEEE 754-2019 6.2.3 (profile)", "",
+     "NaN payload profile: a NaN keeps its sign and the payload's leading bits, quiet bit set: "
+     "sign | 0x7E00 | (fraction >> 13)."},
+    {"convert.fp32_to_fp16_rdn.nan_payload", "IEEE 754-2019 6.2.3 (profile)", "",
+     "NaN payload profile: a NaN keeps its sign and the payload's leading bits, quiet bit set: "
+     "sign | 0x7E00 | (fraction >> 13)."},
 
     // ---- convert.<conversion>.nan_sign: the NaN sign profile (oracle/README.md) ----
     {"convert.fp32_to_e4m3fn_rne_satfinite.nan_sign", "IEEE 754-2019 6.3 (profile)", "",
@@ -298,6 +443,30 @@ constexpr Row kRows[] = {
      "NaN sign profile: a NaN input gives a quiet E5M2 NaN of its sign."},
     {"convert.e4m3fn_to_fp32.nan_sign", "IEEE 754-2019 6.3 (profile)", "",
      "NaN sign profile: the NaN words 0x7F and 0xFF give a quiet binary32 NaN of the word's sign."},
+    {"convert.fp32_to_e4m3fn_rtz_satfinite.nan_sign", "IEEE 754-2019 6.3 (profile)", "",
+     "NaN sign profile: a NaN input gives the E4M3FN NaN of its sign, 0x7F or 0xFF."},
+    {"convert.fp32_to_e4m3fn_rna_satfinite.nan_sign", "IEEE 754-2019 6.3 (profile)", "",
+     "NaN sign profile: a NaN input gives the E4M3FN NaN of its sign, 0x7F or 0xFF."},
+    {"convert.fp32_to_e4m3fn_rup_satfinite.nan_sign", "IEEE 754-2019 6.3 (profile)", "",
+     "NaN sign profile: a NaN input gives the E4M3FN NaN of its sign, 0x7F or 0xFF."},
+    {"convert.fp32_to_e4m3fn_rdn_satfinite.nan_sign", "IEEE 754-2019 6.3 (profile)", "",
+     "NaN sign profile: a NaN input gives the E4M3FN NaN of its sign, 0x7F or 0xFF."},
+    {"convert.fp32_to_e5m2_rtz_satfinite.nan_sign", "IEEE 754-2019 6.3 (profile)", "",
+     "NaN sign profile: a NaN input gives a quiet E5M2 NaN of its sign."},
+    {"convert.fp32_to_e5m2_rna_satfinite.nan_sign", "IEEE 754-2019 6.3 (profile)", "",
+     "NaN sign profile: a NaN input gives a quiet E5M2 NaN of its sign."},
+    {"convert.fp32_to_e5m2_rup_satfinite.nan_sign", "IEEE 754-2019 6.3 (profile)", "",
+     "NaN sign profile: a NaN input gives a quiet E5M2 NaN of its sign."},
+    {"convert.fp32_to_e5m2_rdn_satfinite.nan_sign", "IEEE 754-2019 6.3 (profile)", "",
+     "NaN sign profile: a NaN input gives a quiet E5M2 NaN of its sign."},
+    {"convert.fp32_to_e5m2_rtz_inf.nan_sign", "IEEE 754-2019 6.3 (profile)", "",
+     "NaN sign profile: a NaN input gives a quiet E5M2 NaN of its sign."},
+    {"convert.fp32_to_e5m2_rna_inf.nan_sign", "IEEE 754-2019 6.3 (profile)", "",
+     "NaN sign profile: a NaN input gives a quiet E5M2 NaN of its sign."},
+    {"convert.fp32_to_e5m2_rup_inf.nan_sign", "IEEE 754-2019 6.3 (profile)", "",
+     "NaN sign profile: a NaN input gives a quiet E5M2 NaN of its sign."},
+    {"convert.fp32_to_e5m2_rdn_inf.nan_sign", "IEEE 754-2019 6.3 (profile)", "",
+     "NaN sign profile: a NaN input gives a quiet E5M2 NaN of its sign."},
 
     // ---- layouts ----
     {rule::layout_contiguous_le_v1_words, "storage-layouts.md 2",

@@ -250,7 +250,18 @@ TEST_CASE("scalar suites: NaN policy follows the NaN principle", "[scalar-suites
                                             "convert.fp16_to_fp32.nan_payload", "convert.e5m2_to_fp32.nan_payload",
                                             "convert.fp32_to_e4m3fn_rne_satfinite.nan_sign", "convert.fp32_to_e4m3fn_rne_nan.nan_sign",
                                             "convert.fp32_to_e5m2_rne_satfinite.nan_sign", "convert.fp32_to_e5m2_rne_inf.nan_sign",
-                                            "convert.e4m3fn_to_fp32.nan_sign"});
+                                            "convert.e4m3fn_to_fp32.nan_sign",
+                                            // the opt-in directions (issue 24): as their nearest-even siblings
+                                            "convert.fp32_to_bf16_rna.nan_payload", "convert.fp32_to_bf16_rup.nan_payload",
+                                            "convert.fp32_to_bf16_rdn.nan_payload", "convert.fp32_to_fp16_rtz.nan_payload",
+                                            "convert.fp32_to_fp16_rna.nan_payload", "convert.fp32_to_fp16_rup.nan_payload",
+                                            "convert.fp32_to_fp16_rdn.nan_payload", "convert.fp32_to_e4m3fn_rtz_satfinite.nan_sign",
+                                            "convert.fp32_to_e4m3fn_rna_satfinite.nan_sign", "convert.fp32_to_e4m3fn_rup_satfinite.nan_sign",
+                                            "convert.fp32_to_e4m3fn_rdn_satfinite.nan_sign", "convert.fp32_to_e5m2_rtz_satfinite.nan_sign",
+                                            "convert.fp32_to_e5m2_rna_satfinite.nan_sign", "convert.fp32_to_e5m2_rup_satfinite.nan_sign",
+                                            "convert.fp32_to_e5m2_rdn_satfinite.nan_sign", "convert.fp32_to_e5m2_rtz_inf.nan_sign",
+                                            "convert.fp32_to_e5m2_rna_inf.nan_sign", "convert.fp32_to_e5m2_rup_inf.nan_sign",
+                                            "convert.fp32_to_e5m2_rdn_inf.nan_sign"});
     for (const auto &cv : kConversions) {
         INFO(cv.name);
         CHECK(std::string(nan_principle(cv).decided_by).size() > 3);
@@ -280,6 +291,35 @@ TEST_CASE("scalar suites: tie tables hold only ties, and every narrow target's t
         if (dst.bits <= 8) CHECK(ties == (dst.has_sign ? 2 : 1) * largest_finite_word(dst));
         else CHECK(ties > 300);
     }
+}
+
+TEST_CASE("scalar suites: the overflow rows reach both sides of each direction's IEEE overflow", "[scalar-suites][directions]") {
+    // IEEE 754 7.4 under `inf`: a positive result beyond the largest finite becomes +inf under
+    // rne, rna and rup, the largest finite under rtz and rdn; a negative one -inf under rne, rna
+    // and rdn, the negative largest finite under rtz and rup. The overflow rows must offer both.
+    namespace d = ninfer::oracle::detail;
+    std::size_t checked = 0;
+    for (const auto &cv : kConversions) {
+        const bool ieee_direction = cv.rounding == d::rounding_rne || cv.rounding == d::rounding_rna || cv.rounding == d::rounding_rtz ||
+                                    cv.rounding == d::rounding_rup || cv.rounding == d::rounding_rdn;
+        if (cv.src != NINFER_FORMAT_fp32 || cv.overflow != d::overflow_inf || !ieee_direction) continue;
+        INFO(cv.name);
+        const auto &dst = word_format(cv.dst);
+        const std::uint64_t sign = 1ull << (dst.bits - 1), largest = largest_finite_word(dst);
+        const std::uint64_t inf = ((1ull << dst.exp_bits) - 1) << dst.man_bits;
+        std::set<std::uint64_t> outs;
+        for (const auto &c : golden(Level::quick))
+            if (c.rule == "convert." + std::string(cv.name) && c.id.find("/overflow_threshold") != std::string::npos)
+                for (auto w : out_words(c)) outs.insert(w);
+        const bool pos_inf = cv.rounding != d::rounding_rtz && cv.rounding != d::rounding_rdn;
+        const bool neg_inf = cv.rounding != d::rounding_rtz && cv.rounding != d::rounding_rup;
+        CHECK(outs.count(largest) == 1);
+        CHECK(outs.count(largest | sign) == 1);
+        CHECK(outs.count(inf) == (pos_inf ? 1u : 0u));
+        CHECK(outs.count(inf | sign) == (neg_inf ? 1u : 0u));
+        ++checked;
+    }
+    CHECK(checked == 15);  // bf16 rne, rtz, rna, rup, rdn; fp16 the same five; e5m2 rne_inf and its 4 directions
 }
 
 TEST_CASE("scalar suites: the lesson's printed outputs are the golden expectations", "[scalar-suites][lesson]") {

@@ -127,13 +127,14 @@ bool own_convert(std::uint32_t conversion_id, std::uint64_t src, std::uint64_t &
 /// The word of a NaN source under the conversion's NaN rule: 0 where NaN maps to zero (ZERO)
 /// or is outside the domain (UNDEFINED); the all-ones NaN of an FN or E8M0 target with the
 /// source's sign; an IEEE target's quiet NaN of the sign, keeping the top payload bits where
-/// the rule asks it (QUIET_TRUNC).
+/// the rule's payload profile asks it (QUIET_TRUNC: bf16; ANY_SIGNED: fp16, as fp32_to_fp16_rne).
 std::uint64_t nan_word(const abi::Conversion &c, const abi::WordFormat &t, bool negative, std::uint32_t payload) {
     if (c.nan_rule == abi::NanRule::ZERO || c.nan_rule == abi::NanRule::UNDEFINED) return 0;
     const std::uint64_t sign = t.has_sign && negative ? 1ull << (t.bits - 1) : 0;
     if (t.special != abi::Special::IEEE) return sign | t.mask() >> (t.has_sign ? 1 : 0);
     const std::uint64_t exponent = ((1ull << t.exp_bits) - 1) << t.man_bits, quiet = 1ull << (t.man_bits - 1);
-    const std::uint64_t kept = c.nan_rule == abi::NanRule::QUIET_TRUNC ? payload >> (23 - t.man_bits) : 0;
+    const bool keeps = c.nan_rule == abi::NanRule::QUIET_TRUNC || c.nan_rule == abi::NanRule::ANY_SIGNED;
+    const std::uint64_t kept = keeps ? payload >> (23 - t.man_bits) : 0;
     return sign | exponent | quiet | kept;
 }
 
@@ -145,13 +146,24 @@ std::uint64_t max_finite_field(const abi::WordFormat &t) {
     return t.special == abi::Special::NONE ? ones : ones - 1;
 }
 
+/// Whether a finite value of sign `negative` beyond the largest finite stays finite under `inf`
+/// (IEEE 754 Section 7.4): a directed rounding reaches infinity only in its own direction.
+bool overflow_stays_finite(std::uint32_t rounding, bool negative) {
+    switch (rounding) {
+    case abi::detail::rounding_rtz: return true;
+    case abi::detail::rounding_rup: return negative;
+    case abi::detail::rounding_rdn: return !negative;
+    default: return false;  // the nearest roundings
+    }
+}
+
 /// The magnitude field of an infinity or of a finite value beyond the largest finite under the
-/// overflow behaviour (registry.h NINFER_OVERFLOWS): infinity (a finite value toward zero: the
-/// largest finite), the largest finite, or the all-ones NaN.
-std::uint64_t overflow_field(const abi::Conversion &c, const abi::WordFormat &t, bool infinite) {
+/// overflow behaviour (registry.h NINFER_OVERFLOWS): infinity (a finite value rounded away from
+/// it: the largest finite), the largest finite, or the all-ones NaN.
+std::uint64_t overflow_field(const abi::Conversion &c, const abi::WordFormat &t, bool negative, bool infinite) {
     if (c.overflow == abi::detail::overflow_satfinite) return max_finite_field(t);
     if (c.overflow == abi::detail::overflow_nan) return (1ull << (t.exp_bits + t.man_bits)) - 1;
-    if (!infinite && c.rounding == abi::detail::rounding_rtz) return max_finite_field(t);
+    if (!infinite && overflow_stays_finite(c.rounding, negative)) return max_finite_field(t);
     return ((1ull << t.exp_bits) - 1) << t.man_bits;
 }
 
@@ -163,7 +175,8 @@ bool rounds_up(std::uint32_t rounding, bool negative, std::uint64_t kept, std::u
     case abi::detail::rounding_rna: return rest >= half;
     case abi::detail::rounding_rnu: return negative ? rest > half : rest >= half;
     case abi::detail::rounding_rup: return !negative && rest != 0;
-    default: return false;
+    case abi::detail::rounding_rdn: return negative && rest != 0;
+    default: return false;  // rtz
     }
 }
 
@@ -186,7 +199,7 @@ std::uint64_t rounded_field(const abi::Conversion &c, const abi::WordFormat &t, 
     // 2^man at the lowest quantum) reads as its bare fraction, a carry moves into the exponent.
     const std::uint64_t field =
         (static_cast<std::uint64_t>(quantum + t.man_bits + t.bias) << t.man_bits) + kept - (1ull << t.man_bits);
-    return field > max_finite_field(t) ? overflow_field(c, t, false) : field;
+    return field > max_finite_field(t) ? overflow_field(c, t, negative, false) : field;
 }
 
 /// A binary32 word to the conversion's target (src fp32): NaN by the NaN rule, a negative
@@ -197,7 +210,7 @@ std::uint64_t narrow_fp32(const abi::Conversion &c, const abi::WordFormat &t, st
     if (exponent == 0xFFu && fraction != 0) return nan_word(c, t, negative, fraction);
     if (negative && !t.has_sign) return 0;
     const std::uint64_t sign = negative ? 1ull << (t.bits - 1) : 0;
-    if (exponent == 0xFFu) return sign | overflow_field(c, t, true);
+    if (exponent == 0xFFu) return sign | overflow_field(c, t, negative, true);
     if (exponent == 0 && fraction == 0) return sign;
     const std::uint64_t sig = fraction | (exponent ? 0x800000u : 0u);
     return sign | rounded_field(c, t, negative, sig, (exponent ? static_cast<int>(exponent) : 1) - 150);

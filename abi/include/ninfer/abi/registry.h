@@ -168,7 +168,33 @@
     X(15, e5m2_to_fp32, e5m2, fp32, exact, none, EXACT)                            \
     X(16, e2m1_to_fp32, e2m1, fp32, exact, none, UNDEFINED)                        \
     X(17, e8m0_to_fp32, e8m0, fp32, exact, none, ANY)                              \
-    X(18, ue4m3_to_fp32, ue4m3, fp32, exact, none, ANY)
+    X(18, ue4m3_to_fp32, ue4m3, fp32, exact, none, ANY)                            \
+    X(19, fp32_to_bf16_rna, fp32, bf16, rna, inf, QUIET_TRUNC)                     \
+    X(20, fp32_to_bf16_rup, fp32, bf16, rup, inf, QUIET_TRUNC)                     \
+    X(21, fp32_to_bf16_rdn, fp32, bf16, rdn, inf, QUIET_TRUNC)                     \
+    X(22, fp32_to_fp16_rtz, fp32, fp16, rtz, inf, ANY_SIGNED)                      \
+    X(23, fp32_to_fp16_rna, fp32, fp16, rna, inf, ANY_SIGNED)                      \
+    X(24, fp32_to_fp16_rup, fp32, fp16, rup, inf, ANY_SIGNED)                      \
+    X(25, fp32_to_fp16_rdn, fp32, fp16, rdn, inf, ANY_SIGNED)                      \
+    X(26, fp32_to_e4m3fn_rtz_satfinite, fp32, e4m3fn, rtz, satfinite, ANY)         \
+    X(27, fp32_to_e4m3fn_rna_satfinite, fp32, e4m3fn, rna, satfinite, ANY)         \
+    X(28, fp32_to_e4m3fn_rup_satfinite, fp32, e4m3fn, rup, satfinite, ANY)         \
+    X(29, fp32_to_e4m3fn_rdn_satfinite, fp32, e4m3fn, rdn, satfinite, ANY)         \
+    X(30, fp32_to_e5m2_rtz_satfinite, fp32, e5m2, rtz, satfinite, ANY)             \
+    X(31, fp32_to_e5m2_rna_satfinite, fp32, e5m2, rna, satfinite, ANY)             \
+    X(32, fp32_to_e5m2_rup_satfinite, fp32, e5m2, rup, satfinite, ANY)             \
+    X(33, fp32_to_e5m2_rdn_satfinite, fp32, e5m2, rdn, satfinite, ANY)             \
+    X(34, fp32_to_e5m2_rtz_inf, fp32, e5m2, rtz, inf, ANY)                         \
+    X(35, fp32_to_e5m2_rna_inf, fp32, e5m2, rna, inf, ANY)                         \
+    X(36, fp32_to_e5m2_rup_inf, fp32, e5m2, rup, inf, ANY)                         \
+    X(37, fp32_to_e5m2_rdn_inf, fp32, e5m2, rdn, inf, ANY)                         \
+    X(38, fp32_to_e2m1_rtz_satfinite, fp32, e2m1, rtz, satfinite, UNDEFINED)       \
+    X(39, fp32_to_e2m1_rna_satfinite, fp32, e2m1, rna, satfinite, UNDEFINED)       \
+    X(40, fp32_to_e2m1_rup_satfinite, fp32, e2m1, rup, satfinite, UNDEFINED)       \
+    X(41, fp32_to_e2m1_rdn_satfinite, fp32, e2m1, rdn, satfinite, UNDEFINED)       \
+    X(42, fp32_to_ue4m3_rtz_satfinite, fp32, ue4m3, rtz, satfinite, ZERO)          \
+    X(43, fp32_to_ue4m3_rup_satfinite, fp32, ue4m3, rup, satfinite, ZERO)          \
+    X(44, fp32_to_e8m0_rna_satfinite, fp32, e8m0, rna, satfinite, ANY)
 
 /* ---- Validity roles (tensor-formats.txt Sections 3.3, 3.4, 6) ------------------------------
  * X(id, name, word_format, accepts_negative_zero, accepts_positive_zero, accepts_negative, summary)

@@ -4,6 +4,7 @@
 #include "ninfer/harness/fingerprint.hpp"
 
 #include <algorithm>
+#include <bit>
 #include <fmt/format.h>
 #include <thread>
 
@@ -54,19 +55,55 @@ lattice::Policy Target::named_policy() const {
 
 std::string Target::name() const { return op == NINFER_OP_decode ? std::string(format->name) : std::string(conversion->name); }
 
+namespace {
+
+/// The 11-bit fraction tops with at most two bits set, increasing (the sparse sample).
+const std::vector<std::uint64_t> &sparse_tops() {
+    static const std::vector<std::uint64_t> tops = [] {
+        std::vector<std::uint64_t> v;
+        for (std::uint64_t t = 0; t < 2048; ++t)
+            if (std::popcount(t) <= 2) v.push_back(t);
+        return v;
+    }();
+    return tops;
+}
+
+}  // namespace
+
 std::uint64_t Domain::size(const oracle::WordFormat &src) const {
-    if (all) return src.bits >= 64 ? ~0ull : 1ull << src.bits;
-    const std::uint64_t highs = ((1ull << 20) + high_step - 1) / high_step;
-    return highs * std::size(kStratifiedLow);
+    constexpr std::uint64_t lows = std::size(kStratifiedLow);
+    switch (kind) {
+    case Kind::all: return src.bits >= 64 ? ~0ull : 1ull << src.bits;
+    case Kind::stratified: return (1ull << 20) * lows;
+    case Kind::sparse: return 512 * sparse_tops().size() * lows;
+    }
+    return 0;
 }
 
 std::uint64_t Domain::word(std::uint64_t index) const {
-    if (all) return index;
-    const std::uint64_t per = std::size(kStratifiedLow);
-    return ((index / per) * high_step << 12) | kStratifiedLow[index % per];
+    constexpr std::uint64_t lows = std::size(kStratifiedLow);
+    const std::uint64_t low = kStratifiedLow[index % lows], k = index / lows;
+    switch (kind) {
+    case Kind::all: return index;
+    case Kind::stratified: return k << 12 | low;
+    case Kind::sparse: {
+        const auto &tops = sparse_tops();
+        return ((k / tops.size()) << 11 | tops[k % tops.size()]) << 12 | low;  // sign and exponent, fraction top
+    }
+    }
+    return 0;
 }
 
-Domain auto_domain(const oracle::WordFormat &src) { return Domain{src.bits <= 16, 1}; }
+std::string Domain::name() const {
+    switch (kind) {
+    case Kind::all: return "all";
+    case Kind::stratified: return "stratified";
+    case Kind::sparse: return "sparse";
+    }
+    return "?";
+}
+
+Domain auto_domain(const oracle::WordFormat &src) { return Domain{src.bits <= 16 ? Domain::Kind::all : Domain::Kind::stratified}; }
 
 Tally::Tally(const Target &t) : target_(t), shape_(t.shape()) {
     roundings_ = lattice::rounding_choices(shape_);
@@ -276,10 +313,16 @@ reports::Fingerprint conclude(const Tally &t, const Domain &d) {
     totals.reserve(policies.size());
     for (const auto &p : policies) totals.push_back(t.mismatches(p));
     const std::uint64_t least = *std::min_element(totals.begin(), totals.end());
+    // among equals: the most coordinates shared with the target's named policy (all four: the
+    // registry's conversion itself), then the fixed order
+    const auto shared = [&named](const Policy &q) {
+        return (q.rounding == named.rounding) + (q.overflow == named.overflow) + (q.subnormals == named.subnormals) +
+               (q.nan == named.nan && q.nan_word == named.nan_word);
+    };
     std::size_t best = 0;
     while (totals[best] != least) ++best;
-    for (std::size_t i = 0; i < policies.size(); ++i)
-        if (totals[i] == least && policies[i] == named) best = i;  // the registry's policy first among equals
+    for (std::size_t i = best + 1; i < policies.size(); ++i)
+        if (totals[i] == least && shared(policies[i]) > shared(policies[best])) best = i;
     const Policy &p = policies[best];
 
     reports::Fingerprint f;

@@ -256,9 +256,9 @@ std::vector<std::uint64_t> nan_constants(const Shape &s) {
             if (x == w) return;
         out.push_back(w);
     };
-    if (has_nan(*s.dst)) {
+    if (has_nan(*s.dst) && s.dst->has_sign) {  // an unsigned target's canonical NaN is signed_canonical's
         add(detail::canonical_nan(*s.dst, false));
-        if (s.dst->has_sign) add(detail::canonical_nan(*s.dst, true));
+        add(detail::canonical_nan(*s.dst, true));
         if (abi::word_is_nan(*s.dst, s.dst->mask())) add(s.dst->mask());
     }
     add(0);  // a target without NaN (E2M1) or a NaN-to-zero encoder (ggml UE4M3)

@@ -31,15 +31,17 @@ struct Target {
     std::string name() const;                        ///< conversion name, or the format's name (decode)
 };
 
-/// The source words offered (docs/cli.md "fingerprint", Domain): every word ("all"), or for a
-/// 32-bit source the stratified sample: every word whose low 12 bits are one of
-/// kStratifiedLow, for every `high_step`-th value of the high 20 bits (1 on the command line).
+/// The source words offered (docs/cli.md "fingerprint", Domain), in increasing order: every word
+/// ("all"); for a 32-bit source the stratified sample: every word whose low 12 bits are one of
+/// kStratifiedLow, for each of the 2^20 high parts; or the sparse sample (`run`, tests): the same
+/// low patterns for the high parts whose top 11 fraction bits have at most two bits set (every
+/// sign and exponent; a tie and an odd and an even last place of every target).
 struct Domain {
-    bool all = true;
-    std::uint64_t high_step = 1;
+    enum class Kind : std::uint8_t { all, stratified, sparse };
+    Kind kind = Kind::all;
     std::uint64_t size(const oracle::WordFormat &src) const;
-    std::uint64_t word(std::uint64_t index) const;  ///< the index-th word, increasing
-    std::string name() const { return all ? "all" : "stratified"; }
+    std::uint64_t word(std::uint64_t index) const;  ///< the index-th word
+    std::string name() const;
 };
 inline constexpr std::uint64_t kStratifiedLow[] = {0x000, 0x001, 0x7FF, 0x800, 0x801, 0xFFF};
 
@@ -116,5 +118,17 @@ reports::Fingerprint fingerprint_subject(Subject &s, const Target &t, const Doma
 
 /// "65 536": a count with a space every three digits (the sentences).
 std::string grouped(std::uint64_t n);
+
+}  // namespace ninfer::harness::fingerprint
+
+namespace ninfer::harness::fingerprint {
+
+/// The declared conversions of `s` a run fingerprints: those with a failed case of one of their
+/// convert rules (convert.<name>, convert.<name>.*), or every declared one when `every`.
+std::vector<const oracle::Conversion *> run_targets(Subject &s, const reports::Report &r, bool every);
+
+/// Add the fingerprints of run_targets to the report; a subject that fails one adds none for it
+/// and a line to `errors`.
+void add_run_fingerprints(Subject &s, reports::Report &r, bool every, unsigned jobs, std::vector<std::string> &errors);
 
 }  // namespace ninfer::harness::fingerprint

@@ -339,8 +339,9 @@ reports::Fingerprint conclude(const Tally &t, const Domain &d) {
     f.nan = lattice::nan_name(shape, p);
     f.policy_text = lattice::policy_text(shape, p);
     f.named = named_conversion(t.target(), p);
-    for (std::size_t i = 0; i < policies.size(); ++i)
-        if (i != best && totals[i] == least) f.equivalent.push_back(lattice::policy_text(shape, policies[i]));
+    // the same words on every input: only certain when both match every input
+    for (std::size_t i = 0; i < policies.size() && least == 0; ++i)
+        if (i != best && totals[i] == 0) f.equivalent.push_back(lattice::policy_text(shape, policies[i]));
     for (int c = 0; c < lattice::kInputClasses; ++c) {
         const auto cls = static_cast<InputClass>(c);
         const Cell cell = t.mismatches(p, cls);

@@ -186,3 +186,25 @@ TEST_CASE("fingerprint: the command's blocks and exit codes", "[fingerprint]") {
     CHECK(run_cli("--plugin " + fixture + " --conversion fp32_to_bf16_rne", out) == 3);
     CHECK(out.find("does not declare convert of fp32_to_bf16_rne") != std::string::npos);
 }
+
+TEST_CASE("fingerprint: run fingerprints the conversions whose convert rules failed, or every declared one", "[fingerprint]") {
+    auto s = plugin("mutant_fp16_saturate");
+    ninfer::reports::Report r;
+    ninfer::reports::CaseResult failed, passed;
+    failed.rule = "convert.fp32_to_fp16_rne";
+    failed.status = ninfer::reports::Status::fail;
+    passed.rule = "convert.fp32_to_bf16_rne";
+    r.cases = {failed, passed};
+    std::vector<std::string> errors;
+    fp::add_run_fingerprints(*s, r, false, 2, errors);
+    CHECK(errors.empty());
+    REQUIRE(r.fingerprints.size() == 1);
+    CHECK(r.fingerprints[0].conversion == "fp32_to_fp16_rne");
+    CHECK(r.fingerprints[0].domain == "sparse");
+    CHECK(r.fingerprints[0].overflow == "satfinite_finite_only");
+    // --fingerprint: every conversion the subject declares (the mutant declares the reference's)
+    const auto every = fp::run_targets(*s, r, true);
+    auto reference = plugin("reference");
+    CHECK(every.size() == fp::run_targets(*reference, r, true).size());
+    CHECK(every.size() == std::size(oracle::kConversions));
+}

@@ -17,17 +17,9 @@ namespace oracle = ninfer::oracle;
 
 namespace {
 
-const oracle::Conversion &conv(std::string_view name) {
-    for (const auto &c : oracle::kConversions)
-        if (c.name == name) return c;
-    throw std::invalid_argument("no conversion " + std::string(name));
-}
-
-const oracle::WordFormat &format(std::string_view name) {
-    for (const auto &f : oracle::kWordFormats)
-        if (f.name == name) return f;
-    throw std::invalid_argument("no format " + std::string(name));
-}
+/// A registry entry by name (the registry's lookup; a test names only entries that exist).
+const oracle::Conversion &conv(std::string_view name) { return *oracle::find_name(oracle::kConversions, name); }
+const oracle::WordFormat &format(std::string_view name) { return *oracle::find_name(oracle::kWordFormats, name); }
 
 fp::Target target(const oracle::Conversion &c) { return fp::Target{NINFER_OP_convert, &c, nullptr}; }
 

@@ -28,17 +28,9 @@ std::unique_ptr<Subject> plugin(const std::string &name) {
     return open_plugin(std::string(NINFER_PLUGIN_DIR) + "/" + name + ".so", worker_options());
 }
 
-const oracle::Conversion &conv(std::string_view name) {
-    for (const auto &c : oracle::kConversions)
-        if (c.name == name) return c;
-    throw std::invalid_argument("no conversion " + std::string(name));
-}
-
-const oracle::WordFormat &format(std::string_view name) {
-    for (const auto &f : oracle::kWordFormats)
-        if (f.name == name) return f;
-    throw std::invalid_argument("no format " + std::string(name));
-}
+/// A registry entry by name (the registry's lookup; a test names only entries that exist).
+const oracle::Conversion &conv(std::string_view name) { return *oracle::find_name(oracle::kConversions, name); }
+const oracle::WordFormat &format(std::string_view name) { return *oracle::find_name(oracle::kWordFormats, name); }
 
 /// The fingerprint of a plugin's conversion: every word of a small source, a stratified sample
 /// (205 824 words) of fp32.

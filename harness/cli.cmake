@@ -27,6 +27,7 @@ add_executable(ninfer-conform
   ${CMAKE_CURRENT_LIST_DIR}/src/cli/files.cpp
   ${CMAKE_CURRENT_LIST_DIR}/src/cli/cmd_run.cpp
   ${CMAKE_CURRENT_LIST_DIR}/src/cli/cmd_sweep.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/src/cli/cmd_fingerprint.cpp
   ${CMAKE_CURRENT_LIST_DIR}/src/cli/cmd_worker.cpp
   ${CMAKE_CURRENT_LIST_DIR}/src/cli/subject_options.cpp
   ${CMAKE_CURRENT_LIST_DIR}/src/cli/oracle_layout.cpp
@@ -69,7 +70,8 @@ if(NINFER_BUILD_TESTS)
     ${CMAKE_CURRENT_LIST_DIR}/tests/test_cli_case_cache.cpp
     ${CMAKE_CURRENT_LIST_DIR}/tests/test_jobs_stress.cpp
     ${CMAKE_CURRENT_LIST_DIR}/tests/test_signals.cpp
-    ${CMAKE_CURRENT_LIST_DIR}/tests/test_one_verdict.cpp)
+    ${CMAKE_CURRENT_LIST_DIR}/tests/test_one_verdict.cpp
+    ${CMAKE_CURRENT_LIST_DIR}/tests/test_fingerprint_subjects.cpp)
   target_link_libraries(ninfer_cli_tests PRIVATE ninfer_catch_main ninfer::harness ninfer::suites ninfer::vectors
     ninfer::oracle ninfer::reports fmt::fmt nlohmann_json::nlohmann_json ${CMAKE_DL_LIBS})
   get_property(ninfer_mutant_targets DIRECTORY ${CMAKE_CURRENT_LIST_DIR}/plugins/mutants PROPERTY BUILDSYSTEM_TARGETS)
@@ -97,6 +99,11 @@ if(NINFER_BUILD_TESTS)
     COMMAND bash ${CMAKE_CURRENT_LIST_DIR}/tests/numpy_codec_test.sh $<TARGET_FILE:ninfer-conform> ${Python3_EXECUTABLE}
             ${PROJECT_SOURCE_DIR} ${CMAKE_CURRENT_BINARY_DIR}/numpy-codec-test)
   set_tests_properties("harness: the numpy example gives the same report in binary frames and JSON lines"
+    PROPERTIES LABELS harness SKIP_RETURN_CODE 77 TIMEOUT 300)
+  # The fingerprint of numpy's fp32 -> fp16 through the exec protocol (skipped without numpy).
+  add_test(NAME "harness: fingerprint names numpy's fp32 -> fp16 (signalling NaNs kept)"
+    COMMAND bash ${CMAKE_CURRENT_LIST_DIR}/tests/fingerprint_numpy_test.sh $<TARGET_FILE:ninfer-conform> ${PROJECT_SOURCE_DIR})
+  set_tests_properties("harness: fingerprint names numpy's fp32 -> fp16 (signalling NaNs kept)"
     PROPERTIES LABELS harness SKIP_RETURN_CODE 77 TIMEOUT 300)
   # the CLI tests share one scratch directory: never two at a time
   catch_discover_tests(ninfer_cli_tests TEST_PREFIX "cli." PROPERTIES LABELS harness RESOURCE_LOCK cli-test-tmp)

@@ -3,6 +3,7 @@
 target_sources(ninfer_oracle PRIVATE
   ${CMAKE_CURRENT_LIST_DIR}/src/scalar_value.cpp
   ${CMAKE_CURRENT_LIST_DIR}/src/scalar_round.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/src/fingerprint_lattice.cpp
   ${CMAKE_CURRENT_LIST_DIR}/src/contiguous.cpp
   ${CMAKE_CURRENT_LIST_DIR}/src/exhaustive.cpp)
 if(NINFER_BUILD_TESTS)

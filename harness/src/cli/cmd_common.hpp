@@ -112,6 +112,7 @@ void add_list(CLI::App &app);
 void add_merge(CLI::App &app);
 void add_rules(CLI::App &app);
 void add_coverage(CLI::App &app);
+void add_fingerprint(CLI::App &app);
 void add_generate(CLI::App &app);
 void add_oracle(CLI::App &app);
 void add_plugins(CLI::App &app);

@@ -13,6 +13,7 @@
 #include "cmd_common.hpp"
 #include "dirs.hpp"
 #include "ninfer/harness/baseline.hpp"
+#include "ninfer/harness/fingerprint.hpp"
 #include "ninfer/suites/suites.hpp"
 #include "ninfer/vectors/vectors.hpp"
 
@@ -31,6 +32,7 @@ struct RunArgs {
     std::size_t max_mismatches = 8;
     unsigned jobs = 1;
     std::string shard;  ///< "I/N", or "" for the whole run
+    bool fingerprint = false;  ///< --fingerprint: every declared conversion, not only the failed ones
 };
 
 /// Most shards of a run (docs/cli.md, "run --shard").
@@ -191,6 +193,9 @@ void add_run(CLI::App &app) {
                     "$NINFER_CASE_CACHE_KEY, else $XDG_STATE_HOME or ~/.local/state: ninfer-conform/case-cache.key, "
                     "created 0600 when absent)")
         ->check(path_given("a file path"));
+    cmd->add_flag("--fingerprint", a->fingerprint,
+                  "add the behaviour fingerprint of every declared conversion to the report (by default, of each "
+                  "conversion whose convert rules failed; docs/cli.md \"fingerprint\")");
     cmd->callback([a] {
         require_one_subject(a->subject, "run");
         RunOptions opts = run_options(*a);
@@ -231,6 +236,9 @@ void add_run(CLI::App &app) {
         };
         reports::Report rep = run_cases(*subject, set, opts, id, open_more);
         rep.vectors_custom = custom;
+        std::vector<std::string> fingerprint_errors;
+        fingerprint::add_run_fingerprints(*subject, rep, a->fingerprint, a->jobs, fingerprint_errors);
+        for (const auto &e : fingerprint_errors) std::fprintf(stderr, "warning: %s\n", reports::untrusted_text(e).c_str());
         annotate_report(rep, *a, baseline, shard, cases_total);
         write_reports(rep, a->report, a->junit);
         print_outcome(rep, *a, id);

@@ -55,6 +55,7 @@ int main(int argc, char **argv) {
     cli::add_merge(app);
     cli::add_run(app);
     cli::add_sweep(app);
+    cli::add_fingerprint(app);
     cli::add_worker(app);
     // A first word that is no option and no command: name it (CLI11 would only say that a
     // subcommand is required).

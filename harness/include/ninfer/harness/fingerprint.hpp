@@ -1,0 +1,134 @@
+// SPDX-License-Identifier: Apache-2.0
+// Issue 24, item 1 (behaviour fingerprints; docs/cli.md "fingerprint"): which policy of the
+// lattice (oracle/fingerprint_lattice.hpp) a subject's conversion or decode implements, with the
+// residue by input class. The counting is factorised: each input adds to the counters of the
+// dimensions its output depends on only, and a policy's mismatches are the sum of its cells.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "ninfer/harness/subject.hpp"
+#include "ninfer/oracle/fingerprint_lattice.hpp"
+#include "ninfer/reports/report.hpp"
+
+namespace ninfer::harness::fingerprint {
+
+namespace lattice = oracle::lattice;
+
+/// What is fingerprinted: a registry conversion (convert) or a word format's decode.
+struct Target {
+    std::uint32_t op = NINFER_OP_convert;
+    const oracle::Conversion *conversion = nullptr;  ///< convert
+    const oracle::WordFormat *format = nullptr;      ///< decode
+    lattice::Shape shape() const;
+    lattice::Policy named_policy() const;            ///< the registry's (or the oracle decode's) policy
+    std::string name() const;                        ///< conversion name, or the format's name (decode)
+};
+
+/// The source words offered (docs/cli.md "fingerprint", Domain), in increasing order: every word
+/// ("all"); for a 32-bit source the stratified sample: every word whose low 12 bits are one of
+/// kStratifiedLow, for each of the 2^20 high parts; or the sparse sample (`run`, tests): the same
+/// low patterns for the high parts whose top 11 fraction bits have at most two bits set (every
+/// sign and exponent; a tie and an odd and an even last place of every target).
+struct Domain {
+    enum class Kind : std::uint8_t { all, stratified, sparse };
+    Kind kind = Kind::all;
+    std::uint64_t size(const oracle::WordFormat &src) const;
+    std::uint64_t word(std::uint64_t index) const;  ///< the index-th word
+    std::string name() const;
+};
+inline constexpr std::uint64_t kStratifiedLow[] = {0x000, 0x001, 0x7FF, 0x800, 0x801, 0xFFF};
+
+/// --domain auto: every word of a source up to 16 bits, the stratified sample of a 32-bit one.
+Domain auto_domain(const oracle::WordFormat &src);
+
+/// A mismatch counter of one combination of a region's dimensions.
+struct Cell {
+    std::uint64_t mismatches = 0;
+    std::uint64_t first_index = ~0ull;  ///< domain index of the first mismatch
+    std::uint64_t input = 0, expected = 0, actual = 0;
+};
+
+/// One NaN choice: the kind and, for a constant, its word.
+struct NanOption {
+    lattice::NanChoice choice = lattice::NanChoice::constant;
+    std::uint64_t word = 0;
+};
+
+/// The counters of one run over (input, actual) pairs; tallies of disjoint increasing index
+/// ranges merge in order.
+class Tally {
+public:
+    explicit Tally(const Target &t);
+    /// One input at domain index `index`, answered `actual` by the subject.
+    void add(std::uint64_t index, std::uint64_t input, std::uint64_t actual);
+    /// Add the counters of a tally of later indices.
+    void merge(const Tally &later);
+
+    /// The policies of the lattice with the observed NaN constant, in the fixed preference order.
+    std::vector<lattice::Policy> policies() const;
+    /// A policy's mismatches in one input class, by the factorised counters (no input revisited).
+    Cell mismatches(const lattice::Policy &p, lattice::InputClass c) const;
+    std::uint64_t mismatches(const lattice::Policy &p) const;
+    std::uint64_t inputs(lattice::InputClass c) const { return class_inputs_[static_cast<int>(c)]; }
+    std::uint64_t inputs() const;
+    const Target &target() const { return target_; }
+
+private:
+    std::size_t combinations(std::uint8_t dims) const;
+    std::size_t cell_index(std::uint8_t dims, const lattice::Policy &p) const;
+    lattice::Policy combination(std::uint8_t dims, std::size_t index) const;
+    void add_nan(std::uint64_t index, std::uint64_t input, std::uint64_t actual);
+    std::optional<std::uint64_t> observed_nan_constant() const;
+
+    Target target_;
+    lattice::Shape shape_;
+    std::vector<lattice::RoundingChoice> roundings_;
+    std::vector<lattice::OverflowChoice> overflows_;
+    std::vector<lattice::SubnormalChoice> subnormals_;
+    std::vector<NanOption> nans_;  ///< fixed NaN options (the observed constant is added by policies())
+    std::vector<std::vector<Cell>> cells_;  ///< [class * 16 + dims][combination]
+    std::uint64_t class_inputs_[lattice::kInputClasses] = {};
+    /// NaN inputs by output word: how many gave it (Cell::mismatches) and the first of them.
+    std::unordered_map<std::uint64_t, Cell> nan_outputs_;
+};
+
+/// The fingerprint of counted words: the policy with the fewest mismatches (ties: the target's
+/// named policy, then the fixed order), its equivalents, its residue and its sentence.
+reports::Fingerprint conclude(const Tally &t, const Domain &d);
+
+/// Fingerprint in memory: `actual[i]` is the subject's word for domain word i (tests, run).
+reports::Fingerprint fingerprint_words(const Target &t, const Domain &d, const std::vector<std::uint64_t> &actual,
+                                       unsigned jobs = 1);
+
+/// A subject that crashed, refused or does not declare the call (exit 3 of `fingerprint`).
+struct SubjectFailed : std::runtime_error {
+    using std::runtime_error::runtime_error;
+};
+
+/// Fingerprint a subject over a domain: batches through the subject (its worker isolation), the
+/// counting on `jobs` threads. Throws SubjectFailed.
+reports::Fingerprint fingerprint_subject(Subject &s, const Target &t, const Domain &d, unsigned jobs = 1);
+
+/// "65 536": a count with a space every three digits (the sentences).
+std::string grouped(std::uint64_t n);
+
+}  // namespace ninfer::harness::fingerprint
+
+namespace ninfer::harness::fingerprint {
+
+/// The declared conversions of `s` a run fingerprints: those with a failed case of one of their
+/// convert rules (convert.<name>, convert.<name>.*), or every declared one when `every`.
+std::vector<const oracle::Conversion *> run_targets(Subject &s, const reports::Report &r, bool every);
+
+/// Add the fingerprints of run_targets to the report; a subject that fails one adds none for it
+/// and a line to `errors`.
+void add_run_fingerprints(Subject &s, reports::Report &r, bool every, unsigned jobs, std::vector<std::string> &errors);
+
+}  // namespace ninfer::harness::fingerprint

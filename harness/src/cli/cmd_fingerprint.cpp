@@ -1,0 +1,135 @@
+// SPDX-License-Identifier: Apache-2.0
+// Issue 24, item 1: `ninfer-conform fingerprint` (docs/cli.md "fingerprint"): which policy of the
+// lattice a subject's conversions or decodes implement, one block per target. Exit 0 when it
+// ran (the verdict is in the text), 2 on bad arguments, 3 when the subject failed.
+#include <cstdio>
+#include <memory>
+#include <thread>
+
+#include "cmd_common.hpp"
+#include "ninfer/harness/fingerprint.hpp"
+#include "ninfer/oracle/formats.hpp"
+
+namespace ninfer::harness::cli {
+
+namespace {
+
+constexpr int kExitSubjectFailed = 3;
+
+struct FingerprintArgs {
+    SubjectArgs subject;
+    std::string conversion, format, op = "convert", domain = "auto", json;
+    bool all = false;
+    unsigned jobs = 0;
+};
+
+/// The targets the arguments name: a conversion, the conversions from or to a format (convert)
+/// or its decode, or every declared one (--all).
+std::vector<fingerprint::Target> targets_of(const FingerprintArgs &a, Subject &s) {
+    std::vector<fingerprint::Target> out;
+    const bool decode = a.op == "decode";
+    if (!a.conversion.empty()) {
+        if (decode) throw UsageError("--conversion names a convert; give --format F with --op decode");
+        out.push_back({NINFER_OP_convert, &require_name(oracle::kConversions, a.conversion, "conversion"), nullptr});
+        return out;
+    }
+    const oracle::WordFormat *f = a.format.empty() ? nullptr : &require_name(oracle::kWordFormats, a.format, "word format");
+    const auto &caps = s.info().capabilities;
+    if (decode) {
+        for (const auto &w : oracle::kWordFormats)
+            if ((f ? &w == f : covers(caps, NINFER_OP_decode, w.id, 0, NINFER_LAYOUT_NONE, 0)) && w.special != oracle::Special::INT)
+                out.push_back({NINFER_OP_decode, nullptr, &w});
+        return out;
+    }
+    for (const auto &c : oracle::kConversions) {
+        const bool declared = covers(caps, NINFER_OP_convert, c.dst, c.src, NINFER_LAYOUT_NONE, c.id);
+        if (declared && (!f || c.src == f->id || c.dst == f->id))
+            out.push_back({NINFER_OP_convert, &c, nullptr});
+    }
+    return out;
+}
+
+fingerprint::Domain domain_of(const std::string &name, const oracle::WordFormat &src) {
+    using Kind = fingerprint::Domain::Kind;
+    if (name == "all" || src.bits <= 16) return fingerprint::Domain{Kind::all};  // a small source: every word
+    if (name == "stratified") return fingerprint::Domain{Kind::stratified};
+    if (name == "sparse") return fingerprint::Domain{Kind::sparse};
+    return fingerprint::auto_domain(src);
+}
+
+/// One block: the sentence, the equivalent policies and the residue lines.
+void print_block(const reports::Fingerprint &f) {
+    std::printf("%s %s (%s domain): %s\n", f.op.c_str(), f.conversion.c_str(), f.domain.c_str(), f.sentence.c_str());
+    for (const auto &e : f.equivalent) std::printf("  equivalent: %s\n", e.c_str());
+    for (const auto &r : f.residue)
+        std::printf("  residue %s: %s of %s inputs, first %s -> %s, policy %s\n", r.cls.c_str(),
+                    fingerprint::grouped(r.mismatches).c_str(), fingerprint::grouped(r.inputs).c_str(), r.input.c_str(),
+                    r.actual.c_str(), r.expected.c_str());
+}
+
+}  // namespace
+
+void add_fingerprint(CLI::App &app) {
+    auto *cmd = app.add_subcommand("fingerprint", "Name the conversion policy a subject implements (rounding, overflow, "
+                                                  "subnormals, NaN), with the residue by input class");
+    auto a = std::make_shared<FingerprintArgs>();
+    a->subject.timeout_ms = 60000;  // a batch of 2^18 words
+    add_subject_options(*cmd, a->subject, "batch call");
+    auto *conversion = cmd->add_option("--conversion", a->conversion, "conversion name (see `list`)");
+    auto *format = cmd->add_option("--format", a->format,
+                                   "word format: the conversions from or to it the subject declares (convert), or its "
+                                   "decode (--op decode)");
+    auto *all = cmd->add_flag("--all", a->all, "every conversion (or decode) the subject declares");
+    conversion->excludes(format)->excludes(all);
+    format->excludes(all);
+    cmd->add_option("--op", a->op, "convert (default) or decode")->check(CLI::IsMember({"convert", "decode"}));
+    cmd->add_option("--domain", a->domain,
+                    "auto (default: every word of an 8- or 16-bit source, the stratified sample of fp32), all "
+                    "(2^32 for fp32), stratified, sparse")
+        ->check(CLI::IsMember({"auto", "all", "stratified", "sparse"}));
+    cmd->add_option("--jobs", a->jobs, "counting threads, 1..256 (default: the number of cores)")
+        ->check(digits())
+        ->check(CLI::Range(1u, kMaxJobs));
+    cmd->add_option("--json", a->json, "write the fingerprints in a JSON report here (atomically)")->check(path_given());
+    cmd->callback([a] {
+        require_one_subject(a->subject, "fingerprint");
+        if (a->conversion.empty() && a->format.empty() && !a->all)
+            throw UsageError("fingerprint: give one of --conversion NAME, --format F or --all");
+        if (!a->conversion.empty()) require_name(oracle::kConversions, a->conversion, "conversion");
+        if (!a->format.empty()) require_name(oracle::kWordFormats, a->format, "word format");
+        CommandFiles files;
+        files.inputs = {{"--plugin", a->subject.plugin}};
+        files.outputs = {{"--json", a->json}};
+        check_files(files);
+        const unsigned jobs = a->jobs ? a->jobs : std::max(1u, std::thread::hardware_concurrency());
+        reports::Report rep;
+        rep.started_at = reports::utc_now();
+        auto subject = open_subject(a->subject, rep.subject);
+        if (!subject->open_error().empty()) {
+            std::fprintf(stderr, "ninfer-conform: fingerprint: the subject did not start: %s\n", subject->open_error().c_str());
+            throw CLI::RuntimeError(kExitSubjectFailed);
+        }
+        const auto targets = targets_of(*a, *subject);
+        if (targets.empty()) {
+            std::fprintf(stderr, "ninfer-conform: fingerprint: the subject declares no %s of what was asked\n", a->op.c_str());
+            throw CLI::RuntimeError(kExitSubjectFailed);
+        }
+        bool subject_failed = false;
+        for (const auto &t : targets) {
+            try {
+                rep.fingerprints.push_back(fingerprint::fingerprint_subject(*subject, t, domain_of(a->domain, *t.shape().src), jobs));
+                print_block(rep.fingerprints.back());
+            } catch (const fingerprint::SubjectFailed &e) {
+                std::printf("%s %s: error: %s\n", a->op.c_str(), t.name().c_str(), reports::untrusted_text(e.what()).c_str());
+                subject_failed = true;
+            }
+        }
+        rep.finished_at = reports::utc_now();
+        reports::finalize(rep);
+        write_reports(rep, a->json, "");
+        if (!a->json.empty()) std::printf("json: %s\n", a->json.c_str());
+        if (subject_failed) throw CLI::RuntimeError(kExitSubjectFailed);
+    });
+}
+
+}  // namespace ninfer::harness::cli

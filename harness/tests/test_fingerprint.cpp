@@ -1,0 +1,289 @@
+// SPDX-License-Identifier: Apache-2.0
+// Issue 24, item 1 (behaviour fingerprints; docs/cli.md "fingerprint"): the factorised counters
+// equal the brute-force count of every policy, and subjects written here with real codecs'
+// behaviours (ml_dtypes, torch, Eigen, NVIDIA's host conversions) are named correctly.
+#include <catch2/catch.hpp>
+
+#include <algorithm>
+#include <functional>
+#include <map>
+
+#include "ninfer/harness/fingerprint.hpp"
+#include "ninfer/oracle/scalar.hpp"
+
+namespace fp = ninfer::harness::fingerprint;
+namespace lat = ninfer::oracle::lattice;
+namespace oracle = ninfer::oracle;
+
+namespace {
+
+/// A registry entry by name (the registry's lookup; a test names only entries that exist).
+const oracle::Conversion &conv(std::string_view name) { return *oracle::find_name(oracle::kConversions, name); }
+const oracle::WordFormat &format(std::string_view name) { return *oracle::find_name(oracle::kWordFormats, name); }
+
+fp::Target target(const oracle::Conversion &c) { return fp::Target{NINFER_OP_convert, &c, nullptr}; }
+
+/// The words a subject gives the domain's words.
+std::vector<std::uint64_t> answers(const fp::Target &t, const fp::Domain &d, const std::function<std::uint64_t(std::uint64_t)> &f) {
+    std::vector<std::uint64_t> out(d.size(*t.shape().src));
+    for (std::uint64_t i = 0; i < out.size(); ++i) out[i] = f(d.word(i));
+    return out;
+}
+
+/// Domain indices 0, stride, 2 * stride, ...
+std::vector<std::uint64_t> indices(const fp::Target &t, const fp::Domain &d, std::uint64_t stride) {
+    std::vector<std::uint64_t> out;
+    for (std::uint64_t i = 0; i < d.size(*t.shape().src); i += stride) out.push_back(i);
+    return out;
+}
+
+/// A subject that follows `p` except on a scattered few inputs, answered with the word of another
+/// policy or with a stray word: mismatches in every region and class.
+std::uint64_t scrambled(const lat::Shape &s, const lat::Policy &p, std::uint64_t x) {
+    const std::uint64_t h = (x * 0x9E3779B97F4A7C15ull) >> 40;
+    if (h % 11 == 0) {
+        lat::Policy q{lat::RoundingChoice::rtz, lat::OverflowChoice::satfinite, lat::SubnormalChoice::ftz_daz,
+                      lat::NanChoice::constant, 0};
+        if (s.widening) q.rounding = lat::RoundingChoice::exact;
+        q.subnormals = lat::subnormal_choices(s).back();
+        return lat::policy_word_reference(s, q, x);
+    }
+    if (h % 17 == 0) return h & s.dst->mask();
+    return lat::policy_word_reference(s, p, x);
+}
+
+/// Every policy's mismatches counted the brute-force way (each input under each policy, the words
+/// of policy_word_reference) against the factorised counters, in total and by input class. The
+/// reference words are computed once per (rounding, overflow, subnormals) for a number and once
+/// per NaN choice for a NaN: the definition of policy_word_reference reads no other coordinate.
+void require_factorised_equals_brute_force(const fp::Target &t, const fp::Domain &d, std::uint64_t stride = 1) {
+    const auto s = t.shape();
+    const auto at = indices(t, d, stride);
+    std::vector<std::uint64_t> actual;
+    for (auto i : at) actual.push_back(scrambled(s, t.named_policy(), d.word(i)));
+    fp::Tally tally(t);
+    for (std::uint64_t i = 0; i < actual.size(); ++i) tally.add(i, d.word(at[i]), actual[i]);
+    const auto policies = tally.policies();
+    // the distinct number and NaN coordinates of the policies, and each policy's pair of them
+    std::vector<lat::Policy> numbers, nans;
+    std::vector<std::pair<std::size_t, std::size_t>> coords;
+    const auto slot = [](std::vector<lat::Policy> &v, const lat::Policy &p) {
+        for (std::size_t i = 0; i < v.size(); ++i)
+            if (v[i] == p) return i;
+        v.push_back(p);
+        return v.size() - 1;
+    };
+    for (const auto &p : policies) {
+        const lat::Policy number{p.rounding, p.overflow, p.subnormals, policies[0].nan, policies[0].nan_word};
+        const lat::Policy nan{policies[0].rounding, policies[0].overflow, policies[0].subnormals, p.nan, p.nan_word};
+        coords.emplace_back(slot(numbers, number), slot(nans, nan));
+    }
+    std::vector<std::map<lat::InputClass, std::uint64_t>> brute(policies.size());
+    std::vector<std::uint64_t> words;
+    for (std::uint64_t i = 0; i < actual.size(); ++i) {
+        const std::uint64_t x = d.word(at[i]);
+        const auto cls = lat::decompose(s, x).cls;
+        const bool nan = cls == lat::InputClass::nan;
+        words.clear();
+        for (const auto &p : nan ? nans : numbers) words.push_back(lat::policy_word_reference(s, p, x));
+        for (std::size_t k = 0; k < policies.size(); ++k)
+            if (words[nan ? coords[k].second : coords[k].first] != actual[i]) ++brute[k][cls];
+    }
+    for (std::size_t k = 0; k < policies.size(); ++k) {
+        INFO(t.name() << ": " << lat::policy_text(s, policies[k]));
+        std::uint64_t total = 0;
+        for (int c = 0; c < lat::kInputClasses; ++c) {
+            const auto cls = static_cast<lat::InputClass>(c);
+            INFO("class " << lat::class_name(cls));
+            CHECK(tally.mismatches(policies[k], cls).mismatches == brute[k][cls]);
+            total += brute[k][cls];
+        }
+        CHECK(tally.mismatches(policies[k]) == total);
+    }
+}
+
+/// Shapes of narrowing conversions from 8- and 16-bit sources, which the registry does not name:
+/// every word of their source through the proof.
+const oracle::Conversion kSynthetic[] = {
+    {900, "bf16_to_e4m3fn_test", 2, 5, 1, 2, oracle::NanRule::ANY},
+    {901, "fp16_to_e5m2_test", 3, 6, 1, 1, oracle::NanRule::ANY_SIGNED},
+    {902, "bf16_to_e8m0_test", 2, 8, 2, 2, oracle::NanRule::ANY},
+    {903, "fp16_to_e2m1_test", 3, 7, 1, 2, oracle::NanRule::UNDEFINED},
+    {904, "e5m2_to_ue4m3_test", 6, 9, 4, 2, oracle::NanRule::ZERO},
+    {905, "fp16_to_bf16_test", 3, 2, 1, 1, oracle::NanRule::QUIET_TRUNC},
+};
+
+fp::Domain sparse() { return fp::Domain{fp::Domain::Kind::sparse}; }
+
+}  // namespace
+
+TEST_CASE("fingerprint: the factorised count equals the brute-force count, 8- and 16-bit narrowing", "[fingerprint]") {
+    for (const auto &c : kSynthetic) require_factorised_equals_brute_force(target(c), fp::Domain{});
+}
+
+TEST_CASE("fingerprint: the factorised count equals the brute-force count, widening and decode", "[fingerprint]") {
+    require_factorised_equals_brute_force(target(conv("bf16_to_fp32")), fp::Domain{});
+    require_factorised_equals_brute_force(target(conv("e4m3fn_to_fp32")), fp::Domain{});
+    require_factorised_equals_brute_force(fp::Target{NINFER_OP_decode, nullptr, &format("fp16")}, fp::Domain{});
+}
+
+TEST_CASE("fingerprint: the factorised count equals the brute-force count, sampled fp32 sources", "[fingerprint]") {
+    for (const auto &c : oracle::kConversions)
+        if (c.src == format("fp32").id) require_factorised_equals_brute_force(target(c), sparse(), 31);
+}
+
+TEST_CASE("fingerprint: the stratified domain holds every tie and near-tie of every fp32 target", "[fingerprint]") {
+    const fp::Domain d{fp::Domain::Kind::stratified};
+    REQUIRE(d.size(format("fp32")) == (std::uint64_t{1} << 20) * 6);
+    REQUIRE(d.word(0) == 0x000);
+    REQUIRE(d.word(6 * 0x3FC00 + 3) == 0x3FC00800);  // 1.5: the E8M0 tie
+    REQUIRE(d.word(d.size(format("fp32")) - 1) == 0xFFFFFFFF);
+    // the tests' sample: both infinities, words increasing
+    const fp::Domain small = sparse();
+    std::vector<std::uint64_t> words;
+    for (std::uint64_t i = 0; i < small.size(format("fp32")); ++i) words.push_back(small.word(i));
+    CHECK(std::is_sorted(words.begin(), words.end()));
+    CHECK(std::binary_search(words.begin(), words.end(), 0x7F800000));
+    CHECK(std::binary_search(words.begin(), words.end(), 0xFF800000));
+    // Every target has at most 11 fraction bits, so a tie's low 12 bits are 0 or 0x800 and the
+    // words next to it end in 0x001, 0xFFF, 0x801 or 0x7FF; checked on every low pattern of a
+    // spread of high parts (normal, subnormal and overflowing ranges of every target).
+    const std::uint64_t highs[] = {0x00000, 0x00012, 0x1F000, 0x30000, 0x3B3F5, 0x3F800, 0x3FC00, 0x43000,
+                                   0x437FF, 0x47000, 0x477FF, 0x7F7FF, 0xBF800, 0xC37FF, 0x3E800, 0x38000};
+    for (const auto &c : oracle::kConversions) {
+        if (c.src != format("fp32").id || c.rounding == 6) continue;
+        const auto t = target(c);
+        for (auto h : highs)
+            for (std::uint64_t low = 0; low < 0x1000; ++low) {
+                const std::uint64_t x = (h << 12) | low;
+                if (lat::decompose(t.shape(), x).cls != lat::InputClass::tie) continue;
+                INFO(c.name << " tie 0x" << std::hex << x);
+                CHECK((low == 0 || low == 0x800));
+            }
+    }
+}
+
+TEST_CASE("fingerprint: the reference conversions are named as their registry conversion", "[fingerprint]") {
+    for (const auto &c : oracle::kConversions) {
+        const auto t = target(c);
+        const bool small = t.shape().src->bits <= 16;
+        const fp::Domain d = small ? fp::Domain{} : sparse();
+        const auto f = fp::fingerprint_words(t, d, answers(t, d, [&](std::uint64_t x) { return oracle::convert_word(c, x); }));
+        INFO(f.sentence);
+        CHECK(f.named == c.name);
+        CHECK(f.matched == f.inputs);
+        CHECK(f.residue.empty());
+        CHECK(f.sentence.starts_with("matches " + std::string(c.name) + ": "));
+    }
+}
+
+TEST_CASE("fingerprint: real codecs' behaviours are named", "[fingerprint]") {
+    const fp::Domain d = sparse();
+    const auto run = [&](std::string_view conversion, const std::function<std::uint64_t(std::uint64_t)> &subject) {
+        const auto t = target(conv(conversion));
+        return fp::fingerprint_words(t, d, answers(t, d, subject));
+    };
+    const auto &fp32 = format("fp32");
+    const auto is_nan = [&](std::uint64_t x) { return ninfer::abi::word_is_nan(fp32, x); };
+    const auto is_inf = [&](std::uint64_t x) { return ninfer::abi::word_is_inf(fp32, x); };
+    const auto negative = [](std::uint64_t x) { return (x >> 31) != 0; };
+
+    SECTION("ml_dtypes fp32 -> e4m3fn: nearest-even, saturate finite only (+-Inf -> NaN)") {
+        const auto &c = conv("fp32_to_e4m3fn_rne_satfinite");
+        const auto f = run(c.name, [&](std::uint64_t x) -> std::uint64_t {
+            if (is_inf(x)) return negative(x) ? 0xFFull : 0x7Full;
+            return oracle::convert_word(c, x);
+        });
+        INFO(f.sentence);
+        CHECK(f.matched == f.inputs);
+        CHECK(f.rounding == "rne");
+        CHECK(f.overflow == "satfinite_finite_only");
+        CHECK(f.policy_text.find("saturate finite only") != std::string::npos);
+    }
+    SECTION("ml_dtypes fp32 -> e5m2: saturate finite only, Inf kept") {
+        const auto &c = conv("fp32_to_e5m2_rne_satfinite");
+        const auto f = run(c.name, [&](std::uint64_t x) -> std::uint64_t {
+            if (is_inf(x)) return negative(x) ? 0xFCull : 0x7Cull;
+            return oracle::convert_word(c, x);
+        });
+        INFO(f.sentence);
+        CHECK(f.matched == f.inputs);
+        CHECK(f.overflow == "satfinite_finite_only");
+    }
+    SECTION("ml_dtypes fp32 -> e8m0: half-up (1.5 -> 0x80, 3 -> 0x81), equivalent to nearest-even and -away") {
+        const auto &up = conv("fp32_to_e8m0_rup_satfinite");
+        const auto &down = conv("fp32_to_e8m0_rtz_satfinite");
+        // half up on the power-of-two grid: the ceiling when x >= 1.5 * 2^k (by hand: the top
+        // fraction bit of an fp32 normal), else the floor
+        const auto half_up = [&](std::uint64_t x) {
+            const bool normal = ((x >> 23) & 0xFF) != 0 && ((x >> 23) & 0xFF) != 0xFF;
+            if (!is_nan(x) && !negative(x) && normal && (x & 0x400000)) return oracle::convert_word(up, x);
+            return oracle::convert_word(down, x);
+        };
+        CHECK(half_up(0x3FC00000) == 0x80);  // 1.5
+        CHECK(half_up(0x40400000) == 0x81);  // 3
+        const auto f = run(down.name, half_up);
+        INFO(f.sentence);
+        CHECK(f.matched == f.inputs);
+        CHECK(f.rounding == "rne");
+        bool half_up_named = false;
+        for (const auto &e : f.equivalent) half_up_named = half_up_named || e.starts_with("half-up, saturate, ");
+        CHECK(half_up_named);
+    }
+    const auto &bf16 = conv("fp32_to_bf16_rne");
+    const auto with_nan = [&](std::uint64_t nan_word) {
+        return [&bf16, is_nan, nan_word](std::uint64_t x) { return is_nan(x) ? nan_word : oracle::convert_word(bf16, x); };
+    };
+    SECTION("torch fp32 -> bf16: every NaN -> 0xFFFF") {
+        const auto f = run(bf16.name, with_nan(0xFFFF));
+        INFO(f.sentence);
+        CHECK(f.matched == f.inputs);
+        CHECK(f.nan == "all_ones");
+        CHECK(f.policy_text.ends_with("NaN all-ones (0xffff)"));
+    }
+    SECTION("Eigen fp32 -> bf16: NaN -> 0x7FC0") {
+        const auto f = run(bf16.name, with_nan(0x7FC0));
+        INFO(f.sentence);
+        CHECK(f.matched == f.inputs);
+        CHECK(f.nan == "canonical_positive");
+        CHECK(f.policy_text.ends_with("NaN canonical positive (0x7fc0)"));
+    }
+    SECTION("NVIDIA host fp32 -> bf16: NaN -> 0x7FFF") {
+        const auto f = run(bf16.name, with_nan(0x7FFF));
+        INFO(f.sentence);
+        CHECK(f.matched == f.inputs);
+        CHECK(f.nan == "constant");
+        CHECK(f.policy_text.ends_with("NaN constant 0x7fff"));
+    }
+}
+
+TEST_CASE("fingerprint: a behaviour off the lattice leaves a residue named by input class", "[fingerprint]") {
+    // fp32 -> bf16 nearest-even that turns the smallest positive normal's neighbourhood wrong: an
+    // input class with mismatches, the first one named
+    const auto &c = conv("fp32_to_bf16_rne");
+    const auto t = target(c);
+    const fp::Domain d = sparse();
+    const auto f = fp::fingerprint_words(t, d, answers(t, d, [&](std::uint64_t x) {
+        const auto w = oracle::convert_word(c, x);
+        return x == 0x3F800800 ? w ^ 1 : w;  // 1 + 2^-12 (inexact, below half) answered one ulp up
+    }));
+    INFO(f.sentence);
+    CHECK(f.named == "fp32_to_bf16_rne");
+    CHECK(f.matched + 1 == f.inputs);
+    REQUIRE(f.residue.size() == 1);
+    CHECK(f.residue[0].cls == "inexact");
+    CHECK(f.residue[0].mismatches == 1);
+    CHECK(f.residue[0].input == "0x3f800800");
+    CHECK(f.residue[0].expected == "0x3f80");
+    CHECK(f.residue[0].actual == "0x3f81");
+    CHECK(f.sentence.starts_with("nearest fp32_to_bf16_rne: nearest-even, to infinity, subnormals kept, "));
+    CHECK(f.sentence.ends_with("; residue: inexact 1 of " + fp::grouped(f.residue[0].inputs) +
+                               " (first 0x3f800800 -> 0x3f81, policy 0x3f80)"));
+}
+
+TEST_CASE("fingerprint: grouped counts", "[fingerprint]") {
+    CHECK(fp::grouped(0) == "0");
+    CHECK(fp::grouped(999) == "999");
+    CHECK(fp::grouped(65536) == "65 536");
+    CHECK(fp::grouped(4294967296ull) == "4 294 967 296");
+}

@@ -297,7 +297,7 @@ std::string sentence(const reports::Fingerprint &f) {
                                 grouped(f.matched), grouped(f.inputs));
     for (std::size_t i = 0; i < f.residue.size(); ++i) {
         const auto &r = f.residue[i];
-        s += fmt::format("{}{} {} of {} (first {} -> {}, policy {})", i == 0 ? "; residue: " : ", ", r.cls,
+        s += fmt::format("{}{} {} of {} (first 0x{} -> 0x{}, policy 0x{})", i == 0 ? "; residue: " : ", ", r.cls,
                          grouped(r.mismatches), grouped(r.inputs), r.input, r.actual, r.expected);
     }
     return s;
@@ -346,8 +346,8 @@ reports::Fingerprint conclude(const Tally &t, const Domain &d) {
         const auto cls = static_cast<InputClass>(c);
         const Cell cell = t.mismatches(p, cls);
         if (cell.mismatches == 0) continue;
-        f.residue.push_back({lattice::class_name(cls), t.inputs(cls), cell.mismatches, hex(*shape.src, cell.input),
-                             hex(*shape.dst, cell.expected), hex(*shape.dst, cell.actual)});
+        f.residue.push_back({lattice::class_name(cls), t.inputs(cls), cell.mismatches, oracle::word_hex(*shape.src, cell.input),
+                             oracle::word_hex(*shape.dst, cell.expected), oracle::word_hex(*shape.dst, cell.actual)});
     }
     f.sentence = sentence(f);
     return f;

@@ -273,9 +273,9 @@ TEST_CASE("fingerprint: a behaviour off the lattice leaves a residue named by in
     REQUIRE(f.residue.size() == 1);
     CHECK(f.residue[0].cls == "inexact");
     CHECK(f.residue[0].mismatches == 1);
-    CHECK(f.residue[0].input == "0x3f800800");
-    CHECK(f.residue[0].expected == "0x3f80");
-    CHECK(f.residue[0].actual == "0x3f81");
+    CHECK(f.residue[0].input == "3f800800");
+    CHECK(f.residue[0].expected == "3f80");
+    CHECK(f.residue[0].actual == "3f81");
     CHECK(f.sentence.starts_with("nearest fp32_to_bf16_rne: nearest-even, to infinity, subnormals kept, "));
     CHECK(f.sentence.ends_with("; residue: inexact 1 of " + fp::grouped(f.residue[0].inputs) +
                                " (first 0x3f800800 -> 0x3f81, policy 0x3f80)"));

@@ -94,8 +94,8 @@ TEST_CASE("fingerprint: the decode mutants leave a subnormal_input residue", "[f
     REQUIRE(e4m3.residue.size() == 1);
     CHECK(e4m3.residue[0].cls == "subnormal_input");
     CHECK(e4m3.residue[0].mismatches == 14);  // the 7 nonzero subnormals of each sign
-    CHECK(e4m3.residue[0].input == "0x01");
-    CHECK(e4m3.residue[0].expected == "0x3f60000000000000");  // 2^-9
+    CHECK(e4m3.residue[0].input == "01");
+    CHECK(e4m3.residue[0].expected == "3f60000000000000");  // 2^-9
     const auto fp16 = of_decode("mutant_fp16_decode_subnormal_mid", "fp16");
     INFO(fp16.sentence);
     CHECK(fp16.rounding == "exact");
@@ -103,7 +103,7 @@ TEST_CASE("fingerprint: the decode mutants leave a subnormal_input residue", "[f
     REQUIRE(fp16.residue.size() == 1);
     CHECK(fp16.residue[0].cls == "subnormal_input");
     CHECK(fp16.residue[0].mismatches == 2 * 96);
-    CHECK(fp16.residue[0].input == "0x0020");
+    CHECK(fp16.residue[0].input == "0020");
 }
 
 TEST_CASE("fingerprint: the reference plugin is named as each registry conversion, no residue", "[fingerprint]") {

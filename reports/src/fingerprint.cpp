@@ -21,7 +21,7 @@ constexpr std::array<std::string_view, 7> kRoundings = {"rne", "rna", "rnu", "rt
 constexpr std::array<std::string_view, 5> kOverflows = {"satfinite", "satfinite_finite_only", "inf", "nan", "none"};
 constexpr std::array<std::string_view, 4> kSubnormals = {"kept", "ftz", "daz", "ftz_daz"};
 constexpr std::array<std::string_view, 2> kOps = {"convert", "decode"};
-constexpr std::array<std::string_view, 2> kDomains = {"all", "stratified"};
+constexpr std::array<std::string_view, 3> kDomains = {"all", "stratified", "sparse"};
 
 bool is_hex(const std::string &s) { return s.find_first_not_of("0123456789abcdef") == std::string::npos; }
 

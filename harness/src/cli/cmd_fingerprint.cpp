@@ -62,7 +62,7 @@ void print_block(const reports::Fingerprint &f) {
     std::printf("%s %s (%s domain): %s\n", f.op.c_str(), f.conversion.c_str(), f.domain.c_str(), f.sentence.c_str());
     for (const auto &e : f.equivalent) std::printf("  equivalent: %s\n", e.c_str());
     for (const auto &r : f.residue)
-        std::printf("  residue %s: %s of %s inputs, first %s -> %s, policy %s\n", r.cls.c_str(),
+        std::printf("  residue %s: %s of %s inputs, first 0x%s -> 0x%s, policy 0x%s\n", r.cls.c_str(),
                     fingerprint::grouped(r.mismatches).c_str(), fingerprint::grouped(r.inputs).c_str(), r.input.c_str(),
                     r.actual.c_str(), r.expected.c_str());
 }

@@ -172,7 +172,7 @@ struct Fingerprint {
     std::string op;                   ///< "convert" or "decode"
     std::string conversion;           ///< the registry conversion (convert) or word format (decode) under test
     std::string source, target;       ///< word format names
-    std::string domain;               ///< "all" (every source word) or "stratified" (docs/cli.md)
+    std::string domain;               ///< "all" (every source word), "stratified" or "sparse" (docs/cli.md)
     std::uint64_t inputs = 0;         ///< inputs offered
     std::uint64_t matched = 0;        ///< inputs on which the subject's word equals the policy's
     std::string rounding, overflow, subnormals, nan;  ///< the policy's coordinates (lattice names)

@@ -114,20 +114,23 @@ std::uint64_t round_infinity(bool negative, const WordFormat &f, std::uint32_t o
     throw std::invalid_argument("unknown overflow id " + std::to_string(overflow));
 }
 
+long grid_quantum(const Int &m, long e, const WordFormat &f) {
+    if (m == 0 || f.special == Special::INT) return 0;
+    const long k = static_cast<long>(msb(m)) + e;
+    const long emin = f.special == Special::E8M0 ? -f.bias : 1 - f.bias;
+    return std::max(k - f.man_bits, emin - f.man_bits);
+}
+
 Rounded round_dyadic(bool negative, const Int &m, long e, const WordFormat &f, std::uint32_t rounding,
                      std::uint32_t overflow) {
     require_ids(rounding, overflow);
+    if (rounding == rounding_sr)
+        throw std::invalid_argument("rounding 'sr' needs a random value per word (convert_word_sr)");
     Rounded out;
     if (negative && m != 0 && !f.has_sign)
         throw std::invalid_argument("a negative value has no word in unsigned format " + std::string(f.name));
-    // 1. The quantum 2^qe of the grid around |x|: precision man_bits + 1 above the smallest normal
-    //    exponent, the fixed subnormal quantum below it (E8M0: 2^-127, no subnormals; int32: 1).
-    long qe = 0;
-    if (m != 0 && f.special != Special::INT) {
-        const long k = static_cast<long>(msb(m)) + e;
-        const long emin = f.special == Special::E8M0 ? -f.bias : 1 - f.bias;
-        qe = std::max(k - f.man_bits, emin - f.man_bits);
-    }
+    // 1. The quantum 2^qe of the grid around |x| (grid_quantum).
+    const long qe = grid_quantum(m, e, f);
     // 2. n = |x| / 2^qe rounded to an integer: the two directed neighbours are floor and floor + 1,
     //    and rem against half compares the distances to them exactly.
     // n, rem and half live in the thread's scratch (m >= 0, so the truncating quotient and
@@ -238,7 +241,8 @@ std::uint64_t round_quotient(const Real &a, const Real &b, const WordFormat &f, 
 namespace {
 
 /// A conversion's result and its tie flag; special inputs (NaN, infinity, out of domain) never tie.
-detail::Rounded convert_detail(const Conversion &c, std::uint64_t src_word) {
+/// `random`: the word's random value for an `sr` conversion, else nullptr.
+detail::Rounded convert_detail(const Conversion &c, std::uint64_t src_word, const std::uint32_t *random = nullptr) {
     const auto &src = word_format(c.src);
     const auto &dst = word_format(c.dst);
     auto &s = detail::scratch();
@@ -287,16 +291,27 @@ detail::Rounded convert_detail(const Conversion &c, std::uint64_t src_word) {
         out.word = detail::round_infinity(info.negative, dst, c.overflow);
         return out;
     }
-    if (zero) return detail::round_dyadic(info.negative, Int(0), 0, dst, c.rounding, c.overflow);
+    // (a zero is on every grid: SR adds R below its last place and truncates back to it)
+    const std::uint32_t rounding = c.rounding == detail::rounding_sr && zero ? detail::rounding_rtz : c.rounding;
+    if (zero) return detail::round_dyadic(info.negative, Int(0), 0, dst, rounding, c.overflow);
     Int &m = s.m;
     const long e = detail::split_dyadic(info.value, m);
     mpz_abs(m.backend().data(), m.backend().data());
-    return detail::round_dyadic(info.negative, m, e, dst, c.rounding, c.overflow);
+    if (rounding == detail::rounding_sr) {
+        if (!random) throw std::invalid_argument(std::string(c.name) + " rounds stochastically: use convert_word_sr");
+        return detail::round_stochastic(info.negative, m, e, dst, abi::sr_random_bits(c.id), *random, c.overflow);
+    }
+    return detail::round_dyadic(info.negative, m, e, dst, rounding, c.overflow);
 }
 
 }  // namespace
 
 std::uint64_t convert_word(const Conversion &c, std::uint64_t src_word) { return convert_detail(c, src_word).word; }
+
+std::uint64_t convert_word_sr(const Conversion &c, std::uint64_t src_word, std::uint32_t random) {
+    if (!abi::is_stochastic(c)) throw std::invalid_argument(std::string(c.name) + " is not a stochastic (sr) conversion");
+    return convert_detail(c, src_word, &random).word;
+}
 
 bool conversion_is_tie(const Conversion &c, std::uint64_t src_word) {
     // a midpoint is a tie only for the nearest roundings; directed roundings have no tie rule

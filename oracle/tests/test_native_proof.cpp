@@ -37,7 +37,7 @@ TEST_CASE("prove_native: the native path equals the oracle on binary32 windows",
     // subnormals, and the same windows negated.
     const std::uint64_t windows[] = {0x3F7F8000u, 0x7F7F8000u, 0x00000000u, 0xBF7F8000u, 0xFF7F8000u, 0x80000000u};
     for (const auto &c : oracle::kConversions) {
-        if (c.src != NINFER_FORMAT_fp32) continue;
+        if (c.src != NINFER_FORMAT_fp32 || ninfer::abi::is_stochastic(c)) continue;  // native serves no sr
         for (const std::uint64_t first : windows) {
             const auto r = proof::prove_conversion(c.id, first, 0x10000, 2, 5);
             INFO(c.name << " from 0x" << std::hex << first);

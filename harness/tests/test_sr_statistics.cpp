@@ -97,7 +97,7 @@ TEST_CASE("sr: every SR mutant drawing its own bits fails its conversion's stati
     }
 }
 
-TEST_CASE("sr: power of the statistical rules against each SR mutant over K seeded runs", "[.power][sr]") {
+TEST_CASE("sr: power of the statistical rules against each SR mutant over K seeded runs", "[.power]") {
     // Hidden (run by hand: ninfer_cli_tests "[.power]"): each run a fresh worker seeded by
     // NINFER_SR_SEED; the fraction of runs in which the mutant's conversion fails a statistical
     // test at 1e-9 per run is its power (suites/SR.md).

@@ -56,8 +56,9 @@ TEST_CASE("reference sr: every word with its random value is the oracle's SR(x, 
 
 TEST_CASE("reference sr: the random plane of the v2 call is read, refused at the wrong size, drawn when absent", "[sr]") {
     const auto &t = reference::reference_table();
-    const auto head = v2_head(NINFER_OP_convert, NINFER_FORMAT_bf16, NINFER_FORMAT_fp32, 0,
-                              NINFER_CONVERSION_fp32_to_bf16_sr_satfinite);
+    auto head = v2_head(NINFER_OP_convert, NINFER_FORMAT_bf16, NINFER_FORMAT_fp32, 0,
+                        NINFER_CONVERSION_fp32_to_bf16_sr_satfinite);
+    head.count = 2;
     // 1 + 2^-8 (0x3F808000) halfway between 0x3F80 and 0x3F81: up iff R >= 0x8000
     const auto words = le32_words({0x3F808000u, 0x3F808000u});
     const auto with = call_v2(t, head, {{NINFER_PLANE_WORDS, words}, {NINFER_PLANE_RANDOM, le32_words({0x7FFF, 0x8000})}},
@@ -69,6 +70,7 @@ TEST_CASE("reference sr: the random plane of the v2 call is read, refused at the
     CHECK(short_random.status == NINFER_E_INVALID_ARGUMENT);
     // no random plane: the reference's own bits; over 4096 lanes both neighbours occur, nothing else
     std::vector<std::uint32_t> many(4096, 0x3F808000u);
+    head.count = many.size();
     const auto drawn = call_v2(t, head, {{NINFER_PLANE_WORDS, le32_words(many)}}, {{NINFER_PLANE_WORDS, 2 * many.size()}});
     REQUIRE(drawn.status == NINFER_OK);
     const auto out = drawn.out(NINFER_PLANE_WORDS);

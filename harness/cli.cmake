@@ -71,7 +71,8 @@ if(NINFER_BUILD_TESTS)
     ${CMAKE_CURRENT_LIST_DIR}/tests/test_jobs_stress.cpp
     ${CMAKE_CURRENT_LIST_DIR}/tests/test_signals.cpp
     ${CMAKE_CURRENT_LIST_DIR}/tests/test_one_verdict.cpp
-    ${CMAKE_CURRENT_LIST_DIR}/tests/test_fingerprint_subjects.cpp)
+    ${CMAKE_CURRENT_LIST_DIR}/tests/test_fingerprint_subjects.cpp
+    ${CMAKE_CURRENT_LIST_DIR}/tests/test_sr_statistics.cpp)
   target_link_libraries(ninfer_cli_tests PRIVATE ninfer_catch_main ninfer::harness ninfer::suites ninfer::vectors
     ninfer::oracle ninfer::reports fmt::fmt nlohmann_json::nlohmann_json ${CMAKE_DL_LIBS})
   get_property(ninfer_mutant_targets DIRECTORY ${CMAKE_CURRENT_LIST_DIR}/plugins/mutants PROPERTY BUILDSYSTEM_TARGETS)

@@ -285,7 +285,8 @@ std::string named_conversion(const Target &t, const Policy &p) {
     if (t.op == NINFER_OP_decode) return p == t.named_policy() ? std::string(t.format->name) + " decode" : "";
     if (p == t.named_policy()) return std::string(t.conversion->name);
     for (const auto &c : oracle::kConversions)
-        if (c.src == t.conversion->src && c.dst == t.conversion->dst && lattice::conversion_policy(c) == p)
+        if (fingerprintable(c) && c.src == t.conversion->src && c.dst == t.conversion->dst &&
+            lattice::conversion_policy(c) == p)
             return std::string(c.name);
     return "";
 }

@@ -28,7 +28,7 @@ std::vector<const oracle::Conversion *> run_targets(Subject &s, const reports::R
     if (!s.open_error().empty()) return out;
     for (const auto &c : oracle::kConversions) {
         const bool declared = covers(s.info().capabilities, NINFER_OP_convert, c.dst, c.src, NINFER_LAYOUT_NONE, c.id);
-        if (declared && (every || failed(r, c.name))) out.push_back(&c);
+        if (declared && fingerprintable(c) && (every || failed(r, c.name))) out.push_back(&c);
     }
     return out;
 }

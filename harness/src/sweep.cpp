@@ -49,6 +49,9 @@ Geometry geometry_of(const SweepOptions &o) {
     if (o.op == NINFER_OP_convert) {
         g.conv = oracle::find_id(oracle::kConversions, o.conversion);
         if (!g.conv) throw UsageError(fmt::format("unknown conversion id {}", o.conversion));
+        if (abi::is_stochastic(*g.conv))
+            throw UsageError(fmt::format("{} rounds stochastically: a sweep has no random plane (run tests it; suites/SR.md)",
+                                         g.conv->name));
         g.src = &oracle::word_format(g.conv->src);
         g.dst = &oracle::word_format(g.conv->dst);
         g.rule = suites::rule::convert(*g.conv);

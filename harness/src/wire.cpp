@@ -130,7 +130,10 @@ std::string check_capability(const ninfer_capability_v2 &cap) {
             return "method " + std::to_string(cap.method) + " is not a registered " +
                    std::string(method_kind(cap.op)) + " (op " + std::string(op_name(cap.op)) + ")";
     }
-    if (cap.profile != 0 && cap.op != NINFER_OP_linear)
+    // NINFER_SR_SELF_DRAWN: the convert capability of an sr conversion whose subject draws its own bits
+    const auto *conv = cap.op == NINFER_OP_convert ? abi::find_id(abi::kConversions, cap.method) : nullptr;
+    const bool self_drawn = conv && abi::is_stochastic(*conv) && cap.profile == NINFER_SR_SELF_DRAWN;
+    if (cap.profile != 0 && cap.op != NINFER_OP_linear && !self_drawn)
         return "profile " + std::to_string(cap.profile) + " given for op " + std::string(op_name(cap.op)) +
                ", which is not an operator";
     return "";

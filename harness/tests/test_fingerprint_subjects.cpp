@@ -4,6 +4,7 @@
 // named as its registry conversions, a failing subject reported, and the command's exit codes.
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -109,6 +110,7 @@ TEST_CASE("fingerprint: the decode mutants leave a subnormal_input residue", "[f
 TEST_CASE("fingerprint: the reference plugin is named as each registry conversion, no residue", "[fingerprint]") {
     auto s = plugin("reference");
     for (const auto &c : oracle::kConversions) {
+        if (!fp::fingerprintable(c)) continue;
         const fp::Target t{NINFER_OP_convert, &c, nullptr};
         const auto f = fp::fingerprint_subject(*s, t, t.shape().src->bits <= 16 ? fp::Domain{} : fp::Domain{fp::Domain::Kind::sparse}, 2);
         INFO(f.sentence);
@@ -198,5 +200,7 @@ TEST_CASE("fingerprint: run fingerprints the conversions whose convert rules fai
     const auto every = fp::run_targets(*s, r, true);
     auto reference = plugin("reference");
     CHECK(every.size() == fp::run_targets(*reference, r, true).size());
-    CHECK(every.size() == std::size(oracle::kConversions));
+    const auto deterministic = std::count_if(std::begin(oracle::kConversions), std::end(oracle::kConversions),
+                                             [](const auto &c) { return fp::fingerprintable(c); });
+    CHECK(every.size() == static_cast<std::size_t>(deterministic));
 }

@@ -94,7 +94,7 @@ int main(int argc, char **argv) {
     print("plain loop 32->16 bits", measure([&] { narrowing_copy<2>(in.data(), out.data(), block); }));
     print("plain loop 32->8 bits", measure([&] { narrowing_copy<1>(in.data(), out.data(), block); }));
     for (const auto &c : oracle::kConversions) {
-        if (c.src != NINFER_FORMAT_fp32) continue;
+        if (c.src != NINFER_FORMAT_fp32 || ninfer::abi::is_stochastic(c)) continue;  // native serves no sr
         print(std::string(c.name).c_str(), measure([&] { native::convert_batch(c.id, in.data(), out.data(), block); }));
     }
     std::printf("(checksum %llu)\n", static_cast<unsigned long long>(sink));

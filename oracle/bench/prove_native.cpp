@@ -60,11 +60,12 @@ int main(int argc, char **argv) {
         const auto *c = oracle::find_name(oracle::kConversions, a);
         if (!c) return usage("unknown conversion '" + std::string(a) + "'");
         if (c->src != NINFER_FORMAT_fp32) return usage(std::string(a) + " is not an FP32-source conversion");
+        if (ninfer::abi::is_stochastic(*c)) return usage(std::string(a) + " rounds stochastically: no native path");
         chosen.push_back(c);
     }
     if (chosen.empty())
         for (const auto &c : oracle::kConversions)
-            if (c.src == NINFER_FORMAT_fp32) chosen.push_back(&c);
+            if (c.src == NINFER_FORMAT_fp32 && !ninfer::abi::is_stochastic(c)) chosen.push_back(&c);
     if (start > (std::uint64_t{1} << 32) || count > (std::uint64_t{1} << 32) - start)
         return usage("--start/--count reach past the 2^32 binary32 words");
     const unsigned nthreads = threads ? static_cast<unsigned>(threads) : std::max(1u, std::thread::hardware_concurrency());

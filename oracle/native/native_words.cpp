@@ -423,13 +423,27 @@ struct Entry {
     void (*batch)(const std::uint8_t *, std::uint8_t *, std::uint64_t) = nullptr;
 };
 
+/// The conversions the native path serves: every one but the stochastic ones (a sweep has no
+/// random plane; the oracle alone defines SR).
+constexpr std::size_t kNativeCount = [] {
+    std::size_t n = 0;
+    for (const auto &c : abi::kConversions) n += abi::is_stochastic(c) ? 0 : 1;
+    return n;
+}();
+constexpr auto kNativeIds = [] {
+    std::array<std::uint32_t, kNativeCount> ids{};
+    std::size_t i = 0;
+    for (const auto &c : abi::kConversions)
+        if (!abi::is_stochastic(c)) ids[i++] = c.id;
+    return ids;
+}();
+
 template <std::size_t... I>
 constexpr auto make_entries(std::index_sequence<I...>) {
-    return std::array<Entry, sizeof...(I)>{
-        Entry{abi::kConversions[I].id, &one<abi::kConversions[I].id>, &batch<abi::kConversions[I].id>}...};
+    return std::array<Entry, sizeof...(I)>{Entry{kNativeIds[I], &one<kNativeIds[I]>, &batch<kNativeIds[I]>}...};
 }
 
-constexpr auto kEntries = make_entries(std::make_index_sequence<abi::kConversions.size()>{});
+constexpr auto kEntries = make_entries(std::make_index_sequence<kNativeCount>{});
 
 const Entry *entry(std::uint32_t id) {
     for (const auto &e : kEntries)

@@ -48,6 +48,16 @@ struct Rounded {
 Rounded round_dyadic(bool negative, const Int &m, long e, const WordFormat &f, std::uint32_t rounding,
                      std::uint32_t overflow);
 
+/// qe of 2^qe, the quantum of f's grid around m * 2^e (m >= 0): precision man_bits + 1 above the
+/// smallest normal exponent, the fixed subnormal quantum below it (E8M0: 2^-127; int32 and 0: 1).
+long grid_quantum(const Int &m, long e, const WordFormat &f);
+
+/// Stochastic rounding of |x| = m * 2^e (m > 0) to f (registry.h NINFER_STOCHASTIC): the low r
+/// bits of `random` added at 2^(qe - r) to |x| truncated there, the sum truncated to the grid,
+/// then the overflow rule (scalar_stochastic.cpp).
+Rounded round_stochastic(bool negative, const Int &m, long e, const WordFormat &f, int r, std::uint32_t random,
+                         std::uint32_t overflow);
+
 /// The word an infinite source value becomes under an overflow rule.
 std::uint64_t round_infinity(bool negative, const WordFormat &f, std::uint32_t overflow);
 

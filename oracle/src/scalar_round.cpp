@@ -116,20 +116,23 @@ std::uint64_t round_infinity(bool negative, const WordFormat &f, std::uint32_t o
     throw std::invalid_argument("unknown overflow id " + std::to_string(overflow));
 }
 
+long grid_quantum(const Int &m, long e, const WordFormat &f) {
+    if (m == 0 || f.special == Special::INT) return 0;
+    const long k = static_cast<long>(msb(m)) + e;
+    const long emin = f.special == Special::E8M0 ? -f.bias : 1 - f.bias;
+    return std::max(k - f.man_bits, emin - f.man_bits);
+}
+
 Rounded round_dyadic(bool negative, const Int &m, long e, const WordFormat &f, std::uint32_t rounding,
                      std::uint32_t overflow) {
     require_ids(rounding, overflow);
+    if (rounding == rounding_sr)
+        throw std::invalid_argument("rounding 'sr' needs a random value per word (convert_word_sr)");
     Rounded out;
     if (negative && m != 0 && !f.has_sign)
         throw std::invalid_argument("a negative value has no word in unsigned format " + std::string(f.name));
-    // 1. The quantum 2^qe of the grid around |x|: precision man_bits + 1 above the smallest normal
-    //    exponent, the fixed subnormal quantum below it (E8M0: 2^-127, no subnormals; int32: 1).
-    long qe = 0;
-    if (m != 0 && f.special != Special::INT) {
-        const long k = static_cast<long>(msb(m)) + e;
-        const long emin = f.special == Special::E8M0 ? -f.bias : 1 - f.bias;
-        qe = std::max(k - f.man_bits, emin - f.man_bits);
-    }
+    // 1. The quantum 2^qe of the grid around |x| (grid_quantum).
+    const long qe = grid_quantum(m, e, f);
     // 2. n = |x| / 2^qe rounded to an integer: the two directed neighbours are floor and floor + 1,
     //    and rem against half compares the distances to them exactly.
     // n, rem and half live in the thread's scratch (m >= 0, so the truncating quotient and
@@ -291,7 +294,8 @@ std::uint64_t nan_result(const Conversion &c, const WordFormat &src, const WordF
 
 /// A conversion's result and its tie flag for a decomposed source word of c.src; special inputs
 /// (NaN, infinity, out of domain) never tie.
-detail::Rounded round_source(const Conversion &c, const WordFormat &src, const Source &x) {
+detail::Rounded round_source(const Conversion &c, const WordFormat &src, const Source &x,
+                             const std::uint32_t *random = nullptr) {
     const auto &dst = word_format(c.dst);
     detail::Rounded out;
     // 1. Unsigned targets (UE4M3 half-up encoder, E8M0): NaN, then every value <= 0 maps to 0x00.
@@ -311,13 +315,21 @@ detail::Rounded round_source(const Conversion &c, const WordFormat &src, const S
         out.word = detail::round_infinity(x.negative, dst, c.overflow);
         return out;
     }
-    if (x.zero) return detail::round_dyadic(x.negative, Int(0), 0, dst, c.rounding, c.overflow);
-    return detail::round_dyadic(x.negative, detail::scratch().m, x.e, dst, c.rounding, c.overflow);
+    // (a zero is on every grid: SR adds R below its last place and truncates back to it)
+    const std::uint32_t rounding = c.rounding == detail::rounding_sr && x.zero ? detail::rounding_rtz : c.rounding;
+    if (x.zero) return detail::round_dyadic(x.negative, Int(0), 0, dst, rounding, c.overflow);
+    if (rounding == detail::rounding_sr) {
+        if (!random) throw std::invalid_argument(std::string(c.name) + " rounds stochastically: use convert_word_sr");
+        return detail::round_stochastic(x.negative, detail::scratch().m, x.e, dst, abi::sr_random_bits(c.id), *random,
+                                        c.overflow);
+    }
+    return detail::round_dyadic(x.negative, detail::scratch().m, x.e, dst, rounding, c.overflow);
 }
 
-detail::Rounded convert_detail(const Conversion &c, std::uint64_t src_word) {
+/// `random`: the word's random value for an `sr` conversion, else nullptr.
+detail::Rounded convert_detail(const Conversion &c, std::uint64_t src_word, const std::uint32_t *random = nullptr) {
     const auto &src = word_format(c.src);
-    return round_source(c, src, decompose(src, src_word));
+    return round_source(c, src, decompose(src, src_word), random);
 }
 
 }  // namespace
@@ -331,6 +343,11 @@ void convert_word_many(std::span<const Conversion *const> cs, std::uint64_t src_
         if (c->src != src.id) throw std::invalid_argument("convert_word_many: conversions of different sources");
     const Source x = decompose(src, src_word);
     for (std::size_t i = 0; i < cs.size(); ++i) out[i] = round_source(*cs[i], src, x).word;
+}
+
+std::uint64_t convert_word_sr(const Conversion &c, std::uint64_t src_word, std::uint32_t random) {
+    if (!abi::is_stochastic(c)) throw std::invalid_argument(std::string(c.name) + " is not a stochastic (sr) conversion");
+    return convert_detail(c, src_word, &random).word;
 }
 
 bool conversion_is_tie(const Conversion &c, std::uint64_t src_word) {

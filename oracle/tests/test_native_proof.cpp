@@ -39,7 +39,7 @@ TEST_CASE("prove_native: the native path equals the oracle on binary32 windows",
     const std::uint64_t windows[] = {0x3F7F8000u, 0x7F7F8000u, 0x00000000u, 0xBF7F8000u, 0xFF7F8000u, 0x80000000u};
     std::vector<std::uint32_t> ids;
     for (const auto &c : oracle::kConversions)
-        if (c.src == NINFER_FORMAT_fp32) ids.push_back(c.id);
+        if (c.src == NINFER_FORMAT_fp32 && !ninfer::abi::is_stochastic(c)) ids.push_back(c.id);  // native serves no sr
     for (const std::uint64_t first : windows) {
         const auto results = proof::prove_conversions(ids, first, 0x10000, 2, 5);
         REQUIRE(results.size() == ids.size());

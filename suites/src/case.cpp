@@ -124,7 +124,8 @@ OpPlanes op_planes(std::uint32_t op, std::uint32_t format, std::uint32_t layout)
     case NINFER_OP_decode: return {{NINFER_PLANE_WORDS}, {NINFER_PLANE_VALUES}};
     case NINFER_OP_classify: return {{NINFER_PLANE_WORDS}, {NINFER_PLANE_CLASSES}};
     case NINFER_OP_validate: return {{NINFER_PLANE_WORDS}, {NINFER_PLANE_VERDICTS}};
-    case NINFER_OP_convert: return {{NINFER_PLANE_WORDS}, {NINFER_PLANE_WORDS}};
+    // random: only in a case of an sr conversion (one uint32 per word; registry.h NINFER_STOCHASTIC)
+    case NINFER_OP_convert: return {{NINFER_PLANE_WORDS, NINFER_PLANE_RANDOM}, {NINFER_PLANE_WORDS}};
     case NINFER_OP_layout_encode:
         if (words) return {{NINFER_PLANE_WORDS}, {NINFER_PLANE_PAYLOAD}};
         return {{NINFER_PLANE_CODES, NINFER_PLANE_SCALES}, {NINFER_PLANE_PAYLOAD}};

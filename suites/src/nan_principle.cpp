@@ -69,6 +69,15 @@ NanPrinciple nan_principle(const oracle::Conversion &c) {
     case NINFER_CONVERSION_fp32_to_e8m0_rup_satfinite:
     case NINFER_CONVERSION_fp32_to_e8m0_rna_satfinite:
         return {NanPolicy::any, "0xFF (E8M0's only NaN)", "OCP MX via the rule's sentence", false};
+    // The stochastic conversions (issue 24 item 3): the NaN verdicts of their rne rows, no profile.
+    case NINFER_CONVERSION_fp32_to_bf16_sr_satfinite:
+    case NINFER_CONVERSION_fp32_to_fp16_sr_satfinite:
+    case NINFER_CONVERSION_fp32_to_e5m2_sr_satfinite: return {NanPolicy::any, kQuietEitherSign, kIeee, false};
+    case NINFER_CONVERSION_fp32_to_e4m3fn_sr_satfinite:
+        return {NanPolicy::any, "an E4M3FN NaN of either sign (0x7F or 0xFF; no quiet bit, no payload)",
+                "tensor-formats.txt 3.3 (one NaN per sign); IEEE 754-2019 6.3 (sign unspecified)", false};
+    case NINFER_CONVERSION_fp32_to_e2m1_sr_satfinite:
+        return {NanPolicy::exact, "outside the conversion's domain (E2M1 has no NaN; no case offers one)", "OCP MX via the rule's sentence", false};
     case NINFER_CONVERSION_bf16_to_fp32:
         return {NanPolicy::same_sign, "a quiet NaN of the input's sign, or w << 16 (every bit kept)",
                 "tensor-formats.txt 3.1 (no payload required of a compute operation; read as covering the quiet bit); "

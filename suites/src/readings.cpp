@@ -50,6 +50,13 @@ constexpr std::string_view kGgmlQuantize =
 constexpr std::string_view kLinearProfile =
     "the compute profile's definition (suites/LINEAR.md): a subject declares the profile it implements";
 
+constexpr std::string_view kStochastic =
+    "issue 24 item 3 (the spec files do not state SR): the common hardware definition, r random bits added below "
+    "the last place and truncated (registry.h NINFER_STOCHASTIC), fixes every word given its random value";
+constexpr std::string_view kStochasticLaw =
+    "issue 24 item 3: SR's law, P(up) = (x - lo) / (hi - lo) with fresh bits per word; the test is an exact "
+    "binomial acceptance region (suites/SR.md)";
+
 const std::vector<Entry> &table() {
     static const std::vector<Entry> t = {
         // ---- scalar formats ----
@@ -73,6 +80,21 @@ const std::vector<Entry> &table() {
         {"convert.fp32_to_ue4m3_rnu_satfinite", F, "ggml's encoder, which the lesson's Example 15 follows, fixes every word", {}},
         {"convert.fp32_to_e8m0_rtz_satfinite", F, "OCP MX's E8M0 range with the conversion's named rounding (toward zero)", {}},
         {"convert.fp32_to_e8m0_rup_satfinite", F, "OCP MX's E8M0 range with the conversion's named rounding (up)", {}},
+        {"convert.fp32_to_bf16_sr_satfinite", F, kStochastic, {}},
+        {"convert.fp32_to_bf16_sr_satfinite.sr_unbiased", F, kStochasticLaw, {}},
+        {"convert.fp32_to_bf16_sr_satfinite.sr_independent", F, kStochasticLaw, {}},
+        {"convert.fp32_to_fp16_sr_satfinite", F, kStochastic, {}},
+        {"convert.fp32_to_fp16_sr_satfinite.sr_unbiased", F, kStochasticLaw, {}},
+        {"convert.fp32_to_fp16_sr_satfinite.sr_independent", F, kStochasticLaw, {}},
+        {"convert.fp32_to_e4m3fn_sr_satfinite", F, kStochastic, {}},
+        {"convert.fp32_to_e4m3fn_sr_satfinite.sr_unbiased", F, kStochasticLaw, {}},
+        {"convert.fp32_to_e4m3fn_sr_satfinite.sr_independent", F, kStochasticLaw, {}},
+        {"convert.fp32_to_e5m2_sr_satfinite", F, kStochastic, {}},
+        {"convert.fp32_to_e5m2_sr_satfinite.sr_unbiased", F, kStochasticLaw, {}},
+        {"convert.fp32_to_e5m2_sr_satfinite.sr_independent", F, kStochasticLaw, {}},
+        {"convert.fp32_to_e2m1_sr_satfinite", F, kStochastic, {}},
+        {"convert.fp32_to_e2m1_sr_satfinite.sr_unbiased", F, kStochasticLaw, {}},
+        {"convert.fp32_to_e2m1_sr_satfinite.sr_independent", F, kStochasticLaw, {}},
         {"convert.fp16_to_fp32", F, kNanPrinciple, {}},
         {"convert.bf16_to_fp32", F, kNanPrinciple, {}},
         {"convert.e4m3fn_to_fp32", F, kNanPrinciple, {}},

@@ -13,6 +13,7 @@
 #include "ninfer/suites/nan_principle.hpp"
 #include "ninfer/suites/rule_ids.hpp"
 #include "ninfer/suites/rules.hpp"
+#include "ninfer/suites/sr_statistics.hpp"
 #include "ninfer/suites/suites.hpp"
 
 namespace ninfer::suites {
@@ -386,6 +387,71 @@ constexpr Row kRows[] = {
      "0x80, 3 -> 0x81); values below 2^-127, zero and negative inputs clamp to 0x00, results above "
      "2^127 and infinities to 0xFE; NaN gives 0xFF."},
 
+    // ---- convert.<sr conversion>: stochastic rounding, exact given the random bits (issue 24 item 3;
+    //      registry.h NINFER_STOCHASTIC; suites/SR.md). The spec files do not state SR. ----
+    {"convert.fp32_to_bf16_sr_satfinite", "issue 24 item 3 (stochastic rounding)", "",
+     "SR with r = 16: the word equals SR(x, R) = truncate(|x| + R * 2^(q - 16)) with the sign of x, 2^q "
+     "the bf16 last place at |x|, R the low 16 bits of the word's random value; beyond the largest "
+     "finite and infinities: +-0x7F7F; NaN: a quiet NaN of either sign."},
+    {"convert.fp32_to_fp16_sr_satfinite", "issue 24 item 3 (stochastic rounding)", "",
+     "SR with r = 13: the word equals SR(x, R) = truncate(|x| + R * 2^(q - 13)) with the sign of x, 2^q "
+     "the binary16 last place at |x| (2^-24 below the normal range), R the low 13 bits of the random "
+     "value; beyond 65504 and infinities: +-0x7BFF; NaN: a quiet NaN of either sign."},
+    {"convert.fp32_to_e4m3fn_sr_satfinite", "issue 24 item 3 (stochastic rounding)", "",
+     "SR with r = 20: the word equals SR(x, R) = truncate(|x| + R * 2^(q - 20)) with the sign of x, 2^q "
+     "the E4M3FN last place at |x| (2^-9 below the normal range), R the low 20 bits of the random "
+     "value; beyond 448 and infinities: +-0x7E; NaN: 0x7F or 0xFF."},
+    {"convert.fp32_to_e5m2_sr_satfinite", "issue 24 item 3 (stochastic rounding)", "",
+     "SR with r = 21: the word equals SR(x, R) = truncate(|x| + R * 2^(q - 21)) with the sign of x, 2^q "
+     "the E5M2 last place at |x| (2^-16 below the normal range), R the low 21 bits of the random "
+     "value; beyond 57344 and infinities: +-0x7B; NaN: a quiet NaN of either sign."},
+    {"convert.fp32_to_e2m1_sr_satfinite", "issue 24 item 3 (stochastic rounding)", "",
+     "SR with r = 22: the word equals SR(x, R) = truncate(|x| + R * 2^(q - 22)) with the sign of x, 2^q "
+     "the E2M1 last place at |x| (0.5 below 1), R the low 22 bits of the random value; beyond 6 and "
+     "infinities: +-6 (0x7, 0xF); NaN is outside the domain."},
+
+    // ---- convert.<sr conversion>.sr_unbiased / .sr_independent: the statistical rules ----
+    {"convert.fp32_to_bf16_sr_satfinite.sr_unbiased", "issue 24 item 3 (stochastic rounding, statistical)", "",
+     "SR's law when the subject draws its own bits: for x between neighbours lo < x < hi, the count of "
+     "results hi among N words of x lies in the exact two-sided binomial acceptance region of "
+     "P(up) = (x - lo) / (hi - lo) (r = 16) at the run's level (suites/SR.md)."},
+    {"convert.fp32_to_bf16_sr_satfinite.sr_independent", "issue 24 item 3 (stochastic rounding, statistical)", "",
+     "SR's independence when the subject draws its own bits: among N/2 pairs of neighbouring lanes of "
+     "the same x, the count of (hi, hi) pairs lies in the exact binomial acceptance region of P(up)^2 "
+     "at the run's level (suites/SR.md)."},
+    {"convert.fp32_to_fp16_sr_satfinite.sr_unbiased", "issue 24 item 3 (stochastic rounding, statistical)", "",
+     "SR's law when the subject draws its own bits: for x between neighbours lo < x < hi, the count of "
+     "results hi among N words of x lies in the exact two-sided binomial acceptance region of "
+     "P(up) = (x - lo) / (hi - lo) (r = 13) at the run's level (suites/SR.md)."},
+    {"convert.fp32_to_fp16_sr_satfinite.sr_independent", "issue 24 item 3 (stochastic rounding, statistical)", "",
+     "SR's independence when the subject draws its own bits: among N/2 pairs of neighbouring lanes of "
+     "the same x, the count of (hi, hi) pairs lies in the exact binomial acceptance region of P(up)^2 "
+     "at the run's level (suites/SR.md)."},
+    {"convert.fp32_to_e4m3fn_sr_satfinite.sr_unbiased", "issue 24 item 3 (stochastic rounding, statistical)", "",
+     "SR's law when the subject draws its own bits: for x between neighbours lo < x < hi, the count of "
+     "results hi among N words of x lies in the exact two-sided binomial acceptance region of "
+     "P(up) = (x - lo) / (hi - lo) (r = 20) at the run's level (suites/SR.md)."},
+    {"convert.fp32_to_e4m3fn_sr_satfinite.sr_independent", "issue 24 item 3 (stochastic rounding, statistical)", "",
+     "SR's independence when the subject draws its own bits: among N/2 pairs of neighbouring lanes of "
+     "the same x, the count of (hi, hi) pairs lies in the exact binomial acceptance region of P(up)^2 "
+     "at the run's level (suites/SR.md)."},
+    {"convert.fp32_to_e5m2_sr_satfinite.sr_unbiased", "issue 24 item 3 (stochastic rounding, statistical)", "",
+     "SR's law when the subject draws its own bits: for x between neighbours lo < x < hi, the count of "
+     "results hi among N words of x lies in the exact two-sided binomial acceptance region of "
+     "P(up) = (x - lo) / (hi - lo) (r = 21) at the run's level (suites/SR.md)."},
+    {"convert.fp32_to_e5m2_sr_satfinite.sr_independent", "issue 24 item 3 (stochastic rounding, statistical)", "",
+     "SR's independence when the subject draws its own bits: among N/2 pairs of neighbouring lanes of "
+     "the same x, the count of (hi, hi) pairs lies in the exact binomial acceptance region of P(up)^2 "
+     "at the run's level (suites/SR.md)."},
+    {"convert.fp32_to_e2m1_sr_satfinite.sr_unbiased", "issue 24 item 3 (stochastic rounding, statistical)", "",
+     "SR's law when the subject draws its own bits: for x between neighbours lo < x < hi, the count of "
+     "results hi among N words of x lies in the exact two-sided binomial acceptance region of "
+     "P(up) = (x - lo) / (hi - lo) (r = 22) at the run's level (suites/SR.md)."},
+    {"convert.fp32_to_e2m1_sr_satfinite.sr_independent", "issue 24 item 3 (stochastic rounding, statistical)", "",
+     "SR's independence when the subject draws its own bits: among N/2 pairs of neighbouring lanes of "
+     "the same x, the count of (hi, hi) pairs lies in the exact binomial acceptance region of P(up)^2 "
+     "at the run's level (suites/SR.md)."},
+
     // ---- convert.<conversion>.nan_payload: the stricter NaN profile (oracle/README.md) ----
     {"convert.fp32_to_bf16_rne.nan_payload", "lesson Example 5",
      "if ((bits & 0x7FFFFFFF) > 0x7F800000) return (bits >>> 16) | 64; // NaN stays NaN (quiet)",
@@ -509,6 +575,11 @@ std::vector<Rule> scalar_rules() {
     for (const auto &f : kWordFormats) rules.push_back(table_rule(rule::classify(f), "classify"));
     for (const auto &r : kRoles) rules.push_back(table_rule(rule::validity(r), "validity"));
     for (const auto &c : kConversions) rules.push_back(table_rule(rule::convert(c), "convert"));
+    for (const auto &c : kConversions)
+        if (abi::is_stochastic(c)) {  // judged by the statistical module (harness sr_run.hpp), not by cases
+            rules.push_back(table_rule(sr::unbiased_rule(c), "convert"));
+            rules.push_back(table_rule(sr::independent_rule(c), "convert"));
+        }
     for (const auto &c : kConversions)
         if (nan_principle(c).payload_profile) rules.push_back(table_rule(rule::convert_nan_payload(c), "convert"));
     for (const auto &c : kConversions)

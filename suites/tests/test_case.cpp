@@ -74,6 +74,8 @@ TEST_CASE("the plane table per op follows the ABI v2 contract", "[case][planes]"
     CHECK(op_planes(NINFER_OP_rows_select, NINFER_FORMAT_q8_g32_fp16, 0).inputs == V{NINFER_PLANE_PAYLOAD, NINFER_PLANE_ROWS});
     CHECK(op_planes(NINFER_OP_linear, NINFER_FORMAT_q8_g32_fp16, 0).inputs == V{NINFER_PLANE_PAYLOAD, NINFER_PLANE_ACTIVATION});
     CHECK(op_planes(NINFER_OP_linear, NINFER_FORMAT_q8_g32_fp16, 0).outputs == V{NINFER_PLANE_OUTPUT});
+    // issue 24: an sr conversion's random values follow its words
+    CHECK(op_planes(NINFER_OP_convert, NINFER_FORMAT_bf16, 0).inputs == V{NINFER_PLANE_WORDS, NINFER_PLANE_RANDOM});
 }
 
 TEST_CASE("every golden case carries the op's planes, in the op's order", "[case][planes]") {
@@ -94,12 +96,17 @@ TEST_CASE("every golden case carries the op's planes, in the op's order", "[case
             CHECK(in_order(c.inputs, table.inputs));
             CHECK(in_order(c.expect.outputs, table.outputs));
             // The first input plane is never missing. An accepted case has every plane but
-            // IMPORTANCE (optional); a refusal decided before the planes are read (an
-            // unregistered format/layout pair) may offer the first alone.
+            // IMPORTANCE (optional) and RANDOM (only an sr conversion's, which always has it); a
+            // refusal decided before the planes are read (an unregistered format/layout pair)
+            // may offer the first alone.
             REQUIRE(!c.inputs.empty());
             CHECK(c.inputs[0].name == table.inputs[0]);
+            const auto *conv = c.op == NINFER_OP_convert ? ninfer::abi::find_id(ninfer::abi::kConversions, c.method) : nullptr;
+            const bool stochastic = conv && ninfer::abi::is_stochastic(*conv);
             for (const auto name : table.inputs)
-                if (name != NINFER_PLANE_IMPORTANCE && c.expect.status == NINFER_OK) CHECK(find_plane(c.inputs, name) != nullptr);
+                if (name != NINFER_PLANE_IMPORTANCE && (name != NINFER_PLANE_RANDOM || stochastic) && c.expect.status == NINFER_OK)
+                    CHECK(find_plane(c.inputs, name) != nullptr);
+            if (!stochastic) CHECK(find_plane(c.inputs, NINFER_PLANE_RANDOM) == nullptr);
             // An absent expected output plane expects no bytes (a zero-size tensor). A refusal
             // expects no bytes; it may name an output plane's format (an operator's OUTPUT).
             // Only linear.shape's short OUTPUT holds bytes: the capacity the runner offers.

@@ -116,6 +116,8 @@ TEST_CASE("scalar suites: every scalar rule has a golden case at level quick", "
     for (const auto &c : golden(Level::quick)) ++per_rule[c.rule];
     for (const auto &r : scalar_rules()) {
         INFO(r.id);
+        // the statistical SR rules have no cases: the harness draws their words (sr_run.hpp)
+        if (r.id.ends_with(".sr_unbiased") || r.id.ends_with(".sr_independent")) continue;
         CHECK(per_rule[r.id] > 0);
     }
 }
@@ -272,7 +274,8 @@ TEST_CASE("scalar suites: NaN policy follows the NaN principle", "[scalar-suites
 
 TEST_CASE("scalar suites: tie tables hold only ties, and every narrow target's ties", "[scalar-suites][ties]") {
     for (const auto &cv : kConversions) {
-        if (cv.src != NINFER_FORMAT_fp32) continue;
+        // an sr conversion's ties repeat each word with its random values (test_sr_cases.cpp)
+        if (cv.src != NINFER_FORMAT_fp32 || ninfer::abi::is_stochastic(cv)) continue;
         INFO(cv.name);
         std::size_t ties = 0;
         for (const auto &c : golden(Level::quick)) {

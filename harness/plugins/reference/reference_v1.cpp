@@ -42,7 +42,7 @@ OpPlanes planes_of(const ninfer_call_v1 &c) {
     case NINFER_OP_decode: return {{NINFER_PLANE_WORDS}, {NINFER_PLANE_VALUES}};
     case NINFER_OP_classify: return {{NINFER_PLANE_WORDS}, {NINFER_PLANE_CLASSES}};
     case NINFER_OP_validate: return {{NINFER_PLANE_WORDS}, {NINFER_PLANE_VERDICTS}};
-    case NINFER_OP_convert: return {{NINFER_PLANE_WORDS}, {NINFER_PLANE_WORDS}};
+    case NINFER_OP_convert: return {{NINFER_PLANE_WORDS, NINFER_PLANE_RANDOM}, {NINFER_PLANE_WORDS}};
     case NINFER_OP_layout_encode:  // nvfp4's third input (DIVISORS) has no v1 buffer
         if (!f.words) return {{NINFER_PLANE_CODES, NINFER_PLANE_SCALES}, {NINFER_PLANE_PAYLOAD}};
         return {{NINFER_PLANE_WORDS}, {NINFER_PLANE_PAYLOAD}};
@@ -83,7 +83,8 @@ std::int32_t serve_v1(void *self, const ninfer_call_v1 *c, ninfer_result_v1 *r) 
     std::array<ninfer_input_plane, 2> inputs{};
     for (std::size_t i = 0; i < p.in.size() && p.in[i]; ++i) {
         // v1 says "no importance weights" with an empty aux; v2 with no importance plane.
-        if (p.in[i] == NINFER_PLANE_IMPORTANCE && in[i].second == 0) continue;
+        // Likewise an empty aux of convert: no random plane (an sr conversion draws its own bits).
+        if ((p.in[i] == NINFER_PLANE_IMPORTANCE || p.in[i] == NINFER_PLANE_RANDOM) && in[i].second == 0) continue;
         inputs[v2.input_count++] = {p.in[i], 0, in[i].first, in[i].second};
     }
     const std::array<std::pair<void *, std::uint64_t>, 3> out = {

@@ -28,6 +28,13 @@ std::uint64_t scalar_convert(std::uint32_t conversion_id, std::uint64_t src);
 bool scalar_convert_batch(std::uint32_t conversion_id, const std::uint8_t *in, std::uint8_t *out,
                           std::uint64_t n);
 
+/// `n` binary32 words of an `sr` conversion (registry.h NINFER_STOCHASTIC) with their random
+/// values: `random` holds n uint32 words little-endian (the random plane), or is null, and then
+/// the reference draws its own (scalar_conversions.cpp own_random_bits). False for a conversion
+/// that is not stochastic (nothing written).
+bool scalar_convert_sr_batch(std::uint32_t conversion_id, const std::uint8_t *in, const std::uint8_t *random,
+                             std::uint8_t *out, std::uint64_t n);
+
 /// Whether `format_id` is a scalar word format of the registry.
 bool scalar_knows_format(std::uint32_t format_id);
 

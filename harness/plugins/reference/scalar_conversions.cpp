@@ -8,7 +8,9 @@
 // rounding attribute, overflow behaviour, NaN rule) and rounds on the target's grid.
 #include <algorithm>
 #include <bit>
+#include <cstdlib>
 #include <cstring>
+#include <random>
 
 #include "ninfer/abi/bytes.hpp"
 #include "ninfer/abi/registry.hpp"
@@ -183,16 +185,32 @@ bool rounds_up(std::uint32_t rounding, bool negative, std::uint64_t kept, std::u
 /// The smallest exponent of a normal value: E8M0's exponent field 0 is 2^-bias, the others' 1 - bias.
 int min_normal_exponent(const abi::WordFormat &t) { return t.special == abi::Special::E8M0 ? -t.bias : 1 - t.bias; }
 
+/// Stochastic rounding's carry (registry.h NINFER_STOCHASTIC): the r bits of a 24-bit
+/// significand just below the kept ones (those of weight 2^-1 .. 2^-r units; lower bits are
+/// dropped, as r-bit hardware drops them) plus the low r bits of `random` reach 2^r.
+std::uint64_t sr_carry(std::uint64_t sig, int drop, int r, std::uint32_t random) {
+    const std::uint64_t mask = (1ull << r) - 1;
+    const std::uint64_t rest = drop >= 32 ? sig : sig & ((1ull << drop) - 1);
+    const int shift = drop - r;  // bits of the significand below R's lowest place
+    const std::uint64_t top = shift >= 32 ? 0 : shift >= 0 ? rest >> shift : (rest << -shift) & mask;
+    return (top + (random & mask)) >> r;
+}
+
 /// A finite nonzero binary32 magnitude sig * 2^ex rounded onto the target's grid (quantum
 /// 2^(max(floor(log2 x), emin) - man), IEEE 754 Section 4.3): the magnitude field, carries into
-/// the exponent included; beyond the largest finite, the overflow field.
-std::uint64_t rounded_field(const abi::Conversion &c, const abi::WordFormat &t, bool negative, std::uint64_t sig, int ex) {
+/// the exponent included; beyond the largest finite, the overflow field. `random`: an sr
+/// conversion's random value for this word.
+std::uint64_t rounded_field(const abi::Conversion &c, const abi::WordFormat &t, bool negative, std::uint64_t sig, int ex,
+                            std::uint32_t random) {
     const int emin = min_normal_exponent(t), log2_floor = ex + static_cast<int>(std::bit_width(sig)) - 1;
     const int quantum = std::max(log2_floor, emin) - t.man_bits;
     // Beyond 40 dropped bits every 24-bit significand lies below half a unit, as with 40.
     const int drop = std::min(quantum - ex, 40);
     std::uint64_t kept = drop <= 0 ? sig << -drop : sig >> drop;
-    if (drop > 0) kept += rounds_up(c.rounding, negative, kept, sig & ((1ull << drop) - 1), 1ull << (drop - 1));
+    if (drop > 0 && c.rounding == abi::detail::rounding_sr)
+        kept += sr_carry(sig, quantum - ex, abi::sr_random_bits(c.id), random);
+    else if (drop > 0)
+        kept += rounds_up(c.rounding, negative, kept, sig & ((1ull << drop) - 1), 1ull << (drop - 1));
     // Zero: the signed zero, or E8M0's smallest word (it has no zero).
     if (kept == 0) return 0;
     // The exponent field of the quantum's binade plus the fraction; a subnormal (kept below
@@ -204,7 +222,7 @@ std::uint64_t rounded_field(const abi::Conversion &c, const abi::WordFormat &t, 
 
 /// A binary32 word to the conversion's target (src fp32): NaN by the NaN rule, a negative
 /// value (or -0) of an unsigned target to word 0, infinity as an overflow, the rest rounded.
-std::uint64_t narrow_fp32(const abi::Conversion &c, const abi::WordFormat &t, std::uint32_t w) {
+std::uint64_t narrow_fp32(const abi::Conversion &c, const abi::WordFormat &t, std::uint32_t w, std::uint32_t random = 0) {
     const bool negative = (w >> 31) != 0;
     const std::uint32_t exponent = (w >> 23) & 0xFFu, fraction = w & 0x7FFFFFu;
     if (exponent == 0xFFu && fraction != 0) return nan_word(c, t, negative, fraction);
@@ -213,7 +231,7 @@ std::uint64_t narrow_fp32(const abi::Conversion &c, const abi::WordFormat &t, st
     if (exponent == 0xFFu) return sign | overflow_field(c, t, negative, true);
     if (exponent == 0 && fraction == 0) return sign;
     const std::uint64_t sig = fraction | (exponent ? 0x800000u : 0u);
-    return sign | rounded_field(c, t, negative, sig, (exponent ? static_cast<int>(exponent) : 1) - 150);
+    return sign | rounded_field(c, t, negative, sig, (exponent ? static_cast<int>(exponent) : 1) - 150, random);
 }
 
 /// A word of the conversion's source to binary32 (dst fp32): every value is exact in binary32;
@@ -225,6 +243,18 @@ std::uint64_t widen_to_fp32(const abi::Conversion &c, const abi::WordFormat &s, 
         return std::bit_cast<std::uint32_t>(static_cast<float>(std::bit_cast<double>(d)));
     if (c.nan_rule == abi::NanRule::UNDEFINED) return 0;
     return ((d >> 32) & 0x80000000u) | 0x7F800000u | ((d & 0xFFFFFFFFFFFFFull) >> 29);
+}
+
+/// The reference's own random values when a call of an sr conversion offers no random plane
+/// (harness/README.md "Stochastic rounding"): one std::mt19937_64 per process, seeded once from
+/// NINFER_SR_SEED (an integer; default 0x5EED) and advancing across calls, so that repeated
+/// calls with the same words draw fresh bits; each word takes the low 32 bits of one draw.
+std::uint32_t own_random_bits() {
+    static std::mt19937_64 rng = [] {
+        const char *s = std::getenv("NINFER_SR_SEED");
+        return std::mt19937_64(s ? std::strtoull(s, nullptr, 0) : 0x5EEDull);
+    }();
+    return static_cast<std::uint32_t>(rng());
 }
 
 /// One word of a registered conversion by its registry row: a 32-bit source wider than its
@@ -253,6 +283,18 @@ std::uint64_t scalar_convert(std::uint32_t conversion_id, std::uint64_t src) {
     if (src <= 0xFFFFFFFFu && own_convert(conversion_id, src, dst)) return dst;
     const auto *c = abi::find_id(abi::kConversions, conversion_id);
     return c ? convert_by_row(*c, src) : 0;
+}
+
+bool scalar_convert_sr_batch(std::uint32_t conversion_id, const std::uint8_t *in, const std::uint8_t *random,
+                             std::uint8_t *out, std::uint64_t n) {
+    const auto *c = abi::find_id(abi::kConversions, conversion_id);
+    if (!c || !abi::is_stochastic(*c)) return false;
+    const auto &t = *abi::find_id(abi::kWordFormats, c->dst);
+    for (std::uint64_t i = 0; i < n; ++i) {
+        const std::uint32_t r = random ? abi::load_le32(random + 4 * i) : own_random_bits();
+        abi::store_le(out + t.bytes() * i, narrow_fp32(*c, t, abi::load_le32(in + 4 * i), r), t.bytes());
+    }
+    return true;
 }
 
 bool scalar_convert_batch(std::uint32_t conversion_id, const std::uint8_t *in, std::uint8_t *out, std::uint64_t n) {

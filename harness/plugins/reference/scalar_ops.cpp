@@ -107,8 +107,19 @@ std::int32_t op_convert(const ninfer_call_v2 *c, ninfer_result_v2 *r) {
     const int in_width = word_format(conv->src)->bytes(), out_width = word_format(conv->dst)->bytes();
     WordPlanes p;
     if (const std::int32_t s = check_words(c, r, NINFER_PLANE_WORDS, in_width, out_width, p); s != NINFER_OK) return s;
-    scalar_convert_batch(c->method, static_cast<const std::uint8_t *>(p.in->data), static_cast<std::uint8_t *>(p.out->data),
-                         c->count);
+    if (abi::is_stochastic(*conv)) {
+        // The random plane when offered (count uint32 words), else the reference draws its own.
+        const ninfer_input_plane *random = ninfer_find_input(c, NINFER_PLANE_RANDOM);
+        if (random && random->bytes != c->count * 4)
+            return refuse(r, NINFER_E_INVALID_ARGUMENT,
+                          fmt::format("random holds {} bytes, count {} x 4 needs {}", random->bytes, c->count, c->count * 4));
+        scalar_convert_sr_batch(c->method, static_cast<const std::uint8_t *>(p.in->data),
+                                random ? static_cast<const std::uint8_t *>(random->data) : nullptr,
+                                static_cast<std::uint8_t *>(p.out->data), c->count);
+    } else {
+        scalar_convert_batch(c->method, static_cast<const std::uint8_t *>(p.in->data),
+                             static_cast<std::uint8_t *>(p.out->data), c->count);
+    }
     p.out->written = c->count * static_cast<std::uint64_t>(out_width);
     return NINFER_OK;
 }

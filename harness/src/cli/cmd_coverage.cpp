@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 // `ninfer-conform coverage [--json] [--level L] [--min-cases-per-path N]`: rules of the catalog
 // without any case, and the paths of each rule and op (ninfer/suites/paths.hpp), over every
-// suite's golden and seeded random cases at the level (default full). Exit 1 when a rule lacks a
+// suite's golden and seeded random cases at the level (default full); a statistical SR rule's
+// cases are its tests of draws (suites/SR.md). Exit 1 when a rule lacks a
 // case, a case names a rule outside the catalog, or a required path has fewer than N cases.
 #include <cstdio>
 #include <map>
@@ -12,6 +13,7 @@
 #include "cmd_common.hpp"
 #include "ninfer/suites/paths.hpp"
 #include "ninfer/suites/rules.hpp"
+#include "ninfer/suites/sr_statistics.hpp"
 #include "ninfer/suites/suites.hpp"
 
 namespace ninfer::harness::cli {
@@ -98,6 +100,8 @@ void add_coverage(CLI::App &app) {
             if (s.golden) count(s.golden(level));
             if (s.random) count(s.random(suites::kDefaultSeed, level));
         }
+        // the statistical SR rules are judged by draws, not golden cases: each test counts as a case
+        for (const auto &t : suites::sr::tests()) ++per_rule[t.rule];
         std::vector<std::string> uncovered;
         for (const auto &r : suites::rule_catalog())
             if (per_rule[r.id] == 0) uncovered.push_back(r.id);

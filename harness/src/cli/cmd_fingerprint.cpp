@@ -30,7 +30,11 @@ std::vector<fingerprint::Target> targets_of(const FingerprintArgs &a, Subject &s
     const bool decode = a.op == "decode";
     if (!a.conversion.empty()) {
         if (decode) throw UsageError("--conversion names a convert; give --format F with --op decode");
-        out.push_back({NINFER_OP_convert, &require_name(oracle::kConversions, a.conversion, "conversion"), nullptr});
+        const auto &c = require_name(oracle::kConversions, a.conversion, "conversion");
+        if (!fingerprint::fingerprintable(c))
+            throw UsageError("--conversion " + a.conversion +
+                             " rounds stochastically; its exact and statistical rules test it (suites/SR.md), not a fingerprint");
+        out.push_back({NINFER_OP_convert, &c, nullptr});
         return out;
     }
     const oracle::WordFormat *f = a.format.empty() ? nullptr : &require_name(oracle::kWordFormats, a.format, "word format");
@@ -43,7 +47,7 @@ std::vector<fingerprint::Target> targets_of(const FingerprintArgs &a, Subject &s
     }
     for (const auto &c : oracle::kConversions) {
         const bool declared = covers(caps, NINFER_OP_convert, c.dst, c.src, NINFER_LAYOUT_NONE, c.id);
-        if (declared && (!f || c.src == f->id || c.dst == f->id))
+        if (declared && fingerprint::fingerprintable(c) && (!f || c.src == f->id || c.dst == f->id))
             out.push_back({NINFER_OP_convert, &c, nullptr});
     }
     return out;

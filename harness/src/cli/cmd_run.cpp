@@ -3,6 +3,7 @@
 // when every applicable case passed (waived failures excepted), 1 otherwise (docs/cli.md).
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
@@ -14,6 +15,7 @@
 #include "dirs.hpp"
 #include "ninfer/harness/baseline.hpp"
 #include "ninfer/harness/fingerprint.hpp"
+#include "ninfer/harness/sr_run.hpp"
 #include "ninfer/suites/suites.hpp"
 #include "ninfer/vectors/vectors.hpp"
 
@@ -139,6 +141,19 @@ void annotate_report(reports::Report &rep, const RunArgs &a, const std::optional
 }
 
 /// The summary on stdout, where the reports went, and a warning when nothing was tested.
+/// The statistical rules of stochastic rounding (suites/SR.md) join a whole run at level full or
+/// above (every suite, or scalar.convert; no shard): their tests, run at 1e-9 per run, become
+/// cases of the report.
+void add_sr_statistics(reports::Report &rep, Subject &s, const RunOptions &opts, bool sharded) {
+    const bool convert = opts.suites.empty() ||
+                         std::find(opts.suites.begin(), opts.suites.end(), "scalar.convert") != opts.suites.end();
+    if (opts.level < suites::Level::full || sharded || !convert) return;
+    const auto verdicts = run_sr_statistics(s, {1, 1000000000});
+    if (verdicts.empty()) return;
+    for (auto &r : sr_case_results(verdicts)) rep.cases.push_back(std::move(r));
+    reports::finalize(rep);
+}
+
 void print_outcome(const reports::Report &rep, const RunArgs &a, const reports::SubjectIdentity &id) {
     std::fputs(reports::render_summary(rep).c_str(), stdout);
     if (!a.report.empty()) std::printf("report: %s\n", a.report.c_str());
@@ -235,6 +250,7 @@ void add_run(CLI::App &app) {
             return open_subject(a->subject, ignored);
         };
         reports::Report rep = run_cases(*subject, set, opts, id, open_more);
+        add_sr_statistics(rep, *subject, opts, shard.has_value());
         rep.vectors_custom = custom;
         std::vector<std::string> fingerprint_errors;
         fingerprint::add_run_fingerprints(*subject, rep, a->fingerprint, a->jobs, fingerprint_errors);

@@ -4,6 +4,7 @@
 // and their neighbours, binade, subnormal and overflow thresholds, specials, NaN payloads,
 // whole narrow domains.
 #include "builders.hpp"
+#include "convert_sr.hpp"
 
 #include <map>
 #include <mutex>
@@ -35,10 +36,14 @@ Case convert_case(const Conversion &cv, const std::string &slug, Level level, co
     c.format = dst.id;
     c.format_in = src.id;
     c.method = cv.id;
-    for (auto w : words) {
+    const bool stochastic = abi::is_stochastic(cv);
+    for (auto packed : words) {
+        const std::uint64_t w = sr_source_word(cv, packed);  // an sr word carries its random value (convert_sr.hpp)
         if (!conversion_in_domain(cv, w)) throw std::logic_error("case " + c.id + ": word outside the conversion's domain");
         put_word(c.input(NINFER_PLANE_WORDS), w, src.bytes());
-        put_word(c.expect.output(NINFER_PLANE_WORDS), convert_word(cv, w), dst.bytes());
+        if (stochastic) put_word(c.input(NINFER_PLANE_RANDOM), sr_random_value(packed), 4);
+        const std::uint64_t expected = stochastic ? convert_word_sr(cv, w, sr_random_value(packed)) : convert_word(cv, w);
+        put_word(c.expect.output(NINFER_PLANE_WORDS), expected, dst.bytes());
         c.suite_reading = c.suite_reading || conversion_word_is_reading(cv, w, rule_reading);
     }
     c.count = words.size();
@@ -175,7 +180,7 @@ void add_split(std::vector<Case> &out, const Conversion &cv, const std::string &
                const Words &words) {
     const bool rule_reading = rule_of(rule::convert(cv)).suite_reading;
     Words plain, reading;
-    for (auto w : words) (conversion_word_is_reading(cv, w, rule_reading) ? reading : plain).push_back(w);
+    for (auto w : words) (conversion_word_is_reading(cv, sr_source_word(cv, w), rule_reading) ? reading : plain).push_back(w);
     if (!plain.empty()) out.push_back(convert_case(cv, slug, Level::quick, source, plain));
     if (!reading.empty()) out.push_back(convert_case(cv, slug + "_suite_reading", Level::quick, source, reading));
 }
@@ -191,18 +196,20 @@ std::vector<Case> convert_golden() {
         add_lesson_cases(out, rule, make);
         if (cv.src == NINFER_FORMAT_fp32) {
             const auto &t = fp32_tables(cv);
-            add_split(out, cv, "ties", "ties", t.ties);
-            add_split(out, cv, "tie_neighbours", "ties", t.tie_neighbours);
-            add_split(out, cv, "grid_points", "boundary", t.grid);
-            add_split(out, cv, "subnormal_threshold", "boundary", t.subnormal);
-            add_split(out, cv, "overflow_threshold", "boundary", t.overflow);
-            add_split(out, cv, "specials", "special values", t.specials);
-            if (!t.nans.empty()) add_split(out, cv, "nan_payloads", "special values", t.nans);
+            // an sr conversion's words each with the random values at its boundaries (convert_sr.hpp)
+            const auto row = [&](const Words &w) { return abi::is_stochastic(cv) ? sr_pairs(cv, w) : w; };
+            add_split(out, cv, "ties", "ties", row(t.ties));
+            add_split(out, cv, "tie_neighbours", "ties", row(t.tie_neighbours));
+            add_split(out, cv, "grid_points", "boundary", row(t.grid));
+            add_split(out, cv, "subnormal_threshold", "boundary", row(t.subnormal));
+            add_split(out, cv, "overflow_threshold", "boundary", row(t.overflow));
+            add_split(out, cv, "specials", "special values", row(t.specials));
+            if (!t.nans.empty()) add_split(out, cv, "nan_payloads", "special values", row(t.nans));
             Words nans;
             for (auto w : t.specials)
                 if (is_nan_word(src, w)) nans.push_back(w);
             for (auto w : t.nans) nans.push_back(w);
-            if (!nans.empty()) add_nan_profiles(out, cv, "special values", unique(nans));
+            if (!nans.empty()) add_nan_profiles(out, cv, "special values", row(unique(nans)));
             continue;
         }
         if (nan_principle(cv).payload_profile || nan_principle(cv).sign_profile) {
@@ -253,6 +260,7 @@ std::vector<Case> convert_random(std::uint64_t seed, Level level) {
             [&](std::mt19937_64 &rng) -> std::optional<std::uint64_t> {
                 const auto w = random_fp32_word(rng, t);
                 if (!conversion_in_domain(cv, w)) return std::nullopt;
+                if (abi::is_stochastic(cv)) return (rng() & 0xFFFFFFFFu) << 32 | w;  // its random value (convert_sr.hpp)
                 return w;
             },
             [&](const std::string &s, Level l, const std::string &src, const Words &w) {

@@ -169,6 +169,11 @@ enum ninfer_payload_detail {
 #undef NINFER_X_
 };
 
+/* The convert capability's `profile` for an `sr` conversion (issue 24 item 3; harness/README.md):
+ * 0 - the plugin reads the random plane when offered and draws its own bits when not;
+ * NINFER_SR_SELF_DRAWN - the plugin always draws its own bits (only the statistical rules apply). */
+#define NINFER_SR_SELF_DRAWN 1u
+
 /* call flags */
 #define NINFER_FLAG_NEGATIVE_SCALES 0x1u /* quant_encode grouped_search: negative candidates */
 #define NINFER_FLAG_GATHER 0x2u          /* rows_select: the rows plane holds arbitrary row indices */
@@ -192,7 +197,8 @@ enum ninfer_payload_detail {
     X(10, IMPORTANCE, importance, "binary32 importance weights of an encoder (grouped_search: K)")       \
     X(11, ROWS, rows, "row indices as uint64 (rows_select: first row and count, or a gather)")            \
     X(12, ACTIVATION, activation, "an operator's activation, row-major, words of the plane's format")     \
-    X(13, OUTPUT, output, "an operator's output, row-major, words of the plane's format")
+    X(13, OUTPUT, output, "an operator's output, row-major, words of the plane's format")                \
+    X(14, RANDOM, random, "random bits as uint32 per word (convert of an `sr` conversion)")
 
 enum ninfer_plane_name {
     NINFER_PLANE_NONE = 0,

@@ -134,7 +134,8 @@
     X(4, rnu, "round to nearest, ties toward +infinity (ggml UE4M3 half-up)")      \
     X(5, rup, "round toward +infinity")                                            \
     X(6, exact, "exact widening: every source value is representable")            \
-    X(7, rdn, "round toward -infinity")
+    X(7, rdn, "round toward -infinity")                                            \
+    X(8, sr, "stochastic: r random bits added below the last place, then truncated (NINFER_STOCHASTIC)")
 
 #define NINFER_OVERFLOWS(X)                                                               \
     X(1, inf, "IEEE 754 7.4: infinity under nearest rounding; a directed rounding reaches infinity only in its direction, else the largest finite") \
@@ -194,7 +195,26 @@
     X(41, fp32_to_e2m1_rdn_satfinite, fp32, e2m1, rdn, satfinite, UNDEFINED)       \
     X(42, fp32_to_ue4m3_rtz_satfinite, fp32, ue4m3, rtz, satfinite, ZERO)          \
     X(43, fp32_to_ue4m3_rup_satfinite, fp32, ue4m3, rup, satfinite, ZERO)          \
-    X(44, fp32_to_e8m0_rna_satfinite, fp32, e8m0, rna, satfinite, ANY)
+    X(44, fp32_to_e8m0_rna_satfinite, fp32, e8m0, rna, satfinite, ANY)             \
+    X(45, fp32_to_bf16_sr_satfinite, fp32, bf16, sr, satfinite, QUIET_TRUNC)       \
+    X(46, fp32_to_fp16_sr_satfinite, fp32, fp16, sr, satfinite, ANY_SIGNED)        \
+    X(47, fp32_to_e4m3fn_sr_satfinite, fp32, e4m3fn, sr, satfinite, ANY)           \
+    X(48, fp32_to_e5m2_sr_satfinite, fp32, e5m2, sr, satfinite, ANY)               \
+    X(49, fp32_to_e2m1_sr_satfinite, fp32, e2m1, sr, satfinite, UNDEFINED)
+
+/* ---- Stochastic rounding (issue 24 item 3; oracle/README.md, suites/SR.md) ----------------------
+ * X(conversion, random_bits): the conversions of rounding `sr` and r, the random bits each draws.
+ * SR(x, R) = truncate(|x| + R * 2^(q - r)) with the sign of x, where 2^q is the result's last
+ * place (the quantum of the target's grid at |x|; the subnormal quantum below the normal range)
+ * and R is the low r bits of the word's random value (NINFER_PLANE_RANDOM); the bits of |x| below
+ * 2^(q - r) are dropped before the addition (what r-bit hardware does). Then the overflow rule and
+ * the NaN rule. r = 23 - man_bits: every bit that a normal result drops from a binary32 input. */
+#define NINFER_STOCHASTIC(X)                \
+    X(fp32_to_bf16_sr_satfinite, 16)        \
+    X(fp32_to_fp16_sr_satfinite, 13)        \
+    X(fp32_to_e4m3fn_sr_satfinite, 20)      \
+    X(fp32_to_e5m2_sr_satfinite, 21)        \
+    X(fp32_to_e2m1_sr_satfinite, 22)
 
 /* ---- Validity roles (tensor-formats.txt Sections 3.3, 3.4, 6) ------------------------------
  * X(id, name, word_format, accepts_negative_zero, accepts_positive_zero, accepts_negative, summary)

@@ -232,6 +232,44 @@ constexpr auto find_name(const Table &table, std::string_view name) -> const typ
     return nullptr;
 }
 
+/// A stochastic-rounding conversion and r, its random bits (registry.h NINFER_STOCHASTIC).
+struct Stochastic {
+    std::uint32_t conversion;  ///< a kConversions id of rounding `sr`
+    int random_bits;           ///< r: random bits added below the result's last place
+};
+inline constexpr std::array kStochastic = {
+#define NINFER_X_(conversion, bits) Stochastic{NINFER_CONVERSION_##conversion, bits},
+    NINFER_STOCHASTIC(NINFER_X_)
+#undef NINFER_X_
+};
+
+/// r of an `sr` conversion id, or 0 when the conversion is not stochastic.
+constexpr int sr_random_bits(std::uint32_t conversion) {
+    for (const auto &s : kStochastic)
+        if (s.conversion == conversion) return s.random_bits;
+    return 0;
+}
+
+/// Whether a conversion rounds stochastically (and so reads the random plane).
+constexpr bool is_stochastic(const Conversion &c) { return c.rounding == detail::rounding_sr; }
+
+namespace detail {
+/// Every `sr` conversion has a NINFER_STOCHASTIC row, r = 23 - man_bits of its fp32 -> target.
+constexpr bool stochastic_table_complete() {
+    for (const auto &c : kConversions) {
+        if (!is_stochastic(c)) continue;
+        const auto *dst = find_id(kWordFormats, c.dst);
+        if (c.src != NINFER_FORMAT_fp32 || !dst || sr_random_bits(c.id) != 23 - dst->man_bits) return false;
+    }
+    for (const auto &s : kStochastic) {
+        const auto *c = find_id(kConversions, s.conversion);
+        if (!c || !is_stochastic(*c)) return false;
+    }
+    return true;
+}
+static_assert(stochastic_table_complete(), "NINFER_STOCHASTIC: one row per sr conversion, r = 23 - man_bits");
+}  // namespace detail
+
 /// The family of a registered tensor format (which registry table holds its row).
 enum class Family : std::uint8_t { word, grouped, scaled, gguf };
 

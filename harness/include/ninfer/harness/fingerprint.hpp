@@ -13,6 +13,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "ninfer/abi/registry.hpp"
 #include "ninfer/harness/subject.hpp"
 #include "ninfer/oracle/fingerprint_lattice.hpp"
 #include "ninfer/reports/report.hpp"
@@ -47,6 +48,10 @@ inline constexpr std::uint64_t kStratifiedLow[] = {0x000, 0x001, 0x7FF, 0x800, 0
 
 /// --domain auto: every word of a source up to 16 bits, the stratified sample of a 32-bit one.
 Domain auto_domain(const oracle::WordFormat &src);
+
+/// Whether the lattice covers a conversion: every deterministic one; a stochastic (`sr`) conversion
+/// draws on random bits, and its exact and statistical rules test it instead (suites/SR.md).
+inline bool fingerprintable(const oracle::Conversion &c) { return !abi::is_stochastic(c); }
 
 /// A mismatch counter of one combination of a region's dimensions.
 struct Cell {

@@ -198,7 +198,7 @@ TEST_CASE("native fp32-source conversions equal the oracle on 10^7 inputs each: 
           "[native][oracle][xcheck]") {
     const std::uint64_t total = env_or("NINFER_XCHECK_INPUTS", 10000000);
     for (const auto &c : oracle::kConversions) {
-        if (c.src != NINFER_FORMAT_fp32) continue;
+        if (c.src != NINFER_FORMAT_fp32 || ninfer::abi::is_stochastic(c)) continue;  // sr: test_sr_reference.cpp
         const auto start = std::chrono::steady_clock::now();
         const auto &dst = oracle::word_format(c.dst);
         std::uint64_t midpoints = 0;

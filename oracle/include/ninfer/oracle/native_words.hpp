@@ -13,7 +13,8 @@
 
 namespace ninfer::native {
 
-/// Whether `conversion_id` names a registered conversion (NINFER_CONVERSIONS).
+/// Whether `conversion_id` names a registered conversion (NINFER_CONVERSIONS) that the native
+/// path serves: every one but the stochastic (`sr`) conversions, which need a random plane.
 bool knows_conversion(std::uint32_t conversion_id);
 
 /// One word of the named conversion (source word in the low bits); 0 for an unknown id.

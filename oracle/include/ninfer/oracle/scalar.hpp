@@ -59,6 +59,12 @@ std::uint64_t round_quotient(const Real &a, const Real &b, const WordFormat &f, 
 /// conversion's rules for infinities, NaN and out-of-domain inputs.
 std::uint64_t convert_word(const Conversion &c, std::uint64_t src_word);
 
+/// The `sr` conversion of one source word with its random value (registry.h NINFER_STOCHASTIC):
+/// SR(x, R) = truncate(|x| + R * 2^(q - r)) with the sign of x, R the low r bits of `random`,
+/// the bits of |x| below 2^(q - r) dropped first; then the conversion's overflow and NaN rules.
+/// convert_word refuses an `sr` conversion's finite nonzero input (it has no random value).
+std::uint64_t convert_word_sr(const Conversion &c, std::uint64_t src_word, std::uint32_t random);
+
 /// True when the source word's exact value lies exactly halfway between two neighbours of the
 /// target format under a nearest rounding (rne, rna, rnu); false for directed roundings, exact
 /// and special inputs.

@@ -1,0 +1,44 @@
+// SPDX-License-Identifier: Apache-2.0
+// The statistical rules of stochastic rounding run on a subject (issue 24 item 3; suites/SR.md):
+// each test's lanes of one input x go to the subject in convert calls without the random plane,
+// so that the subject draws its own bits; the count of ups (or of (up, up) pairs) is judged
+// against the test's exact binomial acceptance region.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "ninfer/harness/subject.hpp"
+#include "ninfer/reports/report.hpp"
+#include "ninfer/suites/sr_statistics.hpp"
+
+namespace ninfer::harness {
+
+/// The verdict of one statistical test.
+struct SrVerdict {
+    suites::sr::Test test;
+    suites::sr::Region region;
+    suites::sr::Tally tally;
+    bool passed = false;
+    std::string error;  ///< the call that failed (status, crash, short output), else ""
+};
+
+/// Whether the subject declares an sr conversion for the statistical rules: a convert
+/// capability of profile 0 (reads the random plane, draws its own bits without it) or
+/// NINFER_SR_SELF_DRAWN (always draws its own).
+bool declares_sr(const SubjectInfo &info, const oracle::Conversion &c);
+
+/// Every statistical test of the conversions the subject declares, at run level `run`
+/// (Bonferroni over the tests run), `lanes` words per call.
+std::vector<SrVerdict> run_sr_statistics(Subject &s, suites::sr::Level run, std::uint64_t lanes = 16384);
+
+/// The given tests, each at level `level` (no division), `lanes` words per call.
+std::vector<SrVerdict> run_sr_tests(Subject &s, const std::vector<suites::sr::Test> &tests, suites::sr::Level level,
+                                    std::uint64_t lanes = 16384);
+
+/// The verdicts as report cases: id <rule>/<input>, suite scalar.convert_sr_statistics; a
+/// failure says the count, the trials, p and the region (reports/README: one case per test).
+std::vector<reports::CaseResult> sr_case_results(const std::vector<SrVerdict> &verdicts);
+
+}  // namespace ninfer::harness

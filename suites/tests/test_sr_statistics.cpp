@@ -1,0 +1,81 @@
+// SPDX-License-Identifier: Apache-2.0
+// The statistical rules of stochastic rounding (issue 24 item 3; suites/SR.md): the exact
+// binomial acceptance regions against tails worked by hand, and the tests' inputs against the
+// oracle (p is the fraction of random values that round up).
+#include <catch2/catch.hpp>
+
+#include "ninfer/oracle/scalar.hpp"
+#include "ninfer/suites/rules.hpp"
+#include "ninfer/suites/sr_statistics.hpp"
+
+using namespace ninfer::suites;
+using ninfer::suites::sr::Dyadic;
+using ninfer::suites::sr::Level;
+
+TEST_CASE("sr statistics: acceptance regions equal binomial tails worked by hand", "[sr]") {
+    // n = 10, p = 1/2, alpha = 1/10: P(X <= 1) = 11/1024 <= 1/20 < P(X <= 2) = 56/1024, and by
+    // symmetry P(X >= 9) = 11/1024, P(X >= 8) = 56/1024: the region is [2, 8].
+    CHECK(sr::acceptance(10, {1, 1}, {1, 10}).lo == 2);
+    CHECK(sr::acceptance(10, {1, 1}, {1, 10}).hi == 8);
+    CHECK(sr::acceptance(10, {512, 10}, {1, 10}).hi == 8);  // 512/1024 is 1/2: reduced first
+    // n = 10, p = 1/4, alpha = 1/10: P(X = 0) = 3^10/4^10 = 59049/1048576 > 1/20, so lo = 0;
+    // P(X >= 6) = 20686/1048576 <= 1/20 < P(X >= 5) = 81922/1048576, so hi = 5.
+    CHECK(sr::acceptance(10, {1, 2}, {1, 10}).lo == 0);
+    CHECK(sr::acceptance(10, {1, 2}, {1, 10}).hi == 5);
+    // n = 4, p = 1/2, alpha = 1/4: P(X = 0) = 1/16 <= 1/8 < P(X <= 1) = 5/16: [1, 3]
+    CHECK(sr::acceptance(4, {1, 1}, {1, 4}).lo == 1);
+    CHECK(sr::acceptance(4, {1, 1}, {1, 4}).hi == 3);
+    // p = 0 and p = 1 leave no room: any other count is impossible
+    CHECK(sr::acceptance(1000, {0, 16}, {1, 1000}).hi == 0);
+    CHECK(sr::acceptance(1000, {1 << 16, 16}, {1, 1000}).lo == 1000);
+    CHECK(sr::acceptance(10, {1, 1}, {1, 10}).accepts(2));
+    CHECK_FALSE(sr::acceptance(10, {1, 1}, {1, 10}).accepts(9));
+}
+
+TEST_CASE("sr statistics: Bonferroni divides the run's level by the tests", "[sr]") {
+    const Level l = sr::per_test({1, 1000000000}, 35);
+    CHECK(l.num == 1);
+    CHECK(l.den == 35000000000ull);
+}
+
+TEST_CASE("sr statistics: every test's p is the oracle's fraction of random values that round up", "[sr]") {
+    const auto tests = sr::tests();
+    CHECK(tests.size() == 7 * ninfer::abi::kStochastic.size());
+    for (const auto &t : tests) {
+        INFO(t.rule << "/" << t.input);
+        CHECK(find_rule(t.rule) != nullptr);
+        const auto &c = ninfer::oracle::conversion(t.conversion);
+        const int r = ninfer::abi::sr_random_bits(c.id);
+        const std::uint64_t span = 1ull << r;
+        // SR(x, R) is down below a threshold T and up from T on: P(up) = (2^r - T) / 2^r
+        std::uint64_t lo = 0, hi = span;
+        while (hi - lo > 1) {
+            const std::uint64_t mid = lo + (hi - lo) / 2;
+            (ninfer::oracle::convert_word_sr(c, t.x, static_cast<std::uint32_t>(mid)) == t.down ? lo : hi) = mid;
+        }
+        CHECK(ninfer::oracle::convert_word_sr(c, t.x, 0) == t.down);
+        if (hi < span) CHECK(ninfer::oracle::convert_word_sr(c, t.x, static_cast<std::uint32_t>(hi)) == t.up);
+        const std::uint64_t ups = span - hi;
+        if (t.kind == sr::Kind::unbiased) {
+            CHECK(t.p.num == ups);
+            CHECK(t.p.bits == r);
+        } else {
+            CHECK(t.p.num == ups * ups);
+            CHECK(t.p.bits == 2 * r);
+        }
+    }
+}
+
+TEST_CASE("sr statistics: a tally counts ups, (up, up) pairs and stray words", "[sr]") {
+    sr::Test t;
+    t.down = 0x3F80;
+    t.up = 0x3F81;
+    t.kind = sr::Kind::unbiased;
+    const std::vector<std::uint64_t> words = {0x3F80, 0x3F81, 0x3F81, 0x3F81, 0x7FC0, 0x3F80};
+    CHECK(sr::tally(t, words).count == 3);
+    CHECK(sr::tally(t, words).strays == 1);
+    CHECK(sr::tally(t, words).trials == 6);
+    t.kind = sr::Kind::independent;
+    CHECK(sr::tally(t, words).count == 1);  // pairs (0x3F80, 0x3F81), (0x3F81, 0x3F81), (0x7FC0, 0x3F80)
+    CHECK(sr::tally(t, words).trials == 3);
+}

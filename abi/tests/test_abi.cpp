@@ -143,7 +143,7 @@ TEST_CASE("planes: ids and names unique, ids from 1, plane_name and plane_id rou
         CHECK(plane_name(static_cast<std::uint32_t>(p.value)) == p.name);
         CHECK(plane_id(p.name) == static_cast<std::uint32_t>(p.value));
     }
-    CHECK(kPlanes.size() == 13);  // NINFER_PLANES: words .. output
+    CHECK(kPlanes.size() == 14);  // NINFER_PLANES: words .. random
     // The C enumerators are the X-macro rows.
     CHECK(plane_id("words") == NINFER_PLANE_WORDS);
     CHECK(plane_id("values") == NINFER_PLANE_VALUES);

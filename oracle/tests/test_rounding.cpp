@@ -755,7 +755,7 @@ TEST_CASE("conversion_is_tie: midpoints are ties under rna only among the new di
 TEST_CASE("convert_word_many equals convert_word for every conversion of one source", "[rounding][many]") {
     std::vector<const Conversion *> fp32_sources;
     for (const auto &c : kConversions)
-        if (c.src == NINFER_FORMAT_fp32) fp32_sources.push_back(&c);
+        if (c.src == NINFER_FORMAT_fp32 && !ninfer::abi::is_stochastic(c)) fp32_sources.push_back(&c);  // sr needs bits
     REQUIRE(fp32_sources.size() > 1);
     std::mt19937_64 rng(test_seed());
     std::vector<std::uint64_t> words = {0x00000000, 0x80000000, 0x7F800000, 0xFF800000, 0x7FC00001, 0xFF800001,

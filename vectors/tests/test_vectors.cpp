@@ -290,7 +290,7 @@ TEST_CASE("malformed vector sets are refused with one line naming file:line", "[
     }
     SECTION("a plane the op does not have") {
         const auto dir = small_set("plane", replace_once(good, "\"inputs\":{\"words\"", "\"inputs\":{\"scales\""));
-        check_one_line(load_error(dir), file + ":3", "key \"inputs\": unknown plane \"scales\" for op convert (expected words)");
+        check_one_line(load_error(dir), file + ":3", "key \"inputs\": unknown plane \"scales\" for op convert (expected words, random)");
     }
     SECTION("planes not an object") {
         const auto dir = small_set("planes_array", replace_once(good, "\"outputs\":{\"words\":[\"3f80\",\"7fc0\"]}", "\"outputs\":[]"));

@@ -138,12 +138,32 @@ std::string table_names(const Table &table) {
     return s;
 }
 
-/// Lookup by name or UsageError("unknown <what> 'x'; expected one of: ...").
+/// The names of a long table that share the longest prefix with `name` (at most 12, "" when none
+/// shares a character), so that an error line stays one short line.
+template <class Table>
+std::string close_names(const Table &table, std::string_view name) {
+    for (std::size_t k = name.size(); k > 0; --k) {
+        std::string s;
+        std::size_t n = 0;
+        for (const auto &e : table)
+            if (std::string_view(e.name).starts_with(name.substr(0, k)) && n++ < 12)
+                s += (s.empty() ? "" : ", ") + std::string(e.name);
+        if (n > 0) return s + (n > 12 ? ", ..." : "");
+    }
+    return "";
+}
+
+/// Lookup by name or UsageError("unknown <what> 'x'; expected one of: ..."); a table of more than
+/// 24 names lists those closest to `name` and points at `list` for the rest.
 template <class Table>
 const typename Table::value_type &require_name(const Table &table, const std::string &name, std::string_view what) {
     for (const auto &e : table)
         if (e.name == name) return e;
-    throw UsageError(fmt::format("unknown {} '{}'; expected one of: {}", what, echo(name), table_names(table)));
+    if (std::size(table) <= 24)
+        throw UsageError(fmt::format("unknown {} '{}'; expected one of: {}", what, echo(name), table_names(table)));
+    const std::string close = close_names(table, name);
+    throw UsageError(fmt::format("unknown {} '{}'; expected one of the {} that `ninfer-conform list` names{}{}", what,
+                                 echo(name), std::size(table), close.empty() ? "" : ", such as: ", close));
 }
 
 }  // namespace ninfer::harness::cli

@@ -147,3 +147,27 @@ TEST_CASE("a crash in one of 16 or 64 run jobs is that case's result, as in one 
             CHECK(without_timings(reports::to_json(many)) == expected);
         }
 }
+
+TEST_CASE("fingerprint --jobs 16 and 64 give the output and the JSON of --jobs 1", "[jobs][stress][fingerprint]") {
+    // A mutant, so that the residue counts by class are part of what must not move.
+    const std::string args = "fingerprint --plugin mutant_bf16_truncation --conversion fp32_to_bf16_rne --domain sparse";
+    const auto fingerprint = [&](const std::string &jobs, std::string &out) {
+        const fs::path file = scratch() / "fingerprint.json";  // one path: stdout names it
+        fs::remove(file);
+        const auto o = test::run_cli(scratch(), args + " --jobs " + jobs + " --json '" + file.string() + "'");
+        INFO(o.out << o.err);
+        REQUIRE(o.status == 0);
+        out = o.out;
+        return without_timings(json::parse(test::slurp(file)));
+    };
+    std::string one_out;
+    const json one = fingerprint("1", one_out);
+    REQUIRE(one["fingerprints"].size() == 1);
+    REQUIRE(one["fingerprints"][0]["named"] == "fp32_to_bf16_rtz");  // truncation is round toward zero
+    for (const char *jobs : {"16", "64"}) {
+        INFO("--jobs " << jobs);
+        std::string out;
+        CHECK(fingerprint(jobs, out) == one);
+        CHECK(out == one_out);
+    }
+}

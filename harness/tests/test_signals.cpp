@@ -231,3 +231,27 @@ TEST_CASE("a signal to sweep in many jobs kills every job's worker", "[signals][
     for (pid_t w : workers) CHECK(test::process_gone(w));
     CHECK(written_in(dir).empty());
 }
+
+TEST_CASE("a signal to fingerprint over all 2^32 inputs kills its subject and writes no JSON", "[signals][fingerprint]") {
+    for (int sig : {SIGINT, SIGTERM}) {
+        INFO(signal_name(sig));
+        const fs::path dir = test::fresh_dir(scratch() / (std::string("fingerprint-") + signal_name(sig)));
+        const fs::path json = dir / "fingerprint.json";
+        // All 2^32 fp32 words on 16 counting threads: minutes of work, interrupted once the subject runs.
+        const pid_t harness = start_cli(dir, {"fingerprint", "--plugin", "reference", "--conversion", "fp32_to_bf16_rne",
+                                              "--domain", "all", "--jobs", "16", "--json", json.string()});
+        std::vector<pid_t> workers;
+        REQUIRE(eventually([&] {
+            workers = subjects_of(harness);
+            return !workers.empty();
+        }));
+        std::this_thread::sleep_for(std::chrono::milliseconds(300));  // inside the batches, not at the start
+        REQUIRE(::kill(harness, sig) == 0);
+        const int st = wait_for(harness, std::chrono::seconds(20));
+        CHECK(st != -1);
+        CHECK(WIFSIGNALED(st));
+        CHECK(WTERMSIG(st) == sig);
+        for (pid_t w : workers) CHECK(test::process_gone(w));
+        CHECK(written_in(dir).empty());
+    }
+}

@@ -95,6 +95,10 @@ const std::vector<Entry> &table() {
         {"convert.fp32_to_e2m1_sr_satfinite", F, kStochastic, {}},
         {"convert.fp32_to_e2m1_sr_satfinite.sr_unbiased", F, kStochasticLaw, {}},
         {"convert.fp32_to_e2m1_sr_satfinite.sr_independent", F, kStochasticLaw, {}},
+        {"convert.sr.random_plane_size", F,
+         "issue 24 item 3: the random plane holds one uint32 per word (harness/README.md, convert); the plugin ABI names "
+         "the status of a malformed call",
+         {}},
         {"convert.fp16_to_fp32", F, kNanPrinciple, {}},
         {"convert.bf16_to_fp32", F, kNanPrinciple, {}},
         {"convert.e4m3fn_to_fp32", F, kNanPrinciple, {}},

@@ -551,6 +551,10 @@ constexpr Row kRows[] = {
      "conversion between different source and target types is not implicit. ... rejection of "
      "implicit cross-type encoding",
      ""},
+    {rule::convert_sr_random_plane_size, "issue 24 item 3 (stochastic rounding; the plugin ABI)", "",
+     "a convert call of an sr conversion whose random plane does not hold count x 4 bytes (one uint32 "
+     "random value per word) is refused with NINFER_E_INVALID_ARGUMENT, never served from a short, "
+     "long or ragged plane."},
     {rule::layout_registry_unregistered_pair, "storage-layouts.md 1",
      "Any other format/layout pair is unsupported and must be refused, by name, before any byte is "
      "read. There is no open-ended `(bits, group, scale type)` constructor.",
@@ -584,6 +588,7 @@ std::vector<Rule> scalar_rules() {
         if (nan_principle(c).payload_profile) rules.push_back(table_rule(rule::convert_nan_payload(c), "convert"));
     for (const auto &c : kConversions)
         if (nan_principle(c).sign_profile) rules.push_back(table_rule(rule::convert_nan_sign(c), "convert"));
+    rules.push_back(table_rule(rule::convert_sr_random_plane_size, "convert"));
     for (const RuleId id : {rule::layout_contiguous_le_v1_words, rule::layout_contiguous_le_v1_size,
                             rule::layout_contiguous_le_v1_overflow, rule::layout_contiguous_le_v1_cross_type,
                             rule::layout_registry_unregistered_pair})

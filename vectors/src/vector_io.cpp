@@ -333,6 +333,9 @@ std::pair<int, int> word_op_widths(const Case &c, const std::string &where) {
 struct PlaneReader {
     const std::string &where;
     std::string op;  ///< the op's name, for messages
+    /// A refusal case's input planes: a word op's plane of another size than `count` words is
+    /// a hex byte image (vectors/README.md, "Planes of the wrong size").
+    bool sized_refusal = false;
 
     /// Refuses a key of `o` that is not a plane of `order`.
     void require_known(const nlohmann::json &o, const std::vector<std::uint32_t> &order, const std::string &key) const {
@@ -348,6 +351,12 @@ struct PlaneReader {
 
     /// One plane: `words` hex words of `word_bytes`, a hex byte image, or {"format", "bytes"}.
     suites::Plane plane(std::uint32_t n, const nlohmann::json &v, int word_bytes, std::uint64_t words, const std::string &sub) const {
+        if (word_bytes && sized_refusal && v.is_string()) {
+            auto bytes = parse_bytes_hex(v, where, sub);
+            if (bytes.size() == words * static_cast<std::uint64_t>(word_bytes))
+                fail(where, "key \"" + sub + "\": a plane of count words is an array of hex words, not a byte image");
+            return {n, 0, std::move(bytes)};
+        }
         if (word_bytes) return {n, 0, parse_words_hex(v, word_bytes, words, where, sub)};
         if (!v.is_object()) return {n, 0, parse_bytes_hex(v, where, sub)};
         // A plane with its element format: {"format": name, "bytes": hex}.
@@ -429,7 +438,7 @@ std::string case_to_line(const Case &c) {
     const auto planes = suites::op_planes(c.op, c.format, c.layout);
     // A word op's planes are arrays of count words; any other plane is a hex byte image.
     const auto plane_json = [&](const suites::Planes &list, const std::vector<std::uint32_t> &order, int word_bytes,
-                                bool check_count, const char *what) {
+                                bool check_count, const char *what, bool refusal = false) {
         ordered_json o = ordered_json::object();
         std::size_t next = 0;
         for (const auto &p : list) {
@@ -450,7 +459,12 @@ std::string case_to_line(const Case &c) {
             }
             if (p.format != 0)
                 throw std::logic_error("vector writer: case " + c.id + ": word op plane " + key + " has a format");
-            if (check_count && p.bytes.size() != c.count * static_cast<std::uint64_t>(word_bytes))
+            const bool sized = p.bytes.size() == c.count * static_cast<std::uint64_t>(word_bytes);
+            if (!sized && check_count && refusal) {  // a refusal's plane of the wrong size: its bytes
+                o[key] = abi::hex_bytes(p.bytes);
+                continue;
+            }
+            if (!sized && check_count)
                 throw std::logic_error("vector writer: case " + c.id + ": " + what + " plane " + key + " holds " +
                                        std::to_string(p.bytes.size()) + " bytes, count says " + std::to_string(c.count) +
                                        " words");
@@ -458,7 +472,8 @@ std::string case_to_line(const Case &c) {
         }
         return o;
     };
-    j["inputs"] = plane_json(c.inputs, planes.inputs, words ? suites::in_word_bytes(c) : 0, true, "input");
+    j["inputs"] = plane_json(c.inputs, planes.inputs, words ? suites::in_word_bytes(c) : 0, true, "input",
+                             c.expect.status != NINFER_OK);
     ordered_json e;
     e["status"] = status_name(c.expect.status);
     e["detail"] = c.expect.detail;
@@ -493,7 +508,8 @@ Case case_from_line(const std::string &line, const std::string &where) {
     const auto [ib, ob] = word_op_widths(c, where);
     const auto planes = suites::op_planes(c.op, c.format, c.layout);
     const PlaneReader reader{where, std::string(abi::op_name(c.op))};
-    c.inputs = reader.read(field(j, "inputs", where), planes.inputs, ib, c.count, "inputs");
+    const PlaneReader input_reader{where, reader.op, c.expect.status != NINFER_OK};
+    c.inputs = input_reader.read(field(j, "inputs", where), planes.inputs, ib, c.count, "inputs");
     c.expect.outputs = reader.read(field(ex, "outputs", where, "expect."), planes.outputs, ob,
                                    c.expect.status == NINFER_OK ? c.count : 0, "expect.outputs");
     read_accept(field(ex, "accept", where, "expect."), c, where);

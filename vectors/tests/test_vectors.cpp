@@ -192,6 +192,42 @@ TEST_CASE("a case's alternatives (version 4) are written, read back and checked"
     CHECK(refused(R"(,"choice":"encode")", "") == "f:2: missing key \"expect.choice\"");
 }
 
+TEST_CASE("a refusal's random plane of the wrong size is a byte image; any other word plane is count words",
+          "[vectors][format]") {
+    suites::Case c;
+    c.id = "convert.sr.random_plane_size/pinned";
+    c.rule = "convert.sr.random_plane_size";
+    c.source = "boundary";
+    c.op = NINFER_OP_convert;
+    c.format = NINFER_FORMAT_bf16;
+    c.format_in = NINFER_FORMAT_fp32;
+    c.method = NINFER_CONVERSION_fp32_to_bf16_sr_satfinite;
+    c.count = 2;
+    c.input(NINFER_PLANE_WORDS) = {0x00, 0x00, 0x80, 0x3f, 0x00, 0x00, 0x00, 0x40};
+    c.input(NINFER_PLANE_RANDOM) = {0x01, 0x02, 0x03, 0x04, 0x05, 0x06};  // 6 bytes where 2 words need 8
+    c.expect.status = NINFER_E_INVALID_ARGUMENT;
+    const auto line = case_to_line(c);
+    CHECK(line.find(R"("inputs":{"words":["3f800000","40000000"],"random":"010203040506"})") != std::string::npos);
+    CHECK(case_from_line(line, "pinned").inputs == c.inputs);
+    const auto refused = [&](const std::string &text) {
+        try {
+            case_from_line(text, "f:2");
+        } catch (const VectorError &e) {
+            return std::string(e.what());
+        }
+        return std::string();
+    };
+    // The byte image of count words is not canonical; a served case's planes are count words.
+    CHECK(refused(replace_once(line, R"("010203040506")", R"("0102030405060708")")) ==
+          "f:2: key \"inputs.random\": a plane of count words is an array of hex words, not a byte image");
+    CHECK(refused(replace_once(replace_once(line, R"("status":"E_INVALID_ARGUMENT")", R"("status":"ok")"),
+                               R"("outputs":{})", R"("outputs":{"words":["3f80","4000"]})"))
+              .find("inputs.random\": expected an array of hex words") != std::string::npos);
+    c.expect.status = NINFER_OK;
+    c.expect.output(NINFER_PLANE_WORDS) = {0x80, 0x3f, 0x00, 0x40};
+    CHECK_THROWS_AS(case_to_line(c), std::logic_error);  // the writer never writes a served case's plane short
+}
+
 TEST_CASE("every golden case round-trips through its line", "[vectors][roundtrip]") {
     std::size_t n = 0;
     for (const auto &suite : suites::suite_catalog())

@@ -175,6 +175,29 @@ const Fp32Tables &fp32_tables(const Conversion &c) {
     return it->second;
 }
 
+/// The refusals of an sr conversion's random plane (rule convert.sr.random_plane_size): four words
+/// offered with 3, 5 and 3.5 random values; each call is refused, nothing is served.
+void add_random_plane_refusals(std::vector<Case> &out, const Conversion &cv) {
+    static constexpr std::uint64_t kWords[] = {0x3F800001, 0xBF8000FF, 0x40490FDB, 0x00000001};  // finite in every domain
+    const struct {
+        const char *slug;
+        std::size_t bytes;
+    } kPlanes[] = {{"short", 12}, {"long", 20}, {"ragged", 14}};
+    for (const auto &p : kPlanes) {
+        Case c = base_case(rule::convert_sr_random_plane_size, std::string(cv.name) + "_" + p.slug, Level::quick, "boundary");
+        c.op = NINFER_OP_convert;
+        c.format = cv.dst;
+        c.format_in = cv.src;
+        c.method = cv.id;
+        for (auto w : kWords) put_word(c.input(NINFER_PLANE_WORDS), w, word_format(cv.src).bytes());
+        c.input(NINFER_PLANE_RANDOM).assign(p.bytes, 0x5A);  // any bits: the size alone is refused
+        c.count = std::size(kWords);
+        c.expect.status = NINFER_E_INVALID_ARGUMENT;
+        c.nan = nan_policy(cv);
+        out.push_back(c);
+    }
+}
+
 /// Split a row into the words that rest on a suite reading and the others (two cases).
 void add_split(std::vector<Case> &out, const Conversion &cv, const std::string &slug, const std::string &source,
                const Words &words) {
@@ -198,6 +221,7 @@ std::vector<Case> convert_golden() {
             const auto &t = fp32_tables(cv);
             // an sr conversion's words each with the random values at its boundaries (convert_sr.hpp)
             const auto row = [&](const Words &w) { return abi::is_stochastic(cv) ? sr_pairs(cv, w) : w; };
+            if (abi::is_stochastic(cv)) add_random_plane_refusals(out, cv);
             add_split(out, cv, "ties", "ties", row(t.ties));
             add_split(out, cv, "tie_neighbours", "ties", row(t.tie_neighbours));
             add_split(out, cv, "grid_points", "boundary", row(t.grid));

@@ -36,6 +36,7 @@ struct RuleId {
     X(layout_contiguous_le_v1_overflow, "layout.contiguous_le_v1.overflow")           \
     X(layout_contiguous_le_v1_cross_type, "layout.contiguous_le_v1.cross_type")       \
     X(layout_registry_unregistered_pair, "layout.registry.unregistered_pair")         \
+    X(convert_sr_random_plane_size, "convert.sr.random_plane_size")                   \
     X(grouped_code_q8_0x80_illegal, "grouped.code.q8_0x80_illegal")                   \
     X(grouped_code_q8_never_emitted, "grouped.code.q8_never_emitted")                 \
     X(grouped_code_t2_0b10_illegal, "grouped.code.t2_0b10_illegal")                   \

@@ -5,8 +5,6 @@ each such call as that case's failure, naming the exception, and keep serving th
 import os
 import sys
 
-import numpy as np
-
 sys.path.append(os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))  # the SDK from this clone
 from ninfer_conform import Call, Subject  # noqa: E402
 

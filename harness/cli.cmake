@@ -106,6 +106,20 @@ if(NINFER_BUILD_TESTS)
     COMMAND bash ${CMAKE_CURRENT_LIST_DIR}/tests/fingerprint_numpy_test.sh $<TARGET_FILE:ninfer-conform> ${PROJECT_SOURCE_DIR})
   set_tests_properties("harness: fingerprint names numpy's fp32 -> fp16 (signalling NaNs kept)"
     PROPERTIES LABELS harness SKIP_RETURN_CODE 77 TIMEOUT 300)
+  # The Python SDK (python/, issue 25 item 6): unit tests, an op that raises, the offline pip install.
+  add_test(NAME "python: the SDK's framing, hello, call ids and errors (unittest)"
+    COMMAND ${CMAKE_COMMAND} -E env PYTHONPATH=${PROJECT_SOURCE_DIR}/python PYTHONDONTWRITEBYTECODE=1
+            ${Python3_EXECUTABLE} -m unittest discover -s ${PROJECT_SOURCE_DIR}/python/tests -v)
+  add_test(NAME "python: an exception in an SDK op is that case's failure, not a dead subject"
+    COMMAND bash ${PROJECT_SOURCE_DIR}/python/tests/e2e_test.sh $<TARGET_FILE:ninfer-conform> ${Python3_EXECUTABLE}
+            ${PROJECT_SOURCE_DIR} ${CMAKE_CURRENT_BINARY_DIR}/python-sdk-e2e)
+  add_test(NAME "python: pip install ./python works offline and runs the numpy example"
+    COMMAND bash ${PROJECT_SOURCE_DIR}/python/tests/install_test.sh $<TARGET_FILE:ninfer-conform> ${Python3_EXECUTABLE}
+            ${PROJECT_SOURCE_DIR} ${CMAKE_CURRENT_BINARY_DIR}/python-sdk-install)
+  set_tests_properties("python: the SDK's framing, hello, call ids and errors (unittest)"
+    "python: an exception in an SDK op is that case's failure, not a dead subject"
+    "python: pip install ./python works offline and runs the numpy example"
+    PROPERTIES LABELS "harness;python" SKIP_RETURN_CODE 77 TIMEOUT 300)
   # the CLI tests share one scratch directory: never two at a time
   catch_discover_tests(ninfer_cli_tests TEST_PREFIX "cli." PROPERTIES LABELS harness RESOURCE_LOCK cli-test-tmp)
 endif()

@@ -46,7 +46,7 @@ target_compile_definitions(ninfer-conform PRIVATE
   NINFER_PLUGIN_DIR_FROM_BIN="${ninfer_plugins_from_bin}"
   NINFER_VECTORS_DIR_FROM_BIN="${ninfer_vectors_from_bin}")
 add_dependencies(ninfer-conform ninfer_own_manifest)
-install(TARGETS ninfer-conform RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
+install(TARGETS ninfer-conform EXPORT ninfer-cli-targets RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR} COMPONENT runtime)
 
 if(NINFER_BUILD_TESTS)
   # The families' CLI descriptors, in process (no CLI binary, no plugin).

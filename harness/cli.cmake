@@ -61,6 +61,8 @@ if(NINFER_BUILD_TESTS)
     ${CMAKE_CURRENT_LIST_DIR}/tests/test_mutants_killed.cpp
     ${CMAKE_CURRENT_LIST_DIR}/tests/test_cli_hostile.cpp
     ${CMAKE_CURRENT_LIST_DIR}/tests/test_cli_paths.cpp
+    ${CMAKE_CURRENT_LIST_DIR}/tests/test_cli_typos.cpp
+    ${CMAKE_CURRENT_LIST_DIR}/tests/test_cli_progress.cpp
     ${CMAKE_CURRENT_LIST_DIR}/tests/test_cli_report.cpp
     ${CMAKE_CURRENT_LIST_DIR}/tests/test_cli_oracle.cpp
     ${CMAKE_CURRENT_LIST_DIR}/tests/test_oracle_encode_extremes.cpp

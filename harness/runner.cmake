@@ -7,6 +7,8 @@ target_sources(ninfer_harness PRIVATE
   ${CMAKE_CURRENT_LIST_DIR}/src/baseline.cpp
   ${CMAKE_CURRENT_LIST_DIR}/src/case_cache.cpp
   ${CMAKE_CURRENT_LIST_DIR}/src/runner.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/src/suggest.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/src/progress.cpp
   ${CMAKE_CURRENT_LIST_DIR}/src/sweep.cpp
   ${CMAKE_CURRENT_LIST_DIR}/src/fingerprint.cpp
   ${CMAKE_CURRENT_LIST_DIR}/src/fingerprint_run.cpp
@@ -23,7 +25,8 @@ if(NINFER_BUILD_TESTS)
     ${CMAKE_CURRENT_LIST_DIR}/tests/test_readings.cpp
     ${CMAKE_CURRENT_LIST_DIR}/tests/test_baseline.cpp
     ${CMAKE_CURRENT_LIST_DIR}/tests/test_nan_verdicts.cpp
-    ${CMAKE_CURRENT_LIST_DIR}/tests/test_fingerprint.cpp)
+    ${CMAKE_CURRENT_LIST_DIR}/tests/test_fingerprint.cpp
+    ${CMAKE_CURRENT_LIST_DIR}/tests/test_cli_suggest.cpp)
   target_link_libraries(ninfer_harness_tests PRIVATE fmt::fmt nlohmann_json::nlohmann_json)
   target_compile_definitions(ninfer_harness_tests PRIVATE NINFER_SOURCE_DIR="${PROJECT_SOURCE_DIR}")
   # A family plugged in from its own folder (tests/toy_family/), in its own executable so that no

@@ -4,6 +4,7 @@
 #include "ninfer/harness/runner.hpp"
 
 #include <algorithm>
+#include <atomic>
 #include <chrono>
 #include <cstdio>
 #include <thread>
@@ -13,6 +14,8 @@
 #include "ninfer/abi/methods.hpp"
 #include "ninfer/harness/case_cache.hpp"
 #include "ninfer/harness/compare.hpp"
+#include "ninfer/harness/progress.hpp"
+#include "ninfer/harness/suggest.hpp"
 #include "ninfer/oracle/formats.hpp"
 #include "ninfer/suites/rules.hpp"
 #include "ninfer/suites/suites.hpp"
@@ -25,16 +28,28 @@ const char *suite_version() { return NINFER_PROJECT_VERSION; }
 
 namespace {
 
-std::string suite_names() {
-    std::string s;
-    for (const auto &x : suites::suite_catalog()) s += (s.empty() ? "" : ", ") + x.name;
-    return s;
+double seconds_since(std::chrono::steady_clock::time_point t0) {
+    return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
 }
 
-std::string choice_names(const suites::Rule &r) {
-    std::string s;
-    for (const auto &c : r.choices) s += (s.empty() ? "" : ", ") + c.name;
-    return s;
+std::vector<std::string> suite_names() {
+    std::vector<std::string> names;
+    for (const auto &x : suites::suite_catalog()) names.push_back(x.name);
+    return names;
+}
+
+std::vector<std::string> choice_names(const suites::Rule &r) {
+    std::vector<std::string> names;
+    for (const auto &c : r.choices) names.push_back(c.name);
+    return names;
+}
+
+/// The rules whose reading is open: those --pin takes.
+std::vector<std::string> open_rule_ids() {
+    std::vector<std::string> ids;
+    for (const auto &x : suites::rule_catalog())
+        if (x.reading_kind == suites::ReadingKind::open) ids.push_back(x.id);
+    return ids;
 }
 
 }  // namespace
@@ -57,14 +72,12 @@ std::pair<std::string, std::string> parse_pin(const std::string &text) {
 void check_pins(const std::map<std::string, std::string> &pins) {
     for (const auto &[rule, choice] : pins) {
         const auto *r = suites::find_rule(rule);
-        if (!r || r->reading_kind != suites::ReadingKind::open) {
-            std::string open;
-            for (const auto &x : suites::rule_catalog())
-                if (x.reading_kind == suites::ReadingKind::open) open += (open.empty() ? "" : ", ") + x.id;
-            throw UsageError(fmt::format("--pin: '{}' is not a rule with an open reading; expected one of: {}", vectors::echo(rule), open));
-        }
+        if (!r || r->reading_kind != suites::ReadingKind::open)
+            throw UsageError(unknown_name_line(fmt::format("--pin: '{}' is not a rule with an open reading", vectors::echo(rule)),
+                                               rule, open_rule_ids()));
         if (!r->find_choice(choice))
-            throw UsageError(fmt::format("--pin {}: unknown choice '{}'; expected one of: {}", rule, vectors::echo(choice), choice_names(*r)));
+            throw UsageError(unknown_name_line(fmt::format("--pin {}: unknown choice '{}'", rule, vectors::echo(choice)), choice,
+                                               choice_names(*r)));
     }
 }
 
@@ -73,7 +86,7 @@ CaseSet collect_cases(const RunOptions &opts) {
     CaseSet set;
     for (const auto &name : opts.suites)
         if (!suites::find_suite(name))
-            throw UsageError(fmt::format("unknown suite '{}'; expected one of: {}", vectors::echo(name), suite_names()));
+            throw UsageError(unknown_name_line(fmt::format("unknown suite '{}'", vectors::echo(name)), name, suite_names()));
     for (const auto &s : suites::suite_catalog()) {
         bool wanted = opts.suites.empty();
         for (const auto &n : opts.suites) wanted = wanted || n == s.name;
@@ -81,9 +94,22 @@ CaseSet collect_cases(const RunOptions &opts) {
     }
     const auto dir = opts.vectors_dir.empty() ? vectors::default_vectors_dir() : opts.vectors_dir;
     set.vectors_dir = dir.string();
+    // The line polls the suite and the count, so that its elapsed time moves within a long suite.
+    const auto t0 = std::chrono::steady_clock::now();
+    std::atomic<std::size_t> at{0}, so_far{0};
+    std::atomic<bool> vectors_read{false};
+    ProgressLine progress(opts.live_progress, [&set, &at, &so_far, &vectors_read, t0] {
+        const std::size_t k = at.load(), n = set.suites.size();
+        if (!vectors_read.load()) return fmt::format("reading the golden vectors ({})", duration_text(seconds_since(t0)));
+        if (k < n)
+            return fmt::format("generating cases: suite {}/{} {}, {} cases so far ({})", k + 1, n, set.suites[k],
+                               so_far.load(), duration_text(seconds_since(t0)));
+        return fmt::format("generating cases: {} suites, {} cases ({})", n, so_far.load(), duration_text(seconds_since(t0)));
+    });
     auto loaded = vectors::load(dir, set.suites, opts.level);
     set.manifest_sha256 = loaded.manifest_sha256;
     set.manifest = std::move(loaded.manifest);
+    vectors_read = true;
     std::size_t next = 0;
     for (const auto &name : set.suites) {
         for (; next < loaded.cases.size() && loaded.suite_of[next] == name; ++next)
@@ -91,7 +117,10 @@ CaseSet collect_cases(const RunOptions &opts) {
         const auto *s = suites::find_suite(name);
         if (opts.level != suites::Level::quick && s->random)
             for (auto &c : seeded_cases(*s, opts.seed, opts.level, opts.case_cache, opts.case_cache_key)) set.cases.push_back({name, std::move(c)});
+        so_far = set.cases.size();
+        ++at;
     }
+    progress.finish();
     apply_pins(set.cases, opts.pins);
     return set;
 }

@@ -24,6 +24,7 @@
 #include "ninfer/abi/registry.hpp"
 #include "ninfer/abi/text.hpp"
 #include "ninfer/harness/compare.hpp"
+#include "ninfer/harness/progress.hpp"
 #include "ninfer/harness/runner.hpp"
 #include "ninfer/oracle/exhaustive.hpp"
 #include "ninfer/oracle/native_words.hpp"
@@ -114,6 +115,11 @@ struct JobResult {
     std::uint64_t not_judged = 0;    // source words outside the conversion's domain
     reports::Status status = reports::Status::pass;  // the first non-pass status a batch set
     std::string message;  // the first batch message
+};
+
+/// What every job has done so far, for the live progress line.
+struct SweepCounters {
+    std::atomic<std::uint64_t> words{0}, mismatches{0};
 };
 
 /// The expected words of source words first .. first+n-1 into `out` (n * ob bytes).
@@ -259,7 +265,7 @@ void blame_late_batches(const Plan &p, JobResult &jr, Subject &s, std::uint64_t 
 
 /// Sweeps [begin, end) in batches through one subject, `depth` batches in flight.
 void sweep_part(Subject &s, const Plan &p, std::uint64_t begin, std::uint64_t end, JobResult &jr,
-                std::atomic<std::uint64_t> &done) {
+                SweepCounters &counters) {
     const auto &o = *p.o;
     std::vector<std::uint8_t> scratch;
     std::deque<std::pair<std::uint64_t, std::uint64_t>> in_flight;  // (first, n)
@@ -286,9 +292,11 @@ void sweep_part(Subject &s, const Plan &p, std::uint64_t begin, std::uint64_t en
         in_flight.pop_front();
         const Reply r = s.collect();
         // The worker computes the next batch meanwhile; its slot is free again once checked.
+        const std::uint64_t mismatches_before = jr.cmp.mismatches;
         check_batch(p, jr, r, first, n, scratch);
         blame_late_batches(p, jr, s, begin, first);
-        done += n;
+        counters.mismatches += jr.cmp.mismatches - mismatches_before;
+        counters.words += n;
         if (next < end) submit_next();
     }
 }
@@ -392,22 +400,14 @@ void set_batch_call(Plan &p) {
 
 using Clock = std::chrono::steady_clock;
 
-/// A line on stderr every 2 s while the jobs run (--progress): words done, share, rate.
-std::thread progress_reporter(const std::string &rule, std::uint64_t total, const std::atomic<std::uint64_t> &done,
-                              const std::atomic<bool> &finished, Clock::time_point t0) {
-    return std::thread([&rule, total, &done, &finished, t0] {
-        auto last = Clock::now();
-        while (!finished.load()) {
-            std::this_thread::sleep_for(std::chrono::milliseconds(50));
-            if (Clock::now() - last < std::chrono::seconds(2) || finished.load()) continue;
-            last = Clock::now();
-            const double sec = std::chrono::duration<double>(Clock::now() - t0).count();
-            const auto d = done.load();
-            std::fprintf(stderr, "sweep %s: %llu/%llu words (%.1f%%), %.3g words/s\n", rule.c_str(),
-                         static_cast<unsigned long long>(d), static_cast<unsigned long long>(total),
-                         100.0 * static_cast<double>(d) / static_cast<double>(total), static_cast<double>(d) / sec);
-        }
-    });
+/// The live line while the jobs run: words done, share, mismatches so far, rate and ETA.
+std::string sweep_progress_text(const std::string &rule, std::uint64_t total, const SweepCounters &c, Clock::time_point t0) {
+    const double sec = std::chrono::duration<double>(Clock::now() - t0).count();
+    const auto d = c.words.load();
+    const double rate = sec > 0 ? static_cast<double>(d) / sec : 0;
+    const std::string eta = d == 0 || rate <= 0 ? "ETA unknown" : "ETA " + duration_text(static_cast<double>(total - d) / rate);
+    return fmt::format("sweep {}: {}/{} words ({:.1f}%), {} mismatches, {:.3g} words/s, {}", rule, d, total,
+                       100.0 * static_cast<double>(d) / static_cast<double>(total), c.mismatches.load(), rate, eta);
 }
 
 /// Sweeps the part in contiguous runs of whole batches, one per job (the batches are those of
@@ -421,24 +421,25 @@ std::vector<JobResult> run_jobs(Subject &s, Plan &plan, const Range &r,
     const unsigned hw = std::max(1u, std::thread::hardware_concurrency());
     plan.oracle_threads = std::max<unsigned>(1, hw / static_cast<unsigned>(jobs));
     std::vector<JobResult> parts(jobs);
-    std::atomic<std::uint64_t> done{0};
+    SweepCounters counters;
     const auto job_begin = [&](std::uint64_t j) {
         return r.part_begin + std::min(part_count, static_cast<std::uint64_t>(static_cast<unsigned __int128>(batches) * j / jobs) * o.batch);
     };
     const auto run_job = [&](std::uint64_t j) {
         const std::uint64_t b = job_begin(j), e = job_begin(j + 1);
         try {
-            if (j == 0) return sweep_part(s, plan, b, e, parts[j], done);
+            if (j == 0) return sweep_part(s, plan, b, e, parts[j], counters);
             auto more = open_more();
             if (!more->open_error().empty()) {
                 // A worker that cannot start: its batches are lost, as a dead batch.
                 parts[j].status = reports::Status::error;
                 parts[j].message = fmt::format("batch at {}: {}", oracle::word_hex(*plan.g.src, b), more->open_error());
                 parts[j].cmp.mismatches = e - b;
-                done += e - b;
+                counters.words += e - b;
+                counters.mismatches += e - b;
                 return;
             }
-            sweep_part(*more, plan, b, e, parts[j], done);
+            sweep_part(*more, plan, b, e, parts[j], counters);
         } catch (const std::exception &ex) {
             parts[j].status = reports::Status::error;
             parts[j].message = fmt::format("harness: {}", ex.what());
@@ -446,13 +447,11 @@ std::vector<JobResult> run_jobs(Subject &s, Plan &plan, const Range &r,
     };
     std::vector<std::thread> threads;
     for (std::uint64_t j = 1; j < jobs; ++j) threads.emplace_back(run_job, j);
-    std::atomic<bool> finished{false};
-    std::thread progress;
-    if (o.progress) progress = progress_reporter(plan.g.rule, part_count, done, finished, t0);
+    ProgressLine progress(o.live_progress,
+                          [&plan, part_count, &counters, t0] { return sweep_progress_text(plan.g.rule, part_count, counters, t0); });
     run_job(0);
     for (auto &t : threads) t.join();
-    finished = true;
-    if (progress.joinable()) progress.join();
+    progress.finish();
     return parts;
 }
 

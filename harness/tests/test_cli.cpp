@@ -230,9 +230,9 @@ TEST_CASE("bad names and words are usage errors with one line") {
     auto o = cli("oracle convert --conversion fp32_to_bf17 --word 0");
     CHECK(o.status == 2);
     CHECK(lines(o.err) == 1);
-    // 49 conversions: the ones sharing the longest prefix, and `list` for the rest
-    CHECK(o.err.find("unknown conversion 'fp32_to_bf17'; expected one of the 49 that `ninfer-conform list` names, "
-                     "such as: fp32_to_bf16_rne, fp32_to_bf16_rtz, fp32_to_bf16_rna") != std::string::npos);
+    // 49 conversions: the three closest (issue 25, "did you mean"), and `list` for the rest
+    CHECK(o.err.find("unknown conversion 'fp32_to_bf17'; did you mean fp32_to_bf16_rne, fp32_to_bf16_rtz or "
+                     "fp32_to_bf16_rna? (`ninfer-conform list` lists them)") != std::string::npos);
     o = cli("oracle classify --format bf15 --word 0");
     CHECK(o.status == 2);
     CHECK(o.err.find("unknown word format 'bf15'") != std::string::npos);

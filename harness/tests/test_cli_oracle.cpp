@@ -194,7 +194,7 @@ TEST_CASE("oracle geometry covers ggml_blocks_v1 for all 27 GGUF types") {
 }
 
 TEST_CASE("oracle geometry, pack, unpack: bad input is refused with one line") {
-    refused(cli("oracle geometry --format nvfp5 --shape 128,64"), 2, {"unknown format 'nvfp5'", "nvfp4", "gguf_q4_0"});
+    refused(cli("oracle geometry --format nvfp5 --shape 128,64"), 2, {"unknown format 'nvfp5'; did you mean nvfp4?"});
     refused(cli("oracle geometry --format nvfp4 --shape 128,x"), 2, {"--shape '128,x' is not a shape"});
     refused(cli("oracle geometry --format nvfp4 --shape 128,,64"), 2, {"is not a shape"});
     refused(cli("oracle pack --format gguf_q4_0 --shape 1,32 --codes 00"), 2, {"not defined for ggml_blocks_v1"});

@@ -14,7 +14,9 @@
 #include <CLI/CLI.hpp>
 #include <fmt/format.h>
 
+#include "ninfer/harness/progress.hpp"
 #include "ninfer/harness/runner.hpp"
+#include "ninfer/harness/suggest.hpp"
 #include "ninfer/vectors/bounded_input.hpp"
 
 namespace ninfer::harness::cli {
@@ -101,12 +103,16 @@ struct SubjectArgs {
 /// --plugin, --exec (exclusive), --timeout-ms ("time limit of one <call_name>"; the default is
 /// a.timeout_ms) and --memory-limit-mib.
 void add_subject_options(CLI::App &cmd, SubjectArgs &a, std::string_view call_name);
-/// UsageError("<command>: give exactly one of --plugin PATH or --exec CMD") unless exactly one is given.
+/// UsageError("<command>: give exactly one of --plugin PATH or --exec CMD") unless exactly one is
+/// given; a plugin that resolve_plugin does not find fails here, before any work.
 void require_one_subject(const SubjectArgs &a, std::string_view command);
 /// Open the subject of --plugin or --exec; its identity for reports.
 std::unique_ptr<Subject> open_subject(const SubjectArgs &a, reports::SubjectIdentity &id);
 /// Write the JSON report and JUnit XML where asked (atomically); UsageError naming any that failed.
 void write_reports(const reports::Report &rep, const std::string &json_path, const std::string &junit_path);
+
+/// --progress and --no-progress (exclusive) into `mode` (progress.hpp; docs/cli.md, "Progress").
+void add_progress_options(CLI::App &cmd, ProgressMode &mode);
 
 void add_list(CLI::App &app);
 void add_merge(CLI::App &app);
@@ -124,46 +130,37 @@ void add_worker(CLI::App &app);
 /// The directory of bundled plugins: the build tree's for a build-tree executable, else the
 /// one relative to this executable (dirs.hpp).
 std::filesystem::path bundled_plugin_dir();
-/// A plugin argument as a path: an existing file, else a bundled plugin of that name.
-/// Throws UsageError naming the bundled plugins.
+/// A plugin argument as a path: an existing file, else a bundled plugin of that name. Throws
+/// UsageError "--plugin: no such file: X" for a path (a slash or .so), else "no plugin 'X' in
+/// DIR; did you mean ...?" (unknown_name_line over the bundled plugins).
 std::string resolve_plugin(const std::string &arg);
 /// This executable (the worker of plugin subjects).
 std::string self_executable();
 
-/// "a, b, c": the names of a registry table (for "expected one of" lines).
+/// The names of a registry table, in its order.
 template <class Table>
-std::string table_names(const Table &table) {
-    std::string s;
-    for (const auto &e : table) s += (s.empty() ? "" : ", ") + std::string(e.name);
-    return s;
+std::vector<std::string> table_names(const Table &table) {
+    std::vector<std::string> names;
+    for (const auto &e : table) names.emplace_back(e.name);
+    return names;
 }
 
-/// The names of a long table that share the longest prefix with `name` (at most 12, "" when none
-/// shares a character), so that an error line stays one short line.
-template <class Table>
-std::string close_names(const Table &table, std::string_view name) {
-    for (std::size_t k = name.size(); k > 0; --k) {
-        std::string s;
-        std::size_t n = 0;
-        for (const auto &e : table)
-            if (std::string_view(e.name).starts_with(name.substr(0, k)) && n++ < 12)
-                s += (s.empty() ? "" : ", ") + std::string(e.name);
-        if (n > 0) return s + (n > 12 ? ", ..." : "");
-    }
-    return "";
-}
-
-/// Lookup by name or UsageError("unknown <what> 'x'; expected one of: ..."); a table of more than
-/// 24 names lists those closest to `name` and points at `list` for the rest.
+/// Lookup by name or UsageError("unknown <what> 'x'; did you mean ...?"), worded by
+/// unknown_name_line (suggest.hpp): a long table points at `list` for the rest.
 template <class Table>
 const typename Table::value_type &require_name(const Table &table, const std::string &name, std::string_view what) {
     for (const auto &e : table)
         if (e.name == name) return e;
-    if (std::size(table) <= 24)
-        throw UsageError(fmt::format("unknown {} '{}'; expected one of: {}", what, echo(name), table_names(table)));
-    const std::string close = close_names(table, name);
-    throw UsageError(fmt::format("unknown {} '{}'; expected one of the {} that `ninfer-conform list` names{}{}", what,
-                                 echo(name), std::size(table), close.empty() ? "" : ", such as: ", close));
+    throw UsageError(unknown_name_line(fmt::format("unknown {} '{}'", what, echo(name)), name, table_names(table),
+                                       "ninfer-conform list"));
+}
+
+/// The level of --level or UsageError("unknown level 'x'; ..."), worded by unknown_name_line.
+inline suites::Level require_level(const std::string &name) {
+    suites::Level level{};
+    if (!suites::parse_level(name, level))
+        throw UsageError(unknown_name_line(fmt::format("unknown level '{}'", echo(name)), name, {"quick", "full", "exhaustive"}));
+    return level;
 }
 
 }  // namespace ninfer::harness::cli

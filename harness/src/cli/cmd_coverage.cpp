@@ -4,6 +4,8 @@
 // suite's golden and seeded random cases at the level (default full); a statistical SR rule's
 // cases are its tests of draws (suites/SR.md). Exit 1 when a rule lacks a
 // case, a case names a rule outside the catalog, or a required path has fewer than N cases.
+#include <atomic>
+#include <chrono>
 #include <cstdio>
 #include <map>
 #include <memory>
@@ -24,6 +26,7 @@ struct CoverageArgs {
     bool json = false;
     std::string level = "full";
     std::uint64_t min_cases_per_path = suites::paths::kDefaultMinCasesPerPath;
+    ProgressMode progress = ProgressMode::automatic;  ///< --progress, --no-progress
 };
 
 const suites::paths::Dimension &dimension_of(const std::string &name) {
@@ -80,15 +83,24 @@ void add_coverage(CLI::App &app) {
     cmd->add_option("--min-cases-per-path", a->min_cases_per_path,
                     "cases each required path of a rule and op must have (default 1)")
         ->check(digits());
+    add_progress_options(*cmd, a->progress);
     cmd->callback([a] {
-        suites::Level level{};
-        if (!suites::parse_level(a->level, level))
-            throw UsageError(fmt::format("unknown level '{}'; expected one of: quick, full, exhaustive", echo(a->level)));
+        const suites::Level level = require_level(a->level);
         std::map<std::string, std::uint64_t> per_rule;
         for (const auto &r : suites::rule_catalog()) per_rule[r.id] = 0;
         std::map<std::string, std::uint64_t> orphans;  // cases naming no catalog rule
         suites::paths::Table table;
-        for (const auto &s : suites::suite_catalog()) {
+        const auto &catalog = suites::suite_catalog();
+        const auto t0 = std::chrono::steady_clock::now();
+        std::atomic<std::size_t> at{0};
+        // Polled, so that the elapsed time moves within a long suite.
+        ProgressLine progress(progress_shown(a->progress), [&catalog, &at, t0] {
+            const std::size_t k = at.load();
+            const std::string elapsed = duration_text(std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
+            if (k >= catalog.size()) return fmt::format("coverage: {} suites counted ({})", catalog.size(), elapsed);
+            return fmt::format("coverage: suite {}/{} {} ({})", k + 1, catalog.size(), catalog[k].name, elapsed);
+        });
+        for (const auto &s : catalog) {
             auto count = [&](const std::vector<suites::Case> &cases) {
                 for (const auto &c : cases) {
                     auto it = per_rule.find(c.rule);
@@ -99,7 +111,9 @@ void add_coverage(CLI::App &app) {
             };
             if (s.golden) count(s.golden(level));
             if (s.random) count(s.random(suites::kDefaultSeed, level));
+            ++at;
         }
+        progress.finish();
         // the statistical SR rules are judged by draws, not golden cases: each test counts as a case
         for (const auto &t : suites::sr::tests()) ++per_rule[t.rule];
         std::vector<std::string> uncovered;

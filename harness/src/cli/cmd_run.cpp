@@ -35,6 +35,7 @@ struct RunArgs {
     unsigned jobs = 1;
     std::string shard;  ///< "I/N", or "" for the whole run
     bool fingerprint = false;  ///< --fingerprint: every declared conversion, not only the failed ones
+    ProgressMode progress = ProgressMode::automatic;  ///< --progress, --no-progress
 };
 
 /// Most shards of a run (docs/cli.md, "run --shard").
@@ -104,8 +105,7 @@ CommandFiles run_files(const RunArgs &a, const std::string &vectors_dir) {
 /// The run's options from its arguments: level, suites, seed, vector set, limits and pins.
 RunOptions run_options(const RunArgs &a) {
     RunOptions opts;
-    if (!suites::parse_level(a.level, opts.level))
-        throw UsageError(fmt::format("unknown level '{}'; expected one of: quick, full, exhaustive", echo(a.level)));
+    opts.level = require_level(a.level);
     opts.suites = a.suites;
     opts.seed = a.seed;
     const bool custom = !a.custom_vectors.empty();
@@ -114,6 +114,7 @@ RunOptions run_options(const RunArgs &a) {
     opts.max_mismatches = a.max_mismatches;
     opts.jobs = a.jobs;
     opts.progress = true;
+    opts.live_progress = progress_shown(a.progress);
     for (const auto &text : a.pins) {
         auto [rule, choice] = parse_pin(text);
         if (const auto it = opts.pins.find(rule); it != opts.pins.end() && it->second != choice)
@@ -211,6 +212,7 @@ void add_run(CLI::App &app) {
     cmd->add_flag("--fingerprint", a->fingerprint,
                   "add the behaviour fingerprint of every declared conversion to the report (by default, of each "
                   "conversion whose convert rules failed; docs/cli.md \"fingerprint\")");
+    add_progress_options(*cmd, a->progress);
     cmd->callback([a] {
         require_one_subject(a->subject, "run");
         RunOptions opts = run_options(*a);

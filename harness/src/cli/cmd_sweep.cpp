@@ -21,6 +21,7 @@ struct SweepArgs {
     std::size_t max_mismatches = 8;
     bool nan_payload = false;
     bool nan_sign = false;
+    ProgressMode progress = ProgressMode::automatic;  ///< --progress, --no-progress
 };
 
 }  // namespace
@@ -63,6 +64,7 @@ void add_sweep(CLI::App &app) {
                   "judge NaN words bit for bit under the profile rule convert.<name>.nan_payload");
     cmd->add_flag("--nan-sign", a->nan_sign,
                   "judge NaN words under the profile rule convert.<name>.nan_sign (a NaN of the input's sign)");
+    add_progress_options(*cmd, a->progress);
     cmd->callback([a] {
         require_one_subject(a->subject, "sweep");
         const auto &conv = require_name(oracle::kConversions, a->conversion, "conversion");
@@ -78,6 +80,7 @@ void add_sweep(CLI::App &app) {
         o.batch = a->batch;
         o.max_mismatches = a->max_mismatches;
         o.progress = true;
+        o.live_progress = progress_shown(a->progress);
         o.nan_payload = a->nan_payload;
         o.nan_sign = a->nan_sign;
         o.expected = a->expected == "oracle" ? SweepExpected::oracle : SweepExpected::native;

@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "ninfer/abi/text.hpp"
+#include "ninfer/harness/suggest.hpp"
 #include "ninfer/oracle/scalar.hpp"
 #include "ninfer/reports/report.hpp"
 #include "ninfer/vectors/bounded_input.hpp"
@@ -23,9 +24,9 @@ void fail(int status, const std::string &line) {
 
 const abi::FormatView &format_by_name(const std::string &name) {
     if (const auto *f = abi::find_format(name)) return *f;
-    std::string names;
-    for (const auto &f : abi::kAllFormats) names += (names.empty() ? "" : ", ") + std::string(f.name);
-    fail(kUsage, "error: unknown format '" + vectors::echo(name) + "'; expected one of: " + names);
+    std::vector<std::string> names;
+    for (const auto &f : abi::kAllFormats) names.emplace_back(f.name);
+    fail(kUsage, unknown_name_line("error: unknown format '" + vectors::echo(name) + "'", name, names, "ninfer-conform list"));
 }
 
 std::vector<std::uint64_t> parse_shape(const std::string &text) {

@@ -24,6 +24,16 @@ void add_subject_options(CLI::App &cmd, SubjectArgs &a, std::string_view call_na
 void require_one_subject(const SubjectArgs &a, std::string_view command) {
     if (a.plugin.empty() == a.exec.empty())
         throw UsageError(fmt::format("{}: give exactly one of --plugin PATH or --exec CMD", command));
+    // A mistyped plugin name fails now, not after the cases are collected.
+    if (!a.plugin.empty()) resolve_plugin(a.plugin);
+}
+
+void add_progress_options(CLI::App &cmd, ProgressMode &mode) {
+    auto *on = cmd.add_flag_callback("--progress", [&mode] { mode = ProgressMode::on; },
+                                     "show progress on stderr even when it is not a terminal");
+    auto *off = cmd.add_flag_callback("--no-progress", [&mode] { mode = ProgressMode::off; },
+                                      "show no progress, even on a terminal");
+    on->excludes(off);
 }
 
 std::unique_ptr<Subject> open_subject(const SubjectArgs &a, reports::SubjectIdentity &id) {

@@ -39,6 +39,8 @@ struct RunOptions {
     std::filesystem::path vectors_dir;  ///< empty: vectors::default_vectors_dir()
     std::size_t max_mismatches = 8;   ///< first mismatches kept per case
     bool progress = false;            ///< one line per suite on stderr
+    /// A live line on stderr while the cases are collected (progress.hpp; `run --progress`).
+    bool live_progress = false;
     /// `run --case-cache DIR`: the seeded random cases kept there, per build, level, seed and
     /// suite (case_cache.hpp); empty: generated every run.
     std::filesystem::path case_cache;
@@ -115,7 +117,9 @@ struct SweepOptions {
     std::optional<std::uint64_t> count;     ///< default: the rest of the source domain
     std::uint64_t batch = 1ull << 17;       ///< words per Iota call (in cache: 512 KiB of fp32 input)
     std::size_t max_mismatches = 8;
-    bool progress = false;                  ///< progress lines on stderr
+    bool progress = false;                  ///< the closing line on stderr: words, mismatches, rate
+    /// A live line on stderr while the jobs run: words, share, mismatches, rate, ETA (progress.hpp).
+    bool live_progress = false;
     /// convert: judge NaN words bit for bit under the profile rule convert.<name>.nan_payload
     /// instead of the conversion's NaN principle policy (oracle/README.md).
     bool nan_payload = false;

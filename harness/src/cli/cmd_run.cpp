@@ -186,6 +186,9 @@ std::vector<std::string> previous_capabilities(const std::string &path) {
     return out;
 }
 
+/// Lost capabilities named one per line; the rest are counted.
+constexpr std::size_t kLostCapabilitiesShown = 10;
+
 /// The CI gates beyond the cases' verdicts (docs/cli.md, "CI gates"), one line each: a capability
 /// the baseline or the previous report recorded that the subject no longer declares, and the
 /// stale waivers under --fail-on-stale-waivers. Empty when every gate holds.
@@ -193,11 +196,16 @@ std::vector<std::string> failed_gates(const reports::Report &rep, const RunArgs 
                                       const std::vector<std::string> &previous) {
     std::vector<std::string> out;
     const auto &declared = rep.subject.capabilities;
-    if (baseline && baseline->capabilities)
-        for (const auto &c : lost_capabilities(*baseline->capabilities, declared))
-            out.push_back(fmt::format("capability no longer declared: {} (recorded by baseline {})", c, baseline->path));
-    for (const auto &c : lost_capabilities(previous, declared))
-        out.push_back(fmt::format("capability no longer declared: {} (declared in previous report {})", c, echo(a.previous)));
+    // A plugin that lost a whole op loses hundreds of lines: name the first few, count the rest.
+    const auto lost_lines = [&out, &declared](const std::vector<std::string> &recorded, const std::string &by) {
+        const auto lost = lost_capabilities(recorded, declared);
+        for (std::size_t i = 0; i < lost.size() && i < kLostCapabilitiesShown; ++i)
+            out.push_back(fmt::format("capability no longer declared: {} ({})", lost[i], by));
+        if (lost.size() > kLostCapabilitiesShown)
+            out.push_back(fmt::format("{} more capabilities no longer declared ({})", lost.size() - kLostCapabilitiesShown, by));
+    };
+    if (baseline && baseline->capabilities) lost_lines(*baseline->capabilities, "recorded by baseline " + baseline->path);
+    lost_lines(previous, "declared in previous report " + echo(a.previous));
     if (a.fail_on_stale_waivers && !rep.stale_waivers.empty())
         out.push_back(fmt::format("{} stale waiver(s) in baseline {} (--fail-on-stale-waivers): first {} {}",
                                   rep.stale_waivers.size(), rep.baseline, rep.stale_waivers.front().rule,

@@ -70,6 +70,7 @@ if(NINFER_BUILD_TESTS)
     ${CMAKE_CURRENT_LIST_DIR}/tests/test_cli_merge.cpp
     ${CMAKE_CURRENT_LIST_DIR}/tests/test_cli_operators.cpp
     ${CMAKE_CURRENT_LIST_DIR}/tests/test_cli_case_cache.cpp
+    ${CMAKE_CURRENT_LIST_DIR}/tests/test_cli_ci_gates.cpp
     ${CMAKE_CURRENT_LIST_DIR}/tests/test_jobs_stress.cpp
     ${CMAKE_CURRENT_LIST_DIR}/tests/test_signals.cpp
     ${CMAKE_CURRENT_LIST_DIR}/tests/test_one_verdict.cpp
@@ -122,6 +123,12 @@ if(NINFER_BUILD_TESTS)
     "python: an exception in an SDK op is that case's failure, not a dead subject"
     "python: pip install ./python works offline and runs the numpy example"
     PROPERTIES LABELS "harness;python" SKIP_RETURN_CODE 77 TIMEOUT 300)
+  # scripts/action.sh, the script of action.yml, with a fake GitHub runner (issue 25, item 2).
+  add_test(NAME "harness: the GitHub action's script passes the reference and fails a mutant"
+    COMMAND bash ${CMAKE_CURRENT_LIST_DIR}/tests/action_test.sh $<TARGET_FILE:ninfer-conform> ${PROJECT_SOURCE_DIR}
+            ${CMAKE_CURRENT_BINARY_DIR}/action-test)
+  set_tests_properties("harness: the GitHub action's script passes the reference and fails a mutant"
+    PROPERTIES LABELS harness TIMEOUT 120)
   # the CLI tests share one scratch directory: never two at a time
   catch_discover_tests(ninfer_cli_tests TEST_PREFIX "cli." PROPERTIES LABELS harness RESOURCE_LOCK cli-test-tmp)
 endif()

@@ -9,6 +9,7 @@ packages=(
   libmpfr-dev libgmp-dev libboost-dev
   catch2 nlohmann-json3-dev libcli11-dev libfmt-dev libssl-dev
   python3 python3-jsonschema
+  python3-yaml   # the docs snippet test parses every YAML block and action.yml (harness/tests/doc_snippets_test.py)
   python3-numpy  # the numpy codec of the README's quick start (harness/examples/numpy_codec.py)
   chromium       # the HTML report's check in a real browser (reports/tests/html_in_browser.sh)
   lintian        # the Debian packages' check (cmake/test_deb.cmake): no lintian error or warning

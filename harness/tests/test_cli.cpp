@@ -525,9 +525,10 @@ TEST_CASE("a sweep or run of what the subject does not declare says nothing was 
     CHECK(o.status == 0);
     CHECK(o.out.find("result: PASS") != std::string::npos);
     CHECK(o.out.find("suites all") == std::string::npos);
-    // run: the warning names the subject and says nothing was tested (no version in parentheses).
+    // run: the warning names the subject and says nothing was tested (no version in parentheses);
+    // a run that tested nothing fails (issue 25, item 2: a CI gate must not pass on nothing).
     o = cli("run " + exec + " --suite grouped.codes");
-    CHECK(o.status == 0);
+    CHECK(o.status == 1);
     CHECK(o.out.find("result: NOTHING TESTED") != std::string::npos);
     CHECK(o.err.find("warning: nothing was tested: subject python-example") != std::string::npos);
     const auto w = o.err.find("warning: nothing was tested");

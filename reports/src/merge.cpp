@@ -201,6 +201,12 @@ void read_model(Shard &s) {
     r.subject.version = text(subj, "version", L, "subject ");
     r.subject.abi = static_cast<std::uint32_t>(unsigned_of(subj, "abi_version", L, "subject "));
     r.subject.path = text(subj, "path", L, "subject ");
+    if (auto c = subj.find("capabilities"); c != subj.end()) {
+        for (const auto &x : member(subj, "capabilities", json::value_t::array, L, "subject ")) {
+            if (!x.is_string()) refuse(L, "\"subject capabilities\" holds a " + std::string(x.type_name()) + ", expected lines");
+            r.subject.capabilities.push_back(x.get<std::string>());
+        }
+    }
     if (auto e = d.find("open_error"); e != d.end()) r.open_error = text(d, "open_error", L);
     const auto &vec = member(d, "vectors", json::value_t::object, L, "");
     r.vectors_dir = text(vec, "dir", L, "vectors ");

@@ -16,15 +16,6 @@ std::string short_value(const std::string &v) { return v.empty() || v.size() > 2
 /// The mark of a rule that rests on a documented suite reading.
 constexpr const char *kReadingMark = "(R)";
 
-std::string first_mismatch_text(const CaseResult &c) {
-    if (c.first.empty()) return c.message.empty() ? std::string(status_name(c.status)) : untrusted_text(c.message);
-    const auto &m = c.first.front();
-    std::string in;
-    for (const auto &w : m.inputs) in += (in.empty() ? "" : ",") + w;
-    return fmt::format("{}: input {} expected {}{} actual {}{} [{}]", m.location, in.empty() ? "-" : in, m.expected,
-                       short_value(m.expected_value), m.actual, short_value(m.actual_value), m.cls);
-}
-
 /// Per rule whose cases carry alternatives, the choices its subject took ("fp8_row_maxabs.rescue:
 /// took refuse 2, encode 1 (fp8_row_maxabs.rescue open)"); and the pins in force.
 std::string choices_text(const Report &r) {
@@ -52,6 +43,15 @@ std::string fingerprints_text(const Report &r) {
 }
 
 }  // namespace
+
+std::string first_mismatch_text(const CaseResult &c) {
+    if (c.first.empty()) return c.message.empty() ? std::string(status_name(c.status)) : untrusted_text(c.message);
+    const auto &m = c.first.front();
+    std::string in;
+    for (const auto &w : m.inputs) in += (in.empty() ? "" : ",") + w;
+    return fmt::format("{}: input {} expected {}{} actual {}{} [{}]", m.location, in.empty() ? "-" : in, m.expected,
+                       short_value(m.expected_value), m.actual, short_value(m.actual_value), m.cls);
+}
 
 std::string render_summary(const Report &r, std::size_t max_rules) {
     const auto &t = r.totals;

@@ -11,6 +11,7 @@
 
 #include "cmd_common.hpp"
 #include "ninfer/abi/methods.hpp"
+#include "ninfer/harness/baseline.hpp"
 
 namespace ninfer::harness::cli {
 
@@ -148,13 +149,7 @@ void add_plugins(CLI::App &app) {
             if (!profiles.empty()) std::printf("  profiles %s", profiles.c_str());
             std::printf("\n");
             if (*caps)
-                for (const auto &c : e.capabilities) {
-                    const auto j = capability_json(c);
-                    std::printf("    %s format %s from %s layout %s method %s profile %s\n",
-                                j["op"].get<std::string>().c_str(), j["format"].get<std::string>().c_str(),
-                                j["format_in"].get<std::string>().c_str(), j["layout"].get<std::string>().c_str(),
-                                j["method"].get<std::string>().c_str(), j["profile"].get<std::string>().c_str());
-                }
+                for (const auto &c : e.capabilities) std::printf("    %s\n", capability_text(c).c_str());
         }
         std::printf("%zu plugins\n", entries.size());
     });

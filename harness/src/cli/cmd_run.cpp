@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 // `ninfer-conform run`: the suites against a plugin or an external command; reports; exit 0
-// when every applicable case passed (waived failures excepted), 1 otherwise (docs/cli.md).
+// when every applicable case passed (waived failures excepted) and the CI gates hold (issue 25,
+// item 2: something was tested, no declared capability lost, no stale waiver when asked), 1
+// otherwise (docs/cli.md).
 #include <unistd.h>
 
 #include <algorithm>
@@ -17,6 +19,7 @@
 #include "ninfer/harness/fingerprint.hpp"
 #include "ninfer/harness/sr_run.hpp"
 #include "ninfer/suites/suites.hpp"
+#include "ninfer/vectors/bounded_input.hpp"
 #include "ninfer/vectors/vectors.hpp"
 
 namespace ninfer::harness::cli {
@@ -36,6 +39,8 @@ struct RunArgs {
     std::string shard;  ///< "I/N", or "" for the whole run
     bool fingerprint = false;  ///< --fingerprint: every declared conversion, not only the failed ones
     ProgressMode progress = ProgressMode::automatic;  ///< --progress, --no-progress
+    std::string summary_md, previous, write_baseline;  ///< --summary-md, --previous, --write-baseline
+    bool fail_on_stale_waivers = false;
 };
 
 /// Most shards of a run (docs/cli.md, "run --shard").
@@ -96,9 +101,11 @@ void require_own_vectors(const CaseSet &set) {
 CommandFiles run_files(const RunArgs &a, const std::string &vectors_dir) {
     const std::string vectors_name =
         !a.custom_vectors.empty() ? "--custom-vectors" : !a.vectors.empty() ? "--vectors" : "the vectors directory";
-    return {.inputs = {{"--baseline", a.baseline}, {"--plugin", a.subject.plugin}, {"--case-cache-key", a.case_cache_key}},
+    return {.inputs = {{"--baseline", a.baseline}, {"--plugin", a.subject.plugin}, {"--case-cache-key", a.case_cache_key},
+                       {"--previous", a.previous}},
             .input_dirs = {{vectors_name, vectors_dir}},
-            .outputs = {{"--report", a.report}, {"--junit", a.junit}},
+            .outputs = {{"--report", a.report}, {"--junit", a.junit}, {"--summary-md", a.summary_md},
+                        {"--write-baseline", a.write_baseline}},
             .output_dirs = {{"--case-cache", a.case_cache}}};
 }
 
@@ -155,14 +162,87 @@ void add_sr_statistics(reports::Report &rep, Subject &s, const RunOptions &opts,
     reports::finalize(rep);
 }
 
-void print_outcome(const reports::Report &rep, const RunArgs &a, const reports::SubjectIdentity &id) {
+/// Largest previous report read by --previous (a merged report of the main job is a few MiB).
+constexpr std::size_t kMaxPreviousBytes = std::size_t{256} << 20;
+
+/// The capabilities a previous report (--previous) saw its subject declare; none when the report
+/// predates the record. UsageError when the file is not a report.
+std::vector<std::string> previous_capabilities(const std::string &path) {
+    std::string text, error;
+    nlohmann::json j;
+    if (!vectors::read_file_capped(path, kMaxPreviousBytes, text, error) || !vectors::parse_json_bounded(text, j, error))
+        throw UsageError(fmt::format("--previous '{}': {} (expected a JSON report of `run --report`)", echo(path), error));
+    if (!j.is_object() || j.value("schema", "") != reports::kSchemaId || !j.contains("subject") || !j["subject"].is_object())
+        throw UsageError(fmt::format("--previous '{}': not a {} report (expected a JSON report of `run --report`)",
+                                     echo(path), reports::kSchemaId));
+    std::vector<std::string> out;
+    const auto &subject = j["subject"];
+    if (!subject.contains("capabilities")) return out;
+    for (const auto &c : subject["capabilities"]) {
+        if (!c.is_string())
+            throw UsageError(fmt::format("--previous '{}': subject.capabilities holds a {}, expected lines", echo(path),
+                                         c.type_name()));
+        out.push_back(c.get<std::string>());
+    }
+    return out;
+}
+
+/// Lost capabilities named one per line; the rest are counted.
+constexpr std::size_t kLostCapabilitiesShown = 10;
+
+/// The CI gates beyond the cases' verdicts (docs/cli.md, "CI gates"), one line each: a capability
+/// the baseline or the previous report recorded that the subject no longer declares, and the
+/// stale waivers under --fail-on-stale-waivers. Empty when every gate holds.
+std::vector<std::string> failed_gates(const reports::Report &rep, const RunArgs &a, const std::optional<Baseline> &baseline,
+                                      const std::vector<std::string> &previous) {
+    std::vector<std::string> out;
+    const auto &declared = rep.subject.capabilities;
+    // A plugin that lost a whole op loses hundreds of lines: name the first few, count the rest.
+    const auto lost_lines = [&out, &declared](const std::vector<std::string> &recorded, const std::string &by) {
+        const auto lost = lost_capabilities(recorded, declared);
+        for (std::size_t i = 0; i < lost.size() && i < kLostCapabilitiesShown; ++i)
+            out.push_back(fmt::format("capability no longer declared: {} ({})", lost[i], by));
+        if (lost.size() > kLostCapabilitiesShown)
+            out.push_back(fmt::format("{} more capabilities no longer declared ({})", lost.size() - kLostCapabilitiesShown, by));
+    };
+    if (baseline && baseline->capabilities) lost_lines(*baseline->capabilities, "recorded by baseline " + baseline->path);
+    lost_lines(previous, "declared in previous report " + echo(a.previous));
+    if (a.fail_on_stale_waivers && !rep.stale_waivers.empty())
+        out.push_back(fmt::format("{} stale waiver(s) in baseline {} (--fail-on-stale-waivers): first {} {}",
+                                  rep.stale_waivers.size(), rep.baseline, rep.stale_waivers.front().rule,
+                                  rep.stale_waivers.front().case_pattern));
+    return out;
+}
+
+/// A pass over zero applicable cases says nothing about conformance (issue 25: it fails the run).
+bool nothing_tested(const reports::Report &rep) {
+    return rep.open_error.empty() && rep.totals.cases > 0 && rep.totals.unsupported == rep.totals.cases;
+}
+
+/// --summary-md and --write-baseline, atomically as the other outputs; UsageError (exit 2) when
+/// one cannot be written after all.
+void write_ci_outputs(const reports::Report &rep, const RunArgs &a, const std::optional<Baseline> &baseline,
+                      const std::vector<std::string> &gates) {
+    try {
+        if (!a.summary_md.empty()) reports::write_atomic(a.summary_md, reports::render_summary_md(rep, gates));
+        if (!a.write_baseline.empty())
+            reports::write_atomic(a.write_baseline, render_baseline(baseline_of_run(rep, baseline ? &*baseline : nullptr)));
+    } catch (const std::runtime_error &e) {
+        throw UsageError(e.what());
+    }
+}
+
+void print_outcome(const reports::Report &rep, const RunArgs &a, const reports::SubjectIdentity &id,
+                   const std::vector<std::string> &gates) {
     std::fputs(reports::render_summary(rep).c_str(), stdout);
     if (!a.report.empty()) std::printf("report: %s\n", a.report.c_str());
     if (!a.junit.empty()) std::printf("junit: %s\n", a.junit.c_str());
-    // a pass over zero applicable cases says nothing about conformance: say so
-    if (rep.totals.cases > 0 && rep.totals.unsupported == rep.totals.cases)
+    if (!a.summary_md.empty()) std::printf("summary-md: %s\n", a.summary_md.c_str());
+    if (!a.write_baseline.empty()) std::printf("baseline written: %s\n", a.write_baseline.c_str());
+    if (nothing_tested(rep))
         std::fprintf(stderr, "warning: nothing was tested: subject %s %s declares none of the capabilities these "
                              "suites test\n", id.name.c_str(), id.version.c_str());
+    for (const auto &g : gates) std::printf("gate failed: %s\n", g.c_str());
 }
 
 }  // namespace
@@ -213,6 +293,19 @@ void add_run(CLI::App &app) {
                   "add the behaviour fingerprint of every declared conversion to the report (by default, of each "
                   "conversion whose convert rules failed; docs/cli.md \"fingerprint\")");
     add_progress_options(*cmd, a->progress);
+    cmd->add_option("--summary-md", a->summary_md,
+                    "write a Markdown summary here (atomically), fit for $GITHUB_STEP_SUMMARY")
+        ->check(path_given());
+    cmd->add_flag("--fail-on-stale-waivers", a->fail_on_stale_waivers,
+                  "exit 1 when a waiver of --baseline excuses nothing in this run");
+    cmd->add_option("--previous", a->previous,
+                    "a JSON report of an earlier run: exit 1 when the subject no longer declares a capability it saw "
+                    "declared (as a baseline's \"capabilities\" do)")
+        ->check(path_given());
+    cmd->add_option("--write-baseline", a->write_baseline,
+                    "write a baseline here (atomically): this run's capabilities, the --baseline waivers that fired and "
+                    "one waiver per unwaived failing case")
+        ->check(path_given());
     cmd->callback([a] {
         require_one_subject(a->subject, "run");
         RunOptions opts = run_options(*a);
@@ -223,6 +316,9 @@ void add_run(CLI::App &app) {
         if (!a->shard.empty()) shard = parse_shard(a->shard);
         std::optional<Baseline> baseline;
         if (!a->baseline.empty()) baseline = load_baseline(a->baseline);
+        if (a->fail_on_stale_waivers && !baseline)
+            throw UsageError("--fail-on-stale-waivers: no --baseline whose waivers to check (give --baseline FILE too)");
+        const auto previous = a->previous.empty() ? std::vector<std::string>{} : previous_capabilities(a->previous);
         if (!a->case_cache.empty()) {
             opts.case_cache = case_cache_dir(a->case_cache);
             opts.case_cache_key = load_case_cache_key(case_cache_key_file(a->case_cache_key), opts.case_cache);
@@ -246,6 +342,7 @@ void add_run(CLI::App &app) {
         std::fprintf(stderr, "seed %llu (include this in bug reports)\n", static_cast<unsigned long long>(opts.seed));
         reports::SubjectIdentity id;
         auto subject = open_subject(a->subject, id);
+        id.capabilities = capability_lines(subject->info().capabilities);
         // The other jobs' subjects: the same one, opened again in their threads.
         const auto open_more = [a] {
             reports::SubjectIdentity ignored;
@@ -258,9 +355,11 @@ void add_run(CLI::App &app) {
         fingerprint::add_run_fingerprints(*subject, rep, a->fingerprint, a->jobs, fingerprint_errors);
         for (const auto &e : fingerprint_errors) std::fprintf(stderr, "warning: %s\n", reports::untrusted_text(e).c_str());
         annotate_report(rep, *a, baseline, shard, cases_total);
+        const auto gates = failed_gates(rep, *a, baseline, previous);
         write_reports(rep, a->report, a->junit);
-        print_outcome(rep, *a, id);
-        if (reports::run_failed(rep)) throw CLI::RuntimeError(kExitFail);
+        write_ci_outputs(rep, *a, baseline, gates);
+        print_outcome(rep, *a, id, gates);
+        if (reports::run_failed(rep) || nothing_tested(rep) || !gates.empty()) throw CLI::RuntimeError(kExitFail);
     });
 }
 

@@ -4,10 +4,12 @@
 #pragma once
 
 #include <filesystem>
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <vector>
 
+#include "ninfer/abi/plugin.h"
 #include "ninfer/reports/report.hpp"
 
 namespace ninfer::harness {
@@ -27,6 +29,10 @@ struct Baseline {
     std::string path;
     std::string sha256;  ///< SHA-256 of the file's bytes (load_baseline): a report's options.baseline_sha256
     std::vector<Waiver> waivers;
+    /// What the subject declared when the baseline was recorded (field "capabilities", optional:
+    /// older baselines have none), one line per capability as `plugins --capabilities` spells it.
+    /// `run` fails when the subject stops declaring one of them (issue 25, item 2).
+    std::optional<std::vector<std::string>> capabilities;
 };
 
 /// A malformed baseline; what() is one line naming the file, the field and what was expected.
@@ -48,5 +54,20 @@ bool waiver_matches(const Waiver &w, const std::string &rule, const std::string 
 /// Mark every failing case some waiver excuses as waived (first matching waiver's reason) and
 /// record the waivers that excuse nothing as stale. Call before reports::finalize.
 void apply_baseline(const Baseline &b, reports::Report &r);
+
+/// One declared capability as `plugins --capabilities` prints it and baselines record it:
+/// "convert format bf16 from fp32 layout any method any profile any".
+std::string capability_text(const ninfer_capability_v2 &c);
+std::vector<std::string> capability_lines(const std::vector<ninfer_capability_v2> &caps);
+
+/// The recorded capabilities the subject no longer declares, in recorded order.
+std::vector<std::string> lost_capabilities(const std::vector<std::string> &recorded,
+                                           const std::vector<std::string> &declared);
+
+/// The baseline `run --write-baseline` writes after a run: the given baseline's waivers that
+/// fired, one waiver per unwaived failing case (its rule and id), and the subject's capabilities.
+Baseline baseline_of_run(const reports::Report &r, const Baseline *given);
+/// A baseline as the JSON text load_baseline reads back.
+std::string render_baseline(const Baseline &b);
 
 }  // namespace ninfer::harness

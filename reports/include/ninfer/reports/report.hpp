@@ -117,6 +117,9 @@ struct SubjectIdentity {
     std::string name, version;
     std::uint32_t abi = 0;
     std::string path;     ///< plugin path, or the command of an exec subject
+    /// What the subject declared, one line per capability as `plugins --capabilities` spells it
+    /// (issue 25: `run --previous` and baselines gate on it); empty when none or not recorded.
+    std::vector<std::string> capabilities{};
 };
 
 struct StaleWaiver {
@@ -238,8 +241,16 @@ nlohmann::ordered_json to_json(const Report &r);
 std::string render_json(const Report &r);
 /// JUnit XML: one testsuite per suite, one testcase per case.
 std::string render_junit(const Report &r);
+/// A failing case's first mismatch in one line ("element 3: input 0x3fc00000 expected 0x3fc0 (1.5)
+/// actual 0x3fc1 [...] [class]"), or its message when it has no mismatch.
+std::string first_mismatch_text(const CaseResult &c);
 /// The one-screen summary printed on stdout.
 std::string render_summary(const Report &r, std::size_t max_rules = 12);
+/// The Markdown summary of `run --summary-md` (reports/README.md, "Markdown summary"), fit for
+/// $GITHUB_STEP_SUMMARY: the verdict line first, counts, failing rules with their first mismatch,
+/// waivers, fingerprints. `gate_failures` are the run's failed CI gates, one line each.
+std::string render_summary_md(const Report &r, const std::vector<std::string> &gate_failures = {},
+                              std::size_t max_rules = 30);
 
 /// Write bytes to `path` atomically: a temporary file in the same directory, fsync, rename.
 /// Throws std::runtime_error naming the path on failure.

@@ -151,6 +151,7 @@ code,.mono{font-family:ui-monospace,monospace;font-size:12px}.sentence{backgroun
 .fingerprint{border:1px solid #b4c6e3;border-radius:4px;padding:.2em .8em .6em;margin:.8em 0;background:#fbfcff}
 .legend span{display:inline-block;padding:0 .5em;margin-right:.4em;border:1px solid #ccc}
 svg{background:#fcfcfd;border:1px solid #ddd}.scroll{overflow-x:auto;max-width:100%}
+table.verdicts td:last-child{word-break:break-word;min-width:18em}
 #filters{position:sticky;top:0;background:#fff;padding:.3em 0;border-bottom:1px solid #eee;z-index:1}
 details>summary{cursor:pointer;margin:.6em 0;font-weight:bold}.path{word-break:break-all}.small{color:#555;font-size:12px})";
 
@@ -211,8 +212,8 @@ void put_verdicts(std::string &o, const std::vector<Row> &rows, const std::vecto
     std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
         return !passed_of(cols[a].src->report) && passed_of(cols[b].src->report);
     });
-    o += "<h2 id=\"verdicts\">Verdict by subject</h2>\n<table class=\"verdicts\">\n<tr><th>verdict</th><th>report</th>"
-         "<th>subject</th><th>level</th><th class=\"num\">pass</th><th class=\"num\">fail</th><th class=\"num\">waived</th>"
+    o += "<h2 id=\"verdicts\">Verdict by subject</h2>\n<div class=\"scroll\"><table class=\"verdicts\">\n<tr><th>verdict</th>"
+         "<th>report <span class=\"small\">(subject, when not the report's name)</span></th><th>level</th><th class=\"num\">pass</th><th class=\"num\">fail</th><th class=\"num\">waived</th>"
          "<th class=\"num\">unsupported</th><th class=\"num\">error/crash/timeout</th>"
          "<th>most specific failing rules</th></tr>\n";
     for (const std::size_t i : order) {
@@ -223,6 +224,7 @@ void put_verdicts(std::string &o, const std::vector<Row> &rows, const std::vecto
         std::string level = text_of(r, "level");
         if (text_of(r, "kind") == "sweep") level = "sweep " + text_of(member(r, "extra"), "sweep");
         const std::string who = text_of(subj, "name") + " " + text_of(subj, "version");
+        const bool same_name = text_of(subj, "name") == cols[i].src->label;  // the usual NAME.json: said once
         const auto failing = specific_failures(r);
         std::string named;
         for (std::size_t k = 0; k < std::min(failing.size(), kRulesNamed); ++k) {
@@ -233,17 +235,17 @@ void put_verdicts(std::string &o, const std::vector<Row> &rows, const std::vecto
         if (failing.size() > kRulesNamed) named += fmt::format(" <span class=\"small\">and {} more</span>", failing.size() - kRulesNamed);
         if (!text_of(r, "open_error").empty()) named += "<span class=\"small\">did not start</span>";
         o += fmt::format(
-            "<tr data-status=\"{}\" data-text=\"{}\"><td class=\"verdict-{}\">{}</td><td><a href=\"#s{}\">{}</a></td>"
-            "<td title=\"{}\">{} <span class=\"small\">({})</span></td><td>{}</td><td class=\"num\">{}</td>"
+            "<tr data-status=\"{}\" data-text=\"{}\"><td class=\"verdict-{}\">{}</td><td title=\"{}\"><a href=\"#s{}\">{}</a>"
+            "{}</td><td>{}</td><td class=\"num\">{}</td>"
             "<td class=\"num\">{}</td><td class=\"num\">{}</td><td class=\"num\">{}</td><td class=\"num\">{}</td><td>{}</td>"
             "</tr>\n",
             passed ? "pass" : "fail", e(cols[i].src->label + " " + who), passed ? "pass" : "fail",
-            passed ? "passed" : "failed", i, e(cols[i].src->label), e(who + " \u2014 " + text_of(subj, "path")),
-            e(shortened(who, 48)), e(text_of(subj, "kind")), e(level), count_of(t, "pass"), count_of(t, "fail"),
+            passed ? "passed" : "failed", e(who + " (" + text_of(subj, "kind") + ") \u2014 " + text_of(subj, "path")), i,
+            e(cols[i].src->label), same_name ? "" : " <span class=\"small\">" + e(shortened(who, 48)) + "</span>", e(level), count_of(t, "pass"), count_of(t, "fail"),
             count_of(t, "waived"), count_of(t, "unsupported"),
             count_of(t, "error") + count_of(t, "crash") + count_of(t, "timeout"), named.empty() ? "\u2014" : named);
     }
-    o += "</table>\n";
+    o += "</table></div>\n";
 }
 
 void put_legend(std::string &o) {

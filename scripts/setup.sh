@@ -13,6 +13,7 @@ packages=(
   python3-numpy  # the numpy codec of the README's quick start (harness/examples/numpy_codec.py)
   chromium       # the HTML report's check in a real browser (reports/tests/html_in_browser.sh)
   lintian        # the Debian packages' check (cmake/test_deb.cmake): no lintian error or warning
+  libxml2-utils  # xmllint: the JUnit XML against junit-10.xsd (reports/tests/junit_schema.sh)
 )
 # `setup.sh --clang` (scripts/fuzz.sh, scripts/asan.sh): also clang and its libFuzzer and sanitizer runtimes.
 if [[ ${1:-} == --clang ]]; then

@@ -1,16 +1,20 @@
 // SPDX-License-Identifier: Apache-2.0
 // The HTML conformance report (reports/README.md, "HTML"): a page of one or more report-v2
-// documents, self-contained (inline CSS and SVG, no script, no network) and deterministic.
+// documents, self-contained (inline CSS, SVG and a small filter script; no network) and
+// deterministic. Issue 25, item 3: the verdict per subject first, then the failures, then the
+// rule x subject matrix with its all-pass rows collapsed; without scripts every part shows.
 // Every string from a report is untrusted (subjects write messages) and goes through html_escape.
 #include "ninfer/reports/html.hpp"
 
 #include <algorithm>
 #include <cmath>
 #include <regex>
+#include <set>
 #include <stdexcept>
 
 #include <fmt/format.h>
 
+#include "ninfer/abi/registry.hpp"
 #include "ninfer/reports/report.hpp"
 
 namespace ninfer::reports {
@@ -83,6 +87,8 @@ Cell cell_of(const json &rule) {
 
 bool is_failure_cell(Cell c) { return c == Cell::fail || c == Cell::error || c == Cell::crash || c == Cell::timeout; }
 
+bool failed_unwaived_rule(const RuleSummary &r) { return is_failure(r.status); }
+
 bool case_failed_unwaived(const json &c) {
     const std::string s = text_of(c, "status");
     const auto w = c.find("waived");
@@ -144,7 +150,10 @@ code,.mono{font-family:ui-monospace,monospace;font-size:12px}.sentence{backgroun
 .failure{border:1px solid #e3b4b4;border-radius:4px;padding:.2em .8em .6em;margin:.8em 0}
 .fingerprint{border:1px solid #b4c6e3;border-radius:4px;padding:.2em .8em .6em;margin:.8em 0;background:#fbfcff}
 .legend span{display:inline-block;padding:0 .5em;margin-right:.4em;border:1px solid #ccc}
-svg{background:#fcfcfd;border:1px solid #ddd}.path{word-break:break-all}.small{color:#555;font-size:12px})";
+svg{background:#fcfcfd;border:1px solid #ddd}.scroll{overflow-x:auto;max-width:100%}
+table.verdicts td:last-child{word-break:break-word;min-width:18em}
+#filters{position:sticky;top:0;background:#fff;padding:.3em 0;border-bottom:1px solid #eee;z-index:1}
+details>summary{cursor:pointer;margin:.6em 0;font-weight:bold}.path{word-break:break-all}.small{color:#555;font-size:12px})";
 
 /// At most `max` bytes of `text` (never splitting a UTF-8 sequence), with an ellipsis when cut.
 std::string shortened(const std::string &text, std::size_t max) {
@@ -154,31 +163,89 @@ std::string shortened(const std::string &text, std::size_t max) {
     return text.substr(0, n) + "\u2026";
 }
 
-void put_subjects(std::string &o, const std::vector<Column> &cols) {
-    o += "<h2 id=\"subjects\">Subjects</h2>\n<table>\n<tr><th>#</th><th>report</th><th>subject</th><th>level</th>"
-         "<th class=\"num\">cases</th><th class=\"num\">pass</th><th class=\"num\">fail</th>"
-         "<th class=\"num\">unsupported</th><th class=\"num\">error/crash/timeout</th><th class=\"num\">waived</th>"
-         "<th>verdict</th></tr>\n";
-    for (std::size_t i = 0; i < cols.size(); ++i) {
+/// The failing rules of a report, most specific first, as the CLI summary orders them
+/// (failing_rules_by_specificity over the cases' statuses, waivers and mismatch blame).
+std::vector<std::string> specific_failures(const json &report) {
+    Report r;
+    for (const auto &c : array_of(report, "cases")) {
+        CaseResult cr;
+        cr.id = text_of(c, "id");
+        cr.rule = text_of(c, "rule");
+        const std::string st = text_of(c, "status");
+        for (const Status s : {Status::pass, Status::fail, Status::unsupported, Status::error, Status::crash, Status::timeout})
+            if (st == status_name(s)) cr.status = s;
+        const auto w = c.find("waived");
+        cr.waived = w != c.end() && w->is_boolean() && w->get<bool>();
+        for (const auto &m : array_of(c, "first_mismatches")) {
+            Mismatch mm;
+            mm.blame = text_of(m, "blame");
+            cr.first.push_back(std::move(mm));
+        }
+        r.cases.push_back(std::move(cr));
+    }
+    finalize(r);
+    std::vector<std::string> ids;
+    for (const RuleSummary *rs : failing_rules_by_specificity(r))
+        if (failed_unwaived_rule(*rs)) ids.push_back(rs->id);
+    return ids;
+}
+
+bool passed_of(const json &report) {
+    const auto p = report.find("passed");
+    return p != report.end() && p->is_boolean() && p->get<bool>();
+}
+
+/// The rows of `rows` by id (an anchor of a failure is "d<column>-<row>").
+std::map<std::string, std::size_t> row_index(const std::vector<Row> &rows) {
+    std::map<std::string, std::size_t> at;
+    for (std::size_t i = 0; i < rows.size(); ++i) at[rows[i].id] = i;
+    return at;
+}
+
+/// The first table of the page: one row per subject, failed ones first, with its counts and its
+/// most specific failing rules linked to their failures.
+void put_verdicts(std::string &o, const std::vector<Row> &rows, const std::vector<Column> &cols) {
+    constexpr std::size_t kRulesNamed = 3;
+    const auto at = row_index(rows);
+    std::vector<std::size_t> order(cols.size());
+    for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
+    std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
+        return !passed_of(cols[a].src->report) && passed_of(cols[b].src->report);
+    });
+    o += "<h2 id=\"verdicts\">Verdict by subject</h2>\n<div class=\"scroll\"><table class=\"verdicts\">\n<tr><th>verdict</th>"
+         "<th>report <span class=\"small\">(subject, when not the report's name)</span></th><th>level</th><th class=\"num\">pass</th><th class=\"num\">fail</th><th class=\"num\">waived</th>"
+         "<th class=\"num\">unsupported</th><th class=\"num\">error/crash/timeout</th>"
+         "<th>most specific failing rules</th></tr>\n";
+    for (const std::size_t i : order) {
         const json &r = cols[i].src->report;
         const json &subj = member(r, "subject");
         const json &t = member(r, "totals");
-        const auto p = r.find("passed");
-        const bool passed = p != r.end() && p->is_boolean() && p->get<bool>();
+        const bool passed = passed_of(r);
         std::string level = text_of(r, "level");
         if (text_of(r, "kind") == "sweep") level = "sweep " + text_of(member(r, "extra"), "sweep");
         const std::string who = text_of(subj, "name") + " " + text_of(subj, "version");
+        const bool same_name = text_of(subj, "name") == cols[i].src->label;  // the usual NAME.json: said once
+        const auto failing = specific_failures(r);
+        std::string named;
+        for (std::size_t k = 0; k < std::min(failing.size(), kRulesNamed); ++k) {
+            const auto row = at.find(failing[k]);
+            const std::string code = "<code>" + e(failing[k]) + "</code>";
+            named += (k ? ", " : "") + (row == at.end() ? code : fmt::format("<a href=\"#d{}-{}\">{}</a>", i, row->second, code));
+        }
+        if (failing.size() > kRulesNamed) named += fmt::format(" <span class=\"small\">and {} more</span>", failing.size() - kRulesNamed);
+        if (!text_of(r, "open_error").empty()) named += "<span class=\"small\">did not start</span>";
         o += fmt::format(
-            "<tr><td class=\"num\">{}</td><td><a href=\"#s{}\">{}</a></td><td title=\"{}\">{} <span class=\"small\">"
-            "({})</span></td><td>{}</td><td class=\"num\">{}</td><td class=\"num\">{}</td><td class=\"num\">{}</td>"
-            "<td class=\"num\">{}</td><td class=\"num\">{}</td><td class=\"num\">{}</td><td class=\"verdict-{}\">{}</td>"
+            "<tr data-status=\"{}\" data-text=\"{}\"><td class=\"verdict-{}\">{}</td><td title=\"{}\"><a href=\"#s{}\">{}</a>"
+            "{}</td><td>{}</td><td class=\"num\">{}</td>"
+            "<td class=\"num\">{}</td><td class=\"num\">{}</td><td class=\"num\">{}</td><td class=\"num\">{}</td><td>{}</td>"
             "</tr>\n",
-            i + 1, i, e(cols[i].src->label), e(who + " \u2014 " + text_of(subj, "path")), e(shortened(who, 48)),
-            e(text_of(subj, "kind")), e(level), count_of(t, "cases"), count_of(t, "pass"), count_of(t, "fail"),
-            count_of(t, "unsupported"), count_of(t, "error") + count_of(t, "crash") + count_of(t, "timeout"),
-            count_of(t, "waived"), passed ? "pass" : "fail", passed ? "passed" : "failed");
+            passed ? "pass" : "fail", e(cols[i].src->label + " " + who), passed ? "pass" : "fail",
+            passed ? "passed" : "failed", e(who + " (" + text_of(subj, "kind") + ") \u2014 " + text_of(subj, "path")), i,
+            e(cols[i].src->label), same_name ? "" : " <span class=\"small\">" + e(shortened(who, 48)) + "</span>", e(level), count_of(t, "pass"), count_of(t, "fail"),
+            count_of(t, "waived"), count_of(t, "unsupported"),
+            count_of(t, "error") + count_of(t, "crash") + count_of(t, "timeout"), named.empty() ? "\u2014" : named);
     }
-    o += "</table>\n";
+    o += "</table></div>\n";
 }
 
 void put_legend(std::string &o) {
@@ -190,24 +257,53 @@ void put_legend(std::string &o) {
     o += "<span class=\"none\">&nbsp; rule not in that report</span></p>\n";
 }
 
-void put_matrix(std::string &o, const std::vector<Row> &rows, const std::vector<Column> &cols) {
-    o += "<h2 id=\"matrix\">Rules by subject</h2>\n<p>Rows are the rules, grouped by family and spec section; "
-         "columns are the reports. A failing cell links to its failure below.</p>\n";
-    put_legend(o);
-    o += "<table class=\"matrix\">\n<tr><th>rule</th>";
+/// The filter's attributes of a matrix row: the statuses its cells hold ("fail waived pass").
+std::string row_statuses(const Row &row, const std::vector<Column> &cols) {
+    std::set<std::string> seen;
+    for (const auto &col : cols) {
+        const auto it = col.rules.find(row.id);
+        if (it == col.rules.end()) continue;
+        const Cell c = cell_of(*it->second);
+        seen.insert(is_failure_cell(c) ? "fail" : style_of(c).css);
+    }
+    std::string s;
+    for (const auto &x : seen) s += (s.empty() ? "" : " ") + x;
+    return s;
+}
+
+/// True when no report fails or waives the rule (its row is collapsed).
+bool row_all_pass(const Row &row, const std::vector<Column> &cols) {
+    for (const auto &col : cols) {
+        const auto it = col.rules.find(row.id);
+        if (it == col.rules.end()) continue;
+        const Cell c = cell_of(*it->second);
+        if (is_failure_cell(c) || c == Cell::waived) return false;
+    }
+    return true;
+}
+
+void put_matrix_head(std::string &o, const std::vector<Column> &cols) {
+    o += "<div class=\"scroll\"><table class=\"matrix\">\n<tr><th>rule</th>";
     for (std::size_t i = 0; i < cols.size(); ++i)
         o += fmt::format("<th class=\"col\"><a href=\"#s{}\">{}</a></th>", i, e(cols[i].src->label));
     o += "</tr>\n";
+}
+
+/// The rows `rs` (indices into `rows`) of one matrix table, with their family and section groups.
+void put_matrix_rows(std::string &o, const std::vector<Row> &rows, const std::vector<std::size_t> &rs,
+                     const std::vector<Column> &cols) {
+    put_matrix_head(o, cols);
     std::string group;
-    for (std::size_t r = 0; r < rows.size(); ++r) {
+    for (const std::size_t r : rs) {
         const Row &row = rows[r];
         const std::string g = row.family + '\n' + row.section;
         if (g != group) {
             group = g;
-            o += fmt::format("<tr class=\"group\"><th colspan=\"{}\">{}{}{}</th></tr>\n", cols.size() + 1, e(row.family),
-                             row.section.empty() ? "" : " \u2014 ", e(row.section));
+            o += fmt::format("<tr class=\"group\" data-family=\"{}\"><th colspan=\"{}\">{}{}{}</th></tr>\n", e(row.family),
+                             cols.size() + 1, e(row.family), row.section.empty() ? "" : " \u2014 ", e(row.section));
         }
-        o += fmt::format("<tr><th class=\"rule\" title=\"{}\">{}</th>", e(row.sentence), e(row.id));
+        o += fmt::format("<tr data-family=\"{}\" data-status=\"{}\" data-text=\"{}\"><th class=\"rule\" title=\"{}\">{}</th>",
+                         e(row.family), row_statuses(row, cols), e(row.id + " " + row.sentence), e(row.sentence), e(row.id));
         for (std::size_t i = 0; i < cols.size(); ++i) {
             const auto it = cols[i].rules.find(row.id);
             const Cell c = it == cols[i].rules.end() ? Cell::none : cell_of(*it->second);
@@ -221,8 +317,59 @@ void put_matrix(std::string &o, const std::vector<Row> &rows, const std::vector<
         }
         o += "</tr>\n";
     }
-    o += "</table>\n";
+    o += "</table></div>\n";
 }
+
+/// The matrix, last: rules some report fails or waives open, the rules every report passes (or
+/// does not support) in a collapsed <details>.
+void put_matrix(std::string &o, const std::vector<Row> &rows, const std::vector<Column> &cols) {
+    o += "<h2 id=\"matrix\">Rules by subject</h2>\n<p>Rows are the rules, grouped by family and spec section; "
+         "columns are the reports. A failing cell links to its failure above.</p>\n";
+    put_legend(o);
+    std::vector<std::size_t> open, passing;
+    for (std::size_t r = 0; r < rows.size(); ++r) (row_all_pass(rows[r], cols) ? passing : open).push_back(r);
+    if (open.empty()) o += "<p>No rule fails or is waived in any report.</p>\n";
+    else put_matrix_rows(o, rows, open, cols);
+    if (passing.empty()) return;
+    o += fmt::format("<details id=\"allpass\"><summary>{} rule(s) that every report passes or does not support</summary>\n",
+                     passing.size());
+    put_matrix_rows(o, rows, passing, cols);
+    o += "</details>\n";
+}
+
+/// Filters by family, status and text over the verdict rows, failures and matrix rows: shown only
+/// when scripts run (the page without them shows everything), applied by the script below.
+void put_filters(std::string &o, const std::vector<Row> &rows) {
+    std::set<std::string> families;
+    for (const auto &r : rows) families.insert(r.family);
+    o += "<form id=\"filters\" hidden>Filter: <select id=\"f-family\" aria-label=\"family\"><option value=\"\">every family"
+         "</option>";
+    for (const auto &f : families) o += fmt::format("<option>{}</option>", e(f));
+    o += "</select> <select id=\"f-status\" aria-label=\"status\"><option value=\"\">every status</option>"
+         "<option value=\"fail\">failing</option><option value=\"waived\">waived</option>"
+         "<option value=\"unsupported\">unsupported</option><option value=\"pass\">passing</option></select> "
+         "<input id=\"f-text\" type=\"search\" placeholder=\"rule, subject or text\" aria-label=\"text\"> "
+         "<span id=\"f-count\" class=\"small\"></span></form>\n";
+}
+
+// Hides every [data-status]/[data-family]/[data-text] element the filters exclude; an element
+// without an attribute is not filtered by it. Group rows follow their family only.
+constexpr const char *kFilterScript = R"(<script>
+(function(){
+var f=document.getElementById('filters');f.hidden=false;
+var fam=document.getElementById('f-family'),st=document.getElementById('f-status'),tx=document.getElementById('f-text');
+function apply(){
+var a=fam.value,b=st.value,c=tx.value.toLowerCase(),n=0,m=0;
+document.querySelectorAll('[data-status],[data-family],[data-text]').forEach(function(el){
+var ok=(!a||!el.dataset.family||el.dataset.family===a)&&(!b||!el.dataset.status||el.dataset.status.split(' ').indexOf(b)>=0)
+&&(!c||!el.dataset.text||el.dataset.text.toLowerCase().indexOf(c)>=0);
+el.style.display=ok?'':'none';if(el.dataset.text){m++;if(ok)n++;}});
+if(b||c||a){var d=document.getElementById('allpass');if(d)d.open=true;}
+document.getElementById('f-count').textContent=(a||b||c)?n+' of '+m+' shown':'';}
+[fam,st,tx].forEach(function(x){x.addEventListener('input',apply);x.addEventListener('change',apply);});
+})();
+</script>
+)";
 
 std::string classes_text(const json &classes) {
     std::string s;
@@ -232,9 +379,20 @@ std::string classes_text(const json &classes) {
     return s;
 }
 
+/// A status as the report words it ("NINFER_E_INVALID_PAYLOAD detail 4") with the payload detail
+/// named as `ninfer-conform oracle` names it (registry.hpp detail_name: "detail 4 (nonzero_gap)").
+std::string status_word(const std::string &word) {
+    static const std::regex detail(R"((.* detail )(\d{1,9})$)");
+    std::smatch m;
+    if (!std::regex_match(word, m, detail)) return word;
+    const std::string_view name = abi::detail_name(static_cast<std::uint32_t>(std::stoul(m[2].str())));
+    return name.empty() ? word : m[1].str() + m[2].str() + " (" + std::string(name) + ")";
+}
+
 std::string word_and_value(const json &m, const char *word, const char *value) {
     const std::string v = text_of(m, value);
-    return fmt::format("<code>{}</code>{}", e(text_of(m, word)), v.empty() ? "" : " = " + e(v));
+    const std::string w = text_of(m, "plane") == "status" ? status_word(text_of(m, word)) : text_of(m, word);
+    return fmt::format("<code>{}</code>{}", e(w), v.empty() ? "" : " = " + e(v));
 }
 
 /// The exact value of a block format's element and the case's criterion, when the report has them.
@@ -305,11 +463,14 @@ void put_locations(std::string &o, const std::vector<const json *> &cases) {
     for (const auto &[plane, cells] : planes) {
         std::uint64_t most = 1;
         for (const auto &[k, v] : cells) most = std::max(most, v.first);
-        const int w = 60 + shown_groups * kCell + 10, h = 34 + shown_rows * kCell + 10;
+        // Wide enough for the title too (about 7 px a character at 12 px), so that nothing is cut.
+        const std::string title = plane + " plane (rows \u2193, groups \u2192)";
+        const int w = std::max(60 + shown_groups * kCell + 10, 8 + 7 * static_cast<int>(title.size())),
+                  h = 34 + shown_rows * kCell + 10;
         o += fmt::format("<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{}\" height=\"{}\" role=\"img\" "
                          "aria-label=\"{} plane: mismatches by row and group\">\n",
                          w, h, e(plane));
-        o += fmt::format("<text x=\"4\" y=\"14\" font-size=\"12\">{} plane (rows \u2193, groups \u2192)</text>\n", e(plane));
+        o += fmt::format("<text x=\"4\" y=\"14\" font-size=\"12\">{}</text>\n", e(title));
         for (int r = 0; r < shown_rows; ++r)
             o += fmt::format("<text x=\"56\" y=\"{}\" font-size=\"10\" text-anchor=\"end\">{}</text>\n",
                              34 + r * kCell + 12, r);
@@ -354,6 +515,20 @@ std::vector<Bin> parse_bins(const std::string &text) {
     return bins;
 }
 
+/// The y axis of the sweep plot: ticks at 1, 10, 100, ... up to `most`, at their log-scale
+/// heights above and below the axis (`half`: the height of the largest bar).
+void put_count_ticks(std::string &o, std::uint64_t most, double scale, int left, int axis, double half) {
+    if (most == 0 || !(scale > 0)) return;
+    for (std::uint64_t t = 1; t <= most; t *= 10) {
+        const double h = half * std::log10(1.0 + static_cast<double>(t)) / scale;
+        for (const double y : {axis - h, axis + h})
+            o += fmt::format("<line x1=\"{}\" y1=\"{:.2f}\" x2=\"{}\" y2=\"{:.2f}\" stroke=\"#999\"/><text x=\"{}\" "
+                             "y=\"{:.2f}\" font-size=\"10\" text-anchor=\"end\">{}</text>\n",
+                             left - 4, y, left, y, left - 6, y + 3, t < 1000000 ? fmt::format("{}", t) : fmt::format("1e{}", std::to_string(t).size() - 1));
+        if (t > most / 10) break;
+    }
+}
+
 /// The sweep's word mismatches by sign and binade of the source word: positive words above the
 /// axis, negative below, bar height on a log scale, the count in each bar's tooltip.
 void put_sweep_plot(std::string &o, const json &report) {
@@ -380,7 +555,7 @@ void put_sweep_plot(std::string &o, const json &report) {
         if (b.negative) neg += b.count;
     }
     if (binades <= 0) binades = 1;
-    constexpr int left = 70, right = 12, top = 10, plot_h = 200, bottom = 44, width = 760;
+    constexpr int left = 112, right = 12, top = 10, plot_h = 200, bottom = 44, width = 800;
     const int plot_w = width - left - right, axis = top + plot_h / 2, height = top + plot_h + bottom;
     const double bw = static_cast<double>(plot_w) / binades;
     const double scale = most ? std::log10(1.0 + static_cast<double>(most)) : 1.0;
@@ -393,10 +568,10 @@ void put_sweep_plot(std::string &o, const json &report) {
     o += fmt::format("<rect x=\"{}\" y=\"{}\" width=\"{}\" height=\"{}\" fill=\"none\" stroke=\"#bbb\"/>\n", left, top,
                      plot_w, plot_h);
     o += fmt::format("<line x1=\"{}\" y1=\"{}\" x2=\"{}\" y2=\"{}\" stroke=\"#333\"/>\n", left, axis, left + plot_w, axis);
-    o += fmt::format("<text x=\"{}\" y=\"{}\" font-size=\"12\" text-anchor=\"end\">+ words</text>\n", left - 6,
-                     top + plot_h / 4);
-    o += fmt::format("<text x=\"{}\" y=\"{}\" font-size=\"12\" text-anchor=\"end\">\u2212 words</text>\n", left - 6,
-                     axis + plot_h / 4);
+    // The sign labels at the left edge; the count ticks (mismatches, log scale) beside the plot.
+    o += fmt::format("<text x=\"4\" y=\"{}\" font-size=\"12\">+ words</text>\n", top + plot_h / 4);
+    o += fmt::format("<text x=\"4\" y=\"{}\" font-size=\"12\">\u2212 words</text>\n", axis + plot_h / 4);
+    put_count_ticks(o, most, scale, left, axis, plot_h / 2 - 2);
     for (const auto &b : bins) {
         const double h = scale > 0 ? (plot_h / 2 - 2) * std::log10(1.0 + static_cast<double>(b.count)) / scale : 0;
         const double x = left + bw * b.binade;
@@ -473,8 +648,9 @@ void put_fingerprint_list(std::string &o, const Column &col, std::size_t ci, con
 void put_failure(std::string &o, const Column &col, std::size_t ci, std::size_t ri, const Row &row, const json &rule,
                  const std::vector<std::size_t> &fingerprints) {
     const auto s = style_of(cell_of(rule));
-    o += fmt::format("<div class=\"failure\" id=\"d{}-{}\">\n<h4><code>{}</code> <span class=\"{}\">&nbsp;{}&nbsp;</span></h4>\n",
-                     ci, ri, e(row.id), s.css, s.word);
+    o += fmt::format("<div class=\"failure\" id=\"d{}-{}\" data-family=\"{}\" data-status=\"fail\" data-text=\"{}\">\n"
+                     "<h4><code>{}</code> <span class=\"{}\">&nbsp;{}&nbsp;</span></h4>\n",
+                     ci, ri, e(row.family), e(col.src->label + " " + row.id + " " + row.sentence), e(row.id), s.css, s.word);
     o += fmt::format("<p class=\"sentence\">{}{}</p>\n", row.section.empty() ? "" : e(row.section) + ": ",
                      e(text_of(rule, "sentence").empty() ? row.sentence : text_of(rule, "sentence")));
     const std::string cls = classes_text(member(rule, "classes"));
@@ -618,25 +794,25 @@ std::string render_html(const std::vector<HtmlSource> &sources, const std::map<s
         if (versions.find(v) == std::string::npos) versions += (versions.empty() ? "" : ", ") + v;
     }
     std::size_t failed = 0;
-    for (const auto &c : cols) {
-        const auto p = c.src->report.find("passed");
-        if (!(p != c.src->report.end() && p->is_boolean() && p->get<bool>())) ++failed;
-    }
+    for (const auto &c : cols) failed += !passed_of(c.src->report);
     std::string o;
     o += "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
          "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
          "<title>ninfer-conform conformance report</title>\n<style>\n";
     o += kStyle;
     o += "\n</style>\n</head>\n<body>\n<h1>ninfer-conform conformance report</h1>\n";
-    o += fmt::format("<p id=\"overview\">{} report(s), {} rule(s); suite version {}; {} report(s) failed. "
-                     "<a href=\"#matrix\">Matrix</a> \u00b7 <a href=\"#subjects\">Subjects</a> \u00b7 "
-                     "<a href=\"#failures\">Failures</a></p>\n",
-                     cols.size(), rows.size(), e(versions.empty() ? "?" : versions), failed);
-    put_matrix(o, rows, cols);
-    put_subjects(o, cols);
+    o += fmt::format("<p id=\"overview\"><b class=\"verdict-{}\">{} of {} report(s) failed</b>; {} rule(s); suite version {}. "
+                     "<a href=\"#verdicts\">Verdicts</a> \u00b7 <a href=\"#failures\">Failures</a> \u00b7 "
+                     "<a href=\"#matrix\">Matrix</a></p>\n",
+                     failed ? "fail" : "pass", failed, cols.size(), rows.size(), e(versions.empty() ? "?" : versions));
+    put_filters(o, rows);
+    put_verdicts(o, rows, cols);
     put_subject_details(o, rows, cols);
+    put_matrix(o, rows, cols);
     o += "<p class=\"small\">Written by <code>ninfer-conform report --html</code> from the JSON reports "
-         "(reports/README.md); self-contained, no scripts.</p>\n</body>\n</html>\n";
+         "(reports/README.md); self-contained: its one script only filters, and without it everything shows.</p>\n";
+    o += kFilterScript;
+    o += "</body>\n</html>\n";
     return o;
 }
 

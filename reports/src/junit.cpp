@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cmath>
 #include <optional>
 
 #include "ninfer/reports/report.hpp"
@@ -78,69 +79,94 @@ std::string fingerprint_properties(const Report &r, const std::optional<std::str
     return x;
 }
 
+/// The JUnit counts of a suite: waived failures are skipped (the message says "waived (STATUS): ..."),
+/// as unsupported cases are, so that the root and every suite count them alike.
+struct SuiteCounts {
+    std::uint64_t tests = 0, failures = 0, errors = 0, skipped = 0, millis = 0;
+};
+
+void count_case(const CaseResult &c, std::uint64_t millis, SuiteCounts &n) {
+    ++n.tests;
+    n.millis += millis;
+    if (c.status == Status::unsupported || c.waived) ++n.skipped;
+    else if (c.status == Status::fail) ++n.failures;
+    else if (is_failure(c.status)) ++n.errors;
+}
+
+/// The report records only the run's wall time (duration_s): each case gets an equal share of it,
+/// in whole milliseconds that add up exactly to the run's (the first cases take the remainder).
+std::vector<std::uint64_t> case_millis(const Report &r) {
+    std::vector<std::uint64_t> ms(r.cases.size(), 0);
+    if (ms.empty() || !(r.duration_s > 0) || !std::isfinite(r.duration_s)) return ms;
+    const auto total = static_cast<std::uint64_t>(std::llround(r.duration_s * 1000.0));
+    for (std::size_t i = 0; i < ms.size(); ++i) ms[i] = total / ms.size() + (i < total % ms.size() ? 1 : 0);
+    return ms;
+}
+
+std::string seconds(std::uint64_t millis) { return fmt::format("{}.{:03}", millis / 1000, millis % 1000); }
+
+std::string testcase_xml(const CaseResult &c, std::uint64_t millis) {
+    std::string x = fmt::format("    <testcase name=\"{}\" classname=\"{}\" time=\"{}\"", xml_escape(c.id),
+                                xml_escape(c.rule), seconds(millis));
+    if (c.status == Status::pass) return x + "/>\n";
+    x += ">\n";
+    if (c.waived) {
+        x += fmt::format("      <skipped message=\"{}\"/>\n",
+                         xml_escape(fmt::format("waived ({}): {}", status_name(c.status), c.waiver_reason)));
+    } else if (c.status == Status::unsupported) {
+        x += fmt::format("      <skipped message=\"{}\"/>\n", xml_escape(c.message));
+    } else {
+        const char *tag = c.status == Status::fail ? "failure" : "error";
+        const std::string message = c.first.empty() ? c.message : mismatch_line(c.first.front());
+        x += fmt::format("      <{} type=\"{}\" message=\"{}\">{}</{}>\n", tag, status_name(c.status), xml_escape(message),
+                         xml_escape(case_body(c)), tag);
+    }
+    return x + "    </testcase>\n";
+}
+
 }  // namespace
 
 std::string render_junit(const Report &r) {
     // Suites in order of first appearance, cases in run order.
     std::vector<std::string> order;
-    std::map<std::string, std::vector<const CaseResult *>> by_suite;
-    for (const auto &c : r.cases) {
-        auto &v = by_suite[c.suite];
-        if (v.empty()) order.push_back(c.suite);
-        v.push_back(&c);
+    std::map<std::string, std::vector<std::size_t>> by_suite;
+    for (std::size_t i = 0; i < r.cases.size(); ++i) {
+        auto &v = by_suite[r.cases[i].suite];
+        if (v.empty()) order.push_back(r.cases[i].suite);
+        v.push_back(i);
     }
-    const auto &t = r.totals;
-    std::string x = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n";
-    x += fmt::format("<testsuites name=\"ninfer-conform\" tests=\"{}\" failures=\"{}\" errors=\"{}\" skipped=\"{}\" "
-                     "timestamp=\"{}\" time=\"{:.3f}\">\n",
-                     t.cases, t.fail, t.error + t.crash + t.timeout, t.unsupported, xml_escape(r.started_at),
-                     r.duration_s);
+    const auto millis = case_millis(r);
+    std::string body;
+    SuiteCounts all;
     for (const auto &suite : order) {
-        const auto &cases = by_suite[suite];
-        std::uint64_t failures = 0, errors = 0, skipped = 0;
-        for (const auto *c : cases) {
-            if (c->status == Status::unsupported || c->waived) ++skipped;
-            else if (c->status == Status::fail) ++failures;
-            else if (is_failure(c->status)) ++errors;
+        SuiteCounts n;
+        std::string cases;
+        for (const std::size_t i : by_suite[suite]) {
+            count_case(r.cases[i], millis[i], n);
+            cases += testcase_xml(r.cases[i], millis[i]);
         }
-        x += fmt::format("  <testsuite name=\"{}\" tests=\"{}\" failures=\"{}\" errors=\"{}\" skipped=\"{}\">\n",
-                         xml_escape(suite), cases.size(), failures, errors, skipped);
-        x += "    <properties>\n";
-        x += fmt::format("      <property name=\"subject\" value=\"{}\"/>\n",
-                         xml_escape(r.subject.name + " " + r.subject.version));
-        x += fmt::format("      <property name=\"level\" value=\"{}\"/>\n", xml_escape(r.level));
-        x += fmt::format("      <property name=\"seed\" value=\"{}\"/>\n", r.seed);
-        x += fingerprint_properties(r, suite);
-        x += "    </properties>\n";
-        for (const auto *c : cases) {
-            const std::string open = fmt::format("    <testcase name=\"{}\" classname=\"{}\"", xml_escape(c->id),
-                                                 xml_escape(c->rule));
-            if (c->status == Status::pass) {
-                x += open + "/>\n";
-                continue;
-            }
-            x += open + ">\n";
-            if (c->waived) {
-                x += fmt::format("      <skipped message=\"{}\"/>\n",
-                                 xml_escape(fmt::format("waived ({}): {}", status_name(c->status), c->waiver_reason)));
-            } else if (c->status == Status::unsupported) {
-                x += fmt::format("      <skipped message=\"{}\"/>\n", xml_escape(c->message));
-            } else {
-                const char *tag = c->status == Status::fail ? "failure" : "error";
-                const std::string message = c->first.empty() ? c->message : mismatch_line(c->first.front());
-                x += fmt::format("      <{} type=\"{}\" message=\"{}\">{}</{}>\n", tag, status_name(c->status),
-                                 xml_escape(message), xml_escape(case_body(*c)), tag);
-            }
-            x += "    </testcase>\n";
-        }
-        x += "  </testsuite>\n";
+        all.tests += n.tests, all.failures += n.failures, all.errors += n.errors, all.skipped += n.skipped,
+            all.millis += n.millis;
+        body += fmt::format("  <testsuite name=\"{}\" tests=\"{}\" failures=\"{}\" errors=\"{}\" skipped=\"{}\" "
+                            "time=\"{}\" timestamp=\"{}\">\n",
+                            xml_escape(suite), n.tests, n.failures, n.errors, n.skipped, seconds(n.millis),
+                            xml_escape(r.started_at));
+        body += "    <properties>\n";
+        body += fmt::format("      <property name=\"subject\" value=\"{}\"/>\n",
+                            xml_escape(r.subject.name + " " + r.subject.version));
+        body += fmt::format("      <property name=\"level\" value=\"{}\"/>\n", xml_escape(r.level));
+        body += fmt::format("      <property name=\"seed\" value=\"{}\"/>\n", r.seed);
+        body += fingerprint_properties(r, suite);
+        body += "    </properties>\n" + cases + "  </testsuite>\n";
     }
     // Fingerprints of conversions no case of the run covers (`fingerprint` alone): a suite of no tests.
     if (const std::string rest = fingerprint_properties(r, std::nullopt); !rest.empty())
-        x += "  <testsuite name=\"fingerprints\" tests=\"0\" failures=\"0\" errors=\"0\" skipped=\"0\">\n    <properties>\n" +
-             rest + "    </properties>\n  </testsuite>\n";
-    x += "</testsuites>\n";
-    return x;
+        body += "  <testsuite name=\"fingerprints\" tests=\"0\" failures=\"0\" errors=\"0\" skipped=\"0\" time=\"0.000\">\n"
+                "    <properties>\n" + rest + "    </properties>\n  </testsuite>\n";
+    // The root sums its suites; Jenkins' junit-10.xsd allows no skipped or timestamp here (the suites carry them).
+    return fmt::format("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites name=\"ninfer-conform\" tests=\"{}\" "
+                       "failures=\"{}\" errors=\"{}\" time=\"{}\">\n{}</testsuites>\n",
+                       all.tests, all.failures, all.errors, seconds(all.millis), body);
 }
 
 }  // namespace ninfer::reports

@@ -3,7 +3,9 @@
 # The HTML report in a real browser (reports/README.md, "HTML"): render a run report (the approval
 # baseline) and a sweep of a mutant with `ninfer-conform report --html`, load the page in headless
 # Chromium, and fail when the DOM lacks the matrix, the failures or the plot, when the browser
-# logs a console error, or when the screenshot is blank. Exit 77 (skipped) without Chromium.
+# logs a console error, or when the screenshot is blank; and (issue 25, item 3) when a layout fact
+# fails in a 1280x900 window: an SVG's text outside its SVG (a clipped title), the verdict table's
+# top at or below 900 px, or the filter not hiding rows. Exit 77 (skipped) without Chromium.
 #   html_in_browser.sh EXE WORKDIR SOURCE_DIR [SCREENSHOT.png]
 set -euo pipefail
 exe=$1 work=$2 src=$3 shot=${4:-$2/page.png}
@@ -39,6 +41,7 @@ fail=0
 need() {
   if ! grep -qF -- "$1" "$work/dom.html"; then echo "FAIL: the rendered page lacks $2 ($1)"; fail=1; fi
 }
+need '<table class="verdicts">' "the verdict table"
 need '<table class="matrix">' "the matrix"
 need '<td class="c fail"' "a failing cell"
 need '<td class="c pass"' "a passing cell"
@@ -53,6 +56,49 @@ cells=$(grep -o '<td class="c ' "$work/dom.html" | wc -l)
 if grep -E 'Uncaught|:CONSOLE[:(]' "$work/dom.stderr"; then
   echo "FAIL: the browser logged page errors"; fail=1
 fi
+
+# Layout facts, measured by a script appended to a copy of the page and written into the DOM.
+cp "$work/page.html" "$work/layout.html"
+cat >>"$work/layout.html" <<'JS'
+<script>
+(function(){
+var out=[],clipped=0;
+document.querySelectorAll('svg').forEach(function(svg){
+  var w=svg.width.baseVal.value,h=svg.height.baseVal.value;
+  svg.querySelectorAll('text').forEach(function(t){var b=t.getBBox();
+    if(b.x<0||b.y<0||b.x+b.width>w+0.5||b.y+b.height>h+0.5){clipped++;out.push('clipped text: '+t.textContent);}});});
+out.push('svg-clipped='+clipped);
+out.push('verdict-top='+Math.round(document.querySelector('table.verdicts').getBoundingClientRect().top));
+var rows=document.querySelectorAll('table.matrix tr[data-text]').length;
+var f=document.getElementById('f-text');f.value='convert.';f.dispatchEvent(new Event('input'));
+var shown=Array.prototype.filter.call(document.querySelectorAll('table.matrix tr[data-text]'),function(r){return r.style.display!=='none';}).length;
+out.push('filter='+(shown>0&&shown<rows?'ok':'broken')+' rows='+rows+' shown='+shown);
+var pre=document.createElement('pre');pre.id='layout';pre.textContent=out.join('\n');document.body.appendChild(pre);
+})();
+</script>
+JS
+timeout 120 "$browser" "${flags[@]}" --window-size=1280,900 --dump-dom "file://$work/layout.html" >"$work/layout-dom.html" \
+  2>"$work/layout.stderr" || { echo "FAIL: chromium --dump-dom of the layout check failed"; exit 1; }
+python3 - "$work/layout-dom.html" <<'PY' || fail=1
+import html, re, sys
+dom = open(sys.argv[1]).read()
+m = re.search(r'<pre id="layout">(.*?)</pre>', dom, re.S)
+if not m:
+    print("FAIL: the layout script wrote nothing"); sys.exit(1)
+facts = html.unescape(m.group(1))
+print(facts)
+bad = 0
+if "svg-clipped=0" not in facts:
+    print("FAIL: text outside its SVG (clipped)"); bad = 1
+top = int(re.search(r"verdict-top=(-?\d+)", facts).group(1))
+if not 0 <= top < 900:
+    print(f"FAIL: the verdict table starts at {top} px, below the fold of a 1280x900 window"); bad = 1
+if "filter=ok" not in facts:
+    print("FAIL: the filter by text did not hide some matrix rows and show others"); bad = 1
+sys.exit(bad)
+PY
+timeout 120 "$browser" "${flags[@]}" --window-size=1280,900 --screenshot="$work/above-the-fold.png" "$url" \
+  >/dev/null 2>"$work/fold.stderr" || { echo "FAIL: chromium --screenshot (1280x900) failed"; exit 1; }
 
 timeout 120 "$browser" "${flags[@]}" --window-size=1280,1600 --screenshot="$shot" "$url" \
   >/dev/null 2>"$work/shot.stderr" || { echo "FAIL: chromium --screenshot failed"; cat "$work/shot.stderr"; exit 1; }

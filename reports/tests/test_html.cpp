@@ -83,7 +83,8 @@ TEST_CASE("html_escape escapes the five markup characters") {
 
 TEST_CASE("untrusted text from reports is escaped everywhere") {
     const std::string html = render_html(sources(), catalog());
-    CHECK(html.find("<script") == std::string::npos);
+    CHECK(html.find("<script") == html.rfind("<script"));  // the page's own filter script only
+    CHECK(html.find("<script>alert") == std::string::npos);
     CHECK(html.find("&lt;/code&gt;&lt;script&gt;alert(&#39;x&#39;)&lt;/script&gt;") != std::string::npos);
     CHECK(html.find("beta &lt;b&gt;") != std::string::npos);
     CHECK(html.find("beta <b>") == std::string::npos);
@@ -162,7 +163,8 @@ TEST_CASE("a sweep report gets a plot of its mismatches by sign and binade") {
 TEST_CASE("the page is self-contained and deterministic") {
     const std::string html = render_html(sources(), catalog());
     CHECK(html.rfind("<!DOCTYPE html>", 0) == 0);
-    CHECK(html.find("<script") == std::string::npos);
+    CHECK(html.find("<script") == html.rfind("<script"));  // one inline script, the filters'
+    CHECK(html.find("<script src") == std::string::npos);
     CHECK(html.find("https://") == std::string::npos);
     CHECK(html.find("src=") == std::string::npos);
     CHECK(html.find("<link") == std::string::npos);
@@ -200,4 +202,86 @@ TEST_CASE("numbers out of range in untrusted report text render without throwing
     std::string html;
     CHECK_NOTHROW(html = render_html({{"hostile", to_json(r)}}));
     CHECK(html.find("<svg") != std::string::npos);
+}
+
+// Issue 25, item 3: the page as a dashboard.
+TEST_CASE("the verdicts come first, then the failures, then the matrix") {
+    const std::string html = render_html(sources(), catalog());
+    const auto verdicts = html.find("<table class=\"verdicts\">"), failures = html.find("<h2 id=\"failures\">"),
+               matrix = html.find("<table class=\"matrix\">");
+    REQUIRE(verdicts != std::string::npos);
+    REQUIRE(failures != std::string::npos);
+    REQUIRE(matrix != std::string::npos);
+    CHECK(verdicts < failures);
+    CHECK(failures < matrix);
+    CHECK(html.find("<b class=\"verdict-fail\">2 of 2 report(s) failed</b>; 5 rule(s)") != std::string::npos);
+}
+
+TEST_CASE("a verdict row has the subject's counts and its failing rules, linked to their failures") {
+    const std::string html = render_html(sources(), catalog());
+    // a: pass 1, fail 2 (one waived), waived 1, unsupported 1, no error; its one unwaived failing rule
+    CHECK(html.find("<td class=\"num\">1</td><td class=\"num\">2</td><td class=\"num\">1</td><td class=\"num\">1</td>"
+                    "<td class=\"num\">0</td><td><a href=\"#d0-0\"><code>convert.fp32_to_bf16_rne</code></a></td>") !=
+          std::string::npos);
+    // b: the grouped rule, whose 2 kept mismatches point at it, before the crash (no mismatch kept, 1 blame)
+    CHECK(html.find("<a href=\"#d1-2\"><code>grouped.q4_split</code></a>, <a href=\"#d1-1\"><code>decode.bf16</code></a>") !=
+          std::string::npos);
+}
+
+TEST_CASE("rows that every report passes or does not support are collapsed; failing rows are not") {
+    const std::string html = render_html(sources(), catalog());
+    const auto details = html.find("<details id=\"allpass\"><summary>1 rule(s) that every report passes");
+    REQUIRE(details != std::string::npos);
+    CHECK(html.find("<th class=\"rule\" title=\"Sentence of layout.x.\">layout.x</th>") > details);
+    CHECK(html.find("<th class=\"rule\" title=\"Sentence of validity.q.\">validity.q</th>") < details);  // waived: open
+    CHECK(html.find("<th class=\"rule\" title=\"Sentence of decode.bf16.\">decode.bf16</th>") < details);
+}
+
+TEST_CASE("filters by family, status and text are hidden until the script shows them") {
+    const std::string html = render_html(sources(), catalog());
+    CHECK(html.find("<form id=\"filters\" hidden>") != std::string::npos);
+    CHECK(html.find("<option>grouped</option>") != std::string::npos);
+    CHECK(html.find("<tr data-family=\"decode\" data-status=\"crash pass\"") == std::string::npos);
+    CHECK(html.find("<tr data-family=\"decode\" data-status=\"fail pass\" data-text=\"decode.bf16 Sentence of decode.bf16.\">") !=
+          std::string::npos);
+    CHECK(html.find("<div class=\"failure\" id=\"d0-0\" data-family=\"convert\" data-status=\"fail\"") != std::string::npos);
+}
+
+TEST_CASE("a status word names its payload detail as the registry does") {
+    Report r;
+    r.tool_version = "0.1.0";
+    auto c = make_case("grouped.q4_split", "pad", Status::fail);
+    c.mismatches = 1;
+    c.first.push_back({0, "status", {}, "", "NINFER_OK", "NINFER_E_INVALID_PAYLOAD detail 4", "", "", "unexpected_error", "status", ""});
+    r.cases.push_back(c);
+    finalize(r);
+    const std::string html = render_html({{"r", to_json(r)}});
+    // plugin.h: X(4, NONZERO_PADDING, nonzero_padding, ...) among the payload details
+    CHECK(html.find("<code>NINFER_E_INVALID_PAYLOAD detail 4 (nonzero_padding)</code>") != std::string::npos);
+}
+
+TEST_CASE("the grouped grid is as wide as its title; the sweep plot labels its count axis") {
+    const std::string html = render_html(sources(), catalog());
+    const auto svg = html.find("aria-label=\"high plane: mismatches by row and group\"");
+    REQUIRE(svg != std::string::npos);
+    const auto at = html.rfind("width=\"", svg) + 7;
+    // "high plane (rows \u2193, groups \u2192)": 29 characters of about 7 px at 12 px
+    CHECK(std::stoi(html.substr(at, 4)) >= 203);
+    Report r;
+    r.kind = "sweep";
+    r.tool_version = "0.1.0";
+    r.level = "sweep";
+    r.extra = {{"binade", "exponent field"}, {"binades", "32"}, {"mismatch_bins", "+3:12 -3:5"}};
+    auto c = make_case("convert.fp16_to_e4m3", "sweep", Status::fail);
+    c.mismatches = 17;
+    r.cases.push_back(c);
+    finalize(r);
+    const std::string plot = render_html({{"sweep", to_json(r)}});
+    // the highest bar holds 12: ticks 1 and 10 above and below the axis
+    for (const char *tick : {"text-anchor=\"end\">1</text>", "text-anchor=\"end\">10</text>"}) {
+        const auto first = plot.find(tick);
+        REQUIRE(first != std::string::npos);
+        CHECK(plot.find(tick, first + 1) != std::string::npos);
+    }
+    CHECK(plot.find("text-anchor=\"end\">100</text>") == std::string::npos);
 }

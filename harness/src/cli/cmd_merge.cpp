@@ -28,6 +28,9 @@ reports::ShardReport read_shard(const std::string &path) {
     s.label = path;
     if (!vectors::parse_json_bounded(bytes, s.doc, error))
         throw UsageError(fmt::format("{}: not a JSON report ({})", echo(path), error));
+    // Issue 25, item 3: only documents the shipped schema accepts are merged.
+    if (const auto why = reports::report_schema_violation(nlohmann::json(s.doc)); !why.empty())
+        throw UsageError(fmt::format("{}: not a valid report (report-v2.schema.json): {}", echo(path), why));
     return s;
 }
 

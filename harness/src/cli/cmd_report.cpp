@@ -49,7 +49,10 @@ void add_report(CLI::App &app) {
             auto j = read_report(p);
             std::string label = std::filesystem::path(p).stem().string();
             if (!j.is_object() || !j.contains("schema") || j["schema"] != reports::kSchemaId)
-                throw UsageError(fmt::format("{}: not a report of schema {}", p, reports::kSchemaId));
+                throw UsageError(fmt::format("{}: not a report of schema {}", echo(p), reports::kSchemaId));
+            // Issue 25, item 3: a page only of documents the shipped schema accepts.
+            if (const auto why = reports::report_schema_violation(j); !why.empty())
+                throw UsageError(fmt::format("{}: not a valid report (report-v2.schema.json): {}", echo(p), why));
             sources.push_back({std::move(label), std::move(j)});
         }
         std::map<std::string, reports::HtmlRuleInfo> catalog;

@@ -239,6 +239,10 @@ bool run_failed(const Report &r);
 /// The JSON document (finalize first). Deterministic except started_at/finished_at/duration_s.
 nlohmann::ordered_json to_json(const Report &r);
 std::string render_json(const Report &r);
+/// The first place where `doc` breaks the shipped schema (reports/schema/report-v2.schema.json,
+/// embedded at build time), as "JSON pointer: the constraint" ("/: required property \"kind\" is
+/// missing"); "" when it validates. `report` and `merge` refuse such inputs (issue 25, item 3).
+std::string report_schema_violation(const nlohmann::json &doc);
 /// JUnit XML: one testsuite per suite, one testcase per case.
 std::string render_junit(const Report &r);
 /// A failing case's first mismatch in one line ("element 3: input 0x3fc00000 expected 0x3fc0 (1.5)

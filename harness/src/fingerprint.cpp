@@ -4,11 +4,14 @@
 #include "ninfer/harness/fingerprint.hpp"
 
 #include <algorithm>
+#include <atomic>
+#include <chrono>
 #include <bit>
 #include <fmt/format.h>
 #include <thread>
 
 #include "ninfer/abi/bytes.hpp"
+#include "ninfer/harness/progress.hpp"
 #include "ninfer/oracle/scalar.hpp"
 
 namespace ninfer::harness::fingerprint {
@@ -381,7 +384,7 @@ reports::Fingerprint fingerprint_words(const Target &t, const Domain &d, const s
     return conclude(tally_range(t, d, actual.data(), 0, 0, n, jobs), d);
 }
 
-reports::Fingerprint fingerprint_subject(Subject &s, const Target &t, const Domain &d, unsigned jobs) {
+reports::Fingerprint fingerprint_subject(Subject &s, const Target &t, const Domain &d, unsigned jobs, bool live_progress) {
     if (!s.open_error().empty()) throw SubjectFailed("the subject did not start: " + s.open_error());
     const auto shape = t.shape();
     Call call;
@@ -397,6 +400,17 @@ reports::Fingerprint fingerprint_subject(Subject &s, const Target &t, const Doma
     const std::uint64_t total = d.size(*shape.src), batch = std::uint64_t{1} << 18;
     std::optional<Tally> all;
     std::vector<std::uint64_t> actual;
+    // A 2^32 domain takes minutes: inputs counted so far, rate and ETA on stderr (docs/cli.md, "Progress").
+    std::atomic<std::uint64_t> done{0};
+    const auto t0 = std::chrono::steady_clock::now();
+    ProgressLine progress(live_progress, [&] {
+        const std::uint64_t k = done.load();
+        const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+        const double rate = s > 0 ? static_cast<double>(k) / s : 0;
+        const std::string eta = rate > 0 ? duration_text(static_cast<double>(total - k) / rate) : "?";
+        return fmt::format("fingerprint {}: {}/{} inputs ({:.1f}%), {:.0f} inputs/s, ETA {}", t.name(), k, total,
+                           total ? 100.0 * static_cast<double>(k) / static_cast<double>(total) : 100.0, rate, eta);
+    });
     for (std::uint64_t first = 0; first < total; first += batch) {
         const std::uint64_t n = std::min(batch, total - first);
         call.count = n;
@@ -420,7 +434,9 @@ reports::Fingerprint fingerprint_subject(Subject &s, const Target &t, const Doma
         Tally part = tally_range(t, d, actual.data(), first, first, first + n, jobs);
         if (all) all->merge(part);
         else all.emplace(std::move(part));
+        done.store(first + n);
     }
+    progress.finish();
     if (!all) all.emplace(t);
     return conclude(*all, d);
 }

@@ -70,6 +70,7 @@ std::string unknown_name_line(std::string_view head, std::string_view typed, con
         if (!lister.empty()) line += " (`" + std::string(lister) + "` lists them)";
         return line;
     }
+    if (names.empty()) return line + "; there are none";  // e.g. an install without bundled plugins
     if (names.size() <= kMaxListed || lister.empty()) {
         std::string all;
         for (const auto &n : names) all += (all.empty() ? "" : ", ") + n;

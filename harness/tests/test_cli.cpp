@@ -388,6 +388,7 @@ TEST_CASE("sweeps catch every conversion mutant from its first failing input on"
     for (const auto &p : listing.at("plugins")) {
         const std::string rule = p.value("breaks", "");
         if (p.at("kind") != "mutant" || rule.rfind("convert.", 0) != 0) continue;
+        if (rule == "convert.sr.random_plane_size") continue;  // a refused call, no word: a sweep offers no random plane
         // A NaN profile rule: the sweep of its conversion with --nan-payload or --nan-sign.
         const auto ends_with = [&](const std::string &suffix) {
             return rule.size() > suffix.size() && rule.compare(rule.size() - suffix.size(), suffix.size(), suffix) == 0;

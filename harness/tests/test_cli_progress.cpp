@@ -85,3 +85,16 @@ TEST_CASE("progress: coverage --progress names the suites on stderr, nothing on 
     CHECK(has(o.err, " suites counted ("));
     CHECK(!has(o.out, "coverage: "));
 }
+
+TEST_CASE("progress: fingerprint --progress counts the inputs on stderr; stdout does not change") {
+    const std::string args = "fingerprint --plugin mutant_bf16_truncation --conversion fp32_to_bf16_rne --domain sparse --jobs 1";
+    const Out a = cli(args);
+    const Out b = cli(args + " --progress");
+    INFO(a.err << b.err);
+    CHECK(a.status == 0);
+    CHECK(b.status == 0);
+    CHECK(!has(a.err, "inputs/s"));  // a pipe and no --progress: none
+    // the sparse domain holds 205 824 inputs (docs/cli.md, "fingerprint")
+    CHECK(has(b.err, "fingerprint fp32_to_bf16_rne: 205824/205824 inputs (100.0%), "));
+    CHECK(b.out == a.out);
+}

@@ -21,6 +21,7 @@ struct FingerprintArgs {
     std::string conversion, format, op = "convert", domain = "auto", json;
     bool all = false;
     unsigned jobs = 0;
+    ProgressMode progress = ProgressMode::automatic;  ///< --progress, --no-progress
 };
 
 /// The targets the arguments name: a conversion, the conversions from or to a format (convert)
@@ -95,6 +96,7 @@ void add_fingerprint(CLI::App &app) {
         ->check(digits())
         ->check(CLI::Range(1u, kMaxJobs));
     cmd->add_option("--json", a->json, "write the fingerprints in a JSON report here (atomically)")->check(path_given());
+    add_progress_options(*cmd, a->progress);
     cmd->callback([a] {
         require_one_subject(a->subject, "fingerprint");
         if (a->conversion.empty() && a->format.empty() && !a->all)
@@ -121,7 +123,8 @@ void add_fingerprint(CLI::App &app) {
         bool subject_failed = false;
         for (const auto &t : targets) {
             try {
-                rep.fingerprints.push_back(fingerprint::fingerprint_subject(*subject, t, domain_of(a->domain, *t.shape().src), jobs));
+                rep.fingerprints.push_back(fingerprint::fingerprint_subject(*subject, t, domain_of(a->domain, *t.shape().src), jobs,
+                                                                                progress_shown(a->progress)));
                 print_block(rep.fingerprints.back());
             } catch (const fingerprint::SubjectFailed &e) {
                 std::printf("%s %s: error: %s\n", a->op.c_str(), t.name().c_str(), reports::untrusted_text(e.what()).c_str());

@@ -119,7 +119,8 @@ struct SubjectFailed : std::runtime_error {
 
 /// Fingerprint a subject over a domain: batches through the subject (its worker isolation), the
 /// counting on `jobs` threads. Throws SubjectFailed.
-reports::Fingerprint fingerprint_subject(Subject &s, const Target &t, const Domain &d, unsigned jobs = 1);
+reports::Fingerprint fingerprint_subject(Subject &s, const Target &t, const Domain &d, unsigned jobs = 1,
+                                         bool live_progress = false);
 
 /// "65 536": a count with a space every three digits (the sentences).
 std::string grouped(std::uint64_t n);

@@ -16,13 +16,6 @@ if(LINT AND NOT LINTIAN)
   return()
 endif()
 
-function(expect_lacks what text needle)
-  string(FIND "${text}" "${needle}" at)
-  if(NOT at EQUAL -1)
-    message(FATAL_ERROR "${what}: \"${needle}\" must not appear in:\n${text}")
-  endif()
-endfunction()
-
 if(ARCH AND NOT LIBDIR STREQUAL "lib/${ARCH}")
   message(FATAL_ERROR "CMAKE_INSTALL_LIBDIR is ${LIBDIR}, not the multiarch lib/${ARCH}")
 endif()

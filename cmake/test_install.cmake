@@ -14,13 +14,6 @@ include(${CMAKE_CURRENT_LIST_DIR}/test_script_support.cmake)
 ninfer_scratch(work ninfer-install-test)
 
 
-function(expect_lacks what text needle)
-  string(FIND "${text}" "${needle}" at)
-  if(NOT at EQUAL -1)
-    message(FATAL_ERROR "${what}: \"${needle}\" must not appear in:\n${text}")
-  endif()
-endfunction()
-
 # 1. Install, move, and ask the CLI where it looks.
 must("install into ${work}/staging" COMMAND ${CMAKE_COMMAND} --install ${BUILD_DIR} --prefix ${work}/staging)
 file(RENAME ${work}/staging ${work}/prefix)

@@ -32,3 +32,11 @@ function(expect_contains what text needle)
     message(FATAL_ERROR "${what}: expected \"${needle}\" in:\n${text}")
   endif()
 endfunction()
+
+# Fails naming `what` when `needle` occurs in `text`.
+function(expect_lacks what text needle)
+  string(FIND "${text}" "${needle}" at)
+  if(NOT at EQUAL -1)
+    message(FATAL_ERROR "${what}: \"${needle}\" must not appear in:\n${text}")
+  endif()
+endfunction()

@@ -54,7 +54,8 @@ forbidden_places() {
 check_no_outside_references() {
   local place hits
   while IFS= read -r place; do
-    hits=$(grep -rIlF -- "$place" "$build" 2>/dev/null | head -3 || true)
+    # the whole path, not a prefix of another name (a clone at /tmp/cc vs gcc's /tmp/ccXXXX.s)
+    hits=$(grep -rIlP -- "\\Q$place\\E(?![A-Za-z0-9._-])" "$build" 2>/dev/null | head -3 || true)
     [[ -z $hits ]] || fail "the build files of the copy name $place: ${hits//$'\n'/, }"
   done < <(forbidden_places | sort -u)
 }

@@ -153,6 +153,18 @@ fs::path vectors_with_dead(const fs::path &dir) {
 
 const char *signal_name(int sig) { return sig == SIGINT ? "SIGINT" : sig == SIGTERM ? "SIGTERM" : "SIGHUP"; }
 
+/// Sends `sig` to `harness`; it must end by that signal within 20 s, each of `children` be gone
+/// and nothing but its stdout and stderr be written in `dir`.
+void expect_ended_by(pid_t harness, int sig, const std::vector<pid_t> &children, const fs::path &dir) {
+    REQUIRE(::kill(harness, sig) == 0);
+    const int st = wait_for(harness, std::chrono::seconds(20));
+    CHECK(st != -1);
+    CHECK(WIFSIGNALED(st));
+    CHECK(WTERMSIG(st) == sig);
+    for (pid_t p : children) CHECK(test::process_gone(p));
+    CHECK(written_in(dir).empty());
+}
+
 }  // namespace
 
 TEST_CASE("a signal to run during a plugin call that never returns kills the worker and writes no report",
@@ -174,14 +186,8 @@ TEST_CASE("a signal to run during a plugin call that never returns kills the wor
         });
         INFO(read_text(dir / "stderr"));
         REQUIRE(spinning);
-        REQUIRE(::kill(harness, sig) == 0);
-        const int st = wait_for(harness, std::chrono::seconds(20));
-        CHECK(st != -1);
-        CHECK(WIFSIGNALED(st));
-        CHECK(WTERMSIG(st) == sig);
-        for (pid_t w : workers) CHECK(test::process_gone(w));
+        expect_ended_by(harness, sig, workers, dir);
         CHECK(subjects_of(harness).empty());
-        CHECK(written_in(dir).empty());
         CHECK(read_text(dir / "stderr").find(std::string("interrupted by ") + signal_name(sig)) != std::string::npos);
     }
 }
@@ -202,13 +208,7 @@ TEST_CASE("a signal to run during an exec call that never returns kills the comm
         std::vector<pid_t> spinning;
         for (pid_t p; in >> p;) spinning.push_back(p);
         REQUIRE(spinning.size() == 3);  // the command and its two grandchildren
-        REQUIRE(::kill(harness, sig) == 0);
-        const int st = wait_for(harness, std::chrono::seconds(20));
-        CHECK(st != -1);
-        CHECK(WIFSIGNALED(st));
-        CHECK(WTERMSIG(st) == sig);
-        for (pid_t p : spinning) CHECK(test::process_gone(p));
-        CHECK(written_in(dir).empty());
+        expect_ended_by(harness, sig, spinning, dir);
     }
 }
 
@@ -223,13 +223,7 @@ TEST_CASE("a signal to sweep in many jobs kills every job's worker", "[signals][
         workers = subjects_of(harness);
         return workers.size() >= 16;
     }));
-    REQUIRE(::kill(harness, SIGTERM) == 0);
-    const int st = wait_for(harness, std::chrono::seconds(20));
-    CHECK(st != -1);
-    CHECK(WIFSIGNALED(st));
-    CHECK(WTERMSIG(st) == SIGTERM);
-    for (pid_t w : workers) CHECK(test::process_gone(w));
-    CHECK(written_in(dir).empty());
+    expect_ended_by(harness, SIGTERM, workers, dir);
 }
 
 TEST_CASE("a signal to fingerprint over all 2^32 inputs kills its subject and writes no JSON", "[signals][fingerprint]") {
@@ -246,12 +240,6 @@ TEST_CASE("a signal to fingerprint over all 2^32 inputs kills its subject and wr
             return !workers.empty();
         }));
         std::this_thread::sleep_for(std::chrono::milliseconds(300));  // inside the batches, not at the start
-        REQUIRE(::kill(harness, sig) == 0);
-        const int st = wait_for(harness, std::chrono::seconds(20));
-        CHECK(st != -1);
-        CHECK(WIFSIGNALED(st));
-        CHECK(WTERMSIG(st) == sig);
-        for (pid_t w : workers) CHECK(test::process_gone(w));
-        CHECK(written_in(dir).empty());
+        expect_ended_by(harness, sig, workers, dir);
     }
 }

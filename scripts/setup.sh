@@ -10,6 +10,8 @@ packages=(
   catch2 nlohmann-json3-dev libcli11-dev libfmt-dev libssl-dev
   python3 python3-jsonschema
   python3-yaml   # the docs snippet test parses every YAML block and action.yml (harness/tests/doc_snippets_test.py)
+  shellcheck     # the same test checks every shell block with it (skipped without it: install it so CI does not)
+  python3-venv   # the Python SDK's offline install test and the README's venv line (python/tests/install_test.sh)
   python3-numpy  # the numpy codec of the README's quick start (harness/examples/numpy_codec.py)
   chromium       # the HTML report's check in a real browser (reports/tests/html_in_browser.sh)
   lintian        # the Debian packages' check (cmake/test_deb.cmake): no lintian error or warning

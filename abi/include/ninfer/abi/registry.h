@@ -230,13 +230,30 @@
     X(6, fp16_row_multiplier, fp16, 0, 1, 0, "sign zero and finite, +0 and subnormals included")               \
     X(7, fp32_weight_divisor, fp32, 0, 0, 0, "finite and strictly positive")
 
+/* ---- Families (docs/ARCHITECTURE.md, "A block-format family"): the format families, one per
+ * format table of kAllFormats, and the operator families, whose rules span the formats of others.
+ * Each side of the project (catalog, compare, CLI, reference plugin, `linear`'s weights) holds one
+ * descriptor per row its kind asks for (harness/tests/test_family_descriptors.cpp).
+ * X(name, kind, weights)
+ *   kind:    formats (its formats are rows of a format table), op (an operator family: linear),
+ *            test (no formats of the registry; only a test registers it: the toy family of
+ *            harness/tests/toy_family/, which proves the recipe's list of files)
+ *   weights: 1 when `linear` takes its weights in the family's formats */
+#define NINFER_FAMILIES(X)    \
+    X(word, formats, 1)       \
+    X(grouped, formats, 1)    \
+    X(scaled, formats, 1)     \
+    X(gguf, formats, 1)       \
+    X(linear, op, 0)          \
+    X(toy, test, 0)
+
 /* ---- Encoder methods ---------------------------------------------------------------------
  * grouped_absmax, grouped_search: tensor-formats.txt Section 7 (grouped formats)
  * fp8_row_maxabs:  the fp8_row_maxabs paragraph (tensor-formats.txt 3.4; the FP8 row formats)
  * nvfp4_two_level: NVIDIA's two-level NVFP4 recipe (lesson Example 15; informative; nvfp4)
  * mxfp4_ocp:       the OCP MXFP4 recipe (lesson Example 14; informative; gguf_mxfp4 blocks)
  * ggml_quantize_ref: ggml's quantize_row_<type>_ref (GGUF types with ref_quantizer = 1)
- * X(id, name, family): family = the format family (Family in registry.hpp) whose formats it targets */
+ * X(id, name, family): family = the format family (NINFER_FAMILIES) whose formats it targets */
 #define NINFER_ENCODERS(X)                  \
     X(1, grouped_absmax, grouped)           \
     X(2, grouped_search, grouped)           \

@@ -270,8 +270,29 @@ constexpr bool stochastic_table_complete() {
 static_assert(stochastic_table_complete(), "NINFER_STOCHASTIC: one row per sr conversion, r = 23 - man_bits");
 }  // namespace detail
 
-/// The family of a registered tensor format (which registry table holds its row).
-enum class Family : std::uint8_t { word, grouped, scaled, gguf };
+/// A family of the registry (registry.h NINFER_FAMILIES): the format families, each the table
+/// that holds its formats' rows, then the operator families and the test-only row.
+enum class Family : std::uint8_t {
+#define NINFER_X_(name, kind, weights) name,
+    NINFER_FAMILIES(NINFER_X_)
+#undef NINFER_X_
+};
+
+/// What a family row is (registry.h NINFER_FAMILIES, `kind`).
+enum class FamilyKind : std::uint8_t { formats, op, test };
+
+/// One row of NINFER_FAMILIES.
+struct FamilyRow {
+    Family id;
+    std::string_view name;
+    FamilyKind kind;
+    bool weights;  ///< `linear` takes its weights in the family's formats
+};
+inline constexpr std::array kFamilyRows = {
+#define NINFER_X_(name, kind, weights) FamilyRow{Family::name, #name, FamilyKind::kind, (weights) != 0},
+    NINFER_FAMILIES(NINFER_X_)
+#undef NINFER_X_
+};
 
 inline constexpr std::array kEncoders = {
 #define NINFER_X_(id, name, family) Encoder{id, #name, Family::family},
@@ -310,13 +331,10 @@ inline constexpr std::array kProfiles = {
 #undef NINFER_X_
 };
 
+/// A family's name (its row of NINFER_FAMILIES); "" for a value no row has.
 constexpr std::string_view family_name(Family f) {
-    switch (f) {
-    case Family::word: return "word";
-    case Family::grouped: return "grouped";
-    case Family::scaled: return "scaled";
-    case Family::gguf: return "gguf";
-    }
+    for (const auto &r : kFamilyRows)
+        if (r.id == f) return r.name;
     return {};
 }
 

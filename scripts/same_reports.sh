@@ -5,6 +5,9 @@
 #   scripts/same_reports.sh snapshot DIR   run the main job (scripts/main.sh) and keep, under DIR,
 #                                          its reports and the CLI's listings, normalized
 #   scripts/same_reports.sh compare A B    diff two snapshots; exit 1 on any difference
+# A cheaper snapshot, for a shared machine: NINFER_SAME_PLUGINS="reference mutant_x ..." runs only
+# those plugins (as the main job runs each, one after another, without the sweeps and the page) at
+# NINFER_LEVEL (default full), with the CLI of NINFER_BUILD (default build/ci, built beforehand).
 # Normalized away: started_at, finished_at, duration_s, the case cache's temporary directory and
 # the id of its per-job key (JSON); time= and timestamp= (JUnit); lines with seconds or words/s
 # (summaries, progress).
@@ -14,8 +17,25 @@ case ${1:-} in
 snapshot)
   dir=${2:?usage: same_reports.sh snapshot DIR}
   rm -rf "$dir"; mkdir -p "$dir/reports" "$dir/cli"
-  bash scripts/main.sh >"$dir/main.stdout" 2>"$dir/main.stderr"
-  exe=build/ci/harness/ninfer-conform
+  exe=${NINFER_BUILD:-build/ci}/harness/ninfer-conform
+  if [[ -z ${NINFER_SAME_PLUGINS:-} ]]; then
+    bash scripts/main.sh >"$dir/main.stdout" 2>"$dir/main.stderr"
+  else
+    out=reports/out
+    mkdir -p "$out"
+    rm -f "$out"/*.json "$out"/*.xml "$out"/*.txt "$out"/*.exit
+    cache=$(mktemp -d "$out/.cases.XXXXXX"); keydir=$(mktemp -d "$out/.cache-key.XXXXXX")
+    trap 'rm -rf "$cache" "$keydir"' EXIT
+    "$exe" plugins --json >"$out/plugins.json"
+    for name in $NINFER_SAME_PLUGINS; do
+      path=$(python3 -c 'import json,sys; print(next(p["path"] for p in json.load(open(sys.argv[1]))["plugins"] if p["name"] == sys.argv[2]))' "$out/plugins.json" "$name")
+      args=(run --plugin "$path" --level "${NINFER_LEVEL:-full}" --case-cache "$cache" --case-cache-key "$keydir/case-cache.key"
+            --report "$out/$name.json" --junit "$out/$name.xml")
+      for b in gpu/baselines/"$name".json harness/baselines/"$name".json; do [[ -f $b ]] && args+=(--baseline "$b"); done
+      rc=0; "$exe" "${args[@]}" >"$out/$name.txt" 2>"$out/$name.stderr.txt" || rc=$?
+      echo "$rc" >"$out/$name.exit"
+    done
+  fi
   "$exe" list --json >"$dir/cli/list.json"
   "$exe" rules --json >"$dir/cli/rules.json"
   "$exe" coverage >"$dir/cli/coverage.txt" || true

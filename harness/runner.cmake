@@ -30,10 +30,11 @@ if(NINFER_BUILD_TESTS)
   target_link_libraries(ninfer_harness_tests PRIVATE fmt::fmt nlohmann_json::nlohmann_json)
   target_compile_definitions(ninfer_harness_tests PRIVATE NINFER_SOURCE_DIR="${PROJECT_SOURCE_DIR}")
   # A family plugged in from its own folder (tests/toy_family/), in its own executable so that no
-  # other test's catalog holds it.
+  # other test's catalog holds it; with every side's descriptors held to NINFER_FAMILIES.
   add_executable(ninfer_toy_family_tests ${CMAKE_CURRENT_LIST_DIR}/tests/test_toy_family.cpp
-    ${CMAKE_CURRENT_LIST_DIR}/tests/toy_family/toy_family.cpp)
-  target_link_libraries(ninfer_toy_family_tests PRIVATE ninfer_catch_main ninfer::harness ninfer_cli_families)
+    ${CMAKE_CURRENT_LIST_DIR}/tests/test_family_descriptors.cpp ${CMAKE_CURRENT_LIST_DIR}/tests/toy_family/toy_family.cpp)
+  target_link_libraries(ninfer_toy_family_tests PRIVATE ninfer_catch_main ninfer::harness ninfer_cli_families
+    ninfer::reference)
   catch_discover_tests(ninfer_toy_family_tests TEST_PREFIX "harness." PROPERTIES LABELS harness)
 endif()
 

@@ -10,6 +10,7 @@
 #include <fmt/format.h>
 
 #include "ninfer/abi/bytes.hpp"
+#include "ninfer/abi/family_registry.hpp"
 #include "ninfer/abi/registry.hpp"
 #include "ninfer/abi/text.hpp"
 #include "ninfer/oracle/scalar.hpp"
@@ -336,19 +337,19 @@ std::string locate_in(const suites::Case &c, const CasePlanes &p, int buffer, st
 }
 
 /// The families compare knows: one line per built-in family, then the added ones.
-std::vector<CompareFamily> &families() {
-    static std::vector<CompareFamily> all{
-        word_compare(),
-        grouped_compare(),
-        scaled_compare(),
-        gguf_compare(),
-    };
+abi::FamilyRegistry<CompareFamily> &families() {
+    static abi::FamilyRegistry<CompareFamily> all("compare", {
+                                                                 &kWordCompare,
+                                                                 &kGroupedCompare,
+                                                                 &kScaledCompare,
+                                                                 &kGgufCompare,
+                                                             });
     return all;
 }
 
 }  // namespace
 
-CompareFamily word_compare() { return {"word", &owns_word, &word_unit, &word_locate, nullptr, nullptr, nullptr}; }
+const CompareFamily kWordCompare = {.family = abi::Family::word, .owns = &owns_word, .unit = &word_unit, .locate = &word_locate};
 
 const WordFormat *binary32_values(const suites::Case &c, std::uint32_t name, int) {
     if ((c.op == NINFER_OP_quant_decode && name == NINFER_PLANE_VALUES) || name == NINFER_PLANE_DIVISORS)
@@ -356,9 +357,9 @@ const WordFormat *binary32_values(const suites::Case &c, std::uint32_t name, int
     return nullptr;
 }
 
-std::span<const CompareFamily> compare_families() { return families(); }
+std::span<const CompareFamily *const> compare_families() { return families().all(); }
 
-void add_compare_family(CompareFamily family) { families().push_back(family); }
+bool add_compare_family(const CompareFamily &family) { return families().add(family); }
 
 // ---- The plane table -------------------------------------------------------------------------------
 
@@ -377,9 +378,9 @@ const std::vector<std::uint8_t> &CasePlanes::actual(const Reply &r, int i) const
 
 CasePlanes case_planes(const suites::Case &c) {
     CasePlanes p;
-    for (const auto &f : compare_families())
-        if (f.owns(c)) {
-            p.family = &f;
+    for (const auto *f : compare_families())
+        if (f->owns(c)) {
+            p.family = f;
             break;
         }
     const auto names = suites::op_planes(c.op, c.format, c.layout).outputs;

@@ -176,10 +176,16 @@ bool owns_gguf(const suites::Case &c) { return gguf_of(c) != nullptr; }
 
 }  // namespace
 
-CompareFamily scaled_compare() {
-    return {"scaled", &owns_scaled, &binary32_values, &locate_block, nullptr, nullptr, &explain_block_value};
-}
+const CompareFamily kScaledCompare = {.family = abi::Family::scaled,
+                                      .owns = &owns_scaled,
+                                      .unit = &binary32_values,
+                                      .locate = &locate_block,
+                                      .explain_value = &explain_block_value};
 
-CompareFamily gguf_compare() { return {"gguf", &owns_gguf, &binary32_values, &locate_block, nullptr, nullptr, &explain_block_value}; }
+const CompareFamily kGgufCompare = {.family = abi::Family::gguf,
+                                    .owns = &owns_gguf,
+                                    .unit = &binary32_values,
+                                    .locate = &locate_block,
+                                    .explain_value = &explain_block_value};
 
 }  // namespace ninfer::harness

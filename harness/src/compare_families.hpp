@@ -13,13 +13,13 @@
 namespace ninfer::harness {
 
 /// The word family (compare.cpp): words of a contiguous_le_v1 payload, by coordinate.
-CompareFamily word_compare();
+extern const CompareFamily kWordCompare;
 /// The grouped family (compare_grouped.cpp): row_split_k128_v1 locations, blame and the 7.2 trace.
-CompareFamily grouped_compare();
+extern const CompareFamily kGroupedCompare;
 /// nvfp4 in block_scale_k16_m128x4_v1 and the FP8 row formats (compare_families.cpp, Sections 4-6).
-CompareFamily scaled_compare();
+extern const CompareFamily kScaledCompare;
 /// The GGUF block types in ggml_blocks_v1 (compare_families.cpp, Section 7).
-CompareFamily gguf_compare();
+extern const CompareFamily kGgufCompare;
 
 /// The unit hook of the block families: binary32 words for quant_decode's VALUES and for the
 /// DIVISORS plane, bytes otherwise.

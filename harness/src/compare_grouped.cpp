@@ -305,8 +305,11 @@ std::string blame_grouped_mismatch(const suites::Case &c, const Reply &r, int bu
     return grouped_blame(c, case_planes(c), r, buffer, offset);
 }
 
-CompareFamily grouped_compare() {
-    return {"grouped", &owns_grouped, &binary32_values, &grouped_locate, &grouped_blame, &explain_encoder_group, nullptr};
-}
+const CompareFamily kGroupedCompare = {.family = abi::Family::grouped,
+                                       .owns = &owns_grouped,
+                                       .unit = &binary32_values,
+                                       .locate = &grouped_locate,
+                                       .blame = &grouped_blame,
+                                       .trace = &explain_encoder_group};
 
 }  // namespace ninfer::harness

@@ -14,7 +14,7 @@
 
 namespace {
 
-using ninfer::harness::cli::FamilyCli;
+using ninfer::harness::cli::CliFamily;
 namespace cli = ninfer::harness::cli;
 namespace abi = ninfer::abi;
 
@@ -27,8 +27,8 @@ std::vector<abi::Family> registry_families() {
 }
 
 std::size_t descriptors_of(abi::Family f) {
-    const auto all = cli::family_clis();
-    return static_cast<std::size_t>(std::count_if(all.begin(), all.end(), [f](const FamilyCli *d) { return d->family == f; }));
+    const auto all = cli::cli_families();
+    return static_cast<std::size_t>(std::count_if(all.begin(), all.end(), [f](const CliFamily *d) { return d->family == f; }));
 }
 
 }  // namespace
@@ -39,9 +39,8 @@ TEST_CASE("family descriptors: every family of the registry has exactly one CLI 
     for (const auto f : families) {
         INFO("family " << abi::family_name(f));
         CHECK(descriptors_of(f) == 1);
-        const auto &d = cli::family_cli(f);
+        const auto &d = cli::cli_family(f);
         CHECK(d.family == f);
-        CHECK(d.name == abi::family_name(f));
         CHECK(!d.heading.empty());
         CHECK(d.heading.back() == '\n');
         CHECK(d.format_json != nullptr);
@@ -57,7 +56,7 @@ TEST_CASE("family descriptors: every family of the registry has exactly one CLI 
 TEST_CASE("family descriptors: each descriptor gives list columns for every format of its family", "[cli][families]") {
     for (const auto &v : abi::kAllFormats) {
         INFO("format " << v.name);
-        const auto &d = cli::family_cli(v.family);
+        const auto &d = cli::cli_family(v.family);
         const auto row = d.format_json(v);
         REQUIRE(row.is_object());
         CHECK(row.at("id") == v.id);
@@ -81,9 +80,9 @@ TEST_CASE("family descriptors: the formats sections of list have one heading and
     REQUIRE(rows.size() == families.size());
     std::size_t total = 0;
     for (const auto f : families) {
-        const auto &d = cli::family_cli(f);
+        const auto &d = cli::cli_family(f);
         CHECK(text.find(d.heading) != std::string::npos);
-        total += rows.at(std::string(d.name)).size();
+        total += rows.at(std::string(abi::family_name(d.family))).size();
     }
     CHECK(total == abi::kAllFormats.size());
 }

@@ -74,15 +74,55 @@ std::vector<std::string> captures(const std::string &text, const std::string &pa
     return out;
 }
 
-/// The small numbers the documents write as words.
-long number_word(const std::string &w) {
-    static const std::array<const char *, 13> words = {"zero", "one", "two",   "three", "four",   "five",  "six",
-                                                       "seven", "eight", "nine", "ten", "eleven", "twelve"};
+/// The small numbers the documents write as words (a sentence's first word capitalised).
+long number_word(const std::string &word) {
+    static const std::array<const char *, 21> words = {
+        "zero",  "one",    "two",      "three",    "four",    "five",    "six",       "seven",    "eight",    "nine",   "ten",
+        "eleven", "twelve", "thirteen", "fourteen", "fifteen", "sixteen", "seventeen", "eighteen", "nineteen", "twenty"};
+    std::string w = word;
+    if (!w.empty()) w[0] = static_cast<char>(std::tolower(static_cast<unsigned char>(w[0])));
     for (std::size_t i = 0; i < words.size(); ++i)
         if (w == words[i]) return static_cast<long>(i);
     if (!w.empty() && std::all_of(w.begin(), w.end(), [](unsigned char ch) { return std::isdigit(ch) != 0; }))
         return std::stol(w);  // past twelve a document writes digits
     return -1;
+}
+
+/// The count the regex's first group writes in words or digits in `text`; -1 when absent.
+long count_in(const std::string &text, const std::string &pattern) {
+    const auto all = captures(text, pattern);
+    return all.empty() ? -1 : number_word(all.front());
+}
+
+// ---- CMake: which library links which -------------------------------------------------------
+
+/// Every CMake file of the source tree (build trees left out).
+std::vector<fs::path> cmake_files() {
+    std::vector<fs::path> out;
+    for (auto it = fs::recursive_directory_iterator(kSource); it != fs::recursive_directory_iterator(); ++it) {
+        const auto name = it->path().filename().string();
+        if (it->is_directory() && (name == "build" || name.starts_with("."))) {
+            it.disable_recursion_pending();
+            continue;
+        }
+        if (it->is_regular_file() && (name == "CMakeLists.txt" || it->path().extension() == ".cmake")) out.push_back(it->path());
+    }
+    return out;
+}
+
+/// What `target` links, over every target_link_libraries(target ...) of the tree, aliases
+/// (ninfer::x) spelled as their targets (ninfer_x).
+std::set<std::string> links_of(const std::string &target) {
+    std::set<std::string> out;
+    const std::regex call("target_link_libraries\\(\\s*" + target + "\\s+([^)]*)\\)");
+    for (const auto &f : cmake_files()) {
+        const auto text = read_text(f);
+        for (auto it = std::sregex_iterator(text.begin(), text.end(), call); it != std::sregex_iterator(); ++it) {
+            std::istringstream words((*it)[1].str());
+            for (std::string w; words >> w;) out.insert(w.rfind("ninfer::", 0) == 0 ? "ninfer_" + w.substr(8) : w);
+        }
+    }
+    return out;
 }
 
 // ---- The mutants (harness/plugins/mutants/CMakeLists.txt decides a mutant's ABI) ----------
@@ -264,14 +304,14 @@ TEST_CASE("the rule counts docs/RESULTS.md, README.md and suites/README.md state
     std::map<std::string, long> by_family;
     long readings = 0, forced = 0, open = 0, gguf_decode = 0, gguf_quantize = 0, payload = 0, sign = 0;
     for (const auto &r : rules) {
-        ++by_family[r.family];
+        ++by_family[r.group];
         readings += r.suite_reading;
         forced += r.reading_kind == ninfer::suites::ReadingKind::forced;
         open += r.reading_kind == ninfer::suites::ReadingKind::open;
         gguf_decode += r.id.rfind("gguf.decode.", 0) == 0;
         gguf_quantize += r.id.rfind("gguf.quantize.", 0) == 0;
-        payload += r.family == "convert" && r.id.ends_with(".nan_payload");
-        sign += r.family == "convert" && r.id.ends_with(".nan_sign");
+        payload += r.group == "convert" && r.id.ends_with(".nan_payload");
+        sign += r.group == "convert" && r.id.ends_with(".nan_sign");
     }
     const auto catalog = between(flat_doc("docs/RESULTS.md"), "The catalog (`ninfer-conform rules`", "path gaps");
     CHECK(number_in(catalog, R"((\d+) rules \(by the catalog's)") == static_cast<long>(rules.size()));
@@ -461,4 +501,108 @@ TEST_CASE("the README stays a front door: under 150 lines, the two commands as .
     CHECK(readme.find("\nbash scripts/main.sh ") != std::string::npos);
     CHECK(readme.find("\nbash scripts/test.sh ") != std::string::npos);
     CHECK(read_text(kSource / ".ci/run").find("\nbash scripts/test.sh") != std::string::npos);
+}
+
+TEST_CASE("the counts the documents write in words are the registry's and the catalog's", "[docs]") {
+    long payload = 0;
+    for (const auto &r : ninfer::suites::rule_catalog()) payload += r.group == "convert" && r.id.ends_with(".nan_payload");
+    const auto suites = flat_doc("suites/README.md");
+    CHECK(count_in(suites, R"((\w+) conversions have a payload profile)") == payload);
+    CHECK(count_in(suites, R"(payload profile \((\w+), and the \w+ opt-in)") + count_in(suites, R"(, and the (\w+) opt-in BF16)") == payload);
+    const auto &types = ninfer::abi::kGgufTypes;
+    const long outside = std::count_if(types.begin(), types.end(), [](const auto &t) { return !t.in_ninfer_registry; });
+    CHECK(count_in(flat_doc("harness/README.md"), R"(the (\w+) GGUF types outside it)") == outside);
+    const long grouped = static_cast<long>(ninfer::abi::kGroupedFormats.size());
+    for (const auto &n : captures(flat_doc("suites/GROUPED.md"), R"(all (\w+) formats)")) CHECK(number_word(n) == grouped);
+    CHECK(count_in(flat_doc("suites/LINEAR.md"), R"(the (\w+) grouped formats under every profile)") == grouped);
+    CHECK(count_in(flat_doc("suites/SR.md"), R"(at level full for the (\w+) conversions)") ==
+          static_cast<long>(ninfer::abi::kStochastic.size()));
+}
+
+TEST_CASE("which library links which, as docs/ARCHITECTURE.md states it, is what CMake links", "[docs]") {
+    const auto arch = flat_doc("docs/ARCHITECTURE.md");
+    // "`abi/` depends on nothing": the interface library links no library of the project.
+    REQUIRE(arch.find("`abi/` depends on nothing") != std::string::npos);
+    for (const auto &l : links_of("ninfer_abi")) CHECK(l.rfind("ninfer_", 0) != 0);
+    // "The reference plugin (`ninfer::reference`) links neither `ninfer::oracle` nor `ninfer::native`"
+    // and the Principles' "The reference plugin links neither the oracle nor `ninfer::native`".
+    std::smatch m;
+    const std::string neither = R"(\(`ninfer::(\w+)`\) links neither `ninfer::(\w+)` nor `ninfer::(\w+)`)";
+    REQUIRE(std::regex_search(arch, m, std::regex(neither)));
+    REQUIRE(arch.find("The reference plugin links neither the oracle nor `ninfer::native`") != std::string::npos);
+    for (const auto *t : {"ninfer_reference", "reference"}) {
+        INFO(t);
+        const auto links = links_of(t);
+        CHECK(links.count("ninfer_" + m[2].str()) == 0);
+        CHECK(links.count("ninfer_" + m[3].str()) == 0);
+    }
+    CHECK(m[1].str() == "reference");
+    // "The harness never links the reference plugin".
+    REQUIRE(arch.find("The harness never links the reference plugin") != std::string::npos);
+    for (const auto *t : {"ninfer_harness", "ninfer_cli_families", "ninfer-conform", "ninfer_cli"}) {
+        INFO(t);
+        CHECK(links_of(t).count("ninfer_reference") == 0);
+    }
+}
+
+namespace {
+
+/// A family's name as it stands in a descriptor's constant: "gguf" -> "Gguf".
+std::string camel(std::string_view name) {
+    std::string s(name);
+    if (!s.empty()) s[0] = static_cast<char>(std::toupper(static_cast<unsigned char>(s[0])));
+    return s;
+}
+
+/// The source file under `dirs` that defines `const <type> <constant>` (at namespace scope), or "".
+std::string definer(const std::vector<std::string> &dirs, const std::string &type, const std::string &constant) {
+    const std::regex def("\\nconst (?:\\w+::)*" + type + " " + constant + " = ");
+    for (const auto &dir : dirs)
+        for (const auto &e : fs::recursive_directory_iterator(kSource / dir))
+            if (e.is_regular_file() && e.path().extension() == ".cpp" && std::regex_search(read_text(e.path()), def))
+                return fs::relative(e.path(), kSource).string();
+    return "";
+}
+
+}  // namespace
+
+TEST_CASE("each family descriptor lives where docs/ARCHITECTURE.md's recipe table says", "[docs]") {
+    const auto arch = flat_doc("docs/ARCHITECTURE.md");
+    const auto table = between(arch, "| side | descriptor (header) | defined in |", "An operator family");
+    struct Side {
+        const char *row;                ///< the start of the table row
+        std::vector<std::string> dirs;  ///< where its family files lie
+        bool op_family;                 ///< `linear` has one
+    };
+    const Side sides[] = {{"| catalog:", {"suites/src"}, true},
+                          {"| compare:", {"harness/src"}, false},
+                          {"| CLI:", {"harness/src/cli"}, false},
+                          {"| reference plugin:", {"harness/plugins/reference"}, true}};
+    for (const auto &side : sides) {
+        INFO(side.row);
+        const auto row = between(table, side.row, " | |");
+        const auto cells = captures(row + " |", R"(\|([^|]*))");
+        REQUIRE(cells.size() >= 4);
+        // the descriptor type and its header, the constant's pattern, the registering file
+        const auto type_full = captures(cells[1], R"(`([\w:]+)`)").at(0);
+        const auto type = type_full.substr(type_full.rfind(':') == std::string::npos ? 0 : type_full.rfind(':') + 1);
+        const auto suffix = captures(cells[2], R"(`k<Family>(\w+)`)").at(0);
+        const auto registrar = captures(cells[3], R"(`([\w/]+\.cpp)`)").at(0);
+        const auto registrar_text = read_text(kSource / registrar);
+        const auto named_files = captures(cells[2], R"(`([\w/<>]+\.cpp)`)");
+        for (const auto &f : ninfer::abi::kFamilyRows) {
+            if (f.kind == ninfer::abi::FamilyKind::test || (f.kind == ninfer::abi::FamilyKind::op && !side.op_family)) continue;
+            const auto constant = "k" + camel(f.name) + suffix;
+            INFO(constant);
+            const auto file = definer(side.dirs, type, constant);
+            REQUIRE(!file.empty());
+            // its file is named in the table, literally or by the `<family>` pattern
+            const auto stem = fs::path(file).filename().string();
+            CHECK(std::any_of(named_files.begin(), named_files.end(), [&](std::string n) {
+                if (const auto at = n.find("<family>"); at != std::string::npos) n.replace(at, 8, std::string(f.name));
+                return fs::path(n).filename().string() == stem;
+            }));
+            CHECK(registrar_text.find("&" + constant + ",") != std::string::npos);
+        }
+    }
 }

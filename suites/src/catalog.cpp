@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0
 // The rule catalog and the suite catalog, assembled from the families' catalog descriptors.
-#include <atomic>
 #include <set>
 #include <stdexcept>
 
+#include "ninfer/abi/family_registry.hpp"
 #include "ninfer/suites/rules.hpp"
 #include "ninfer/suites/suites.hpp"
 
@@ -20,8 +20,8 @@ std::string rule_sentence(std::string_view quote, std::string_view reading) {
     return s;
 }
 
-Rule make_rule(std::string id, std::string family, std::string section, std::string quote, std::string reading) {
-    Rule r{std::move(id), std::move(family), std::move(section), std::move(quote), std::move(reading), {}, false};
+Rule make_rule(std::string id, std::string group, std::string section, std::string quote, std::string reading) {
+    Rule r{std::move(id), std::move(group), std::move(section), std::move(quote), std::move(reading), {}, false};
     r.sentence = rule_sentence(r.quote, r.reading);
     r.suite_reading = !r.reading.empty();
     return r;
@@ -57,39 +57,31 @@ const Choice *Rule::find_choice(std::string_view name) const {
 
 namespace {
 
-/// Set once rule_catalog() or suite_catalog() is built: no family may join after.
-std::atomic<bool> &catalog_built() {
-    static std::atomic<bool> built{false};
-    return built;
-}
-
-/// The families: one line per built-in family, then the added ones.
-std::vector<FamilyCatalog> &families() {
-    static std::vector<FamilyCatalog> all{
-        scalar_catalog(),
-        grouped_catalog(),
-        scaled_catalog(),
-        gguf_catalog(),
-        linear_catalog(),
-    };
+/// The families: one line per built-in family, then the added ones; sealed once rule_catalog()
+/// or suite_catalog() is built.
+abi::FamilyRegistry<CatalogFamily> &families() {
+    static abi::FamilyRegistry<CatalogFamily> all("catalog", {
+                                                                 &kWordCatalog,
+                                                                 &kGroupedCatalog,
+                                                                 &kScaledCatalog,
+                                                                 &kGgufCatalog,
+                                                                 &kLinearCatalog,
+                                                             });
     return all;
 }
 
 }  // namespace
 
-std::span<const FamilyCatalog> catalog_families() { return families(); }
+std::span<const CatalogFamily *const> catalog_families() { return families().all(); }
 
-void add_catalog_family(FamilyCatalog family) {
-    if (catalog_built()) throw std::logic_error(std::string("catalog family ") + family.name + " added after the catalog was read");
-    families().push_back(family);
-}
+bool add_catalog_family(const CatalogFamily &family) { return families().add(family); }
 
 const std::vector<Rule> &rule_catalog() {
     static const std::vector<Rule> all = [] {
-        catalog_built() = true;
+        families().seal();
         std::vector<Rule> r;
-        for (const auto &f : catalog_families())
-            for (auto &x : f.rules()) r.push_back(std::move(x));
+        for (const auto *f : catalog_families())
+            for (auto &x : f->rules()) r.push_back(std::move(x));
         for (auto &x : r) classify_reading(x);
         std::set<std::string> seen;
         for (const auto &x : r)
@@ -107,10 +99,10 @@ const Rule *find_rule(std::string_view id) {
 
 const std::vector<Suite> &suite_catalog() {
     static const std::vector<Suite> all = [] {
-        catalog_built() = true;
+        families().seal();
         std::vector<Suite> s;
-        for (const auto &f : catalog_families())
-            for (auto &x : f.suites()) s.push_back(std::move(x));
+        for (const auto *f : catalog_families())
+            for (auto &x : f->suites()) s.push_back(std::move(x));
         std::set<std::string> seen;
         for (const auto &x : s)
             if (!seen.insert(x.name).second) throw std::logic_error("duplicate suite name " + x.name);

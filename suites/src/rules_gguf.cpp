@@ -226,6 +226,6 @@ std::vector<Rule> gguf_rules() {
     return r;
 }
 
-FamilyCatalog gguf_catalog() { return {"gguf", &gguf_rules, &gguf_suites}; }
+const CatalogFamily kGgufCatalog = {.family = abi::Family::gguf, .rules = &gguf_rules, .suites = &gguf_suites};
 
 }  // namespace ninfer::suites

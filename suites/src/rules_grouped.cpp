@@ -293,6 +293,6 @@ std::vector<Rule> grouped_rules() {
     return r;
 }
 
-FamilyCatalog grouped_catalog() { return {"grouped", &grouped_rules, &grouped_suites}; }
+const CatalogFamily kGroupedCatalog = {.family = abi::Family::grouped, .rules = &grouped_rules, .suites = &grouped_suites};
 
 }  // namespace ninfer::suites

@@ -103,6 +103,6 @@ std::vector<Rule> linear_rules() {
     return r;
 }
 
-FamilyCatalog linear_catalog() { return {"linear", &linear_rules, &linear_suites}; }
+const CatalogFamily kLinearCatalog = {.family = abi::Family::linear, .rules = &linear_rules, .suites = &linear_suites};
 
 }  // namespace ninfer::suites

@@ -596,6 +596,6 @@ std::vector<Rule> scalar_rules() {
     return rules;
 }
 
-FamilyCatalog scalar_catalog() { return {"scalar", &scalar_rules, &scalar_suites}; }
+const CatalogFamily kWordCatalog = {.family = abi::Family::word, .rules = &scalar_rules, .suites = &scalar_suites};
 
 }  // namespace ninfer::suites

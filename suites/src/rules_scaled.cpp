@@ -219,6 +219,6 @@ std::vector<Rule> scaled_rules() {
     return r;
 }
 
-FamilyCatalog scaled_catalog() { return {"scaled", &scaled_rules, &scaled_suites}; }
+const CatalogFamily kScaledCatalog = {.family = abi::Family::scaled, .rules = &scaled_rules, .suites = &scaled_suites};
 
 }  // namespace ninfer::suites

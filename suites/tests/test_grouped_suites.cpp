@@ -60,8 +60,8 @@ TEST_CASE("grouped rules: ids unique, family prefix, section and sentence", "[gr
     for (const auto &r : grouped_rules()) {
         INFO(r.id);
         CHECK(ids.insert(r.id).second);
-        CHECK(r.id.rfind(r.family + ".", 0) == 0);
-        CHECK((r.family == "grouped" || r.family == "row_split"));
+        CHECK(r.id.rfind(r.group + ".", 0) == 0);
+        CHECK((r.group == "grouped" || r.group == "row_split"));
         CHECK(!r.section.empty());
         CHECK(r.sentence.size() > 30);
         CHECK((r.sentence.find("Suite reading") != std::string::npos) == r.suite_reading);

@@ -85,10 +85,10 @@ TEST_CASE("linear rules: kLinear and one per criterion, each quoting tensor-form
     for (const auto &r : rules) CHECK(ids.insert(r.id).second);
     for (const auto id : rule::kLinear) CHECK(ids.count(std::string(id.view())));
     for (const auto &c : ninfer::abi::kCriteria) CHECK(ids.count(rule::linear_criterion(c)));
-    for (const auto &r : rules) CHECK((find_rule(r.id) == nullptr || find_rule(r.id)->family == "linear"));
+    for (const auto &r : rules) CHECK((find_rule(r.id) == nullptr || find_rule(r.id)->group == "linear"));
     for (const auto &r : rules) {
         INFO(r.id);
-        CHECK(r.family == "linear");
+        CHECK(r.group == "linear");
         CHECK(!r.quote.empty());
         CHECK(r.section.rfind("tensor-formats.txt", 0) == 0);
         CHECK(r.suite_reading);

@@ -113,7 +113,7 @@ TEST_CASE("scalar rules: one per format, role, conversion and layout aspect", "[
 TEST_CASE("rules: family, section, quote and reading of every rule", "[rules]") {
     for (const auto &r : rule_catalog()) {
         INFO(r.id);
-        CHECK(r.id.rfind(r.family + ".", 0) == 0);
+        CHECK(r.id.rfind(r.group + ".", 0) == 0);
         CHECK(!r.section.empty());
         CHECK(r.quote.size() + r.reading.size() > 30);
         // A rule with no quote is a profile the spec files do not state (IEEE 754).

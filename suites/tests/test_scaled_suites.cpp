@@ -219,7 +219,7 @@ TEST_CASE("scaled rules: one per id of rule::kScaled, in order, with family and 
     for (std::size_t i = 0; i < rules.size(); ++i) {
         INFO(rules[i].id);
         CHECK(rules[i].id == rule::kScaled[i].view());
-        CHECK(rules[i].id.rfind(rules[i].family + ".", 0) == 0);
+        CHECK(rules[i].id.rfind(rules[i].group + ".", 0) == 0);
         CHECK(!rules[i].quote.empty());
         CHECK(find_rule(rules[i].id) != nullptr);
     }

@@ -16,6 +16,7 @@
 #include "gguf_blocks.hpp"
 #include "ninfer/abi/bytes.hpp"
 #include "ninfer/abi/registry.hpp"
+#include "reference_family.hpp"
 #include "reference_plugin.hpp"
 
 namespace ninfer::reference {
@@ -261,5 +262,11 @@ std::int32_t gguf_call(const ninfer_call_v2 *c, ninfer_result_v2 *res) {
     default: return do_decode(*t, g, c, res);
     }
 }
+
+/// The GGUF family's descriptor (reference_family.hpp).
+const ReferenceFamily kGgufReference = {.family = abi::Family::gguf,
+                                        .claims = [](const ninfer_call_v2 *c) { return family_op(c) && is_gguf_call(c); },
+                                        .serve = gguf_call,
+                                        .capabilities = gguf_capabilities};
 
 }  // namespace ninfer::reference

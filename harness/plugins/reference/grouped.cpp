@@ -264,7 +264,9 @@ std::int32_t grouped_call(const ninfer_call_v2 *c, ninfer_result_v2 *res) {
     }
 }
 
-const ReferenceFamily kGroupedFamily{"grouped", [](const ninfer_call_v2 *c) { return family_op(c) && is_grouped_call(c); },
-                                     grouped_call, grouped_capabilities};
+const ReferenceFamily kGroupedReference = {.family = abi::Family::grouped,
+                                           .claims = [](const ninfer_call_v2 *c) { return family_op(c) && is_grouped_call(c); },
+                                           .serve = grouped_call,
+                                           .capabilities = grouped_capabilities};
 
 }  // namespace ninfer::reference

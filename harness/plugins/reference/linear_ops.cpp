@@ -391,8 +391,9 @@ std::int32_t linear_call(const ninfer_call_v2 *c, ninfer_result_v2 *r, const Lin
     return NINFER_OK;
 }
 
-const ReferenceFamily kLinearFamily{"linear", [](const ninfer_call_v2 *c) { return !family_op(c); },
-                                    [](const ninfer_call_v2 *c, ninfer_result_v2 *r) { return linear_call(c, r); },
-                                    linear_capabilities};
+const ReferenceFamily kLinearReference = {.family = abi::Family::linear,
+                                          .claims = [](const ninfer_call_v2 *c) { return !family_op(c); },
+                                          .serve = [](const ninfer_call_v2 *c, ninfer_result_v2 *r) { return linear_call(c, r); },
+                                          .capabilities = linear_capabilities};
 
 }  // namespace ninfer::reference

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 // The reference plugin table (plugin.h ABI v2, harness/README.md): every call checked before a
 // byte is read (a readable plane list, each plane named once), then served by the first family of
-// kFamilies that claims it (reference_family.hpp), else by the scalar family; the capabilities are
-// the families' in array order.
+// registered families that claims it (reference_family.hpp), else by the word family; the
+// capabilities are the families' in registration order.
 #include <fmt/format.h>
 
 #include <cstdio>
@@ -13,7 +13,7 @@
 #include <vector>
 
 #include "call_planes.hpp"
-#include "gguf_ops.hpp"
+#include "ninfer/abi/family_registry.hpp"
 #include "ninfer/abi/registry.hpp"
 #include "reference_family.hpp"
 #include "reference_plugin.hpp"
@@ -31,25 +31,24 @@ std::int32_t refuse(ninfer_result_v2 *r, std::int32_t status, const std::string 
     return refuse_v2(r, status, message);
 }
 
-/// The GGUF family, from gguf_ops.hpp's entry points.
-const ReferenceFamily kGgufFamily{"gguf", [](const ninfer_call_v2 *c) { return family_op(c) && is_gguf_call(c); },
-                                  gguf_call, gguf_capabilities};
-
 /// Every family of the reference, in the order of its capabilities; a call goes to the first
 /// that claims it (grouped before scaled: a grouped format in a scaled layout is grouped's),
-/// else to the scalar family.
-constexpr const ReferenceFamily *kFamilies[] = {
-    &kScalarFamily,
-    &kGroupedFamily,
-    &kScaledFamily,
-    &kGgufFamily,
-    &kLinearFamily,
-};
+/// else to the word family. Sealed once the capabilities are built.
+abi::FamilyRegistry<ReferenceFamily> &families() {
+    static abi::FamilyRegistry<ReferenceFamily> all("reference", {
+                                                                     &kWordReference,
+                                                                     &kGroupedReference,
+                                                                     &kScaledReference,
+                                                                     &kGgufReference,
+                                                                     &kLinearReference,
+                                                                 });
+    return all;
+}
 
 const ReferenceFamily &family_of(const ninfer_call_v2 *c) {
-    for (const ReferenceFamily *f : kFamilies)
+    for (const ReferenceFamily *f : families().all())
         if (f->claims && f->claims(c)) return *f;
-    return kScalarFamily;
+    return kWordReference;
 }
 
 /// More planes than any op could name (13 names today, ids only appended): a broken count.
@@ -81,8 +80,9 @@ std::int32_t serve_checked(const ninfer_call_v2 *c, ninfer_result_v2 *r) {
 }
 
 std::vector<ninfer_capability_v2> build_capabilities() {
+    families().seal();
     std::vector<ninfer_capability_v2> caps;
-    for (const ReferenceFamily *f : kFamilies)
+    for (const ReferenceFamily *f : families().all())
         for (const auto &cap : f->capabilities()) caps.push_back(cap);
     return caps;
 }
@@ -156,7 +156,9 @@ std::int32_t refuse_call(ninfer_result_v1 *result, std::int32_t status, const ch
     return status;
 }
 
-std::span<const ReferenceFamily *const> reference_families() { return kFamilies; }
+std::span<const ReferenceFamily *const> reference_families() { return families().all(); }
+
+bool add_reference_family(const ReferenceFamily &family) { return families().add(family); }
 
 std::span<const ninfer_capability_v2> reference_capabilities() {
     static const std::vector<ninfer_capability_v2> caps = build_capabilities();

@@ -204,6 +204,6 @@ std::span<const ninfer_capability_v2> scalar_capabilities() {
 
 }  // namespace
 
-const ReferenceFamily kScalarFamily{"scalar", nullptr, scalar_call, scalar_capabilities};
+const ReferenceFamily kWordReference = {.family = abi::Family::word, .claims = nullptr, .serve = scalar_call, .capabilities = scalar_capabilities};
 
 }  // namespace ninfer::reference

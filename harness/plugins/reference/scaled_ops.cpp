@@ -324,8 +324,9 @@ std::int32_t scaled_call(const ninfer_call_v2 *c, ninfer_result_v2 *r, const Sca
     }
 }
 
-const ReferenceFamily kScaledFamily{"scaled", [](const ninfer_call_v2 *c) { return family_op(c) && is_scaled_call(c); },
-                                    [](const ninfer_call_v2 *c, ninfer_result_v2 *r) { return scaled_call(c, r); },
-                                    scaled_capabilities};
+const ReferenceFamily kScaledReference = {.family = abi::Family::scaled,
+                                          .claims = [](const ninfer_call_v2 *c) { return family_op(c) && is_scaled_call(c); },
+                                          .serve = [](const ninfer_call_v2 *c, ninfer_result_v2 *r) { return scaled_call(c, r); },
+                                          .capabilities = scaled_capabilities};
 
 }  // namespace ninfer::reference

@@ -56,7 +56,7 @@ void add_report(CLI::App &app) {
             sources.push_back({std::move(label), std::move(j)});
         }
         std::map<std::string, reports::HtmlRuleInfo> catalog;
-        for (const auto &r : suites::rule_catalog()) catalog[r.id] = {r.family, r.section};
+        for (const auto &r : suites::rule_catalog()) catalog[r.id] = {r.group, r.section};
         reports::write_atomic(a->html, reports::render_html(sources, catalog));
         std::printf("wrote %s (%zu report%s)\n", a->html.c_str(), sources.size(), sources.size() == 1 ? "" : "s");
     });

@@ -44,7 +44,7 @@ void add_rules(CLI::App &app) {
         if (*json) {
             nlohmann::ordered_json j = nlohmann::ordered_json::array();
             for (const auto &r : rules)
-                j.push_back({{"id", r.id}, {"family", r.family}, {"section", r.section}, {"quote", r.quote},
+                j.push_back({{"id", r.id}, {"family", r.group}, {"section", r.section}, {"quote", r.quote},
                              {"reading", r.reading}, {"sentence", r.sentence}, {"suite_reading", r.suite_reading},
                              {"classification", reading_json(r)}});
             std::printf("%s\n", j.dump(2).c_str());

@@ -5,49 +5,41 @@
 
 #include <stdexcept>
 
+#include "ninfer/abi/family_registry.hpp"
+
 namespace ninfer::harness::cli {
 
 namespace {
 
-/// The built-in families, in the order of abi::Family. A new family adds one line here.
-constexpr const FamilyCli *kBuiltinFamilyClis[] = {
-    &kWordCli,
-    &kGroupedCli,
-    &kScaledCli,
-    &kGgufCli,
-};
-
-std::vector<const FamilyCli *> &registered() {
-    static std::vector<const FamilyCli *> all(std::begin(kBuiltinFamilyClis), std::end(kBuiltinFamilyClis));
+/// The built-in families, in the order of NINFER_FAMILIES. A new family adds one line here.
+abi::FamilyRegistry<CliFamily> &registered() {
+    static abi::FamilyRegistry<CliFamily> all("CLI", {
+                                                         &kWordCli,
+                                                         &kGroupedCli,
+                                                         &kScaledCli,
+                                                         &kGgufCli,
+                                                     });
     return all;
 }
 
 }  // namespace
 
-std::span<const FamilyCli *const> family_clis() { return registered(); }
+std::span<const CliFamily *const> cli_families() { return registered().all(); }
 
-bool add_family_cli(const FamilyCli &d) {
-    if (find_family_cli(d.family)) return false;
-    registered().push_back(&d);
-    return true;
-}
+bool add_cli_family(const CliFamily &d) { return registered().add(d); }
 
-const FamilyCli *find_family_cli(abi::Family f) {
-    for (const auto *d : registered())
-        if (d->family == f) return d;
-    return nullptr;
-}
+const CliFamily *find_cli_family(abi::Family f) { return registered().find(f); }
 
-const FamilyCli &family_cli(abi::Family f) {
-    if (const auto *d = find_family_cli(f)) return *d;
+const CliFamily &cli_family(abi::Family f) {
+    if (const auto *d = find_cli_family(f)) return *d;
     throw std::logic_error("no CLI descriptor for format family " + std::to_string(static_cast<int>(f)));
 }
 
 json formats_json(std::span<const abi::FormatView> formats) {
     json j = json::object();
     for (const auto &v : formats) {
-        const auto &d = family_cli(v.family);
-        auto &rows = j[std::string(d.name)];
+        const auto &d = cli_family(v.family);
+        auto &rows = j[std::string(abi::family_name(d.family))];
         if (rows.is_null()) rows = json::array();
         rows.push_back(d.format_json(v));
     }
@@ -57,7 +49,7 @@ json formats_json(std::span<const abi::FormatView> formats) {
 std::string formats_text(std::span<const abi::FormatView> formats) {
     std::string s;
     for (std::size_t i = 0; i < formats.size(); ++i) {
-        const auto &d = family_cli(formats[i].family);
+        const auto &d = cli_family(formats[i].family);
         if (i == 0 || formats[i].family != formats[i - 1].family) s += d.heading;
         s += d.format_line(formats[i]);
     }

@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: Apache-2.0
 // What the CLI knows of a format family (docs/cli.md: `list`, `oracle geometry / pack / unpack /
-// encode / decode`): one descriptor per family, a struct of values and function pointers in the
-// spirit of ggml's type_traits, defined in the family's own file (family_word.cpp,
-// oracle_grouped.cpp, oracle_scaled.cpp, oracle_gguf.cpp). Central code (cmd_list.cpp,
-// oracle_layout.cpp) looks a family's descriptor up here and never dispatches on the family itself.
+// encode / decode`): one descriptor per format family, a struct of values and function pointers in
+// the spirit of ggml's type_traits, defined in the family's own file (family_word.cpp,
+// oracle_grouped.cpp, oracle_scaled.cpp, oracle_gguf.cpp) and registered like every side's
+// (abi/family_registry.hpp). Central code (cmd_list.cpp, oracle_layout.cpp) looks a family's
+// descriptor up here and never dispatches on the family itself.
 #pragma once
 
 #include <cstdint>
@@ -28,9 +29,8 @@ struct Packed {
 };
 
 /// One format family as the CLI sees it. Each function receives a format of this family.
-struct FamilyCli {
-    abi::Family family;
-    std::string_view name;     ///< the family's key in `list --json` ("word", "grouped", ...)
+struct CliFamily {
+    abi::Family family;        ///< its name is the family's key in `list --json` ("word", "grouped", ...)
     std::string_view heading;  ///< `list`: the text heading of the family's section
     /// `list --json`: the format's row (the view's columns, then the family table's).
     json (*format_json)(const abi::FormatView &v);
@@ -49,22 +49,22 @@ struct FamilyCli {
 };
 
 /// The families' descriptors, each defined in its family's file.
-extern const FamilyCli kWordCli;
-extern const FamilyCli kGroupedCli;
-extern const FamilyCli kScaledCli;
-extern const FamilyCli kGgufCli;
+extern const CliFamily kWordCli;
+extern const CliFamily kGroupedCli;
+extern const CliFamily kScaledCli;
+extern const CliFamily kGgufCli;
 
 /// Every descriptor the CLI dispatches on: the built-in families (one line each in
-/// families.cpp), then those added by add_family_cli, in that order.
-std::span<const FamilyCli *const> family_clis();
+/// families.cpp), then those added by add_cli_family, in that order.
+std::span<const CliFamily *const> cli_families();
 /// Adds a family's descriptor (a family outside the built-in four, e.g. a test's toy family);
 /// false, and nothing added, when its family already has one. The descriptor must outlive the CLI.
-bool add_family_cli(const FamilyCli &d);
+bool add_cli_family(const CliFamily &d);
 /// The descriptor of a family, or nullptr.
-const FamilyCli *find_family_cli(abi::Family f);
+const CliFamily *find_cli_family(abi::Family f);
 /// The descriptor of a family; throws std::logic_error when it has none (a family of
 /// abi::kAllFormats always has one: tests/test_cli_families.cpp).
-const FamilyCli &family_cli(abi::Family f);
+const CliFamily &cli_family(abi::Family f);
 
 /// `list --json`'s "formats": an array of rows per family key, keys in the order of `formats`.
 json formats_json(std::span<const abi::FormatView> formats);

@@ -130,9 +130,8 @@ void word_decode(const abi::FormatView &v, const DecodeOpts &) { no_codec(v, "de
 
 }  // namespace
 
-const FamilyCli kWordCli = {
+const CliFamily kWordCli = {
     .family = abi::Family::word,
-    .name = abi::family_name(abi::Family::word),
     .heading = "word formats (id name bits exp man bias special):\n",
     .format_json = word_json,
     .format_line = word_line,

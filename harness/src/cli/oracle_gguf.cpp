@@ -189,9 +189,8 @@ void decode_of_view(const abi::FormatView &v, const DecodeOpts &o) { gguf_decode
 
 namespace ninfer::harness::cli {
 
-const FamilyCli kGgufCli = {
+const CliFamily kGgufCli = {
     .family = abi::Family::gguf,
-    .name = abi::family_name(abi::Family::gguf),
     .heading = "GGUF block types in ggml_blocks_v1 (id name ggml type, block):\n",
     .format_json = tensor::gguf_json,
     .format_line = tensor::gguf_line,

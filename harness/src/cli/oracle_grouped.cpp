@@ -277,9 +277,8 @@ void decode_of_view(const abi::FormatView &v, const DecodeOpts &o) { grouped_dec
 
 namespace ninfer::harness::cli {
 
-const FamilyCli kGroupedCli = {
+const CliFamily kGroupedCli = {
     .family = abi::Family::grouped,
-    .name = abi::family_name(abi::Family::grouped),
     .heading = "grouped formats (id name code bits, group, [qmin,qmax], layout):\n",
     .format_json = tensor::grouped_json,
     .format_line = tensor::grouped_line,

@@ -25,13 +25,13 @@ void run_geometry(const LayoutOpts &o) {
     const auto shape = parse_shape(o.shape);
     if (o.divisors_given && v.id != NINFER_FORMAT_nvfp4)
         fail(kUsage, "error: --divisors belongs to nvfp4 (its source-matrix count); " + std::string(v.name) + " has none");
-    print_json(family_cli(v.family).geometry(v, shape, o.divisor_count));
+    print_json(cli_family(v.family).geometry(v, shape, o.divisor_count));
 }
 
 void run_pack(const LayoutOpts &o) {
     const auto &v = format_by_name(o.format);
     const auto shape = parse_shape(o.shape);
-    const auto packed = family_cli(v.family).pack(v, shape, o);
+    const auto packed = cli_family(v.family).pack(v, shape, o);
     if (o.out.empty()) {
         std::printf("%s\n", hex_bytes(packed.payload).c_str());
         return;
@@ -44,17 +44,17 @@ void run_pack(const LayoutOpts &o) {
 void run_unpack(const LayoutOpts &o) {
     const auto &v = format_by_name(o.format);
     const auto shape = parse_shape(o.shape);
-    print_json(family_cli(v.family).unpack(v, shape, o));
+    print_json(cli_family(v.family).unpack(v, shape, o));
 }
 
 void run_encode(const EncodeOpts &o) {
     const auto &v = format_by_name(o.format);
-    family_cli(v.family).encode(v, o);
+    cli_family(v.family).encode(v, o);
 }
 
 void run_decode(const DecodeOpts &o) {
     const auto &v = format_by_name(o.format);
-    family_cli(v.family).decode(v, o);
+    cli_family(v.family).decode(v, o);
 }
 
 void add_geometry(CLI::App &oracle) {

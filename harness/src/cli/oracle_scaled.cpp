@@ -430,9 +430,8 @@ void decode_of_view(const abi::FormatView &v, const DecodeOpts &o) { scaled_deco
 
 namespace ninfer::harness::cli {
 
-const FamilyCli kScaledCli = {
+const CliFamily kScaledCli = {
     .family = abi::Family::scaled,
-    .name = abi::family_name(abi::Family::scaled),
     .heading = "scaled formats (id name codes, scales, reach, layout):\n",
     .format_json = tensor::scaled_json,
     .format_line = tensor::scaled_line,

@@ -1,15 +1,19 @@
 // SPDX-License-Identifier: Apache-2.0
 // A toy format family, plugged in from this folder alone (docs/ARCHITECTURE.md, "A new family"):
-// its rules table, one suite with one case generator, its compare descriptor, its CLI descriptor
-// (`list` columns, `oracle` geometry and pack), and one line per descriptor array, run before main.
-// Built into ninfer_toy_family_tests only.
+// its registry row (the test-only row `toy` of NINFER_FAMILIES), its rules table, one suite with
+// one case generator, its compare descriptor, its CLI descriptor (`list` columns, `oracle` geometry
+// and pack), its reference plugin descriptor (it serves the toy's rows_select), and one line per
+// side, run before main. Built into ninfer_toy_family_tests only.
 #include "toy_family.hpp"
 
+#include <algorithm>
+#include <cstring>
 #include <string>
 
 #include "families.hpp"
 #include "ninfer/harness/compare.hpp"
 #include "ninfer/suites/suites.hpp"
+#include "reference_family.hpp"
 
 namespace ninfer::toy {
 
@@ -60,10 +64,34 @@ cli::json toy_unpack(const abi::FormatView &v, const std::vector<std::uint64_t> 
 void toy_encode(const abi::FormatView &, const cli::tensor::EncodeOpts &) {}
 void toy_decode(const abi::FormatView &, const cli::tensor::DecodeOpts &) {}
 
+bool claims_toy(const ninfer_call_v2 *call) { return call->format == kFormat; }
+
+/// The reference's toy rows_select: every row kept, so the payload is copied unchanged.
+std::int32_t serve_toy(const ninfer_call_v2 *call, ninfer_result_v2 *) {
+    const ninfer_input_plane *in = nullptr;
+    for (std::uint32_t i = 0; i < call->input_count; ++i)
+        if (call->inputs[i].name == NINFER_PLANE_PAYLOAD) in = &call->inputs[i];
+    for (std::uint32_t i = 0; i < call->output_count; ++i) {
+        auto &out = call->outputs[i];
+        if (out.name != NINFER_PLANE_PAYLOAD || !in) continue;
+        if (out.capacity < in->bytes) return NINFER_E_SIZE;
+        if (in->bytes) std::memcpy(out.data, in->data, in->bytes);
+        out.written = in->bytes;
+        return NINFER_OK;
+    }
+    return NINFER_E_INVALID_ARGUMENT;
+}
+
+constexpr ninfer_capability_v2 kToyCapabilities[] = {{NINFER_OP_rows_select, kFormat, 0, 0, 0, 0}};
+std::span<const ninfer_capability_v2> toy_capabilities() { return kToyCapabilities; }
+
 }  // namespace
 
-const harness::cli::FamilyCli kCli = {.family = kFamily,
-                                      .name = "toy",
+const suites::CatalogFamily kCatalog = {.family = kFamily, .rules = &toy_rules, .suites = &toy_suites};
+
+const harness::CompareFamily kCompare = {.family = kFamily, .owns = &owns_toy, .locate = &toy_locate, .blame = &toy_blame};
+
+const harness::cli::CliFamily kCli = {.family = kFamily,
                                       .heading = "toy formats:\n",
                                       .format_json = toy_json,
                                       .format_line = toy_line,
@@ -73,15 +101,14 @@ const harness::cli::FamilyCli kCli = {.family = kFamily,
                                       .encode = toy_encode,
                                       .decode = toy_decode};
 
+const reference::ReferenceFamily kReference = {
+    .family = kFamily, .claims = &claims_toy, .serve = &serve_toy, .capabilities = &toy_capabilities};
+
 namespace {
 
-// One line per descriptor array.
-const bool registered = [] {
-    suites::add_catalog_family({"toy", &toy_rules, &toy_suites});
-    harness::add_compare_family({"toy", &owns_toy, nullptr, &toy_locate, &toy_blame, nullptr, nullptr});
-    harness::cli::add_family_cli(kCli);
-    return true;
-}();
+// One line per side.
+const bool registered = suites::add_catalog_family(kCatalog) && harness::add_compare_family(kCompare) &&
+                        harness::cli::add_cli_family(kCli) && reference::add_reference_family(kReference);
 
 }  // namespace
 

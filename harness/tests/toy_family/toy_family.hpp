@@ -17,20 +17,32 @@ inline constexpr const char *kBlame = "toy.copy (blamed by the toy descriptor)";
 inline constexpr std::uint32_t kFormat = 0x7077;
 inline const std::vector<std::uint8_t> kPayload{0x01, 0x02, 0x03, 0x04};
 
-/// The toy's family: no value of abi::Family names it, and two formats of it for `list`.
-inline constexpr auto kFamily = static_cast<abi::Family>(200);
+/// The toy's family: the test-only row of NINFER_FAMILIES, and two formats of it for `list`.
+inline constexpr auto kFamily = abi::Family::toy;
 inline constexpr std::array kFormats = {abi::FormatView{900, "toy_a", kFamily, 0}, abi::FormatView{901, "toy_b", kFamily, 0}};
 
 }  // namespace ninfer::toy
 
 namespace ninfer::harness::cli {
-struct FamilyCli;
+struct CliFamily;
+}
+namespace ninfer::harness {
+struct CompareFamily;
+}
+namespace ninfer::suites {
+struct CatalogFamily;
+}
+namespace ninfer::reference {
+struct ReferenceFamily;
 }
 
 namespace ninfer::toy {
 
-/// The toy's CLI descriptor (harness/src/cli/families.hpp).
-extern const harness::cli::FamilyCli kCli;
+/// The toy's descriptors, one per side (docs/ARCHITECTURE.md, "A block-format family").
+extern const suites::CatalogFamily kCatalog;
+extern const harness::CompareFamily kCompare;
+extern const harness::cli::CliFamily kCli;
+extern const reference::ReferenceFamily kReference;
 
 /// True once toy_family.cpp has added its descriptors (before main).
 bool toy_registered();

@@ -133,10 +133,10 @@ struct CasePlanes {
 /// The plane table of a case.
 CasePlanes case_planes(const suites::Case &c);
 
-/// What compare needs of a format family (its descriptor; a family's compare file exports one).
+/// What compare needs of a format family (its descriptor; a family's compare file defines one).
 /// Every hook but `owns` may be null: nothing to say.
 struct CompareFamily {
-    const char *name = "";
+    abi::Family family = {};
     /// Whether the case's format is one of the family's.
     bool (*owns)(const suites::Case &c) = nullptr;
     /// The word format output plane `name` (at `index` in the op's order) compares in; nullptr: bytes.
@@ -153,9 +153,10 @@ struct CompareFamily {
 
 /// The families compare knows: the built-in ones (compare.cpp, one line per family), then the
 /// added ones.
-std::span<const CompareFamily> compare_families();
-/// Append a family (a family outside the built-in list, e.g. a test's toy family).
-void add_compare_family(CompareFamily family);
+std::span<const CompareFamily *const> compare_families();
+/// Adds a family's descriptor (a family outside the built-in list, e.g. a test's toy family);
+/// false, and nothing added, when its family has one. The descriptor must outlive compare.
+bool add_compare_family(const CompareFamily &family);
 
 /// Where byte `offset` of output `buffer` (0..2) of a case lies: "element 3",
 /// "coordinate [1,2]", "base plane row 0 group 1 lane 6", or "byte 17".

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 // The reference's family descriptors (reference_family.hpp): the table's capabilities are the
 // families' in array order, each call is claimed by at most one format family, `linear` by the
-// linear family whatever its weight format, and a call no family claims goes to the scalar family.
+// linear family whatever its weight format, and a call no family claims goes to the word family.
 #include <catch2/catch.hpp>
 #include <cstring>
 #include <set>
@@ -18,11 +18,11 @@ namespace {
 using ninfer::reference::ReferenceFamily;
 using ninfer::reference::reference_families;
 
-/// The families that claim a call (the scalar family claims none: it is the fallback).
+/// The families that claim a call (the word family claims none: it is the fallback).
 std::vector<std::string_view> claimants(const ninfer_call_v2 &c) {
     std::vector<std::string_view> names;
     for (const ReferenceFamily *f : reference_families())
-        if (f->claims && f->claims(&c)) names.push_back(f->name);
+        if (f->claims && f->claims(&c)) names.push_back(ninfer::abi::family_name(f->family));
     return names;
 }
 
@@ -37,19 +37,19 @@ TEST_CASE("the reference's capabilities are its families' in array order", "[plu
     for (std::size_t i = 0; i < joined.size(); ++i) CHECK(std::memcmp(&joined[i], &table[i], sizeof joined[i]) == 0);
 }
 
-TEST_CASE("the reference has one descriptor per family, the scalar family the only fallback", "[plugin][families]") {
+TEST_CASE("the reference has one descriptor per family, the word family the only fallback", "[plugin][families]") {
     std::set<std::string_view> names;
     int fallbacks = 0;
     for (const ReferenceFamily *f : reference_families()) {
-        CHECK(names.insert(f->name).second);
+        CHECK(names.insert(ninfer::abi::family_name(f->family)).second);
         CHECK(f->serve != nullptr);
         CHECK(f->capabilities != nullptr);
         if (f->claims) continue;
         ++fallbacks;
-        CHECK(f->name == "scalar");
+        CHECK(f->family == ninfer::abi::Family::word);
     }
     CHECK(fallbacks == 1);
-    CHECK(names == std::set<std::string_view>{"scalar", "grouped", "scaled", "gguf", "linear"});
+    CHECK(names == std::set<std::string_view>{"word", "grouped", "scaled", "gguf", "linear"});
 }
 
 TEST_CASE("each call is claimed by the family of its format, `linear` by the linear family alone", "[plugin][families]") {

@@ -28,8 +28,10 @@ struct Choice {
 };
 
 struct Rule {
-    std::string id;        ///< "<family>.<subject>[.<aspect>]", e.g. "convert.fp32_to_bf16_rne"
-    std::string family;    ///< "decode", "classify", "validity", "convert", "layout", "grouped", ...
+    std::string id;        ///< "<group>.<subject>[.<aspect>]", e.g. "convert.fp32_to_bf16_rne"
+    /// The rule group, the id's first part ("decode", "classify", "validity", "convert", "layout",
+    /// "grouped", ...): not a family of NINFER_FAMILIES. `rules --json` keeps its key "family".
+    std::string group;
     std::string section;   ///< "tensor-formats.txt 3.1", "storage-layouts.md 2", "lesson Example 5"
     /// The spec's text, copied verbatim from the files its section names (NINFER_SPEC_DIR; the
     /// test compares after normalising whitespace only). " ... " joins verbatim pieces that occur
@@ -53,7 +55,7 @@ struct Rule {
 };
 
 /// A rule from its table row; `sentence` and `suite_reading` follow from `quote` and `reading`.
-Rule make_rule(std::string id, std::string family, std::string section, std::string quote, std::string reading);
+Rule make_rule(std::string id, std::string group, std::string section, std::string quote, std::string reading);
 
 /// The sentence reports show: the quote, then "Suite reading: " and the reading (after " ... "
 /// when the quote stops inside a sentence of the spec).

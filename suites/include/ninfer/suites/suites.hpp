@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "ninfer/abi/registry.hpp"
 #include "ninfer/suites/case.hpp"
 #include "ninfer/suites/rules.hpp"
 
@@ -35,27 +36,28 @@ std::vector<Suite> scaled_suites();  ///< src/scaled/
 std::vector<Suite> gguf_suites();    ///< src/gguf/
 
 /// What the catalog holds of one family (its descriptor): its rules table and its suites, each
-/// suite carrying its case generators (golden, random). A family exports one (rules_<family>.cpp).
-struct FamilyCatalog {
-    const char *name = "";                  ///< "scalar", "grouped", ...: messages only
+/// suite carrying its case generators (golden, random). A family defines one (rules_<family>.cpp).
+struct CatalogFamily {
+    abi::Family family = {};
     std::vector<Rule> (*rules)() = nullptr;  ///< the family's rules table, in table order
     std::vector<Suite> (*suites)() = nullptr;///< the family's suites, in catalog order
 };
 
 /// The descriptors of the built-in families (rules_<family>.cpp).
-FamilyCatalog scalar_catalog();
-FamilyCatalog grouped_catalog();
-FamilyCatalog scaled_catalog();
-FamilyCatalog gguf_catalog();
-FamilyCatalog linear_catalog();
+extern const CatalogFamily kWordCatalog;     // rules_scalar.cpp
+extern const CatalogFamily kGroupedCatalog;  // rules_grouped.cpp
+extern const CatalogFamily kScaledCatalog;   // rules_scaled.cpp
+extern const CatalogFamily kGgufCatalog;     // rules_gguf.cpp
+extern const CatalogFamily kLinearCatalog;   // rules_linear.cpp
 
 /// Every family of the catalog, in catalog order: the built-in ones (catalog.cpp, one line per
 /// family), then those added by add_catalog_family.
-std::span<const FamilyCatalog> catalog_families();
-/// Append a family (a family outside the built-in list, e.g. a test's toy family). Must run before
-/// the first read of rule_catalog() or suite_catalog(): throws std::logic_error afterwards, since
-/// both are built once and handed out by reference.
-void add_catalog_family(FamilyCatalog family);
+std::span<const CatalogFamily *const> catalog_families();
+/// Adds a family's descriptor (a family outside the built-in list, e.g. a test's toy family);
+/// false, and nothing added, when its family has one. Must run before the first read of
+/// rule_catalog() or suite_catalog(): throws std::logic_error afterwards, since both are built
+/// once and handed out by reference. The descriptor must outlive the catalog.
+bool add_catalog_family(const CatalogFamily &family);
 
 /// Default seed of random cases; printed in every report ("include this in bug reports").
 inline constexpr std::uint64_t kDefaultSeed = 20261129;

@@ -190,10 +190,14 @@ struct WeightFamily {
 };
 
 constexpr WeightFamily kWeightFamilies[] = {
-    {Family::word, &is_direct_weight, NINFER_LAYOUT_contiguous_le_v1, &direct_geometry, &no_decode, &direct_row},
-    {Family::grouped, &any_format, 0, &grouped_geometry, &grouped_decode, &grouped_row},
-    {Family::scaled, &any_format, 0, &scaled_geometry, &scaled_decode, &scaled_row},
-    {Family::gguf, &any_format, NINFER_LAYOUT_ggml_blocks_v1, &gguf_geometry, &no_decode, &gguf_row},
+    {.family = Family::word, .is_weight = &is_direct_weight, .layout = NINFER_LAYOUT_contiguous_le_v1,
+     .geometry = &direct_geometry, .decode = &no_decode, .row = &direct_row},
+    {.family = Family::grouped, .is_weight = &any_format, .layout = 0, .geometry = &grouped_geometry,
+     .decode = &grouped_decode, .row = &grouped_row},
+    {.family = Family::scaled, .is_weight = &any_format, .layout = 0, .geometry = &scaled_geometry,
+     .decode = &scaled_decode, .row = &scaled_row},
+    {.family = Family::gguf, .is_weight = &any_format, .layout = NINFER_LAYOUT_ggml_blocks_v1,
+     .geometry = &gguf_geometry, .decode = &no_decode, .row = &gguf_row},
 };
 
 const WeightFamily *weight_family(const abi::FormatView &f) {

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-// The reference's scalar family (tensor-formats.txt Sections 3.1, 3.3, 3.4, 6; storage-layouts.md
+// The reference's word family (tensor-formats.txt Sections 3.1, 3.3, 3.4, 6; storage-layouts.md
 // Sections 1-2): decode, classify, validate and convert of the scalar words through scalar_codec.hpp,
 // contiguous_le_v1 through contiguous_layout.cpp, and the refusal by name of every other layout
 // pair and op no family claims. Its descriptor is the fallback of reference_table.cpp's array.

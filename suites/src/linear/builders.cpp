@@ -253,10 +253,10 @@ Bytes gguf_payload(std::uint32_t format, std::uint64_t n, std::uint64_t k, Rng &
 }
 
 constexpr WeightFamily kWeightFamilies[] = {
-    {Family::word, &direct_small_shape, &direct_payload},
-    {Family::grouped, &grouped_small_shape, &grouped_payload},
-    {Family::scaled, &scaled_small_shape, &scaled_payload},
-    {Family::gguf, &gguf_small_shape, &gguf_payload},
+    {.family = Family::word, .small_shape = &direct_small_shape, .payload = &direct_payload},
+    {.family = Family::grouped, .small_shape = &grouped_small_shape, .payload = &grouped_payload},
+    {.family = Family::scaled, .small_shape = &scaled_small_shape, .payload = &scaled_payload},
+    {.family = Family::gguf, .small_shape = &gguf_small_shape, .payload = &gguf_payload},
 };
 
 }  // namespace

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-// The scalar family's shared case builders (builders.hpp): word tables from format geometry,
+// The word family's (folder scalar/) shared case builders (builders.hpp): word tables from format geometry,
 // the lesson's worked inputs, level and seed plumbing.
 #include "builders.hpp"
 

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-// The scalar family's shared case builders (tensor-formats.txt Sections 3.1, 3.3, 3.4, 6;
+// The word family's (folder scalar/) shared case builders (tensor-formats.txt Sections 3.1, 3.3, 3.4, 6;
 // storage-layouts.md Sections 1, 2; number-formats-lesson.txt Examples 1-9, 13-15): word tables
 // built from format geometry (TestFloat-style boundary exponents, significand patterns, whole
 // narrow domains), the lesson's worked inputs, and the level and seed plumbing that every scalar

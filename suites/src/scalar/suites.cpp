@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-// The scalar family's suites, in catalog order: one file per suite in this folder.
+// The word family's (folder scalar/) suites, in catalog order: one file per suite in this folder.
 #include "builders.hpp"
 
 namespace ninfer::suites {

@@ -11,6 +11,7 @@
 
 #include "ninfer/abi/bytes.hpp"
 #include "ninfer/abi/gguf_table.hpp"
+#include "ninfer/oracle/gguf_fields.hpp"
 
 #include <limits>
 #include <memory>
@@ -70,46 +71,32 @@ Bytes concat(const std::vector<Bytes> &blocks) {
 
 namespace {
 
-using K = ScaleKind;
-using Fields = std::span<const ScaleField>;
-
-/// The scale field layouts of ggml-common.h's block_* structs.
-constexpr ScaleField kDAt0[] = {{K::fp16, 0, "d"}};
-constexpr ScaleField kDM[] = {{K::fp16, 0, "d"}, {K::fp16, 2, "m"}};
-constexpr ScaleField kDS[] = {{K::fp16, 0, "d"}, {K::fp16, 2, "s"}};
-constexpr ScaleField kDDminAt0[] = {{K::fp16, 0, "d"}, {K::fp16, 2, "dmin"}};
-
-/// The scale fields of each type, named by the registry's type name.
-namespace fields_of {
-constexpr Fields gguf_q4_0 = kDAt0, gguf_q5_0 = kDAt0, gguf_q8_0 = kDAt0, gguf_q1_0 = kDAt0, gguf_q2_0 = kDAt0;
-constexpr Fields gguf_iq2_xxs = kDAt0, gguf_iq2_xs = kDAt0, gguf_iq3_xxs = kDAt0, gguf_iq1_s = kDAt0, gguf_iq4_nl = kDAt0,
-                 gguf_iq3_s = kDAt0, gguf_iq2_s = kDAt0, gguf_iq4_xs = kDAt0;
-constexpr Fields gguf_q4_1 = kDM, gguf_q5_1 = kDM, gguf_q8_1 = kDS;
-constexpr ScaleField gguf_q2_k[] = {{K::fp16, 80, "d"}, {K::fp16, 82, "dmin"}};
-constexpr ScaleField gguf_q3_k[] = {{K::fp16, 108, "d"}};
-constexpr Fields gguf_q4_k = kDDminAt0, gguf_q5_k = kDDminAt0;
-constexpr ScaleField gguf_q6_k[] = {{K::fp16, 208, "d"}};
-constexpr ScaleField gguf_q8_k[] = {{K::fp32, 0, "d"}};
-constexpr ScaleField gguf_iq1_m[] = {{K::iq1m_nibbles, 48, "d"}};
-constexpr ScaleField gguf_tq1_0[] = {{K::fp16, 52, "d"}};
-constexpr ScaleField gguf_tq2_0[] = {{K::fp16, 64, "d"}};
-constexpr ScaleField gguf_mxfp4[] = {{K::e8m0, 0, "e"}};
-constexpr ScaleField gguf_nvfp4[] = {{K::ue4m3, 0, "d0"}, {K::ue4m3, 1, "d1"}, {K::ue4m3, 2, "d2"}, {K::ue4m3, 3, "d3"}};
-}  // namespace fields_of
-
-/// The scale fields by registry row.
-constexpr abi::GgufTable<Fields> kScaleFields = {
-#define NINFER_X_(id, name, type, values, bytes, registered, refq) Fields(fields_of::name),
-    NINFER_GGUF_TYPES(NINFER_X_)
-#undef NINFER_X_
-};
+/// A scale field of the block layout (ninfer/oracle/gguf_fields.hpp), or false for a field of
+/// quants, high bits, signs or sub-scales; iq1_m's scale words are its field `d`, whose nibbles
+/// ggml assembles. The names are the table's string literals, so data() ends in NUL.
+bool scale_of(const oracle::BlockField &f, ScaleField &out) {
+    using B = oracle::BlockFieldKind;
+    switch (f.kind) {
+    case B::fp16: out = {ScaleKind::fp16, f.offset, f.name.data()}; return true;
+    case B::fp32: out = {ScaleKind::fp32, f.offset, f.name.data()}; return true;
+    case B::e8m0: out = {ScaleKind::e8m0, f.offset, f.name.data()}; return true;
+    case B::ue4m3: out = {ScaleKind::ue4m3, f.offset, f.name.data()}; return true;
+    case B::iq1m_scales: out = {ScaleKind::iq1m_nibbles, f.offset, "d"}; return true;
+    case B::u16:
+    case B::i16:
+    case B::bytes: return false;
+    }
+    return false;
+}
 
 }  // namespace
 
 std::vector<ScaleField> scale_fields(const GgufType &t) {
-    const Fields f = abi::gguf_entry(kScaleFields, t.id);
-    if (f.empty()) throw std::logic_error("gguf builders: no block fields for ggml type " + std::to_string(t.ggml_type));
-    return {f.begin(), f.end()};
+    std::vector<ScaleField> out;
+    for (const auto &f : oracle::block_fields_of(t.id))
+        if (ScaleField s{}; scale_of(f, s)) out.push_back(s);
+    if (out.empty()) throw std::logic_error("gguf builders: no block fields for ggml type " + std::to_string(t.ggml_type));
+    return out;
 }
 
 void set_scale(Bytes &block, const ScaleField &f, std::uint32_t word) {

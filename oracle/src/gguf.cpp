@@ -14,6 +14,7 @@
 #include "ninfer/abi/bytes.hpp"
 #include "ninfer/abi/gguf_table.hpp"
 #include "ninfer/oracle/ggml_tables.hpp"
+#include "ninfer/oracle/gguf_fields.hpp"
 #include "ninfer/oracle/scalar.hpp"
 #include "gguf_internal.hpp"
 
@@ -86,7 +87,7 @@ std::uint32_t iq1s_delta_word(bool negative) {
 
 template <class A>
 void gguf_q4_0(const Bytes &x, Out<A> &y) {  // d, qs[16]: x = (nibble - 8) * d, low nibbles first
-    const auto d = A::fp16(x.u16(0));
+    const auto d = A::fp16(x.u16(field_at(block_fields::gguf_q4_0, "d")));
     for (int j = 0; j < 16; ++j) {
         y[j] = A::mul(A::num((x.u8(2 + j) & 0xF) - 8), d);
         y[j + 16] = A::mul(A::num((x.u8(2 + j) >> 4) - 8), d);
@@ -95,7 +96,8 @@ void gguf_q4_0(const Bytes &x, Out<A> &y) {  // d, qs[16]: x = (nibble - 8) * d,
 
 template <class A>
 void gguf_q4_1(const Bytes &x, Out<A> &y) {  // d, m, qs[16]: x = nibble * d + m
-    const auto d = A::fp16(x.u16(0)), m = A::fp16(x.u16(2));
+    const auto d = A::fp16(x.u16(field_at(block_fields::gguf_q4_1, "d")));
+    const auto m = A::fp16(x.u16(field_at(block_fields::gguf_q4_1, "m")));
     for (int j = 0; j < 16; ++j) {
         y[j] = A::add(A::mul(A::num(x.u8(4 + j) & 0xF), d), m);
         y[j + 16] = A::add(A::mul(A::num(x.u8(4 + j) >> 4), d), m);
@@ -107,8 +109,8 @@ int q5_high(std::uint32_t qh, int j, bool upper) { return upper ? (qh >> (j + 12
 
 template <class A>
 void gguf_q5_0(const Bytes &x, Out<A> &y) {  // d, qh[4], qs[16]: x = (5-bit word - 16) * d
-    const auto d = A::fp16(x.u16(0));
-    const std::uint32_t qh = x.u32(2);
+    const auto d = A::fp16(x.u16(field_at(block_fields::gguf_q5_0, "d")));
+    const std::uint32_t qh = x.u32(field_at(block_fields::gguf_q5_0, "qh"));
     for (int j = 0; j < 16; ++j) {
         y[j] = A::mul(A::num(((x.u8(6 + j) & 0xF) | q5_high(qh, j, false)) - 16), d);
         y[j + 16] = A::mul(A::num(((x.u8(6 + j) >> 4) | q5_high(qh, j, true)) - 16), d);
@@ -117,8 +119,9 @@ void gguf_q5_0(const Bytes &x, Out<A> &y) {  // d, qh[4], qs[16]: x = (5-bit wor
 
 template <class A>
 void gguf_q5_1(const Bytes &x, Out<A> &y) {  // d, m, qh[4], qs[16]: x = 5-bit word * d + m
-    const auto d = A::fp16(x.u16(0)), m = A::fp16(x.u16(2));
-    const std::uint32_t qh = x.u32(4);
+    const auto d = A::fp16(x.u16(field_at(block_fields::gguf_q5_1, "d")));
+    const auto m = A::fp16(x.u16(field_at(block_fields::gguf_q5_1, "m")));
+    const std::uint32_t qh = x.u32(field_at(block_fields::gguf_q5_1, "qh"));
     for (int j = 0; j < 16; ++j) {
         y[j] = A::add(A::mul(A::num((x.u8(8 + j) & 0xF) | q5_high(qh, j, false)), d), m);
         y[j + 16] = A::add(A::mul(A::num((x.u8(8 + j) >> 4) | q5_high(qh, j, true)), d), m);
@@ -127,32 +130,32 @@ void gguf_q5_1(const Bytes &x, Out<A> &y) {  // d, m, qh[4], qs[16]: x = 5-bit w
 
 template <class A>
 void gguf_q8_0(const Bytes &x, Out<A> &y) {  // d, qs[32] int8: x = q * d
-    const auto d = A::fp16(x.u16(0));
+    const auto d = A::fp16(x.u16(field_at(block_fields::gguf_q8_0, "d")));
     for (int j = 0; j < 32; ++j) y[j] = A::mul(A::num(x.i8(2 + j)), d);
 }
 
 template <class A>
 void gguf_q8_1(const Bytes &x, Out<A> &y) {  // d, s, qs[32]: x = q * d (s = d * sum(q) is metadata)
-    const auto d = A::fp16(x.u16(0));
+    const auto d = A::fp16(x.u16(field_at(block_fields::gguf_q8_1, "d")));
     for (int j = 0; j < 32; ++j) y[j] = A::mul(A::num(x.i8(4 + j)), d);
 }
 
 template <class A>
 void gguf_q1_0(const Bytes &x, Out<A> &y) {  // d, qs[16]: bit j set -> d, clear -> -d
-    const auto d = A::fp16(x.u16(0));
+    const auto d = A::fp16(x.u16(field_at(block_fields::gguf_q1_0, "d")));
     const auto neg_d = A::mul(d, A::word(kMinusOne));
     for (int j = 0; j < 128; ++j) y[j] = (x.u8(2 + j / 8) >> (j % 8)) & 1 ? d : neg_d;
 }
 
 template <class A>
 void gguf_q2_0(const Bytes &x, Out<A> &y) {  // d, qs[16]: 2-bit u, LSB first; x = (u - 1) * d
-    const auto d = A::fp16(x.u16(0));
+    const auto d = A::fp16(x.u16(field_at(block_fields::gguf_q2_0, "d")));
     for (int j = 0; j < 64; ++j) y[j] = A::mul(A::num(((x.u8(2 + j / 4) >> ((j % 4) * 2)) & 3) - 1), d);
 }
 
 template <class A>
 void gguf_mxfp4(const Bytes &x, Out<A> &y) {  // e, qs[16]: x = kvalues_fp4[nibble] * 2^(e - 128)
-    const std::uint8_t e = x.u8(0);
+    const std::uint8_t e = x.u8(field_at(block_fields::gguf_mxfp4, "e"));
     const auto d = A::word(e8m0_half_word(e));  // ggml_e8m0_to_fp32_half
     for (int j = 0; j < 16; ++j) {
         y[j] = A::mul(A::num(ggml::kvalues_fp4[x.u8(1 + j) & 0xF]), d);
@@ -183,7 +186,7 @@ int trit(std::uint8_t byte, int n) {
 
 template <class A>
 void gguf_tq1_0(const Bytes &x, Out<A> &y) {  // qs[48], qh[4], d: x = (trit - 1) * d
-    const auto d = A::fp16(x.u16(52));
+    const auto d = A::fp16(x.u16(field_at(block_fields::gguf_tq1_0, "d")));
     std::size_t o = 0;
     for (int j = 0; j < 32; j += 32)
         for (int n = 0; n < 5; ++n)
@@ -197,7 +200,7 @@ void gguf_tq1_0(const Bytes &x, Out<A> &y) {  // qs[48], qh[4], d: x = (trit - 1
 
 template <class A>
 void gguf_tq2_0(const Bytes &x, Out<A> &y) {  // qs[64], d: x = (2-bit - 1) * d
-    const auto d = A::fp16(x.u16(64));
+    const auto d = A::fp16(x.u16(field_at(block_fields::gguf_tq2_0, "d")));
     std::size_t o = 0;
     for (int j = 0; j < 64; j += 32)
         for (int l = 0; l < 4; ++l)
@@ -219,7 +222,8 @@ void scale_min_k4(const Bytes &x, std::size_t at, int j, int &sc, int &m) {
 
 template <class A>
 void gguf_q2_k(const Bytes &x, Out<A> &y) {  // scales[16], qs[64], d, dmin: x = d*sc * q - dmin*m
-    const auto d = A::fp16(x.u16(80)), dmin = A::fp16(x.u16(82));
+    const auto d = A::fp16(x.u16(field_at(block_fields::gguf_q2_k, "d")));
+    const auto dmin = A::fp16(x.u16(field_at(block_fields::gguf_q2_k, "dmin")));
     std::size_t o = 0, q = 16;
     int is = 0;
     for (int n = 0; n < 256; n += 128) {
@@ -236,9 +240,10 @@ void gguf_q2_k(const Bytes &x, Out<A> &y) {  // scales[16], qs[64], d, dmin: x =
 
 template <class A>
 void gguf_q3_k(const Bytes &x, Out<A> &y) {  // hmask[32], qs[64], scales[12], d: x = d*(s-32) * (q - 4*!h)
-    const auto d = A::fp16(x.u16(108));
+    const auto d = A::fp16(x.u16(field_at(block_fields::gguf_q3_k, "d")));
     // The 16 6-bit scales: low 4 bits from bytes 0..7, high 2 bits from bytes 8..11.
-    std::uint32_t aux[4] = {x.u32(96), x.u32(100), x.u32(104), 0};
+    constexpr std::size_t scales = field_at(block_fields::gguf_q3_k, "scales");
+    std::uint32_t aux[4] = {x.u32(scales), x.u32(scales + 4), x.u32(scales + 8), 0};
     const std::uint32_t tmp = aux[2], kmask1 = 0x03030303u, kmask2 = 0x0f0f0f0fu;
     aux[2] = ((aux[0] >> 4) & kmask2) | (((tmp >> 4) & kmask1) << 4);
     aux[3] = ((aux[1] >> 4) & kmask2) | (((tmp >> 6) & kmask1) << 4);
@@ -266,7 +271,8 @@ void gguf_q3_k(const Bytes &x, Out<A> &y) {  // hmask[32], qs[64], scales[12], d
 
 template <class A>
 void gguf_q4_k(const Bytes &x, Out<A> &y) {  // d, dmin, scales[12], qs[128]: x = d*sc * q - dmin*m
-    const auto d = A::fp16(x.u16(0)), dmin = A::fp16(x.u16(2));
+    const auto d = A::fp16(x.u16(field_at(block_fields::gguf_q4_k, "d")));
+    const auto dmin = A::fp16(x.u16(field_at(block_fields::gguf_q4_k, "dmin")));
     std::size_t o = 0, q = 16;
     for (int is = 0; is < 8; is += 2) {
         int sc = 0, mn = 0;
@@ -282,7 +288,8 @@ void gguf_q4_k(const Bytes &x, Out<A> &y) {  // d, dmin, scales[12], qs[128]: x 
 
 template <class A>
 void gguf_q5_k(const Bytes &x, Out<A> &y) {  // d, dmin, scales[12], qh[32], qs[128]
-    const auto d = A::fp16(x.u16(0)), dmin = A::fp16(x.u16(2));
+    const auto d = A::fp16(x.u16(field_at(block_fields::gguf_q5_k, "d")));
+    const auto dmin = A::fp16(x.u16(field_at(block_fields::gguf_q5_k, "dmin")));
     std::size_t o = 0, ql = 48;
     std::uint8_t u1 = 1, u2 = 2;
     for (int is = 0; is < 8; is += 2) {
@@ -303,7 +310,7 @@ void gguf_q5_k(const Bytes &x, Out<A> &y) {  // d, dmin, scales[12], qh[32], qs[
 
 template <class A>
 void gguf_q6_k(const Bytes &x, Out<A> &y) {  // ql[128], qh[64], scales[16] int8, d: x = d*sc * (q6 - 32)
-    const auto d = A::fp16(x.u16(208));
+    const auto d = A::fp16(x.u16(field_at(block_fields::gguf_q6_k, "d")));
     for (int n = 0; n < 2; ++n) {
         const std::size_t ql = 64 * n, qh = 128 + 32 * n, sc = 192 + 8 * n, o = 128 * n;
         for (int l = 0; l < 32; ++l) {
@@ -319,7 +326,7 @@ void gguf_q6_k(const Bytes &x, Out<A> &y) {  // ql[128], qh[64], scales[16] int8
 
 template <class A>
 void gguf_q8_k(const Bytes &x, Out<A> &y) {  // d (binary32), qs[256] int8, bsums[16]: x = d * q
-    const auto d = A::word(x.u32(0));
+    const auto d = A::word(x.u32(field_at(block_fields::gguf_q8_k, "d")));
     for (int j = 0; j < 256; ++j) y[j] = A::mul(d, A::num(x.i8(4 + static_cast<std::size_t>(j))));
 }
 
@@ -339,7 +346,7 @@ typename A::V signed_grid(const typename A::V &db, std::uint8_t g, bool negative
 
 template <class A>
 void gguf_iq2_xxs(const Bytes &x, Out<A> &y) {  // d, qs[32] uint16
-    const auto d = A::fp16(x.u16(0));
+    const auto d = A::fp16(x.u16(field_at(block_fields::gguf_iq2_xxs, "d")));
     std::size_t o = 0;
     for (int ib = 0; ib < 8; ++ib) {
         const std::uint32_t a0 = x.u32(2 + 8 * ib), a1 = x.u32(6 + 8 * ib);
@@ -354,7 +361,7 @@ void gguf_iq2_xxs(const Bytes &x, Out<A> &y) {  // d, qs[32] uint16
 
 template <class A>
 void gguf_iq2_xs(const Bytes &x, Out<A> &y) {  // d, qs[32] uint16, scales[8]
-    const auto d = A::fp16(x.u16(0));
+    const auto d = A::fp16(x.u16(field_at(block_fields::gguf_iq2_xs, "d")));
     std::size_t o = 0;
     for (int ib = 0; ib < 8; ++ib) {
         const std::uint8_t s = x.u8(66 + static_cast<std::size_t>(ib));
@@ -370,7 +377,7 @@ void gguf_iq2_xs(const Bytes &x, Out<A> &y) {  // d, qs[32] uint16, scales[8]
 
 template <class A>
 void gguf_iq2_s(const Bytes &x, Out<A> &y) {  // d, qs[32] grid low bits, signs[32], qh[8], scales[8]
-    const auto d = A::fp16(x.u16(0));
+    const auto d = A::fp16(x.u16(field_at(block_fields::gguf_iq2_s, "d")));
     std::size_t o = 0;
     for (int ib = 0; ib < 8; ++ib) {
         const std::uint8_t s = x.u8(74 + static_cast<std::size_t>(ib)), qh = x.u8(66 + static_cast<std::size_t>(ib));
@@ -386,7 +393,7 @@ void gguf_iq2_s(const Bytes &x, Out<A> &y) {  // d, qs[32] grid low bits, signs[
 
 template <class A>
 void gguf_iq3_xxs(const Bytes &x, Out<A> &y) {  // d, qs[64] grid indices, scales_and_signs[32]
-    const auto d = A::fp16(x.u16(0));
+    const auto d = A::fp16(x.u16(field_at(block_fields::gguf_iq3_xxs, "d")));
     std::size_t o = 0;
     for (int ib = 0; ib < 8; ++ib) {
         const std::uint32_t aux = x.u32(66 + 4 * static_cast<std::size_t>(ib));
@@ -405,7 +412,7 @@ void gguf_iq3_xxs(const Bytes &x, Out<A> &y) {  // d, qs[64] grid indices, scale
 
 template <class A>
 void gguf_iq3_s(const Bytes &x, Out<A> &y) {  // d, qs[64], qh[8], signs[32], scales[4]
-    const auto d = A::fp16(x.u16(0));
+    const auto d = A::fp16(x.u16(field_at(block_fields::gguf_iq3_s, "d")));
     std::size_t o = 0, qs = 2, signs = 74;
     for (int ib = 0; ib < 8; ib += 2) {
         const std::uint8_t s = x.u8(106 + static_cast<std::size_t>(ib / 2));
@@ -435,7 +442,7 @@ typename A::V iq1_element(const typename A::V &dl, std::uint64_t grid, int j, bo
 
 template <class A>
 void gguf_iq1_s(const Bytes &x, Out<A> &y) {  // d, qs[32], qh[8] uint16
-    const auto d = A::fp16(x.u16(0));
+    const auto d = A::fp16(x.u16(field_at(block_fields::gguf_iq1_s, "d")));
     std::size_t o = 0;
     for (int ib = 0; ib < 8; ++ib) {
         const std::uint16_t qh = x.u16(34 + 2 * static_cast<std::size_t>(ib));
@@ -449,7 +456,8 @@ void gguf_iq1_s(const Bytes &x, Out<A> &y) {  // d, qs[32], qh[8] uint16
 
 template <class A>
 void gguf_iq1_m(const Bytes &x, Out<A> &y) {  // qs[32], qh[16], scales[8] (four uint16)
-    const std::uint16_t sc[4] = {x.u16(48), x.u16(50), x.u16(52), x.u16(54)};
+    constexpr std::size_t scales = field_at(block_fields::gguf_iq1_m, "scales");
+    const std::uint16_t sc[4] = {x.u16(scales), x.u16(scales + 2), x.u16(scales + 4), x.u16(scales + 6)};
     // The binary16 super-scale is assembled from the top nibble of each scale word.
     const auto d = A::fp16(static_cast<std::uint16_t>((sc[0] >> 12) | ((sc[1] >> 8) & 0x00F0) | ((sc[2] >> 4) & 0x0F00) | (sc[3] & 0xF000)));
     std::size_t o = 0;
@@ -467,7 +475,7 @@ void gguf_iq1_m(const Bytes &x, Out<A> &y) {  // qs[32], qh[16], scales[8] (four
 
 template <class A>
 void gguf_iq4_nl(const Bytes &x, Out<A> &y) {  // d, qs[16]: x = d * kvalues_iq4nl[nibble]
-    const auto d = A::fp16(x.u16(0));
+    const auto d = A::fp16(x.u16(field_at(block_fields::gguf_iq4_nl, "d")));
     for (int j = 0; j < 16; ++j) {
         y[j] = A::mul(d, A::num(ggml::kvalues_iq4nl[x.u8(2 + j) & 0xF]));
         y[j + 16] = A::mul(d, A::num(ggml::kvalues_iq4nl[x.u8(2 + j) >> 4]));
@@ -476,8 +484,8 @@ void gguf_iq4_nl(const Bytes &x, Out<A> &y) {  // d, qs[16]: x = d * kvalues_iq4
 
 template <class A>
 void gguf_iq4_xs(const Bytes &x, Out<A> &y) {  // d, scales_h, scales_l[4], qs[128]
-    const auto d = A::fp16(x.u16(0));
-    const std::uint16_t sh = x.u16(2);
+    const auto d = A::fp16(x.u16(field_at(block_fields::gguf_iq4_xs, "d")));
+    const std::uint16_t sh = x.u16(field_at(block_fields::gguf_iq4_xs, "scales_h"));
     for (int ib = 0; ib < 8; ++ib) {
         const int ls = ((x.u8(4 + static_cast<std::size_t>(ib / 2)) >> (4 * (ib % 2))) & 0xF) | (((sh >> (2 * ib)) & 3) << 4);
         const auto dl = A::mul(d, A::num(ls - 32));

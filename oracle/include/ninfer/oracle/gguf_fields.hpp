@@ -96,6 +96,13 @@ constexpr bool fields_tile(std::span<const BlockField> fields, std::uint32_t byt
 NINFER_GGUF_TYPES(NINFER_X_)
 #undef NINFER_X_
 
+/// The byte offset of field `name` of `fields`; a name the block lacks does not compile.
+consteval std::uint32_t field_at(std::span<const BlockField> fields, std::string_view name) {
+    for (const auto &f : fields)
+        if (f.name == name) return f.offset;
+    throw "no such block field";
+}
+
 /// The fields of each registry row, by row.
 inline constexpr abi::GgufTable<std::span<const BlockField>> kBlockFields = {
 #define NINFER_X_(id, name, type, values, bytes, registered, refq) std::span<const BlockField>(block_fields::name),

@@ -8,6 +8,7 @@
 #include <cstring>
 
 #include "ninfer/abi/bytes.hpp"
+#include "ninfer/oracle/gguf_fields.hpp"
 #include "gguf_internal.hpp"
 
 namespace ninfer::oracle::gguf_detail {
@@ -241,6 +242,7 @@ void scale_min_k4(int j, const std::uint8_t *q, std::uint8_t &d, std::uint8_t &m
 }
 
 std::vector<std::uint8_t> q2_k(const F *x) {
+    constexpr std::size_t d_at = field_at(block_fields::gguf_q2_k, "d"), dmin_at = field_at(block_fields::gguf_q2_k, "dmin");
     std::vector<std::uint8_t> y(84, 0);
     std::uint8_t *scales_out = y.data(), *qs = y.data() + 16;
     std::uint8_t L[256];
@@ -256,21 +258,21 @@ std::vector<std::uint8_t> q2_k(const F *x) {
     if (max_scale > F(0)) {
         const F iscale = q4scale / max_scale;
         for (int j = 0; j < 16; ++j) scales_out[j] = static_cast<std::uint8_t>(nearest_int(iscale * scales[j]));
-        abi::store_le16(&y[80], to_fp16(max_scale / q4scale));
+        abi::store_le16(&y[d_at], to_fp16(max_scale / q4scale));
     } else {
-        abi::store_le16(&y[80], to_fp16(F(0)));
+        abi::store_le16(&y[d_at], to_fp16(F(0)));
     }
     if (max_min > F(0)) {
         const F iscale = q4scale / max_min;
         for (int j = 0; j < 16; ++j) scales_out[j] = static_cast<std::uint8_t>(scales_out[j] | nearest_int(iscale * mins[j]) << 4);
-        abi::store_le16(&y[82], to_fp16(max_min / q4scale));
+        abi::store_le16(&y[dmin_at], to_fp16(max_min / q4scale));
     } else {
-        abi::store_le16(&y[82], to_fp16(F(0)));
+        abi::store_le16(&y[dmin_at], to_fp16(F(0)));
     }
     for (int j = 0; j < 16; ++j) {
-        const F d = from_fp16(static_cast<std::uint16_t>(y[80] | y[81] << 8)) * F(scales_out[j] & 0xF);
+        const F d = from_fp16(static_cast<std::uint16_t>(y[d_at] | y[d_at + 1] << 8)) * F(scales_out[j] & 0xF);
         if (!truthy(d)) continue;
-        const F dm = from_fp16(static_cast<std::uint16_t>(y[82] | y[83] << 8)) * F(scales_out[j] >> 4);
+        const F dm = from_fp16(static_cast<std::uint16_t>(y[dmin_at] | y[dmin_at + 1] << 8)) * F(scales_out[j] >> 4);
         for (int ii = 0; ii < 16; ++ii) {
             const int l = nearest_int((x[16 * j + ii] + dm) / d);
             L[16 * j + ii] = static_cast<std::uint8_t>(std::max(0, std::min(3, l)));
@@ -283,6 +285,7 @@ std::vector<std::uint8_t> q2_k(const F *x) {
 }
 
 std::vector<std::uint8_t> q3_k(const F *x) {
+    constexpr std::size_t d_at = field_at(block_fields::gguf_q3_k, "d");
     std::vector<std::uint8_t> y(110, 0);
     std::uint8_t *hmask = y.data(), *qs = y.data() + 32, *sc_out = y.data() + 96;
     std::int8_t L[256];
@@ -308,14 +311,14 @@ std::vector<std::uint8_t> q3_k(const F *x) {
             l = static_cast<std::int8_t>(l >> 4);
             sc_out[j % 4 + 8] = static_cast<std::uint8_t>(sc_out[j % 4 + 8] | l << (2 * (j / 4)));
         }
-        abi::store_le16(&y[108], to_fp16(F(1) / iscale));
+        abi::store_le16(&y[d_at], to_fp16(F(1) / iscale));
     } else {
-        abi::store_le16(&y[108], to_fp16(F(0)));
+        abi::store_le16(&y[d_at], to_fp16(F(0)));
     }
     for (int j = 0; j < 16; ++j) {
         auto sc = static_cast<std::int8_t>(j < 8 ? sc_out[j] & 0xF : sc_out[j - 8] >> 4);
         sc = static_cast<std::int8_t>((sc | (((sc_out[8 + j % 4] >> (2 * (j / 4))) & 3) << 4)) - 32);
-        const F d = from_fp16(static_cast<std::uint16_t>(y[108] | y[109] << 8)) * F(sc);
+        const F d = from_fp16(static_cast<std::uint16_t>(y[d_at] | y[d_at + 1] << 8)) * F(sc);
         if (!truthy(d)) continue;
         for (int ii = 0; ii < 16; ++ii) {
             const int l = nearest_int(x[16 * j + ii] / d);
@@ -342,6 +345,9 @@ std::vector<std::uint8_t> q3_k(const F *x) {
 
 /// q4_K (bits 4, nmax 15, rmin -1) and q5_K (bits 5, nmax 31, rmin -0.5).
 std::vector<std::uint8_t> q45_k(const F *x, int bits) {
+    // d and dmin stand at the same offsets in q4_K and q5_K.
+    constexpr std::size_t d_at = field_at(block_fields::gguf_q4_k, "d"), dmin_at = field_at(block_fields::gguf_q4_k, "dmin");
+    static_assert(d_at == field_at(block_fields::gguf_q5_k, "d") && dmin_at == field_at(block_fields::gguf_q5_k, "dmin"));
     const int nmax = (1 << bits) - 1;
     std::vector<std::uint8_t> y(bits == 4 ? 144 : 176, 0);
     std::uint8_t *sc_out = y.data() + 4;
@@ -374,14 +380,14 @@ std::vector<std::uint8_t> q45_k(const F *x, int bits) {
             sc_out[j - 0] = static_cast<std::uint8_t>(sc_out[j - 0] | ((lm >> 4) << 6));
         }
     }
-    abi::store_le16(&y[0], to_fp16(max_scale / F(63)));
-    abi::store_le16(&y[2], to_fp16(max_min / F(63)));
+    abi::store_le16(&y[d_at], to_fp16(max_scale / F(63)));
+    abi::store_le16(&y[dmin_at], to_fp16(max_min / F(63)));
     for (int j = 0; j < 8; ++j) {
         std::uint8_t sc = 0, m = 0;
         scale_min_k4(j, sc_out, sc, m);
-        const F d = from_fp16(static_cast<std::uint16_t>(y[0] | y[1] << 8)) * F(sc);
+        const F d = from_fp16(static_cast<std::uint16_t>(y[d_at] | y[d_at + 1] << 8)) * F(sc);
         if (!truthy(d)) continue;
-        const F dm = from_fp16(static_cast<std::uint16_t>(y[2] | y[3] << 8)) * F(m);
+        const F dm = from_fp16(static_cast<std::uint16_t>(y[dmin_at] | y[dmin_at + 1] << 8)) * F(m);
         for (int ii = 0; ii < 32; ++ii) {
             const int l = nearest_int((x[32 * j + ii] + dm) / d);
             L[32 * j + ii] = static_cast<std::uint8_t>(std::max(0, std::min(nmax, l)));
@@ -415,6 +421,7 @@ std::vector<std::uint8_t> q45_k(const F *x, int bits) {
 }
 
 std::vector<std::uint8_t> q6_k(const F *x) {
+    constexpr std::size_t d_at = field_at(block_fields::gguf_q6_k, "d");
     std::vector<std::uint8_t> y(210, 0);
     std::int8_t L[256];
     F scales[16];
@@ -428,15 +435,15 @@ std::vector<std::uint8_t> q6_k(const F *x) {
         }
     }
     if (max_abs_scale < group_max_eps()) {
-        abi::store_le16(&y[208], to_fp16(F(0)));
+        abi::store_le16(&y[d_at], to_fp16(F(0)));
         return y;
     }
     const F iscale = F(-128) / max_scale;
-    abi::store_le16(&y[208], to_fp16(F(1) / iscale));
+    abi::store_le16(&y[d_at], to_fp16(F(1) / iscale));
     auto *sc_out = reinterpret_cast<std::int8_t *>(y.data() + 192);
     for (int ib = 0; ib < 16; ++ib) sc_out[ib] = static_cast<std::int8_t>(std::min(127, nearest_int(iscale * scales[ib])));
     for (int j = 0; j < 16; ++j) {
-        const F d = from_fp16(static_cast<std::uint16_t>(y[208] | y[209] << 8)) * F(sc_out[j]);
+        const F d = from_fp16(static_cast<std::uint16_t>(y[d_at] | y[d_at + 1] << 8)) * F(sc_out[j]);
         if (!truthy(d)) continue;
         for (int ii = 0; ii < 16; ++ii) {
             const int l = nearest_int(x[16 * j + ii] / d);

@@ -3,7 +3,8 @@
 // (ninfer_mutant_breaks), through the runner and the isolated worker at level full; the rules
 // it fails stay inside the bound it exports (mutant_bound.hpp), and the summary's most specific
 // failing rules name the declared one (issue 7: one bug must not be blamed on dozens of rules
-// unseen); the reference plugin passes everything it declares.
+// unseen); the reference plugin passes everything it declares. An SR mutant's run also holds the
+// statistical rules of its conversion (suites/SR.md), as `run` adds them at level full.
 #include <catch2/catch.hpp>
 
 #include <dlfcn.h>

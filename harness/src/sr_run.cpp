@@ -12,22 +12,24 @@
 
 namespace ninfer::harness {
 
-namespace {
-
-/// One convert call of `n` lanes of x without a random plane; the target words, or an error.
-std::string draw(Subject &s, const oracle::Conversion &c, std::uint32_t x, std::uint64_t n,
-                 std::vector<std::uint64_t> &words) {
+std::string convert_lanes(Subject &s, const oracle::Conversion &c, const std::vector<std::uint32_t> &xs,
+                          const std::vector<std::uint32_t> *random, std::vector<std::uint64_t> &words) {
     const auto &dst = oracle::word_format(c.dst);
+    const std::uint64_t n = xs.size();
     Call call;
     call.op = NINFER_OP_convert;
     call.format = c.dst;
     call.format_in = c.src;
     call.method = c.id;
     call.count = n;
-    Plane in{NINFER_PLANE_WORDS, 0, {}};
-    in.bytes.resize(4 * n);
-    for (std::uint64_t i = 0; i < n; ++i) abi::store_le(in.bytes.data() + 4 * i, x, 4);
-    call.inputs.push_back(std::move(in));
+    // the source words, and the random plane when given (without it the subject draws its own)
+    const auto plane = [&](std::uint32_t id, const std::vector<std::uint32_t> &values) {
+        Plane p{id, 0, std::vector<std::uint8_t>(4 * n)};
+        for (std::uint64_t i = 0; i < n; ++i) abi::store_le(p.bytes.data() + 4 * i, values[i], 4);
+        call.inputs.push_back(std::move(p));
+    };
+    plane(NINFER_PLANE_WORDS, xs);
+    if (random) plane(NINFER_PLANE_RANDOM, *random);
     call.outputs.push_back({NINFER_PLANE_WORDS, 0, n * static_cast<std::uint64_t>(dst.bytes())});
     const Reply r = s.call(call);
     if (r.outcome != Outcome::returned) return fmt::format("{}: {}", outcome_name(r.outcome), r.message);
@@ -39,7 +41,10 @@ std::string draw(Subject &s, const oracle::Conversion &c, std::uint32_t x, std::
     return "";
 }
 
-}  // namespace
+std::string draw_self(Subject &s, const oracle::Conversion &c, std::uint32_t x, std::uint64_t n,
+                      std::vector<std::uint64_t> &words) {
+    return convert_lanes(s, c, std::vector<std::uint32_t>(n, x), nullptr, words);
+}
 
 bool declares_sr(const SubjectInfo &info, const oracle::Conversion &c) {
     return covers(info.capabilities, NINFER_OP_convert, c.dst, c.src, 0, c.id, 0) ||
@@ -61,8 +66,10 @@ std::vector<SrVerdict> run_sr_tests(Subject &s, const std::vector<suites::sr::Te
         v.test = t;
         const auto &c = oracle::conversion(t.conversion);
         std::vector<std::uint64_t> words;
-        for (std::uint64_t done = 0; done < t.draws && v.error.empty(); done += lanes)
-            v.error = draw(s, c, t.x, std::min(lanes, t.draws - done), words);
+        // a test pairing lanes of two calls makes its calls no longer than its lag
+        const std::uint64_t per_call = t.lag >= suites::sr::kCallLanes ? std::min(lanes, t.lag) : lanes;
+        for (std::uint64_t done = 0; done < t.draws && v.error.empty(); done += per_call)
+            v.error = draw_self(s, c, t.x, std::min(per_call, t.draws - done), words);
         const std::uint64_t trials = t.kind == suites::sr::Kind::unbiased ? t.draws : t.draws / 2;
         v.region = suites::sr::acceptance(trials, t.p, level);
         if (v.error.empty()) {

@@ -3,7 +3,8 @@
 // (ninfer_mutant_breaks), through the runner and the isolated worker at level full; the rules
 // it fails stay inside the bound it exports (mutant_bound.hpp), and the summary's most specific
 // failing rules name the declared one (issue 7: one bug must not be blamed on dozens of rules
-// unseen); the reference plugin passes everything it declares.
+// unseen); the reference plugin passes everything it declares. An SR mutant's run also holds the
+// statistical rules of its conversion (suites/SR.md), as `run` adds them at level full.
 #include <catch2/catch.hpp>
 
 #include <dlfcn.h>
@@ -14,6 +15,9 @@
 #include <sstream>
 
 #include "ninfer/harness/runner.hpp"
+#include "ninfer/harness/sr_run.hpp"
+#include "ninfer/oracle/formats.hpp"
+#include "ninfer/suites/sr_statistics.hpp"
 #include "ninfer/suites/rule_ids.hpp"
 #include "ninfer/suites/rules.hpp"
 
@@ -92,12 +96,27 @@ bool names_catalog_rules(const std::string &pattern) {
     return std::any_of(catalog.begin(), catalog.end(), [&](const suites::Rule &r) { return matches(pattern, r.id); });
 }
 
+/// The statistical rules of the conversion an SR mutant breaks (suites/SR.md), at the run's
+/// Bonferroni share of 1e-9, joined to its report as `run` joins them: a bug in a self-drawing
+/// subject's own bits (mutant_sr_same_stream) is caught by them alone.
+void add_sr_statistics_of(reports::Report &rep, Subject &s, const std::string &breaks) {
+    std::vector<suites::sr::Test> tests;
+    const auto all = suites::sr::tests();
+    for (const auto &t : all)
+        if (breaks.rfind(suites::rule::convert(oracle::conversion(t.conversion)), 0) == 0) tests.push_back(t);
+    const auto verdicts = run_sr_tests(s, tests, suites::sr::per_test({1, 1000000000}, all.size()));
+    for (auto &r : sr_case_results(verdicts)) rep.cases.push_back(std::move(r));
+    reports::finalize(rep);
+}
+
 reports::Report run_plugin(const fs::path &p) {
     RunOptions opts;
     opts.level = suites::Level::full;
     auto s = open_plugin(p.string(), worker_options());
     REQUIRE(s->open_error().empty());
-    return run_cases(*s, full_cases(), opts, identity_of(*s, "plugin", p.string()));
+    auto rep = run_cases(*s, full_cases(), opts, identity_of(*s, "plugin", p.string()));
+    if (p.stem().string().rfind("mutant_sr_", 0) == 0) add_sr_statistics_of(rep, *s, declared_by(p).breaks);
+    return rep;
 }
 
 }  // namespace

@@ -10,7 +10,8 @@
 #include <string>
 
 #include "ninfer/oracle/convert_many.hpp"
-#include "scalar_internal.hpp"
+#include "ninfer/oracle/sr_conventions.hpp"
+#include "scalar_stochastic.hpp"
 
 namespace ninfer::oracle {
 
@@ -348,6 +349,31 @@ void convert_word_many(std::span<const Conversion *const> cs, std::uint64_t src_
 std::uint64_t convert_word_sr(const Conversion &c, std::uint64_t src_word, std::uint32_t random) {
     if (!abi::is_stochastic(c)) throw std::invalid_argument(std::string(c.name) + " is not a stochastic (sr) conversion");
     return convert_detail(c, src_word, &random).word;
+}
+
+std::optional<SrConvention> find_sr_convention(std::string_view name) {
+    for (const auto &v : kSrConventions)
+        if (v.name == name) return v;
+    return std::nullopt;
+}
+
+std::uint64_t convert_word_sr_as(const Conversion &c, std::uint64_t src_word, std::uint32_t random,
+                                 const SrConvention &v, int k) {
+    // issue 34 item 2 (sr_conventions.hpp): the sr conversion's rule with the convention's bits
+    if (!abi::is_stochastic(c)) throw std::invalid_argument(std::string(c.name) + " is not a stochastic (sr) conversion");
+    const int bits = k ? k : (v.k ? v.k : abi::sr_random_bits(c.id));
+    if (bits < 1 || bits > 32) throw std::invalid_argument("convert_word_sr_as: k outside 1..32");
+    const Source x = decompose(word_format(c.src), src_word);
+    if (x.nan || x.infinite || x.zero) return convert_detail(c, src_word, &random).word;
+    detail::SrRule rule;
+    rule.k = bits;
+    rule.place = static_cast<int>(v.place);
+    rule.reduce = static_cast<int>(v.reduce);
+    const auto biased = static_cast<long>((src_word >> 23) & 0xFF);  // binary32 (every sr source)
+    rule.input_lsb = biased ? biased - 150 : -149;
+    return detail::round_stochastic_as(x.negative, detail::scratch().m, x.e, word_format(c.dst), rule, random,
+                                       c.overflow)
+        .word;
 }
 
 bool conversion_is_tie(const Conversion &c, std::uint64_t src_word) {

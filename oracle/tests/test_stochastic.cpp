@@ -8,6 +8,7 @@
 #include <random>
 #include <stdexcept>
 
+#include "ninfer/oracle/sr_conventions.hpp"
 #include "scalar_test_support.hpp"
 
 using namespace ninfer::oracle;
@@ -133,4 +134,81 @@ TEST_CASE("sr with R = 0 truncates; with R = 2^r - 1 it rounds away from zero wh
             CHECK(sr(s.conversion, w, threshold) == sr(s.conversion, w, all));
         }
     }
+}
+
+// ---- issue 34 item 2: the conventions of sr_conventions.hpp ----
+
+namespace {
+
+std::uint64_t sr_as(std::uint32_t conversion_id, std::uint64_t src, std::uint32_t random, std::string_view name,
+                    int k = 0) {
+    const auto v = find_sr_convention(name);
+    REQUIRE(v.has_value());
+    return convert_word_sr_as(C(conversion_id), src, random, *v, k);
+}
+
+/// The random values of k bits that round x up, counted by bisection (SR is monotone in R).
+std::uint64_t ups(std::uint32_t conversion_id, std::uint64_t src, std::string_view name, int k) {
+    const auto down = sr_as(conversion_id, src, 0, name);
+    std::uint64_t lo = 0, hi = 1ull << k;
+    while (hi - lo > 1) {
+        const std::uint64_t mid = lo + (hi - lo) / 2;
+        (sr_as(conversion_id, src, static_cast<std::uint32_t>(mid), name) == down ? lo : hi) = mid;
+    }
+    return (1ull << k) - hi;
+}
+
+}  // namespace
+
+TEST_CASE("sr conventions: ninfer is convert_word_sr; every name is found once") {
+    std::mt19937_64 g(34);
+    for (const auto id : {BF16, FP16, E4M3, E5M2, E2M1})
+        for (int i = 0; i < 2000; ++i) {
+            const auto x = static_cast<std::uint32_t>(g());
+            const auto rnd = static_cast<std::uint32_t>(g());
+            INFO(std::hex << id << " " << x << " " << rnd);
+            CHECK(sr_as(id, x, rnd, "ninfer") == sr(id, x, rnd));
+        }
+    for (const auto &v : kSrConventions) CHECK(find_sr_convention(v.name)->source == v.source);
+    CHECK_FALSE(find_sr_convention("nonsense").has_value());
+}
+
+TEST_CASE("sr conventions: PTX's 16 bits for e4m3x4 ignore the low 4 dropped bits") {
+    // x = 1 + f 2^-23, r = 20: the 16 random bits enter at 2^(q - 16), f's low 4 bits are dropped
+    CHECK(sr_as(E4M3, 0x3F80000Fu, 0xFFFFFFFFu, "ptx_rs_f8x4") == 0x38);  // never up: f < 16
+    CHECK(sr(E4M3, 0x3F80000Fu, 0xFFFFFu) == 0x39);                      // the suite's rule: up at R = 2^20 - 1
+    CHECK(sr_as(E4M3, 0x3F880000u, 0x7FFFu, "ptx_rs_f8x4") == 0x38);     // the tie: down below 2^15
+    CHECK(sr_as(E4M3, 0x3F880000u, 0x8000u, "ptx_rs_f8x4") == 0x39);     // up from 2^15
+    CHECK(ups(E4M3, 0x3F840000u, "ptx_rs_f8x4", 16) == 1u << 14);         // a quarter: P(up) = 1/4 exactly
+    CHECK(ups(E2M1, 0x3F900000u, "ptx_rs_f4x4", 8) == 1u << 6);           // 1.125 in E2M1: 1/4 of 2^8
+}
+
+TEST_CASE("sr conventions: AMD's input-LSB noise is exact on subnormal results, the suite's rule truncates") {
+    // e4m3fn subnormal quantum 2^-9; x = 2^-9 (1 + 2^-23): its bit 2^-32 lies below 2^(q - 20)
+    const std::uint32_t x = 0x3B000001u;
+    CHECK(ups(E4M3, x, "ninfer", 20) == 0);                               // dropped before R is added
+    CHECK(ups(E4M3, x, "amd_input_lsb", 23) == 1);                        // P(up) = 2^-23 exactly
+    // a normal result: both rules are the same
+    for (const std::uint32_t rnd : {0u, 0x12345u, 0xFFFFFu, 0xFFFFFFFFu})
+        CHECK(sr_as(E4M3, 0x3F855555u, rnd, "amd_input_lsb") == sr(E4M3, 0x3F855555u, rnd));
+    // the bit pattern plus r random bits: up only when the high dropped bits carry
+    CHECK(ups(E4M3, x, "pattern_add", 20) == 0);
+    CHECK(sr_as(E4M3, 0x3B000000u | 0x7FFFFFu, 1u, "pattern_add") == 0x02);  // 2^-9 (2 - 2^-23) + R: carries to 2 Q
+}
+
+TEST_CASE("sr conventions: gfloat's Stochastic, StochasticFast, StochasticFastest and StochasticOdd at k = 8") {
+    // bf16, x = 1 + 128 2^-23: the dropped bits below the 8 random bits are exactly half their unit
+    const std::uint32_t half = 0x3F800080u, above = 0x3F800081u;
+    CHECK(sr_as(BF16, half, 0xFFu, "gfloat_stochastic_fastest", 8) == 0x3F80);  // truncated: t = 0
+    CHECK(sr_as(BF16, half, 0xFFu, "gfloat_stochastic", 8) == 0x3F80);          // tie to even: t = 0
+    CHECK(sr_as(BF16, above, 0xFFu, "gfloat_stochastic", 8) == 0x3F81);         // above half: t = 1
+    CHECK(sr_as(BF16, half, 0xFFu, "gfloat_stochastic_odd", 8) == 0x3F81);      // to odd: t = 1
+    CHECK(sr_as(BF16, half, 0xFEu, "gfloat_stochastic_odd", 8) == 0x3F80);
+    CHECK(sr_as(BF16, half, 0xFFu, "gfloat_stochastic_fast", 8) == 0x3F81);     // 1 + 2 255 + 1 >= 2^9
+    CHECK(sr_as(BF16, half, 0xFEu, "gfloat_stochastic_fast", 8) == 0x3F80);
+    // k = r: every convention at the result's quantum is the suite's rule on a normal input
+    for (const char *name : {"gfloat_stochastic", "gfloat_stochastic_fast", "gfloat_stochastic_fastest",
+                             "gfloat_stochastic_odd"})
+        for (const std::uint32_t rnd : {0u, 0x4000u, 0x8000u, 0xC001u, 0xFFFFu})
+            CHECK(sr_as(BF16, 0x3F80C000u, rnd, name) == sr(BF16, 0x3F80C000u, rnd));
 }

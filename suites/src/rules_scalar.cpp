@@ -412,45 +412,45 @@ constexpr Row kRows[] = {
 
     // ---- convert.<sr conversion>.sr_unbiased / .sr_independent: the statistical rules ----
     {"convert.fp32_to_bf16_sr_satfinite.sr_unbiased", "issue 24 item 3 (stochastic rounding, statistical)", "",
-     "SR's law when the subject draws its own bits: for x between neighbours lo < x < hi, the count of "
-     "results hi among N words of x lies in the exact two-sided binomial acceptance region of "
+     "SR's law when the subject draws its own bits: for x of either sign between neighbours lo < x < hi "
+     "(several binades, subnormal results, the satfinite band), the count of results hi among N words of x lies in the exact two-sided binomial acceptance region of "
      "P(up) = (x - lo) / (hi - lo) (r = 16) at the run's level (suites/SR.md)."},
     {"convert.fp32_to_bf16_sr_satfinite.sr_independent", "issue 24 item 3 (stochastic rounding, statistical)", "",
-     "SR's independence when the subject draws its own bits: among N/2 pairs of neighbouring lanes of "
-     "the same x, the count of (hi, hi) pairs lies in the exact binomial acceptance region of P(up)^2 "
-     "at the run's level (suites/SR.md)."},
+     "SR's independence when the subject draws its own bits: among N/2 pairs of lanes of the same x "
+     "(neighbours, lanes 64 apart, the same lane of two calls), the count of (hi, hi) pairs lies in "
+     "the exact binomial acceptance region of P(up)^2 at the run's level (suites/SR.md)."},
     {"convert.fp32_to_fp16_sr_satfinite.sr_unbiased", "issue 24 item 3 (stochastic rounding, statistical)", "",
-     "SR's law when the subject draws its own bits: for x between neighbours lo < x < hi, the count of "
-     "results hi among N words of x lies in the exact two-sided binomial acceptance region of "
+     "SR's law when the subject draws its own bits: for x of either sign between neighbours lo < x < hi "
+     "(several binades, subnormal results, the satfinite band), the count of results hi among N words of x lies in the exact two-sided binomial acceptance region of "
      "P(up) = (x - lo) / (hi - lo) (r = 13) at the run's level (suites/SR.md)."},
     {"convert.fp32_to_fp16_sr_satfinite.sr_independent", "issue 24 item 3 (stochastic rounding, statistical)", "",
-     "SR's independence when the subject draws its own bits: among N/2 pairs of neighbouring lanes of "
-     "the same x, the count of (hi, hi) pairs lies in the exact binomial acceptance region of P(up)^2 "
-     "at the run's level (suites/SR.md)."},
+     "SR's independence when the subject draws its own bits: among N/2 pairs of lanes of the same x "
+     "(neighbours, lanes 64 apart, the same lane of two calls), the count of (hi, hi) pairs lies in "
+     "the exact binomial acceptance region of P(up)^2 at the run's level (suites/SR.md)."},
     {"convert.fp32_to_e4m3fn_sr_satfinite.sr_unbiased", "issue 24 item 3 (stochastic rounding, statistical)", "",
-     "SR's law when the subject draws its own bits: for x between neighbours lo < x < hi, the count of "
-     "results hi among N words of x lies in the exact two-sided binomial acceptance region of "
+     "SR's law when the subject draws its own bits: for x of either sign between neighbours lo < x < hi "
+     "(several binades, subnormal results, the satfinite band), the count of results hi among N words of x lies in the exact two-sided binomial acceptance region of "
      "P(up) = (x - lo) / (hi - lo) (r = 20) at the run's level (suites/SR.md)."},
     {"convert.fp32_to_e4m3fn_sr_satfinite.sr_independent", "issue 24 item 3 (stochastic rounding, statistical)", "",
-     "SR's independence when the subject draws its own bits: among N/2 pairs of neighbouring lanes of "
-     "the same x, the count of (hi, hi) pairs lies in the exact binomial acceptance region of P(up)^2 "
-     "at the run's level (suites/SR.md)."},
+     "SR's independence when the subject draws its own bits: among N/2 pairs of lanes of the same x "
+     "(neighbours, lanes 64 apart, the same lane of two calls), the count of (hi, hi) pairs lies in "
+     "the exact binomial acceptance region of P(up)^2 at the run's level (suites/SR.md)."},
     {"convert.fp32_to_e5m2_sr_satfinite.sr_unbiased", "issue 24 item 3 (stochastic rounding, statistical)", "",
-     "SR's law when the subject draws its own bits: for x between neighbours lo < x < hi, the count of "
-     "results hi among N words of x lies in the exact two-sided binomial acceptance region of "
+     "SR's law when the subject draws its own bits: for x of either sign between neighbours lo < x < hi "
+     "(several binades, subnormal results, the satfinite band), the count of results hi among N words of x lies in the exact two-sided binomial acceptance region of "
      "P(up) = (x - lo) / (hi - lo) (r = 21) at the run's level (suites/SR.md)."},
     {"convert.fp32_to_e5m2_sr_satfinite.sr_independent", "issue 24 item 3 (stochastic rounding, statistical)", "",
-     "SR's independence when the subject draws its own bits: among N/2 pairs of neighbouring lanes of "
-     "the same x, the count of (hi, hi) pairs lies in the exact binomial acceptance region of P(up)^2 "
-     "at the run's level (suites/SR.md)."},
+     "SR's independence when the subject draws its own bits: among N/2 pairs of lanes of the same x "
+     "(neighbours, lanes 64 apart, the same lane of two calls), the count of (hi, hi) pairs lies in "
+     "the exact binomial acceptance region of P(up)^2 at the run's level (suites/SR.md)."},
     {"convert.fp32_to_e2m1_sr_satfinite.sr_unbiased", "issue 24 item 3 (stochastic rounding, statistical)", "",
-     "SR's law when the subject draws its own bits: for x between neighbours lo < x < hi, the count of "
-     "results hi among N words of x lies in the exact two-sided binomial acceptance region of "
+     "SR's law when the subject draws its own bits: for x of either sign between neighbours lo < x < hi "
+     "(several binades, subnormal results, the satfinite band), the count of results hi among N words of x lies in the exact two-sided binomial acceptance region of "
      "P(up) = (x - lo) / (hi - lo) (r = 22) at the run's level (suites/SR.md)."},
     {"convert.fp32_to_e2m1_sr_satfinite.sr_independent", "issue 24 item 3 (stochastic rounding, statistical)", "",
-     "SR's independence when the subject draws its own bits: among N/2 pairs of neighbouring lanes of "
-     "the same x, the count of (hi, hi) pairs lies in the exact binomial acceptance region of P(up)^2 "
-     "at the run's level (suites/SR.md)."},
+     "SR's independence when the subject draws its own bits: among N/2 pairs of lanes of the same x "
+     "(neighbours, lanes 64 apart, the same lane of two calls), the count of (hi, hi) pairs lies in "
+     "the exact binomial acceptance region of P(up)^2 at the run's level (suites/SR.md)."},
 
     // ---- convert.<conversion>.nan_payload: the stricter NaN profile (oracle/README.md) ----
     {"convert.fp32_to_bf16_rne.nan_payload", "lesson Example 5",

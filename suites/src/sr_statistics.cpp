@@ -59,35 +59,77 @@ Level per_test(Level run, std::uint64_t count) { return {run.num, run.den * coun
 std::string unbiased_rule(const oracle::Conversion &c) { return rule::convert(c) + ".sr_unbiased"; }
 std::string independent_rule(const oracle::Conversion &c) { return rule::convert(c) + ".sr_independent"; }
 
+namespace {
+
+/// The binary32 word of sign * 2^e * (1 + f 2^-r) (f < 2^r, r <= 23), exact: a normal binary32
+/// when e >= -126, else a subnormal one whose last place must not lie below 2^-149.
+std::uint32_t binary32_word(std::uint32_t sign, int e, std::uint64_t f, int r) {
+    if (e >= -126) return sign | static_cast<std::uint32_t>(e + 127) << 23 | static_cast<std::uint32_t>(f << (23 - r));
+    const int shift = e + 149 - r;  // the place of f's last bit above 2^-149
+    if (shift < 0) throw std::logic_error("binary32_word: below the binary32 grid");
+    return sign | static_cast<std::uint32_t>(((1ull << r) + f) << shift);
+}
+
+/// The statistical tests of one sr conversion (suites/SR.md lists them).
+void tests_of(const abi::Stochastic &s, std::vector<Test> &out) {
+    const auto &c = oracle::conversion(s.conversion);
+    const auto &dst = oracle::word_format(c.dst);
+    const int r = s.random_bits;
+    const std::uint64_t half = 1ull << (r - 1), quarter = half / 2;
+    const int emin = 1 - dst.bias;
+    // the top binade: the largest finite's exponent (satfinite maps +inf to it)
+    const auto max_word = oracle::convert_word_sr(c, 0x7F800000u, 0);
+    const int emax = static_cast<int>((max_word >> dst.man_bits) & ((1ull << dst.exp_bits) - 1)) - dst.bias;
+    const auto add = [&](std::string slug, Kind kind, std::uint32_t x, Dyadic p, std::uint64_t draws,
+                         std::uint64_t lag = 0) {
+        Test t;
+        t.rule = kind == Kind::unbiased ? unbiased_rule(c) : independent_rule(c);
+        t.input = std::move(slug);
+        t.kind = kind;
+        t.conversion = c.id;
+        t.x = x;
+        t.down = oracle::convert_word_sr(c, x, 0);
+        t.up = t.down + 1;  // the next magnitude, away from zero (sign-magnitude words)
+        t.p = p;
+        t.draws = draws;
+        t.lag = lag;
+        out.push_back(std::move(t));
+    };
+    // x = sign 2^e (1 + f 2^-23) in a binade where the target keeps 2^e: f is the r dropped bits, p = f / 2^r
+    const auto binade = [&](const std::string &slug, int e, std::uint32_t sign, std::uint64_t f, std::uint64_t draws) {
+        add(slug, Kind::unbiased, sign | static_cast<std::uint32_t>(e + 127) << 23 | static_cast<std::uint32_t>(f), {f, r},
+            draws);
+    };
+    for (const std::uint32_t sign : {0u, 0x80000000u}) {
+        const std::string neg = sign ? "_negative" : "";
+        binade("tie" + neg, 0, sign, half, 16384);
+        binade("quarter" + neg, 0, sign, quarter, 16384);
+        binade("near_tie" + neg, 0, sign, half + (half >> 4), 16384);  // 1/32 ulp above the midpoint
+        binade("low_bits" + neg, 0, sign, 255, 1ull << (r - 2));       // about 64 ups expected
+        binade("min_normal_quarter" + neg, emin, sign, quarter, 16384);
+        binade("top_three_quarters" + neg, emax, sign, 3 * quarter, 16384);
+        // a subnormal result: x = Q (1 + 1/4) with Q the subnormal quantum, between Q and 2Q
+        add("subnormal_quarter" + neg, Kind::unbiased, binary32_word(sign, emin - dst.man_bits, quarter, r),
+            {quarter, r}, 16384);
+        // the satfinite band: between the largest finite and the next binade, always the largest finite
+        const std::uint64_t band = ((1ull << dst.man_bits) - 1) << r | half;
+        add("overflow_band" + neg, Kind::unbiased, sign | static_cast<std::uint32_t>(emax + 127) << 23 |
+            static_cast<std::uint32_t>(band), {0, r}, 16384);
+    }
+    // an exact value: never up (2^(r + 2) draws, at most 2^22, see a bias of 2^-r: suites/SR.md)
+    binade("grid", 0, 0, 0, 1ull << std::min(r + 2, 22));
+    // independence: (up, up) pairs of the tie at lag 1 and 64 in a call, and lane i of two calls
+    const std::uint32_t tie = 0x3F800000u | static_cast<std::uint32_t>(half);
+    add("tie_pairs", Kind::independent, tie, {half * half, 2 * r}, 16384, 1);
+    add("tie_lag_64", Kind::independent, tie, {half * half, 2 * r}, 16384, 64);
+    add("tie_across_calls", Kind::independent, tie, {half * half, 2 * r}, 2 * kCallLanes, kCallLanes);
+}
+
+}  // namespace
+
 std::vector<Test> tests() {
     std::vector<Test> out;
-    for (const auto &s : abi::kStochastic) {
-        const auto &c = oracle::conversion(s.conversion);
-        const int r = s.random_bits;
-        const std::uint64_t half = 1ull << (r - 1);
-        // x = 1 + f 2^-23 (or its negative): the target keeps 1.0, f is the r dropped bits, p = f / 2^r.
-        const auto make = [&](const char *slug, Kind kind, std::uint32_t sign, std::uint64_t f, std::uint64_t draws) {
-            Test t;
-            t.rule = kind == Kind::unbiased ? unbiased_rule(c) : independent_rule(c);
-            t.input = slug;
-            t.kind = kind;
-            t.conversion = c.id;
-            t.x = sign | 0x3F800000u | static_cast<std::uint32_t>(f);
-            t.down = oracle::convert_word_sr(c, t.x, 0);
-            t.up = t.down + 1;  // the next magnitude, away from zero (sign-magnitude words)
-            t.p = kind == Kind::unbiased ? Dyadic{f, r} : Dyadic{f * f, 2 * r};
-            t.draws = draws;
-            out.push_back(t);
-        };
-        make("tie", Kind::unbiased, 0, half, 16384);
-        make("tie_negative", Kind::unbiased, 0x80000000u, half, 16384);
-        make("quarter", Kind::unbiased, 0, half / 2, 16384);
-        make("near_tie", Kind::unbiased, 0, half + (half >> 4), 16384);  // 1/32 ulp above the midpoint
-        make("low_bits", Kind::unbiased, 0, 255, 1ull << (r - 2));       // about 64 ups expected
-        // an exact value: never up (2^(r + 2) draws, at most 2^22, see a bias of 2^-r: suites/SR.md)
-        make("grid", Kind::unbiased, 0, 0, 1ull << std::min(r + 2, 22));
-        make("tie_pairs", Kind::independent, 0, half, 16384);
-    }
+    for (const auto &s : abi::kStochastic) tests_of(s, out);
     return out;
 }
 
@@ -97,9 +139,14 @@ Tally tally(const Test &t, const std::vector<std::uint64_t> &words) {
     if (t.kind == Kind::unbiased) {
         out.trials = words.size();
         for (const auto w : words) out.count += w == t.up ? 1 : 0;
-    } else {
-        out.trials = words.size() / 2;
-        for (std::size_t i = 0; i + 1 < words.size(); i += 2) out.count += (words[i] == t.up && words[i + 1] == t.up) ? 1 : 0;
+        return out;
+    }
+    // pairs (i, i + lag) with i in the first half of each block of 2 lag lanes
+    const std::uint64_t lag = std::max<std::uint64_t>(t.lag, 1);
+    for (std::size_t i = 0; i + lag < words.size(); ++i) {
+        if ((i / lag) % 2 != 0) continue;
+        ++out.trials;
+        out.count += (words[i] == t.up && words[i + lag] == t.up) ? 1 : 0;
     }
     return out;
 }

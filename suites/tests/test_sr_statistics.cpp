@@ -4,6 +4,10 @@
 // oracle (p is the fraction of random values that round up).
 #include <catch2/catch.hpp>
 
+#include <map>
+#include <string>
+
+#include "ninfer/oracle/formats.hpp"
 #include "ninfer/oracle/scalar.hpp"
 #include "ninfer/suites/rules.hpp"
 #include "ninfer/suites/sr_statistics.hpp"
@@ -40,7 +44,7 @@ TEST_CASE("sr statistics: Bonferroni divides the run's level by the tests", "[sr
 
 TEST_CASE("sr statistics: every test's p is the oracle's fraction of random values that round up", "[sr]") {
     const auto tests = sr::tests();
-    CHECK(tests.size() == 7 * ninfer::abi::kStochastic.size());
+    CHECK(tests.size() == 20 * ninfer::abi::kStochastic.size());
     for (const auto &t : tests) {
         INFO(t.rule << "/" << t.input);
         CHECK(find_rule(t.rule) != nullptr);
@@ -78,4 +82,46 @@ TEST_CASE("sr statistics: a tally counts ups, (up, up) pairs and stray words", "
     t.kind = sr::Kind::independent;
     CHECK(sr::tally(t, words).count == 1);  // pairs (0x3F80, 0x3F81), (0x3F81, 0x3F81), (0x7FC0, 0x3F80)
     CHECK(sr::tally(t, words).trials == 3);
+}
+
+TEST_CASE("sr statistics: a tally at lag L pairs lane i with lane i + L in blocks of 2 L", "[sr]") {
+    sr::Test t;
+    t.down = 0x3F80;
+    t.up = 0x3F81;
+    t.kind = sr::Kind::independent;
+    t.lag = 2;
+    const std::vector<std::uint64_t> words = {0x3F80, 0x3F81, 0x3F81, 0x3F81, 0x3F81, 0x3F80, 0x3F81, 0x3F81};
+    // pairs (0, 2), (1, 3), (4, 6), (5, 7): only (1, 3) and (4, 6) are (up, up)
+    CHECK(sr::tally(t, words).trials == 4);
+    CHECK(sr::tally(t, words).count == 2);
+}
+
+TEST_CASE("sr statistics: the inputs cover both signs, binades, subnormal results and the satfinite band", "[sr]") {
+    const auto tests = sr::tests();
+    for (const auto &s : ninfer::abi::kStochastic) {
+        const auto &c = ninfer::oracle::conversion(s.conversion);
+        const auto &dst = ninfer::oracle::word_format(c.dst);
+        const auto sign = 1ull << (dst.bits - 1);
+        const auto field = [&](std::uint64_t w) { return (w >> dst.man_bits) & ((1ull << dst.exp_bits) - 1); };
+        std::map<std::string, const sr::Test *> by;
+        for (const auto &t : tests)
+            if (t.conversion == c.id) by[t.input] = &t;
+        INFO(c.name);
+        for (const char *slug : {"tie", "quarter", "near_tie", "low_bits", "min_normal_quarter", "top_three_quarters",
+                                 "subnormal_quarter", "overflow_band"}) {
+            INFO(slug);
+            REQUIRE(by.count(slug) == 1);
+            REQUIRE(by.count(std::string(slug) + "_negative") == 1);
+            const auto *neg = by[std::string(slug) + "_negative"];
+            CHECK(neg->x == (by[slug]->x | 0x80000000u));
+            CHECK(neg->down == (by[slug]->down | sign));
+        }
+        CHECK(field(by["subnormal_quarter"]->down) == 0);                      // a subnormal result
+        CHECK(field(by["min_normal_quarter"]->down) == 1);                     // the smallest normal binade
+        CHECK(by["overflow_band"]->down == ninfer::oracle::convert_word_sr(c, 0x7F800000u, 0));  // the largest finite
+        CHECK(by["overflow_band"]->p.num == 0);
+        CHECK(by["top_three_quarters"]->up < by["overflow_band"]->down + 1);   // the top binade, below the largest
+        CHECK(by["tie_across_calls"]->lag == sr::kCallLanes);
+        CHECK(by["tie_across_calls"]->draws == 2 * sr::kCallLanes);
+    }
 }

@@ -12,13 +12,17 @@
 
 namespace ninfer::mutants {
 
-/// The mutant's own random values: one std::mt19937_64 per process, seeded once from
-/// NINFER_SR_SEED (as the reference; default 0xB1A5), advancing across calls.
-inline std::uint32_t own_draw() {
-    static std::mt19937_64 rng = [] {
-        const char *s = std::getenv("NINFER_SR_SEED");
-        return std::mt19937_64(s ? std::strtoull(s, nullptr, 0) : 0xB1A5ull);
-    }();
+/// The seed of the mutant's own random values: NINFER_SR_SEED (as the reference; default 0xB1A5).
+inline std::uint64_t own_seed() {
+    const char *s = std::getenv("NINFER_SR_SEED");
+    return s ? std::strtoull(s, nullptr, 0) : 0xB1A5ull;
+}
+
+/// The mutant's own random values: one std::mt19937_64 per process, seeded once, advancing across
+/// calls; `restart` seeds it again (the bug of mutant_sr_same_stream: every call the same stream).
+inline std::uint32_t own_draw(bool restart = false) {
+    static std::mt19937_64 rng(own_seed());
+    if (restart) rng.seed(own_seed());
     return static_cast<std::uint32_t>(rng());
 }
 
@@ -46,7 +50,9 @@ void sr_after(const ninfer_call *c, ninfer_result *) {
     const bool offered = c->aux != nullptr && c->aux_bytes == c->count * 4;
     [[maybe_unused]] std::uint32_t first = 0;
     for (std::uint64_t i = 0; i < c->count; ++i) {
-        std::uint32_t random = offered ? static_cast<std::uint32_t>(load_word(c->aux, i, 4)) : own_draw();
+        bool restart = false;
+        if constexpr (requires { M::restart_stream; }) restart = i == 0;
+        std::uint32_t random = offered ? static_cast<std::uint32_t>(load_word(c->aux, i, 4)) : own_draw(restart);
         if constexpr (requires { M::shared_random; }) {
             if (i == 0) first = random;
             random = first;

@@ -8,6 +8,8 @@ namespace {
 struct M {
     static constexpr const char *name = "mutant_sr_shared_bits";
     static constexpr const char *breaks = ninfer::suites::rule::convert_id<NINFER_CONVERSION_fp32_to_fp16_sr_satfinite>;
+    static constexpr const char *also_fails[] = {"convert.fp32_to_fp16_sr_satfinite.sr_*"};
+    static constexpr int within_top = 3;
     static constexpr std::uint32_t conversion = NINFER_CONVERSION_fp32_to_fp16_sr_satfinite;
     static constexpr bool shared_random = true;
     static std::uint64_t sr(std::uint64_t x, std::uint32_t random) { return ninfer::mutants::sr_word(conversion, x, random); }

@@ -40,8 +40,12 @@ Region acceptance(std::uint64_t n, Dyadic p, Level alpha);
 /// What a statistical test counts.
 enum class Kind : std::uint8_t {
     unbiased,    ///< ups among n lanes of the same x: p = P(up)
-    independent  ///< (up, up) among n pairs of neighbouring lanes of the same x: p = P(up)^2
+    independent  ///< (up, up) among the pairs (i, i + lag) of lanes of the same x: p = P(up)^2
 };
+
+/// The lanes of one convert call of the statistical rules (the harness's default; a test whose
+/// pairs span two calls has lag = kCallLanes and 2 kCallLanes draws).
+inline constexpr std::uint64_t kCallLanes = 16384;
 
 /// One statistical test of an sr conversion: `draws` lanes of the source word x (draws / 2
 /// pairs for `independent`), whose result is `up` (hi's word) or `down` (lo's word).
@@ -54,6 +58,9 @@ struct Test {
     std::uint64_t down = 0, up = 0; ///< lo's and hi's target words
     Dyadic p;                       ///< P(up) for unbiased, P(up)^2 for independent
     std::uint64_t draws = 0;        ///< lanes of x (independent: 2 x the pairs)
+    /// independent: lane i pairs with lane i + lag, for i in the first half of each block of
+    /// 2 lag lanes (1: neighbours; kCallLanes: the same lane of two calls)
+    std::uint64_t lag = 0;
 };
 
 /// The rule ids of the statistical rules of an sr conversion.

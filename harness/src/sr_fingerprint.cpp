@@ -1,0 +1,140 @@
+// SPDX-License-Identifier: Apache-2.0
+// The stochastic-rounding convention of a subject (issue 34 item 2; suites/SR.md "Conventions").
+#include "ninfer/harness/sr_fingerprint.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <random>
+
+#include <fmt/format.h>
+
+#include "ninfer/harness/sr_run.hpp"
+#include "ninfer/oracle/scalar.hpp"
+#include "ninfer/oracle/sr_conventions.hpp"
+
+namespace ninfer::harness {
+
+namespace {
+
+/// The probes' inputs: on the grid's fine side (no bit below 2^(q - r)) and with bits below it.
+std::vector<std::uint32_t> probe_inputs(const oracle::Conversion &c) {
+    const int r = abi::sr_random_bits(c.id);
+    const auto &dst = oracle::word_format(c.dst);
+    const int emin = 1 - dst.bias;
+    const int q = emin - dst.man_bits + 127;  // the subnormal quantum's binary32 exponent field
+    std::vector<std::uint32_t> xs = {0x3F800000u | (1u << (r - 1)), 0x3F800000u | (1u << (r - 2)), 0x3F800000u | 255u,
+                                     0x3F800000u | 15u, 0x3F800000u | (1u << (r - 1)) | 1u};
+    if (q >= 1) xs.push_back(static_cast<std::uint32_t>(q) << 23 | 1u << 21 | 1u);  // Q (1 + 1/4 + 2^-23): subnormal
+    const std::size_t positive = xs.size();
+    for (std::size_t i = 0; i < positive; ++i) xs.push_back(xs[i] | 0x80000000u);
+    return xs;
+}
+
+/// The random values of the probes: the edges of r bits and of 32, and 8 drawn from a fixed seed.
+std::vector<std::uint32_t> probe_randoms(int r) {
+    std::vector<std::uint32_t> rs = {0u, (1u << r) - 1, 1u << (r - 1), 0xFFFFFFFFu, (1u << r) - 2};
+    std::mt19937 g(34);
+    for (int i = 0; i < 8; ++i) rs.push_back(static_cast<std::uint32_t>(g()));
+    return rs;
+}
+
+/// Ups among n self-drawn words of x (down is the word at R = 0).
+std::string count_ups(Subject &s, const oracle::Conversion &c, std::uint32_t x, std::uint64_t n, std::uint64_t &ups) {
+    const auto down = oracle::convert_word_sr(c, x, 0);
+    ups = 0;
+    for (std::uint64_t done = 0; done < n;) {
+        const std::uint64_t lanes = std::min<std::uint64_t>(n - done, 1u << 16);
+        std::vector<std::uint64_t> words;
+        if (auto e = draw_self(s, c, x, lanes, words); !e.empty()) return e;
+        for (const auto w : words) ups += w == down + 1 ? 1 : 0;
+        done += lanes;
+    }
+    return "";
+}
+
+}  // namespace
+
+SrConventionMatch sr_convention_given_bits(Subject &s, const oracle::Conversion &c) {
+    SrConventionMatch out;
+    const auto xs0 = probe_inputs(c);
+    const auto rs0 = probe_randoms(abi::sr_random_bits(c.id));
+    std::vector<std::uint32_t> xs, rs;
+    for (const auto x : xs0)
+        for (const auto r : rs0) {
+            xs.push_back(x);
+            rs.push_back(r);
+        }
+    std::vector<std::uint64_t> words;
+    out.error = convert_lanes(s, c, xs, &rs, words);
+    out.probes = xs.size();
+    if (!out.error.empty()) return out;
+    const int r = abi::sr_random_bits(c.id);
+    const auto matches = [&](const oracle::SrConvention &v, int k) {
+        for (std::size_t i = 0; i < xs.size(); ++i)
+            if (oracle::convert_word_sr_as(c, xs[i], rs[i], v, k) != words[i]) return false;
+        return true;
+    };
+    for (const auto &v : oracle::kSrConventions) {
+        if (matches(v, 0)) {
+            out.names.emplace_back(v.name);
+            continue;
+        }
+        // a convention whose k is a parameter (gfloat's srnumbits): the k < r that fits, if one does
+        if (v.k != 0 || v.place != oracle::SrPlace::result_quantum) continue;
+        for (int k = r - 1; k >= 1; --k)
+            if (matches(v, k)) {
+                out.names.push_back(fmt::format("{} (k = {})", v.name, k));
+                break;
+            }
+    }
+    return out;
+}
+
+SrEstimate sr_convention_self_drawn(Subject &s, const oracle::Conversion &c) {
+    SrEstimate out;
+    const int r = abi::sr_random_bits(c.id);
+    constexpr std::uint64_t kBudget = 1ull << 21;  // draws per probe at most
+    out.k_min = 0;
+    out.k_max = r;
+    // the dropped bit 2^j, from the top down: the first that never rounds up bounds k
+    for (int j = r - 1; j >= 0; --j) {
+        const std::uint64_t n = 1ull << (r - j + 4);  // 16 ups expected under k = r
+        if (n > kBudget) {
+            out.k_min = r - j - 1;  // every bit down to 2^(j + 1) rounded up: k >= r - j - 1
+            break;
+        }
+        std::uint64_t ups = 0;
+        if (out.error = count_ups(s, c, 0x3F800000u | (1u << j), n, ups); !out.error.empty()) return out;
+        if (ups == 0) {
+            out.k_min = out.k_max = r - j - 1;
+            break;
+        }
+        if (j == 0) out.k_min = r;
+    }
+    const std::uint64_t n = 1ull << 16;
+    std::uint64_t ups = 0;
+    if (out.error = count_ups(s, c, 0x3F800000u | (1u << (r - 2)), n, ups); !out.error.empty()) return out;
+    out.quarter_bias = static_cast<double>(ups) / static_cast<double>(n) - 0.25;
+    out.quarter_error = std::sqrt(3.0 / 16.0 / static_cast<double>(n));
+    // the conventions of that k documented for this target (those without a k: at k = r)
+    const std::string_view dst = oracle::word_format(c.dst).name;
+    for (const auto &v : oracle::kSrConventions) {
+        const bool for_dst = v.targets.empty() || v.targets.find(dst) != std::string_view::npos;
+        const int k = v.k && v.k < r ? v.k : r;
+        if (out.k_min == out.k_max && k == out.k_min && for_dst && (v.k == 0 || v.k < r)) out.names.emplace_back(v.name);
+    }
+    if (out.k_min == out.k_max && out.k_min < r && out.names.empty())
+        out.names.push_back(fmt::format("gfloat_stochastic_fastest (srnumbits = {})", out.k_min));
+    return out;
+}
+
+std::string describe(const SrEstimate &e, const oracle::Conversion &c) {
+    const int r = abi::sr_random_bits(c.id);
+    std::string names;
+    for (const auto &n : e.names) names += (names.empty() ? "" : ", ") + n;
+    const std::string k = e.k_min == e.k_max ? fmt::format("k = {}", e.k_min) : fmt::format("k in {}..{}", e.k_min, e.k_max);
+    return fmt::format("{}: self-drawn, {} of r = {}, bias {:+.4f} +- {:.4f} at the quarter{}{}", c.name, k, r,
+                       e.quarter_bias, e.quarter_error, names.empty() ? "" : ": ", names);
+}
+
+}  // namespace ninfer::harness

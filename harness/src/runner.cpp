@@ -155,7 +155,7 @@ void require_matches(const std::vector<std::string> &globs, const std::vector<st
         if (std::none_of(names.begin(), names.end(), [&g](const std::string &n) { return ::fnmatch(g.c_str(), n.c_str(), 0) == 0; }))
             throw UsageError(unknown_name_line(fmt::format("{} '{}' selects no case of this run ({} {}s in it)", option,
                                                            vectors::echo(g), names.size(), option + 2),
-                                               g, names, "`rules` or the report"));
+                                               g, names, "rules"));
 }
 
 }  // namespace

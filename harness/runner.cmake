@@ -42,7 +42,7 @@ endif()
 if(NINFER_BUILD_BENCHMARKS)
   add_executable(bench_sweep ${CMAKE_CURRENT_LIST_DIR}/bench/bench_sweep.cpp)
   target_link_libraries(bench_sweep PRIVATE ninfer::harness ninfer::reference ninfer::native fmt::fmt Threads::Threads)
-  add_dependencies(bench_sweep reference ninfer-conform)
+  add_dependencies(bench_sweep reference mutant_bf16_truncation ninfer-conform)
   target_compile_definitions(bench_sweep PRIVATE
     NINFER_CONFORM_EXE="$<TARGET_FILE:ninfer-conform>"
     NINFER_PLUGIN_DIR="${NINFER_PLUGIN_BUILD_DIR}")

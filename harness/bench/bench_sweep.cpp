@@ -4,7 +4,8 @@
 // beside the same run's bare loop: the reference plugin's conversion code linked in-process
 // converts, ninfer::native gives the expected words (what the sweep compares against), memcmp
 // compares; in blocks of 4096 words, on one thread and on `jobs` threads.
-//   bench_sweep [--skip-fp32] [--count N] [--jobs N] [--only NAME]
+//   bench_sweep [--skip-fp32] [--count N] [--jobs N] [--only NAME]   (NAME "failing": the
+//   bf16 truncation mutant's failing sweep beside the reference's passing one)
 #include <algorithm>
 #include <atomic>
 #include <chrono>
@@ -150,6 +151,25 @@ int main(int argc, char **argv) {
         if (jobs > 1) report(label, total, baren, fmt::format("bare loop, {} threads, {} differing blocks", jobs, dn));
         std::printf("%-44s harness / bare loop on %u threads: %.2fx\n", label.c_str(), jobs, res.seconds / baren);
         std::fflush(stdout);
+    }
+    // A failing sweep beside a passing one of the same conversion and range, in the same run
+    // (issue 32, item 5): the bf16 truncation mutant mismatches on about half of the words.
+    if (only.empty() || only == "failing") {
+        const std::string label = fmt::format("fp32_to_bf16_rne ({})", range);
+        const std::string mutant = std::string(NINFER_PLUGIN_DIR) + "/mutant_bf16_truncation.so";
+        auto m = open_plugin(mutant, so);
+        SweepOptions o;
+        o.conversion = NINFER_CONVERSION_fp32_to_bf16_rne;
+        o.count = total;
+        o.jobs = jobs;
+        const auto pass = run_sweep(*subject, o, id, open_more);
+        const auto fail = run_sweep(*m, o, identity_of(*m, "plugin", mutant), [&] { return open_plugin(mutant, so); });
+        report(label, pass.words, pass.seconds, fmt::format("harness, reference, --jobs {}, {} mismatches", jobs,
+                                                            pass.report.cases.at(0).mismatches));
+        report(label, fail.words, fail.seconds, fmt::format("harness, mutant_bf16_truncation, --jobs {}, {} mismatches", jobs,
+                                                            fail.report.cases.at(0).mismatches));
+        std::printf("%-44s failing / passing sweep: %.2fx\n", label.c_str(), fail.seconds / pass.seconds);
+        if (reports::run_failed(pass.report) || !reports::run_failed(fail.report)) ++failures;
     }
     if (failures) std::printf("WARNING: %d sweeps reported mismatches\n", failures);
     return failures ? 1 : 0;

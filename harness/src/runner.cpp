@@ -3,10 +3,13 @@
 // the subject, compare, report.
 #include "ninfer/harness/runner.hpp"
 
+#include <fnmatch.h>
+
 #include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <cstdio>
+#include <set>
 #include <thread>
 
 #include <fmt/format.h>
@@ -110,10 +113,22 @@ CaseSet collect_cases(const RunOptions &opts) {
     set.manifest_sha256 = loaded.manifest_sha256;
     set.manifest = std::move(loaded.manifest);
     vectors_read = true;
+    // The suites with a declared golden case; when there are none, every suite's golden cases
+    // stay (all unsupported: the run says nothing was tested) and no random case is generated.
+    std::set<std::string> declared;
+    for (std::size_t i = 0; i < loaded.cases.size(); ++i)
+        if (!opts.declared_by || case_declared(*opts.declared_by, loaded.cases[i])) declared.insert(loaded.suite_of[i]);
+    const bool none_declared = declared.empty() && opts.declared_by;
     std::size_t next = 0;
     for (const auto &name : set.suites) {
+        const bool wanted = declared.count(name) || none_declared;
         for (; next < loaded.cases.size() && loaded.suite_of[next] == name; ++next)
-            set.cases.push_back({name, std::move(loaded.cases[next])});
+            if (wanted) set.cases.push_back({name, std::move(loaded.cases[next])});
+        if (!declared.count(name)) {  // nothing to call in it: no random case generated
+            if (!none_declared) set.undeclared.push_back(name);
+            ++at;
+            continue;
+        }
         const auto *s = suites::find_suite(name);
         if (opts.level != suites::Level::quick && s->random)
             for (auto &c : seeded_cases(*s, opts.seed, opts.level, opts.case_cache, opts.case_cache_key)) set.cases.push_back({name, std::move(c)});
@@ -123,6 +138,52 @@ CaseSet collect_cases(const RunOptions &opts) {
     progress.finish();
     apply_pins(set.cases, opts.pins);
     return set;
+}
+
+namespace {
+
+bool glob_matches(const std::vector<std::string> &globs, const std::string &name) {
+    for (const auto &g : globs)
+        if (::fnmatch(g.c_str(), name.c_str(), 0) == 0) return true;  // `*` crosses '/', as waivers
+    return false;
+}
+
+/// UsageError unless each glob matches one of `names`: the first that matches none, with the
+/// nearest names.
+void require_matches(const std::vector<std::string> &globs, const std::vector<std::string> &names, const char *option) {
+    for (const auto &g : globs)
+        if (std::none_of(names.begin(), names.end(), [&g](const std::string &n) { return ::fnmatch(g.c_str(), n.c_str(), 0) == 0; }))
+            throw UsageError(unknown_name_line(fmt::format("{} '{}' selects no case of this run ({} {}s in it)", option,
+                                                           vectors::echo(g), names.size(), option + 2),
+                                               g, names, "rules"));
+}
+
+}  // namespace
+
+void select_cases(CaseSet &set, const CaseSelection &sel) {
+    if (sel.empty()) return;
+    std::vector<std::string> rules, ids;
+    for (const auto &sc : set.cases) {
+        if (rules.empty() || rules.back() != sc.c.rule) rules.push_back(sc.c.rule);
+        ids.push_back(sc.c.id);
+    }
+    std::sort(rules.begin(), rules.end());
+    rules.erase(std::unique(rules.begin(), rules.end()), rules.end());
+    require_matches(sel.rules, rules, "--rule");
+    require_matches(sel.cases, ids, "--case");
+    std::set<std::string> wanted;
+    if (sel.ids) wanted.insert(sel.ids->begin(), sel.ids->end());
+    std::erase_if(set.cases, [&](const SuiteCase &sc) {
+        return (!sel.rules.empty() && !glob_matches(sel.rules, sc.c.rule)) ||
+               (!sel.cases.empty() && !glob_matches(sel.cases, sc.c.id)) || (sel.ids && !wanted.count(sc.c.id));
+    });
+    if (set.cases.empty() && sel.ids)
+        throw UsageError(sel.ids->empty()
+                             ? fmt::format("{}: the report has no failing case to run again", sel.ids_from)
+                             : fmt::format("{}: none of its {} failing cases is a case of this run (first {}); run "
+                                           "with the report's level, seed and vector set",
+                                           sel.ids_from, sel.ids->size(), vectors::echo(sel.ids->front())));
+    if (set.cases.empty()) throw UsageError("--rule and --case together select no case of this run (each alone selects some)");
 }
 
 Call call_of(const suites::Case &c) {
@@ -284,12 +345,18 @@ private:
     std::chrono::steady_clock::time_point t_suite_{};
 };
 
+/// Whether a case's result counts toward --max-failures: a failure no waiver excuses.
+bool counts_against(const RunOptions &opts, const reports::CaseResult &r) {
+    return reports::is_failure(r.status) && !(opts.waived && opts.waived(r));
+}
+
 /// Runs cases [begin, end) of the set on one subject into results[begin, end), blaming late
 /// surplus replies on the cases they answer; progress lines as it goes when `live_progress`.
 void run_slice(Subject &s, const CaseSet &set, const RunOptions &opts, std::size_t begin, std::size_t end,
                std::vector<reports::CaseResult> &results, bool live_progress = false) {
     SuiteProgress progress(live_progress);
     std::vector<std::size_t> called;  // the case of each call of the subject, in order
+    std::size_t failures = 0;         // --max-failures: this slice's own, enough to stop it
     for (std::size_t i = begin; i < end; ++i) {
         const auto &sc = set.cases[i];
         if (case_declared(s.info(), sc.c)) called.push_back(i);  // run_case calls it
@@ -297,10 +364,27 @@ void run_slice(Subject &s, const CaseSet &set, const RunOptions &opts, std::size
         for (auto &b : s.take_late_blames())
             if (b.calls_back < called.size()) {
                 const std::size_t k = called[called.size() - 1 - b.calls_back];
+                failures -= counts_against(opts, results[k]);
                 blame_case(set.cases[k], results[k], std::move(b.message));
+                failures += counts_against(opts, results[k]);
             }
         progress.count(results[i]);
+        failures += counts_against(opts, results[i]);
+        if (opts.max_failures && failures >= opts.max_failures) break;
     }
+}
+
+/// --max-failures: keep the cases up to the N-th counted failure in case order (each slice ran
+/// at least that far: it stops on its own count) and say so in the report.
+void stop_at_max_failures(reports::Report &rep, const RunOptions &opts) {
+    if (!opts.max_failures) return;
+    std::size_t failures = 0, i = 0;
+    for (; i < rep.cases.size() && failures < opts.max_failures; ++i) failures += counts_against(opts, rep.cases[i]);
+    if (failures < opts.max_failures || i == rep.cases.size()) return;
+    const std::size_t total = rep.cases.size();
+    rep.cases.resize(i);
+    rep.extra["stopped"] = fmt::format("--max-failures {}: stopped at failing case {}; {} of {} cases not run",
+                                       opts.max_failures, rep.cases.back().id, total - i, total);
 }
 
 /// Every case of [begin, end) not run yet as an error: the job's subject could not start, or the
@@ -384,8 +468,10 @@ reports::Report run_cases(Subject &s, const CaseSet &set, const RunOptions &opts
         run_job(0);
         for (auto &t : threads) t.join();
         rep.cases = std::move(results);
+        stop_at_max_failures(rep, opts);
         if (opts.progress) suite_progress(rep.cases, std::chrono::duration<double>(clock::now() - t0).count());
     }
+    stop_at_max_failures(rep, opts);
     rep.duration_s = std::chrono::duration<double>(clock::now() - t0).count();
     rep.finished_at = reports::utc_now();
     reports::finalize(rep);

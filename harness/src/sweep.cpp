@@ -7,6 +7,7 @@
 // the range is cut into contiguous runs of whole batches, one per job (worker); the report
 // does not depend on the number of jobs.
 #include <algorithm>
+#include <array>
 #include <atomic>
 #include <bit>
 #include <chrono>
@@ -78,6 +79,12 @@ int binade_of(const oracle::WordFormat &f, std::uint64_t w) {
 
 }  // namespace
 
+bool sweep_in_domain(const oracle::Conversion &c, std::uint64_t src) {
+    // suites/conversions.hpp's domain by the source word's bits: no oracle call per word.
+    const auto &f = oracle::word_format(c.src);
+    return src <= f.mask() && !(suites::conversion_domain_is_partial(c) && word_is_nan(f, src));
+}
+
 WordVerdict sweep_word_verdict(const oracle::Conversion &c, suites::NanPolicy policy, std::uint64_t src,
                                std::uint64_t expected, std::uint64_t actual) {
     if (!suites::conversion_in_domain(c, src)) return WordVerdict::not_judged;
@@ -103,18 +110,29 @@ struct Plan {
     std::uint32_t format = 0, format_in = 0, method = 0, out_plane = 0;
     int ib = 0, ob = 0;
     unsigned oracle_threads = 1;
-    /// Some source words lie outside the conversion's domain: judged word by word, those counted.
+    /// Some source words lie outside the conversion's domain (sweep_in_domain): counted, not judged.
     bool partial_domain = false;
+    std::size_t binades = 0;  ///< bins per sign of the mismatch histogram
+    std::size_t bins_size() const { return 2 * binades; }
 };
 
-/// What one job found over its contiguous run of batches; merged in range order.
+constexpr std::size_t kClasses = static_cast<std::size_t>(MismatchClass::bits) + 1;
+
+/// What one job found over its contiguous run of batches; merged in range order. Word
+/// mismatches are counted in flat arrays (by class, by sign and binade): a failing sweep costs
+/// what a passing one does plus a classification per word, never a record past --max-mismatches.
 struct JobResult {
-    Comparison cmp;
-    reports::MismatchBins bins;
+    Comparison cmp;  // first mismatches; batch-level classes (size_mismatch, unexpected_error)
+    std::array<std::uint64_t, kClasses> classes{};
+    std::vector<std::uint64_t> bins;  // [negative * binades + binade]
     std::uint64_t nan_accepted = 0;  // NaN words the policy accepted, not bit-equal
     std::uint64_t not_judged = 0;    // source words outside the conversion's domain
     reports::Status status = reports::Status::pass;  // the first non-pass status a batch set
     std::string message;  // the first batch message
+    /// --max-failures: (end word, mismatches so far) after each batch checked; stopped once
+    /// the job alone reached the bound.
+    std::vector<std::pair<std::uint64_t, std::uint64_t>> batch_ends;
+    bool stopped = false;
 };
 
 /// What every job has done so far, for the live progress line.
@@ -144,22 +162,21 @@ std::string input_class_note(const oracle::WordFormat &f, std::uint64_t w) {
     return "";
 }
 
-/// One word that differs: NaN policy, class, bin, and the first mismatches kept.
+/// One word that differs: NaN policy, class, bin, and the first mismatches kept. The caller
+/// judged the word inside the rule's domain (sweep_in_domain).
 void word_mismatch(const Plan &p, JobResult &jr, std::uint64_t src, std::uint64_t e, std::uint64_t a) {
     const auto &g = p.g;
     // The rule's NaN policy of the NaN principle (suites/nan_principle.hpp), as `run`.
-    const bool accepted = p.o->op == NINFER_OP_convert
-                              ? sweep_word_verdict(*g.conv, p.nan_policy, src, e, a) == WordVerdict::pass
-                              : words_match(*g.dst, p.nan_policy, e, a);
-    if (accepted) {
+    if (words_match(*g.dst, p.nan_policy, e, a)) {
         ++jr.nan_accepted;
         return;
     }
     auto &cmp = jr.cmp;
     const MismatchClass cls = classify_word_mismatch(*g.dst, g.conv, src, e, a, g.src);
     ++cmp.mismatches;
-    ++cmp.classes[mismatch_class_name(cls)];
-    ++jr.bins[{g.src->has_sign && word_is_negative(*g.src, src), binade_of(*g.src, src)}];
+    ++jr.classes[static_cast<std::size_t>(cls)];
+    const bool negative = g.src->has_sign && word_is_negative(*g.src, src);
+    ++jr.bins[static_cast<std::size_t>(negative) * p.binades + static_cast<std::size_t>(binade_of(*g.src, src))];
     if (cmp.first.size() < p.o->max_mismatches) {
         reports::Mismatch m;
         m.index = src - p.o->start;
@@ -238,14 +255,16 @@ void check_batch(const Plan &p, JobResult &jr, const Reply &r, std::uint64_t fir
             exp = scratch.data() + kBlock * ib;
         }
         const std::uint8_t *got = act + b * ob;
-        if (!p.partial_domain && std::memcmp(exp, got, k * ob) == 0) continue;
+        const bool same = std::memcmp(exp, got, k * ob) == 0;
+        if (same && !p.partial_domain) continue;
         for (std::uint64_t i = 0; i < k; ++i) {
             const std::uint64_t src = first + b + i;
             // A word outside the rule's domain is counted, never judged: `run` offers none.
-            if (p.partial_domain && !suites::conversion_in_domain(*g.conv, src)) {
+            if (p.partial_domain && !sweep_in_domain(*g.conv, src)) {
                 ++jr.not_judged;
                 continue;
             }
+            if (same) continue;
             const std::uint64_t e = abi::load_le(exp + i * ob, p.ob), a = abi::load_le(got + i * ob, p.ob);
             if (e != a) word_mismatch(p, jr, src, e, a);
         }
@@ -291,13 +310,18 @@ void sweep_part(Subject &s, const Plan &p, std::uint64_t begin, std::uint64_t en
         const auto [first, n] = in_flight.front();
         in_flight.pop_front();
         const Reply r = s.collect();
+        if (jr.stopped) continue;  // batches in flight when the bound was reached: collected, not judged
         // The worker computes the next batch meanwhile; its slot is free again once checked.
         const std::uint64_t mismatches_before = jr.cmp.mismatches;
         check_batch(p, jr, r, first, n, scratch);
         blame_late_batches(p, jr, s, begin, first);
         counters.mismatches += jr.cmp.mismatches - mismatches_before;
         counters.words += n;
-        if (next < end) submit_next();
+        if (o.max_failures) {
+            jr.batch_ends.emplace_back(first + n, jr.cmp.mismatches);
+            jr.stopped = jr.cmp.mismatches >= o.max_failures;
+        }
+        if (next < end && !jr.stopped) submit_next();
     }
 }
 
@@ -410,10 +434,50 @@ std::string sweep_progress_text(const std::string &rule, std::uint64_t total, co
                        100.0 * static_cast<double>(d) / static_cast<double>(total), c.mismatches.load(), rate, eta);
 }
 
+/// --max-failures: the end of the batch (of --jobs 1's batches) in which the bound is reached,
+/// counting mismatches in word order; jobs past it are dropped, and the job holding it is
+/// swept again up to it when it ran on (it stopped on its own count). 0 when never reached.
+std::uint64_t cut_at_max_failures(Subject &s, const Plan &plan, std::vector<JobResult> &parts,
+                                  const std::vector<std::uint64_t> &job_begin) {
+    const std::uint64_t bound = plan.o->max_failures;
+    std::uint64_t before = 0;
+    for (std::size_t j = 0; j < parts.size(); ++j) {
+        if (before + parts[j].cmp.mismatches < bound) {
+            before += parts[j].cmp.mismatches;
+            continue;
+        }
+        const auto &ends = parts[j].batch_ends;
+        const auto at = std::find_if(ends.begin(), ends.end(), [&](const auto &e) { return before + e.second >= bound; });
+        if (at == ends.end()) return 0;  // a job that failed to start: its words count, it holds no batch
+        const std::uint64_t cut = at->first;
+        if (cut != ends.back().first) {
+            SweepOptions again = *plan.o;
+            again.max_failures = bound - before;
+            Plan p = plan;
+            p.o = &again;
+            JobResult redo;
+            redo.bins.assign(plan.bins_size(), 0);
+            SweepCounters ignored;
+            sweep_part(s, p, job_begin[j], cut, redo, ignored);
+            parts[j] = std::move(redo);
+        }
+        parts.resize(j + 1);
+        return cut;
+    }
+    return 0;
+}
+
+/// The jobs' results in range order, and the end of the words judged under --max-failures
+/// (0: the whole part).
+struct Jobs {
+    std::vector<JobResult> parts;
+    std::uint64_t cut = 0;
+};
+
 /// Sweeps the part in contiguous runs of whole batches, one per job (the batches are those of
 /// --jobs 1); job 0 on `s`, the others on subjects of open_more in their threads.
-std::vector<JobResult> run_jobs(Subject &s, Plan &plan, const Range &r,
-                                const std::function<std::unique_ptr<Subject>()> &open_more, Clock::time_point t0) {
+Jobs run_jobs(Subject &s, Plan &plan, const Range &r, const std::function<std::unique_ptr<Subject>()> &open_more,
+              Clock::time_point t0) {
     const auto &o = *plan.o;
     const std::uint64_t part_count = r.part_count();
     const std::uint64_t batches = (part_count + o.batch - 1) / o.batch;
@@ -421,12 +485,13 @@ std::vector<JobResult> run_jobs(Subject &s, Plan &plan, const Range &r,
     const unsigned hw = std::max(1u, std::thread::hardware_concurrency());
     plan.oracle_threads = std::max<unsigned>(1, hw / static_cast<unsigned>(jobs));
     std::vector<JobResult> parts(jobs);
+    for (auto &jr : parts) jr.bins.assign(plan.bins_size(), 0);
     SweepCounters counters;
-    const auto job_begin = [&](std::uint64_t j) {
-        return r.part_begin + std::min(part_count, static_cast<std::uint64_t>(static_cast<unsigned __int128>(batches) * j / jobs) * o.batch);
-    };
+    std::vector<std::uint64_t> job_begin(jobs + 1);
+    for (std::uint64_t j = 0; j <= jobs; ++j)
+        job_begin[j] = r.part_begin + std::min(part_count, static_cast<std::uint64_t>(static_cast<unsigned __int128>(batches) * j / jobs) * o.batch);
     const auto run_job = [&](std::uint64_t j) {
-        const std::uint64_t b = job_begin(j), e = job_begin(j + 1);
+        const std::uint64_t b = job_begin[j], e = job_begin[j + 1];
         try {
             if (j == 0) return sweep_part(s, plan, b, e, parts[j], counters);
             auto more = open_more();
@@ -435,6 +500,7 @@ std::vector<JobResult> run_jobs(Subject &s, Plan &plan, const Range &r,
                 parts[j].status = reports::Status::error;
                 parts[j].message = fmt::format("batch at {}: {}", oracle::word_hex(*plan.g.src, b), more->open_error());
                 parts[j].cmp.mismatches = e - b;
+                if (o.max_failures) parts[j].batch_ends.emplace_back(e, e - b);
                 counters.words += e - b;
                 counters.mismatches += e - b;
                 return;
@@ -452,7 +518,10 @@ std::vector<JobResult> run_jobs(Subject &s, Plan &plan, const Range &r,
     run_job(0);
     for (auto &t : threads) t.join();
     progress.finish();
-    return parts;
+    Jobs out;
+    if (o.max_failures) out.cut = cut_at_max_failures(s, plan, parts, job_begin);
+    out.parts = std::move(parts);
+    return out;
 }
 
 /// The jobs' results merged in range order, as one job over the part finds them: the first
@@ -462,9 +531,11 @@ JobResult merge_jobs(std::vector<JobResult> &parts, std::size_t max_mismatches) 
     for (auto &jr : parts) {
         all.cmp.mismatches += jr.cmp.mismatches;
         for (const auto &[k, v] : jr.cmp.classes) all.cmp.classes[k] += v;
+        for (std::size_t k = 0; k < kClasses; ++k) all.classes[k] += jr.classes[k];
         for (auto &m : jr.cmp.first)
             if (all.cmp.first.size() < max_mismatches) all.cmp.first.push_back(std::move(m));
-        for (const auto &[k, v] : jr.bins) all.bins[k] += v;
+        all.bins.resize(jr.bins.size());
+        for (std::size_t k = 0; k < jr.bins.size(); ++k) all.bins[k] += jr.bins[k];
         all.nan_accepted += jr.nan_accepted;
         all.not_judged += jr.not_judged;
         if (all.status == reports::Status::pass) all.status = jr.status;
@@ -481,7 +552,12 @@ void record_verdict(reports::Report &rep, reports::CaseResult &cr, JobResult &al
     cr.message = all.message;
     rep.extra["binade"] = g.src->exp_bits > 0 ? "exponent field" : "bit length";
     rep.extra["binades"] = std::to_string(g.src->exp_bits > 0 ? (1 << g.src->exp_bits) : g.src->bits + 1);
-    rep.extra["mismatch_bins"] = reports::mismatch_bins_text(all.bins);
+    reports::MismatchBins bins;
+    for (std::size_t k = 0; k < all.bins.size(); ++k)
+        if (all.bins[k]) bins[{k >= p.binades, static_cast<int>(k % p.binades)}] = all.bins[k];
+    rep.extra["mismatch_bins"] = reports::mismatch_bins_text(bins);
+    for (std::size_t k = 0; k < kClasses; ++k)
+        if (all.classes[k]) all.cmp.classes[mismatch_class_name(static_cast<MismatchClass>(k))] += all.classes[k];
     cr.mismatches = all.cmp.mismatches;
     cr.first = std::move(all.cmp.first);
     cr.classes = std::move(all.cmp.classes);
@@ -513,6 +589,7 @@ SweepResult run_sweep(Subject &s, const SweepOptions &o, const reports::SubjectI
     const std::uint64_t part_count = range.part_count();
     plan.ib = g.src->bytes();
     plan.ob = g.dst->bytes();
+    plan.binades = g.src->exp_bits > 0 ? std::size_t{1} << g.src->exp_bits : static_cast<std::size_t>(g.src->bits) + 1;
 
     // 2. The report and its one case, before the verdict.
     SweepResult res;
@@ -523,6 +600,7 @@ SweepResult run_sweep(Subject &s, const SweepOptions &o, const reports::SubjectI
 
     // 3. The sweep: refused when the subject did not open or does not declare the call.
     set_batch_call(plan);
+    std::uint64_t swept = part_count;
     const auto t0 = Clock::now();
     if (!rep.open_error.empty()) {
         cr.status = reports::Status::error;
@@ -531,21 +609,30 @@ SweepResult run_sweep(Subject &s, const SweepOptions &o, const reports::SubjectI
         cr.status = reports::Status::unsupported;
         cr.message = "the subject does not declare this " + std::string(oracle::op_name(o.op));
     } else {
-        auto parts = run_jobs(s, plan, range, open_more, t0);
-        JobResult all = merge_jobs(parts, o.max_mismatches);
+        auto jobs = run_jobs(s, plan, range, open_more, t0);
+        JobResult all = merge_jobs(jobs.parts, o.max_mismatches);
+        if (jobs.cut) {
+            // --max-failures: the words judged end with the batch that reached the bound.
+            swept = jobs.cut - range.part_begin;
+            cr.elements = swept;
+            rep.extra["stopped"] = fmt::format("--max-failures {}: stopped after the batch ending at word {} "
+                                               "({} of {} words judged)", o.max_failures,
+                                               oracle::word_hex(*g.src, jobs.cut - 1), swept, part_count);
+        }
         if (o.progress) {
             const double sec = std::chrono::duration<double>(Clock::now() - t0).count();
-            std::fprintf(stderr, "sweep %s: %llu/%llu words (100.0%%), %llu mismatches, %.3g words/s\n", g.rule.c_str(),
-                         static_cast<unsigned long long>(part_count), static_cast<unsigned long long>(part_count),
-                         static_cast<unsigned long long>(all.cmp.mismatches), static_cast<double>(part_count) / sec);
+            std::fprintf(stderr, "sweep %s: %llu/%llu words (%.1f%%), %llu mismatches, %.3g words/s\n", g.rule.c_str(),
+                         static_cast<unsigned long long>(swept), static_cast<unsigned long long>(part_count),
+                         100.0 * static_cast<double>(swept) / static_cast<double>(part_count),
+                         static_cast<unsigned long long>(all.cmp.mismatches), static_cast<double>(swept) / sec);
         }
         record_verdict(rep, cr, all, plan);
     }
 
     // 4. Timings and totals.
     res.seconds = std::chrono::duration<double>(Clock::now() - t0).count();
-    res.words = part_count;
-    res.words_per_second = res.seconds > 0 ? static_cast<double>(part_count) / res.seconds : 0;
+    res.words = swept;
+    res.words_per_second = res.seconds > 0 ? static_cast<double>(swept) / res.seconds : 0;
     rep.duration_s = res.seconds;
     rep.finished_at = reports::utc_now();
     rep.cases.push_back(std::move(cr));

@@ -759,3 +759,127 @@ TEST_CASE("a plugin built against ABI v1 (the 0.1.0 minimal example, verbatim) s
     CHECK(passed >= 4);
     CHECK(failed <= 1);
 }
+
+namespace {
+
+/// A report without what may differ between equal runs: timestamps and timings.
+json timeless(json r) {
+    for (const char *k : {"started_at", "finished_at", "duration_s"}) r.erase(k);
+    for (auto &c : r["cases"]) c.erase("seconds");
+    return r;
+}
+
+/// The report a `run` wrote (exit 0 or 1 expected), its stderr in `err`.
+json run_report(const std::string &name, const std::string &args, std::string *err = nullptr) {
+    const fs::path r = tmp_dir() / (name + ".json");
+    const auto o = cli("run " + args + " --report '" + r.string() + "'");
+    INFO(args << "\n" << o.out << o.err);
+    REQUIRE((o.status == 0 || o.status == 1));
+    if (err) *err = o.err;
+    return json::parse(slurp(r));
+}
+
+std::vector<std::string> failing_ids(const json &rep) {
+    std::vector<std::string> ids;
+    for (const auto &c : rep.at("cases"))
+        if (c.at("status") == "fail" || c.at("status") == "error" || c.at("status") == "crash" || c.at("status") == "timeout")
+            ids.push_back(c.at("id"));
+    return ids;
+}
+
+const std::string kTruncation = "--plugin mutant_bf16_truncation --suite scalar.convert";
+
+}  // namespace
+
+TEST_CASE("a run leaves out the suites its subject declares nothing in: one line, the report of the run restricted to "
+          "its suites (issue 32, item 4)", "[run][declared]") {
+    const std::string v1 = "--plugin '" + std::string(NINFER_TEST_PLUGIN_DIR) + "/fixture_v1_minimal_0_1_0.so' --level full";
+    std::string err;
+    json all = timeless(run_report("declared-all", v1, &err));
+    json two = timeless(run_report("declared-two", v1 + " --suite scalar.convert --suite scalar.decode"));
+    CHECK(all.at("suites").empty());
+    all.erase("suites");
+    two.erase("suites");
+    CHECK(all == two);
+    INFO(err);
+    const auto line = err.find("not run: ");
+    REQUIRE(line != std::string::npos);
+    CHECK(err.substr(line, err.find('\n', line) - line).find(" suites in which the subject declares nothing (") != std::string::npos);
+    CHECK(err.find("not run: ", line + 1) == std::string::npos);
+    CHECK(err.find("suite grouped.codes") == std::string::npos);
+    CHECK(err.find("suite scalar.convert: ") != std::string::npos);
+}
+
+TEST_CASE("run --max-failures and --fail-fast stop after the N-th unwaived failing case, the same in any number of "
+          "jobs (issue 32, item 5)", "[run][max-failures]") {
+    const json whole = run_report("mf-whole", kTruncation);
+    const auto failing = failing_ids(whole);
+    REQUIRE(failing.size() >= 4);
+    const json two = run_report("mf-two", kTruncation + " --max-failures 2");
+    const auto &cases = two.at("cases");
+    REQUIRE(!cases.empty());
+    CHECK(cases.back().at("id") == failing[1]);
+    CHECK(failing_ids(two).size() == 2);
+    for (std::size_t i = 0; i < cases.size(); ++i) CHECK(cases[i].at("id") == whole.at("cases")[i].at("id"));
+    CHECK(two.at("extra").at("stopped").get<std::string>().find("--max-failures 2: stopped at failing case " + failing[1]) == 0);
+    CHECK(timeless(run_report("mf-two-jobs", kTruncation + " --max-failures 2 --jobs 3")) == timeless(two));
+    CHECK(timeless(run_report("mf-fast", kTruncation + " --fail-fast")).at("cases").back().at("id") == failing[0]);
+    // A waived failure does not count: waive the first failing case, the stop moves to the third.
+    const fs::path b = tmp_dir() / "mf-baseline.json";
+    std::string rule_of_first;
+    for (const auto &c : whole.at("cases"))
+        if (c.at("id") == failing[0]) rule_of_first = c.at("rule");
+    {
+        std::ofstream(b) << json{{"version", 1}, {"waivers", {{{"rule", rule_of_first}, {"case", failing[0]}, {"reason", "known"}}}}}.dump();
+    }
+    const json waived = run_report("mf-waived", kTruncation + " --max-failures 2 --baseline '" + b.string() + "'");
+    CHECK(waived.at("cases").back().at("id") == failing[2]);
+    CHECK(cli("run " + kTruncation + " --fail-fast --max-failures 3").status == 2);
+}
+
+TEST_CASE("run --rule, --case and --rerun-failed choose cases, compose with shards and baselines, and refuse an empty "
+          "choice with one line (issue 32, item 7)", "[run][select]") {
+    const json whole = run_report("sel-whole", kTruncation);
+    // --rule: every case of the run is of a matching rule.
+    const json bf16 = run_report("sel-rule", kTruncation + " --rule 'convert.fp32_to_bf16*'");
+    REQUIRE(!bf16.at("cases").empty());
+    for (const auto &c : bf16.at("cases")) CHECK(c.at("rule").get<std::string>().rfind("convert.fp32_to_bf16", 0) == 0);
+    auto o = cli("run " + kTruncation + " --rule convert.fp32_to_bf16_rn");
+    CHECK(o.status == 2);
+    CHECK(o.err.find("--rule 'convert.fp32_to_bf16_rn' selects no case of this run") != std::string::npos);
+    CHECK(o.err.find("; did you mean convert.fp32_to_bf16_r") != std::string::npos);
+    CHECK(std::count(o.err.begin(), o.err.end(), '\n') == 1);
+    // --case: a glob over case ids.
+    const std::string first_id = whole.at("cases")[0].at("id");
+    const json one = run_report("sel-case", kTruncation + " --case '" + first_id + "'");
+    REQUIRE(one.at("cases").size() == 1);
+    CHECK(one.at("cases")[0].at("id") == first_id);
+    o = cli("run " + kTruncation + " --case 'no-such-case/*'");
+    CHECK(o.status == 2);
+    CHECK(o.err.find("--case 'no-such-case/*' selects no case of this run") != std::string::npos);
+    // --rerun-failed: exactly the failing cases, in order; its shards together are the whole.
+    const fs::path previous = tmp_dir() / "sel-whole.json";
+    const json again = run_report("sel-again", "--plugin mutant_bf16_truncation --rerun-failed '" + previous.string() + "'");
+    CHECK(failing_ids(again) == failing_ids(whole));
+    CHECK(again.at("cases").size() == failing_ids(whole).size());
+    std::vector<std::string> sharded;
+    for (const char *shard : {"0/2", "1/2"})
+        for (const auto &id : failing_ids(run_report(std::string("sel-shard") + shard[0],
+                                                     "--plugin mutant_bf16_truncation --rerun-failed '" + previous.string() +
+                                                         "' --shard " + shard)))
+            sharded.push_back(id);
+    CHECK(sharded == failing_ids(whole));
+    // With a baseline that waives them all, the rerun passes.
+    const fs::path b = tmp_dir() / "sel-baseline.json";
+    std::ofstream(b) << R"({"version": 1, "waivers": [{"rule": "convert.fp32_to_bf16_rne", "case": "*", "reason": "truncates"}]})";
+    const auto waived = cli("run --plugin mutant_bf16_truncation --rerun-failed '" + previous.string() +
+                            "' --rule convert.fp32_to_bf16_rne --baseline '" + b.string() + "'");
+    INFO(waived.out << waived.err);
+    CHECK(waived.status == 0);
+    // A report without failures has nothing to run again.
+    const json passing = run_report("sel-pass", "--plugin reference --suite scalar.decode");
+    o = cli("run --plugin reference --rerun-failed '" + (tmp_dir() / "sel-pass.json").string() + "'");
+    CHECK(o.status == 2);
+    CHECK(o.err.find("the report has no failing case to run again") != std::string::npos);
+    CHECK(passing.at("cases").size() > 0);
+}

@@ -15,6 +15,8 @@
 #include "cli_support.hpp"
 #include "ninfer/harness/runner.hpp"
 #include "ninfer/harness/subject.hpp"
+#include "ninfer/oracle/formats.hpp"
+#include "ninfer/suites/conversions.hpp"
 
 namespace fs = std::filesystem;
 using nlohmann::json;
@@ -240,4 +242,84 @@ TEST_CASE("sweep --nan-sign judges NaN words under the sign profile a main-rule 
     // Only a conversion with a sign profile, and one profile at a time.
     CHECK(conform("sweep --plugin reference --conversion fp32_to_bf16_rne --count 10 --nan-sign").status == 2);
     CHECK(conform("sweep --plugin reference " + args + " --nan-sign --nan-payload").status == 2);
+}
+
+TEST_CASE("a failing sweep counts every mismatch by class and binade; --max-failures stops at the same batch in any "
+          "number of jobs (issue 32, item 5)", "[sweep][max-failures]") {
+    const std::string args = "--plugin " + kMutant + " --conversion fp32_to_bf16_rne --start 3f000000 --count 3000000 "
+                             "--batch 70001 --max-mismatches 40";
+    const json whole = sweep_report("whole", args + " --jobs 2");
+    const auto &c = whole["cases"][0];
+    std::uint64_t by_class = 0, by_bin = 0;
+    for (const auto &[k, v] : c["classes"].items()) by_class += v.get<std::uint64_t>();
+    const std::string bins = whole["extra"]["mismatch_bins"];
+    for (std::size_t at = bins.find(':'); at != std::string::npos; at = bins.find(':', at + 1)) by_bin += std::stoull(bins.substr(at + 1));
+    CHECK(by_class == c["mismatches"].get<std::uint64_t>());
+    CHECK(by_bin == c["mismatches"].get<std::uint64_t>());
+    CHECK_FALSE(whole["extra"].contains("stopped"));
+    // The 100 000th mismatch falls in the second batch or later: the report ends with its batch.
+    const json one = sweep_report("stop1", args + " --jobs 1 --max-failures 100000");
+    const auto &s = one["cases"][0];
+    CHECK(s["status"] == "fail");
+    CHECK(s["mismatches"].get<std::uint64_t>() >= 100000);
+    CHECK(s["elements"].get<std::uint64_t>() % 70001 == 0);
+    CHECK(s["elements"].get<std::uint64_t>() < 3000000);
+    CHECK(one["extra"]["stopped"].get<std::string>().find("--max-failures 100000: stopped after the batch ending at word") == 0);
+    CHECK(s["first_mismatches"] == c["first_mismatches"]);  // the same first words as the whole sweep
+    for (const char *jobs : {"2", "5"}) {
+        INFO("--jobs " << jobs);
+        CHECK(without_timings(sweep_report(std::string("stop") + jobs, args + " --jobs " + jobs + " --max-failures 100000")) ==
+              without_timings(one));
+    }
+    // --fail-fast is --max-failures 1: the first batch alone.
+    const json fast = sweep_report("fast", args + " --jobs 3 --fail-fast");
+    CHECK(fast["cases"][0]["elements"] == 70001);
+    CHECK(fast["extra"]["stopped"].get<std::string>().find("--max-failures 1:") == 0);
+    // The summary on stdout is for people: no raw report fields, the stop named.
+    const auto o = conform("sweep " + args + " --fail-fast");
+    CHECK(o.status == 1);
+    CHECK(o.out.find("mismatch_bins") == std::string::npos);
+    CHECK(o.out.find("stopped: --max-failures 1:") != std::string::npos);
+    CHECK(o.out.find("70001 words judged: ") != std::string::npos);
+    CHECK(o.out.find("result: FAIL") != std::string::npos);
+    CHECK(conform("sweep " + args + " --fail-fast --max-failures 2").status == 2);
+    CHECK(conform("sweep " + args + " --max-failures 0").status == 2);
+}
+
+TEST_CASE("the sweep's domain bit test is the oracle's domain of every conversion (issue 32, item 5)", "[sweep][domain]") {
+    // Every word of a source of up to 16 bits; of a wider one, every exponent with the fraction's
+    // edges and a spread of fractions, both signs.
+    std::size_t partial = 0;
+    for (const auto &cv : oracle::kConversions) {
+        const auto &src = oracle::word_format(cv.src);
+        partial += suites::conversion_domain_is_partial(cv);
+        std::vector<std::uint64_t> words;
+        if (src.bits <= 16) {
+            for (std::uint64_t w = 0; w <= src.mask() + 1; ++w) words.push_back(w);
+        } else {
+            const std::uint64_t frac = (std::uint64_t{1} << src.man_bits) - 1;
+            for (std::uint64_t e = 0; e < (std::uint64_t{1} << src.exp_bits); ++e)
+                for (std::uint64_t m : {std::uint64_t{0}, std::uint64_t{1}, std::uint64_t{2}, frac >> 1, (frac >> 1) + 1, frac - 1, frac,
+                                        frac / 3, frac / 7})
+                    for (std::uint64_t sign : {std::uint64_t{0}, std::uint64_t{1}})
+                        words.push_back((sign << (src.bits - 1)) | (e << src.man_bits) | (m & frac));
+            words.push_back(src.mask() + 1);
+        }
+        for (const auto w : words) {
+            INFO(cv.name << " word " << fmt_hex(w));
+            REQUIRE(sweep_in_domain(cv, w) == suites::conversion_in_domain(cv, w));
+        }
+    }
+    CHECK(partial > 0);  // the E2M1 conversions leave NaN inputs undefined
+}
+
+TEST_CASE("a partial-domain sweep counts the words outside its domain on the block fast path (issue 32, item 5)",
+          "[sweep][domain]") {
+    // fp32 -> e2m1 from 7f000000: 2^23 numbers and infinity, then 2^23 - 1 NaN words (not judged).
+    const json r = sweep_report("e2m1", "--plugin reference --conversion fp32_to_e2m1_rne_satfinite --start 7f000000 "
+                                         "--count 16777216 --jobs 2");
+    const auto &c = r["cases"][0];
+    CHECK(c["status"] == "pass");
+    CHECK(c["not_judged"]["count"] == 8388607);
+    CHECK(c["mismatches"] == 0);
 }

@@ -41,6 +41,10 @@ struct RunArgs {
     ProgressMode progress = ProgressMode::automatic;  ///< --progress, --no-progress
     std::string summary_md, previous, write_baseline;  ///< --summary-md, --previous, --write-baseline
     bool fail_on_stale_waivers = false;
+    std::vector<std::string> rules, cases;  ///< --rule, --case globs
+    std::string rerun_failed;               ///< --rerun-failed REPORT
+    std::size_t max_failures = 0;           ///< --max-failures N (--fail-fast: 1)
+    bool fail_fast = false;
 };
 
 /// Most shards of a run (docs/cli.md, "run --shard").
@@ -102,7 +106,7 @@ CommandFiles run_files(const RunArgs &a, const std::string &vectors_dir) {
     const std::string vectors_name =
         !a.custom_vectors.empty() ? "--custom-vectors" : !a.vectors.empty() ? "--vectors" : "the vectors directory";
     return {.inputs = {{"--baseline", a.baseline}, {"--plugin", a.subject.plugin}, {"--case-cache-key", a.case_cache_key},
-                       {"--previous", a.previous}},
+                       {"--previous", a.previous}, {"--rerun-failed", a.rerun_failed}},
             .input_dirs = {{vectors_name, vectors_dir}},
             .outputs = {{"--report", a.report}, {"--junit", a.junit}, {"--summary-md", a.summary_md},
                         {"--write-baseline", a.write_baseline}},
@@ -165,16 +169,22 @@ void add_sr_statistics(reports::Report &rep, Subject &s, const RunOptions &opts,
 /// Largest previous report read by --previous (a merged report of the main job is a few MiB).
 constexpr std::size_t kMaxPreviousBytes = std::size_t{256} << 20;
 
-/// The capabilities a previous report (--previous) saw its subject declare; none when the report
-/// predates the record. UsageError when the file is not a report.
-std::vector<std::string> previous_capabilities(const std::string &path) {
+/// A JSON report of `run --report` that an option names, or UsageError naming the option.
+nlohmann::json read_run_report(const std::string &path, const char *option) {
     std::string text, error;
     nlohmann::json j;
     if (!vectors::read_file_capped(path, kMaxPreviousBytes, text, error) || !vectors::parse_json_bounded(text, j, error))
-        throw UsageError(fmt::format("--previous '{}': {} (expected a JSON report of `run --report`)", echo(path), error));
+        throw UsageError(fmt::format("{} '{}': {} (expected a JSON report of `run --report`)", option, echo(path), error));
     if (!j.is_object() || j.value("schema", "") != reports::kSchemaId || !j.contains("subject") || !j["subject"].is_object())
-        throw UsageError(fmt::format("--previous '{}': not a {} report (expected a JSON report of `run --report`)",
+        throw UsageError(fmt::format("{} '{}': not a {} report (expected a JSON report of `run --report`)", option,
                                      echo(path), reports::kSchemaId));
+    return j;
+}
+
+/// The capabilities a previous report (--previous) saw its subject declare; none when the report
+/// predates the record. UsageError when the file is not a report.
+std::vector<std::string> previous_capabilities(const std::string &path) {
+    const nlohmann::json j = read_run_report(path, "--previous");
     std::vector<std::string> out;
     const auto &subject = j["subject"];
     if (!subject.contains("capabilities")) return out;
@@ -185,6 +195,43 @@ std::vector<std::string> previous_capabilities(const std::string &path) {
         out.push_back(c.get<std::string>());
     }
     return out;
+}
+
+/// --rerun-failed: the failing cases of a report (fail, crash, timeout, error; waived or not) as
+/// the selection's ids; the run takes the report's level and seed unless given, and its failing
+/// cases' suites unless --suite is.
+CaseSelection rerun_failed(const std::string &path, RunOptions &opts, bool level_given, bool seed_given) {
+    const nlohmann::json j = read_run_report(path, "--rerun-failed");
+    if (j.value("kind", "run") != "run")
+        throw UsageError(fmt::format("--rerun-failed '{}': a {} report (expected a report of `run --report`)", echo(path),
+                                     j.value("kind", "")));
+    CaseSelection sel;
+    sel.ids.emplace();
+    sel.ids_from = fmt::format("--rerun-failed '{}'", echo(path));
+    std::vector<std::string> suites;
+    for (const auto &c : j.value("cases", nlohmann::json::array())) {
+        const auto status = c.is_object() ? c.value("status", "") : "";
+        if (status != "fail" && status != "crash" && status != "timeout" && status != "error") continue;
+        sel.ids->push_back(c.value("id", ""));
+        if (const auto suite = c.value("suite", ""); std::find(suites.begin(), suites.end(), suite) == suites.end())
+            suites.push_back(suite);
+    }
+    if (!level_given && j.contains("level") && j["level"].is_string()) opts.level = require_level(j["level"].get<std::string>());
+    if (!seed_given && j.contains("seed") && j["seed"].is_number_unsigned()) opts.seed = j["seed"].get<std::uint64_t>();
+    if (opts.suites.empty())
+        for (const auto &n : suites)
+            if (suites::find_suite(n)) opts.suites.push_back(n);  // SR statistics' cases have no suite to collect
+    return sel;
+}
+
+/// One line for the suites left out because the subject declares nothing in them.
+void print_undeclared(const CaseSet &set) {
+    if (set.undeclared.empty()) return;
+    std::string names;
+    for (std::size_t i = 0; i < set.undeclared.size() && i < 3; ++i) names += (i ? ", " : "") + set.undeclared[i];
+    if (set.undeclared.size() > 3) names += fmt::format(" and {} more", set.undeclared.size() - 3);
+    std::fprintf(stderr, "not run: %zu suite%s in which the subject declares nothing (%s)\n", set.undeclared.size(),
+                 set.undeclared.size() == 1 ? "" : "s", names.c_str());
 }
 
 /// Lost capabilities named one per line; the rest are counted.
@@ -293,6 +340,16 @@ void add_run(CLI::App &app) {
                   "add the behaviour fingerprint of every declared conversion to the report (by default, of each "
                   "conversion whose convert rules failed; docs/cli.md \"fingerprint\")");
     add_progress_options(*cmd, a->progress);
+    cmd->add_option("--rule", a->rules, "run only the cases of rules matching this glob (repeatable), e.g. 'convert.fp32_to_*'");
+    cmd->add_option("--case", a->cases, "run only the cases whose id matches this glob (repeatable)");
+    cmd->add_option("--rerun-failed", a->rerun_failed,
+                    "run only the failing cases of this JSON report, at its level and seed unless given")
+        ->check(path_given());
+    auto *max_failures = cmd->add_option("--max-failures", a->max_failures,
+                                         "stop after the N-th failing case (waived ones excepted); the report says so")
+                             ->check(digits())
+                             ->check(CLI::Range(std::size_t{1}, ~std::size_t{0}));
+    cmd->add_flag("--fail-fast", a->fail_fast, "stop after the first failing case (--max-failures 1)")->excludes(max_failures);
     cmd->add_option("--summary-md", a->summary_md,
                     "write a Markdown summary here (atomically), fit for $GITHUB_STEP_SUMMARY")
         ->check(path_given());
@@ -306,9 +363,15 @@ void add_run(CLI::App &app) {
                     "write a baseline here (atomically): this run's capabilities, the --baseline waivers that fired and "
                     "one waiver per unwaived failing case")
         ->check(path_given());
-    cmd->callback([a] {
+    cmd->callback([a, cmd] {
         require_one_subject(a->subject, "run");
         RunOptions opts = run_options(*a);
+        CaseSelection selection{a->rules, a->cases, std::nullopt, ""};
+        if (!a->rerun_failed.empty()) {
+            auto failed = rerun_failed(a->rerun_failed, opts, cmd->count("--level") > 0, cmd->count("--seed") > 0);
+            selection.ids = std::move(failed.ids);
+            selection.ids_from = std::move(failed.ids_from);
+        }
         const bool custom = !a->custom_vectors.empty();
         // Inputs and outputs first: a bad baseline, vector set or report path must not cost a run.
         check_files(run_files(*a, opts.vectors_dir.string()));
@@ -325,7 +388,18 @@ void add_run(CLI::App &app) {
         } else if (!a->case_cache_key.empty()) {
             throw UsageError("--case-cache-key: no --case-cache to authenticate (give --case-cache DIR too)");
         }
+        if (baseline)
+            opts.waived = [&b = *baseline](const reports::CaseResult &r) {
+                return std::any_of(b.waivers.begin(), b.waivers.end(), [&r](const Waiver &w) { return waiver_matches(w, r.rule, r.id); });
+            };
+        opts.max_failures = a->fail_fast ? 1 : a->max_failures;
+        // The subject first: the suites it declares nothing in are neither generated nor run.
+        reports::SubjectIdentity id;
+        auto subject = open_subject(a->subject, id);
+        if (subject->open_error().empty()) opts.declared_by = &subject->info();
         CaseSet set = collect_cases(opts);
+        print_undeclared(set);
+        select_cases(set, selection);
         std::uint64_t cases_total = 0;
         if (shard) {
             cases_total = keep_shard(set, *shard);
@@ -340,8 +414,6 @@ void add_run(CLI::App &app) {
         else
             require_own_vectors(set);
         std::fprintf(stderr, "seed %llu (include this in bug reports)\n", static_cast<unsigned long long>(opts.seed));
-        reports::SubjectIdentity id;
-        auto subject = open_subject(a->subject, id);
         id.capabilities = capability_lines(subject->info().capabilities);
         // The other jobs' subjects: the same one, opened again in their threads.
         const auto open_more = [a] {
@@ -349,10 +421,12 @@ void add_run(CLI::App &app) {
             return open_subject(a->subject, ignored);
         };
         reports::Report rep = run_cases(*subject, set, opts, id, open_more);
-        add_sr_statistics(rep, *subject, opts, shard.has_value());
+        // A stopped or selecting run is after its cases alone: no SR statistics, no fingerprints.
+        const bool partial = rep.extra.count("stopped") || !selection.empty();
+        if (!partial) add_sr_statistics(rep, *subject, opts, shard.has_value());
         rep.vectors_custom = custom;
         std::vector<std::string> fingerprint_errors;
-        fingerprint::add_run_fingerprints(*subject, rep, a->fingerprint, a->jobs, fingerprint_errors);
+        if (!partial) fingerprint::add_run_fingerprints(*subject, rep, a->fingerprint, a->jobs, fingerprint_errors);
         for (const auto &e : fingerprint_errors) std::fprintf(stderr, "warning: %s\n", reports::untrusted_text(e).c_str());
         annotate_report(rep, *a, baseline, shard, cases_total);
         const auto gates = failed_gates(rep, *a, baseline, previous);

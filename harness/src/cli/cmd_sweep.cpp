@@ -2,6 +2,7 @@
 // `ninfer-conform sweep`: every source word of a conversion through a subject, against the fast
 // native expected words of ninfer::native (cross-checked against the oracle); progress on
 // stderr; words/s.
+#include <algorithm>
 #include <cstdio>
 #include <memory>
 #include <thread>
@@ -19,10 +20,54 @@ struct SweepArgs {
     unsigned jobs = 0;
     std::uint64_t count = 0, batch = 1ull << 17;
     std::size_t max_mismatches = 8;
+    std::uint64_t max_failures = 0;
+    bool fail_fast = false;
     bool nan_payload = false;
     bool nan_sign = false;
     ProgressMode progress = ProgressMode::automatic;  ///< --progress, --no-progress
 };
+
+/// First mismatches shown on stdout; the report keeps --max-mismatches of them.
+constexpr std::size_t kMismatchesShown = 3;
+
+/// The human summary of a sweep on stdout (docs/cli.md, "sweep"): what was swept, the verdict in
+/// words, classes and the first mismatches; the JSON report keeps every field (bins included).
+std::string sweep_summary(const reports::Report &r) {
+    const auto &c = r.cases.front();
+    const auto extra = [&r](const char *k) { return r.extra.count(k) ? r.extra.at(k) : std::string(); };
+    std::string s = fmt::format("ninfer-conform {} sweep: {} {} {} (abi {}) {}\n", r.tool_version, r.subject.kind,
+                                reports::untrusted_text(r.subject.name), reports::untrusted_text(r.subject.version),
+                                r.subject.abi, reports::untrusted_text(r.subject.path));
+    s += fmt::format("sweep: {}, {} words from {} (expected words: {}){}\n", c.rule, extra("count"), extra("start"),
+                     extra("expected"), r.extra.count("shard") ? fmt::format(", shard {}: {} words from {}", extra("shard"),
+                                                                          extra("shard_count"), extra("shard_start"))
+                                                               : "");
+    if (!r.open_error.empty()) s += fmt::format("subject did not start: {}\n", reports::untrusted_text(r.open_error));
+    if (r.extra.count("stopped")) s += "stopped: " + extra("stopped") + "\n";
+    if (c.status != reports::Status::unsupported)
+        s += fmt::format("{} words judged: {} mismatched{}\n", c.elements, c.mismatches,
+                         c.message.empty() ? "" : ", " + reports::untrusted_text(c.message));
+    std::string classes;
+    for (const auto &[k, v] : c.classes) classes += fmt::format("{}{} {}", classes.empty() ? "" : ", ", k, v);
+    if (!classes.empty()) s += "mismatch classes: " + classes + "\n";
+    if (const auto bins = extra("mismatch_bins"); !bins.empty())
+        s += fmt::format("mismatches in {} binades of 2 x {} (sign and {}; each counted in the report's mismatch_bins)\n",
+                         std::count(bins.begin(), bins.end(), ' ') + 1, extra("binades"), extra("binade"));
+    for (std::size_t i = 0; i < c.first.size() && i < kMismatchesShown; ++i) {
+        const auto &m = c.first[i];
+        s += fmt::format("  {}: expected {}{} actual {}{} [{}]\n", m.location, m.expected,
+                         m.expected_value.size() <= 24 ? " (" + m.expected_value + ")" : "", m.actual,
+                         m.actual_value.size() <= 24 ? " (" + m.actual_value + ")" : "", m.cls);
+    }
+    if (c.mismatches > kMismatchesShown && c.first.size() > kMismatchesShown)
+        s += fmt::format("  ... {} more mismatches ({} kept in the report)\n", c.mismatches - kMismatchesShown, c.first.size());
+    if (c.nan_accepted) s += fmt::format("NaN words accepted by the NaN policy {}, not bit-equal: {}\n", c.nan_policy, c.nan_accepted);
+    if (c.not_judged) s += fmt::format("not judged: {} source words, {}\n", c.not_judged, c.not_judged_why);
+    s += reports::run_failed(r) ? "result: FAIL\n"
+         : c.status == reports::Status::unsupported ? "result: NOTHING TESTED (the subject does not declare it)\n"
+                                                    : "result: PASS\n";
+    return s;
+}
 
 }  // namespace
 
@@ -65,6 +110,12 @@ void add_sweep(CLI::App &app) {
     cmd->add_flag("--nan-sign", a->nan_sign,
                   "judge NaN words under the profile rule convert.<name>.nan_sign (a NaN of the input's sign)");
     add_progress_options(*cmd, a->progress);
+    auto *max_failures = cmd->add_option("--max-failures", a->max_failures,
+                                         "stop after the batch holding the N-th mismatching word; the report says so")
+                             ->check(digits())
+                             ->check(CLI::Range(std::uint64_t{1}, ~std::uint64_t{0}));
+    cmd->add_flag("--fail-fast", a->fail_fast, "stop after the batch holding the first mismatch (--max-failures 1)")
+        ->excludes(max_failures);
     cmd->callback([a] {
         require_one_subject(a->subject, "sweep");
         const auto &conv = require_name(oracle::kConversions, a->conversion, "conversion");
@@ -79,6 +130,7 @@ void add_sweep(CLI::App &app) {
         if (a->count) o.count = a->count;
         o.batch = a->batch;
         o.max_mismatches = a->max_mismatches;
+        o.max_failures = a->fail_fast ? 1 : a->max_failures;
         o.progress = true;
         o.live_progress = progress_shown(a->progress);
         o.nan_payload = a->nan_payload;
@@ -118,7 +170,7 @@ void add_sweep(CLI::App &app) {
                                                     .nan_payload = o.nan_payload,
                                                     .nan_sign = o.nan_sign};
         write_reports(res.report, a->report, a->junit);
-        std::fputs(reports::render_summary(res.report).c_str(), stdout);
+        std::fputs(sweep_summary(res.report).c_str(), stdout);
         // An undeclared conversion is not swept: no words and no speed to report (as `run` says).
         if (res.report.totals.cases > 0 && res.report.totals.unsupported == res.report.totals.cases)
             std::fprintf(stderr, "warning: nothing was tested: subject %s %s does not declare %s\n", id.name.c_str(),

@@ -51,6 +51,16 @@ struct RunOptions {
     /// `run --pin RULE=CHOICE`: each open reading named keeps only that choice in its cases
     /// (suites::pin_choice); checked by check_pins.
     std::map<std::string, std::string> pins;
+    /// When set (`run` sets its subject's): a suite none of whose golden cases the subject
+    /// declares (case_declared) is left out, its random cases never generated, none of its cases
+    /// reported (CaseSet::undeclared names it). The golden cases of a suite cover every call of
+    /// its random ones (a test checks it at full), so no declared case is lost.
+    const SubjectInfo *declared_by = nullptr;
+    /// `run --max-failures N` (0: none; `--fail-fast` is 1): stop after the N-th failing case in
+    /// case order that `waived` does not excuse; the report holds the cases up to it and says so
+    /// (extra "stopped"), the same for any number of jobs.
+    std::size_t max_failures = 0;
+    std::function<bool(const reports::CaseResult &)> waived;  ///< empty: no failure is excused
 };
 
 /// Parse "RULE=CHOICE" (`run --pin`); throws UsageError naming the text and the form expected.
@@ -73,7 +83,22 @@ struct CaseSet {
     std::vector<SuiteCase> cases;
     std::string vectors_dir, manifest_sha256;
     std::string manifest;  ///< the text of MANIFEST.sha256 whose digest is manifest_sha256
+    std::vector<std::string> undeclared;  ///< suites left out: nothing in them declared (RunOptions::declared_by)
 };
+
+/// Which cases of a set to run (`run --rule`, `--case`, `--rerun-failed`): a case is kept when
+/// it matches one of `rules` (globs over rule ids), one of `cases` (globs over case ids) and is
+/// one of `ids`, each where given. Globs as a baseline's waivers (`*` crosses '/').
+struct CaseSelection {
+    std::vector<std::string> rules, cases;
+    std::optional<std::vector<std::string>> ids;
+    std::string ids_from;  ///< where `ids` come from, for messages ("--rerun-failed old.json")
+    bool empty() const { return rules.empty() && cases.empty() && !ids; }
+};
+
+/// Keep the selected cases of the set, in order; throws UsageError with one line (and the
+/// nearest names) when a pattern or the ids select nothing.
+void select_cases(CaseSet &set, const CaseSelection &sel);
 
 /// Golden cases from the vectors (digests verified, all suites in one load: each file read
 /// once, ids unique across files) plus, at full and exhaustive, the suites' seeded random
@@ -134,6 +159,10 @@ struct SweepOptions {
     /// start + floor(count*(I+1)/N)) of the range; the report keeps the whole range's start and
     /// count (docs/cli.md, "Shards").
     std::uint64_t shard_index = 0, shard_count = 0;
+    /// `--max-failures N` (0: none; `--fail-fast` is 1): stop after the batch in which the N-th
+    /// mismatching word (in word order) is found; the report judges the words up to there and
+    /// says so (extra "stopped"), the same for any number of jobs.
+    std::uint64_t max_failures = 0;
 };
 
 struct SweepResult {
@@ -147,6 +176,11 @@ struct SweepResult {
 /// not judged outside the rule's domain (suites/conversions.hpp), else pass when the actual word
 /// is the expected one or the NaN policy accepts it, else fail.
 enum class WordVerdict : std::uint8_t { pass, fail, not_judged };
+/// Whether a source word is inside the conversion's domain (suites::conversion_in_domain), from
+/// the source word's bits alone: the sweep's test per word, cross-checked against the oracle's
+/// classes in the tests.
+bool sweep_in_domain(const oracle::Conversion &c, std::uint64_t src);
+
 WordVerdict sweep_word_verdict(const oracle::Conversion &c, suites::NanPolicy policy, std::uint64_t src,
                                std::uint64_t expected, std::uint64_t actual);
 

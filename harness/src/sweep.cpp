@@ -544,8 +544,10 @@ SweepResult run_sweep(Subject &s, const SweepOptions &o, const reports::SubjectI
 
     // 4. Timings and totals.
     res.seconds = std::chrono::duration<double>(Clock::now() - t0).count();
-    res.words = part_count;
-    res.words_per_second = res.seconds > 0 ? static_cast<double>(part_count) / res.seconds : 0;
+    // A subject that never started (or declared no such call) swept no word: no speed either.
+    const bool swept = rep.open_error.empty() && cr.status != reports::Status::unsupported;
+    res.words = swept ? part_count : 0;
+    res.words_per_second = swept && res.seconds > 0 ? static_cast<double>(part_count) / res.seconds : 0;
     rep.duration_s = res.seconds;
     rep.finished_at = reports::utc_now();
     rep.cases.push_back(std::move(cr));

@@ -16,6 +16,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <iterator>
 #include <string>
 #include <vector>
 
@@ -144,6 +145,9 @@ void say(const char (&s)[N]) {
     [[maybe_unused]] auto w = ::write(2, s, N - 1);
 }
 
+/// The actions of kFatalSignals as installed, against which each call's end is compared.
+struct sigaction g_installed[std::size(kFatalSignals)];
+
 void on_fatal_signal(int sig, siginfo_t *info, void *) {
     // A fault the kernel raised (si_code > 0) at a guard page is the one this handler explains;
     // a raised or sent signal's si_addr is no address (it overlaps the sender's pid).
@@ -170,7 +174,10 @@ void install_guard_handler() {
     struct sigaction sa = {};
     sa.sa_sigaction = on_fatal_signal;
     sa.sa_flags = SA_SIGINFO | SA_RESETHAND | SA_ONSTACK;
-    for (int sig : kFatalSignals) ::sigaction(sig, &sa, nullptr);
+    for (std::size_t i = 0; i < std::size(kFatalSignals); ++i) {
+        ::sigaction(kFatalSignals[i], &sa, nullptr);
+        ::sigaction(kFatalSignals[i], nullptr, &g_installed[i]);  // as the system keeps it (a sanitizer may)
+    }
 }
 
 /// After a call: end the worker by the fatal signal the plugin left pending (blocked), or whose
@@ -180,10 +187,12 @@ void end_if_signal_hidden() {
     sigset_t pending;
     ::sigemptyset(&pending);
     ::sigpending(&pending);
-    for (int sig : kFatalSignals) {
+    for (std::size_t i = 0; i < std::size(kFatalSignals); ++i) {
+        const int sig = kFatalSignals[i];
         struct sigaction now = {};
         ::sigaction(sig, nullptr, &now);
-        const bool ours = (now.sa_flags & SA_SIGINFO) != 0 && now.sa_sigaction == on_fatal_signal;
+        const bool ours = (now.sa_flags & SA_SIGINFO) == (g_installed[i].sa_flags & SA_SIGINFO) &&
+                          now.sa_sigaction == g_installed[i].sa_sigaction;
         if (!::sigismember(&pending, sig) && ours) continue;
         std::fprintf(stderr, "ninfer-conform worker: the plugin %s SIG%s during the call: a crash\n",
                      ours ? "left pending (blocked)" : "replaced the action of", ::sigabbrev_np(sig));

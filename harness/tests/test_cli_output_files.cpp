@@ -201,7 +201,10 @@ TEST_CASE("outputs: the case cache key and files are never read through a link n
     }
     SECTION("a cache file that is a link") {
         const fs::path v = victim("cache-file");
-        for (const auto &e : fs::directory_iterator(dir / "c")) plant_link(e.path(), v);
+        std::vector<fs::path> files;
+        for (const auto &e : fs::directory_iterator(dir / "c")) files.push_back(e.path());
+        REQUIRE_FALSE(files.empty());
+        for (const auto &f : files) plant_link(f, v);
         const Out o = cli(full + cache);
         CHECK(o.status == 2);
         CHECK_THAT(o.err, Catch::Contains("a symbolic link (expected a regular file: a cache file is never read through a link)"));

@@ -70,6 +70,7 @@ if(NINFER_BUILD_TESTS)
     ${CMAKE_CURRENT_LIST_DIR}/tests/test_cli_merge.cpp
     ${CMAKE_CURRENT_LIST_DIR}/tests/test_cli_operators.cpp
     ${CMAKE_CURRENT_LIST_DIR}/tests/test_cli_case_cache.cpp
+    ${CMAKE_CURRENT_LIST_DIR}/tests/test_cli_output_files.cpp
     ${CMAKE_CURRENT_LIST_DIR}/tests/test_cli_ci_gates.cpp
     ${CMAKE_CURRENT_LIST_DIR}/tests/test_jobs_stress.cpp
     ${CMAKE_CURRENT_LIST_DIR}/tests/test_signals.cpp

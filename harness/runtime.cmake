@@ -18,7 +18,7 @@ if(NINFER_BUILD_TESTS)
   set(NINFER_TEST_PLUGIN_DIR ${PROJECT_BINARY_DIR}/test-plugins)
   set(ninfer_test_plugins minimal_plugin)
   add_library(minimal_plugin MODULE ${CMAKE_CURRENT_LIST_DIR}/examples/minimal_plugin.c)
-  foreach(fixture crash abort hang huge_alloc overrun liar wrong_abi no_entry null_entry bad_capability fork)
+  foreach(fixture crash abort hang huge_alloc overrun liar wrong_abi no_entry null_entry bad_capability fork raise_signal)
     add_library(fixture_${fixture} MODULE ${CMAKE_CURRENT_LIST_DIR}/tests/fixtures/${fixture}.c)
     list(APPEND ninfer_test_plugins fixture_${fixture})
   endforeach()
@@ -65,6 +65,7 @@ if(NINFER_BUILD_TESTS)
 
   target_sources(ninfer_harness_tests PRIVATE
     ${CMAKE_CURRENT_LIST_DIR}/tests/test_subject_plugin.cpp
+    ${CMAKE_CURRENT_LIST_DIR}/tests/test_raised_signals.cpp
     ${CMAKE_CURRENT_LIST_DIR}/tests/test_subject_exec.cpp
     ${CMAKE_CURRENT_LIST_DIR}/tests/test_subject_exec_binary.cpp)
   add_dependencies(ninfer_harness_tests ninfer-conform-worker ${ninfer_test_plugins})

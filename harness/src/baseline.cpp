@@ -85,7 +85,7 @@ Baseline parse_baseline(const std::string &text, const std::string &where) {
 
 Baseline load_baseline(const std::filesystem::path &path) {
     std::string text, error;
-    if (!vectors::read_file_capped(path.string(), kMaxBaselineBytes, text, error))
+    if (!vectors::read_file_capped(path.string(), kMaxBaselineBytes, text, error, vectors::Begins::json_object))
         throw BaselineError(fmt::format("{}: cannot read the baseline file: {}", vectors::echo(path.string()), error));
     Baseline b = parse_baseline(text, vectors::echo(path.string()));
     b.sha256 = vectors::sha256_bytes(text);

@@ -14,7 +14,7 @@
 #include <openssl/hmac.h>
 #include <openssl/rand.h>
 
-#include <atomic>
+#include <utility>
 #include <cerrno>
 #include <cstdio>
 #include <cstdlib>
@@ -96,15 +96,78 @@ bool authentic(nlohmann::ordered_json h, std::string_view lines, const CaseCache
     return claimed.size() == actual.size() && CRYPTO_memcmp(claimed.data(), actual.data(), actual.size()) == 0;
 }
 
+/// A descriptor closed when it goes out of scope.
+struct Fd {
+    int fd = -1;
+    Fd() = default;
+    explicit Fd(int f) : fd(f) {}
+    Fd(Fd &&o) noexcept : fd(o.fd) { o.fd = -1; }
+    Fd &operator=(Fd &&o) noexcept {
+        std::swap(fd, o.fd);
+        return *this;
+    }
+    ~Fd() {
+        if (fd >= 0) ::close(fd);
+    }
+};
+
+/// Whether a directory of the key's path may hold the key: owned by the user or root, and not
+/// writable by group or others unless sticky (as /tmp).
+bool private_directory(const struct stat &st) {
+    const bool owner = st.st_uid == ::geteuid() || st.st_uid == 0;
+    return owner && ((st.st_mode & (S_IWGRP | S_IWOTH)) == 0 || (st.st_mode & S_ISVTX) != 0);
+}
+
+/// `dir` opened by walking its components with O_NOFOLLOW from / (or from the working directory
+/// for a relative path), so that no component is a symbolic link; with `private_dirs` every
+/// component must also pass private_directory(). On refusal, fd -1 and `why` says which
+/// component and what.
+Fd open_dir_walked(const fs::path &dir, bool private_dirs, std::string &why) {
+    Fd at(::open(dir.is_absolute() ? "/" : ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC));
+    fs::path walked = dir.is_absolute() ? fs::path("/") : fs::path();
+    for (const auto &c : dir.relative_path()) {
+        if (c.empty() || c == ".") continue;
+        walked /= c;
+        Fd next(::openat(at.fd, c.c_str(), O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC));
+        if (next.fd < 0) {
+            struct stat st {};
+            const bool link = ::fstatat(at.fd, c.c_str(), &st, AT_SYMLINK_NOFOLLOW) == 0 && S_ISLNK(st.st_mode);
+            why = fmt::format("'{}' {}", vectors::echo(walked.string()),
+                              link ? "is a symbolic link (expected every directory of the path itself, no link)"
+                                   : std::string("cannot be opened: ") + std::strerror(errno));
+            return Fd();
+        }
+        struct stat st {};
+        if (private_dirs && (::fstat(next.fd, &st) != 0 || !private_directory(st))) {
+            why = fmt::format("'{}' is owned by uid {} with mode {:04o} (expected a directory of yours or root's that "
+                              "group and others cannot write, or a sticky one)",
+                              vectors::echo(walked.string()), st.st_uid, st.st_mode & 07777);
+            return Fd();
+        }
+        at = std::move(next);
+    }
+    return at;
+}
+
+/// The cache directory `dir` walked to without following a link; VectorError otherwise.
+Fd open_cache_dir(const fs::path &dir) {
+    std::string why;
+    Fd d = open_dir_walked(dir, false, why);
+    if (d.fd < 0) throw VectorError("case cache: " + vectors::echo(dir.string()) + ": " + why);
+    return d;
+}
+
 /// The cases of a cache file written for `k` under `key`; std::nullopt when there is no file,
 /// it was written for another key, or its HMAC does not verify (then said on stderr). A file
 /// that is not a case cache file, or that verifies but does not check out, throws VectorError.
-std::optional<std::vector<Case>> read_cached(const fs::path &file, const Key &k, const CaseCacheKey &key) {
-    std::error_code ec;
-    if (!fs::exists(file, ec)) return std::nullopt;
+std::optional<std::vector<Case>> read_cached(int dir, const fs::path &file, const Key &k, const CaseCacheKey &key) {
     const std::string name = file.string();
+    Fd fd(::openat(dir, file.filename().c_str(), O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY | O_CLOEXEC));
+    if (fd.fd < 0 && errno == ENOENT) return std::nullopt;
+    if (fd.fd < 0 && errno == ELOOP) fail(name, "a symbolic link (expected a regular file: a cache file is never read through a link)");
+    if (fd.fd < 0) fail(name, std::string("cannot open for reading: ") + std::strerror(errno));
     std::string text, error;
-    if (!vectors::read_file_capped(name, vectors::kMaxVectorFileBytes, text, error)) fail(name, error);
+    if (!vectors::read_fd_capped(fd.fd, vectors::kMaxVectorFileBytes, text, error)) fail(name, error);
     // 1. the header: a case cache file, and the key it was written for
     const auto nl = text.find('\n');
     if (nl == std::string::npos)
@@ -182,11 +245,13 @@ std::string case_lines(const std::vector<Case> &cases, const std::string &suite)
     return lines;
 }
 
-/// Write `text` as `file` atomically (reports::write_atomic: a reader, another run included,
+/// Write `text` as `file` in the directory open as `dir` atomically (reports::OutputFile: a reader, another run included,
 /// sees the old file or the whole new one). Throws VectorError naming the file and errno.
-void write_atomically(const fs::path &file, const std::string &text) {
+void write_atomically(int dir, const fs::path &file, const std::string &text) {
     try {
-        reports::write_atomic(file, text);
+        reports::OutputFile out(dir, file);
+        out.write(text);
+        out.commit(0644);
     } catch (const std::exception &e) {
         throw VectorError(std::string("case cache: ") + e.what());
     }
@@ -199,34 +264,22 @@ bool key_inside(const fs::path &file, const fs::path &dir) {
     return !rel.empty() && *rel.begin() != "..";
 }
 
-/// Create the key file: 32 random bytes as hex digits, mode 0600, its missing directories 0700.
-/// Written to a temporary file and linked into place, so that runs starting together agree on
-/// one key (a run that loses the race reads the winner's).
-void create_key_file(const fs::path &file) {
-    const std::string name = vectors::echo(file.string());
-    const fs::path dir = file.has_parent_path() ? file.parent_path() : fs::path(".");
-    std::error_code ec;
-    if (!fs::exists(dir, ec)) {
-        fs::create_directories(dir, ec);
-        if (!ec) fs::permissions(dir, fs::perms::owner_all, ec);
-        if (ec) throw UsageError("--case-cache-key '" + name + "': cannot create its directory: " + ec.message());
-    }
+/// Create the key file `file` in the directory open as `dir`: 32 random bytes as hex digits,
+/// mode 0600, written to a temporary (reports::OutputFile) and linked into place, never
+/// replacing anything, so that runs starting together agree on one key (a run that loses the
+/// race reads the winner's).
+void create_key_file(int dir, const fs::path &file) {
     unsigned char raw[32];
     if (RAND_bytes(raw, sizeof raw) != 1) throw std::runtime_error("no random bytes for a case cache key (OpenSSL RAND_bytes)");
     std::string hex = abi::hex_bytes(raw);
     hex.push_back('\n');
-    static std::atomic<unsigned> serial{0};
-    const fs::path tmp = dir / fmt::format(".{}.{}.{}.tmp", file.filename().string(), ::getpid(), serial++);
-    const int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
-    int err = fd < 0 ? errno : 0;
-    if (fd >= 0) {
-        if (::write(fd, hex.data(), hex.size()) != static_cast<ssize_t>(hex.size())) err = errno ? errno : EIO;
-        if (err == 0 && ::fsync(fd) != 0) err = errno;
-        if (::close(fd) != 0 && err == 0) err = errno;
-        if (err == 0 && ::link(tmp.c_str(), file.c_str()) != 0 && errno != EEXIST) err = errno;
-        ::unlink(tmp.c_str());
+    try {
+        reports::OutputFile out(dir, file);
+        out.write(hex);
+        out.commit_new(0600);
+    } catch (const std::runtime_error &e) {
+        throw UsageError("--case-cache-key '" + vectors::echo(file.string()) + "': cannot create the key: " + e.what());
     }
-    if (err != 0) throw UsageError("--case-cache-key '" + name + "': cannot create the key: " + std::strerror(err));
 }
 
 }  // namespace
@@ -246,14 +299,15 @@ std::vector<Case> seeded_cases(const suites::Suite &suite, std::uint64_t seed, s
     if (key.bytes.empty()) throw std::logic_error("case cache: no key to authenticate " + dir.string());
     const Key k{suite.name, suites::level_name(level), suite_version(), build_digest(), seed};
     const fs::path file = case_cache_file(dir, suite.name, level, seed);
-    if (auto cached = read_cached(file, k, key)) return std::move(*cached);
+    std::error_code ec;
+    fs::create_directories(dir, ec);  // a failure shows as the walk's
+    const Fd walked = open_cache_dir(dir);
+    if (auto cached = read_cached(walked.fd, file, k, key)) return std::move(*cached);
     auto cases = suite.random(seed, level);
     const std::string lines = case_lines(cases, suite.name);
     auto header = header_of(k, cases.size(), vectors::sha256_bytes(lines));
     header["hmac"] = mac_of(key, header, lines);
-    std::error_code ec;
-    fs::create_directories(dir, ec);  // a failure shows as the write's
-    write_atomically(file, header.dump() + "\n" + lines);
+    write_atomically(walked.fd, file, header.dump() + "\n" + lines);
     return cases;
 }
 
@@ -287,15 +341,40 @@ CaseCacheKey load_case_cache_key(const fs::path &file, const fs::path &cache_dir
     };
     if (key_inside(file, cache_dir))
         refuse("inside the cache directory; expected a key kept outside it (whoever writes the cache must not hold the key)");
-    if (!fs::exists(file)) create_key_file(file);
+    // 1. its directory, created 0700 when missing, walked to with no link and none that others may write
+    const fs::path dir_path = file.has_parent_path() ? file.parent_path() : fs::path(".");
+    std::error_code ec;
+    if (!fs::exists(dir_path, ec)) {
+        fs::create_directories(dir_path, ec);
+        if (!ec) fs::permissions(dir_path, fs::perms::owner_all, ec);
+        if (ec) refuse("cannot create its directory: " + ec.message());
+    }
+    std::string why;
+    const Fd dir = open_dir_walked(dir_path, true, why);
+    if (dir.fd < 0) refuse("its directory " + why);
+    // 2. the file itself, never through a link, created when missing
+    const auto open_key = [&] {
+        return Fd(::openat(dir.fd, file.filename().c_str(), O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY | O_CLOEXEC));
+    };
+    Fd fd = open_key();
+    if (fd.fd < 0 && errno == ENOENT) {
+        create_key_file(dir.fd, file);
+        fd = open_key();
+    }
+    if (fd.fd < 0 && errno == ELOOP)
+        refuse("a symbolic link; expected the key file itself (whoever writes its directory could repoint a link)");
+    if (fd.fd < 0) refuse(std::string("cannot read: ") + std::strerror(errno));
+    // 3. a regular file of the user's that nobody else may read or write
     struct stat st {};
-    if (::stat(file.c_str(), &st) != 0) refuse(std::string("cannot read: ") + std::strerror(errno));
+    if (::fstat(fd.fd, &st) != 0) refuse(std::string("cannot read: ") + std::strerror(errno));
     if (!S_ISREG(st.st_mode)) refuse("not a regular file; expected a key file");
+    if (st.st_uid != ::geteuid())
+        refuse(fmt::format("owned by uid {}, not by you (uid {}); expected a key file of your own", st.st_uid, ::geteuid()));
     if ((st.st_mode & 077) != 0)
         refuse(fmt::format("mode {:04o} lets group or others read or write the key; expected 0600 (chmod 600 the file)",
                            st.st_mode & 07777));
     std::string text, error;
-    if (!vectors::read_file_capped(file.string(), 4096, text, error)) refuse(error);
+    if (!vectors::read_fd_capped(fd.fd, 4096, text, error)) refuse(error);
     if (!text.empty() && text.back() == '\n') text.pop_back();
     std::vector<std::uint8_t> raw;
     if (text.size() < 64 || text.size() > 1024 || !abi::parse_hex_bytes(text, raw).empty())

@@ -25,8 +25,9 @@ sigset_t interrupt_signals() {
 }
 
 [[noreturn]] void end_by(int sig) {
-    // Any output being written is renamed into place first; none starts afterwards.
+    // An output being renamed finishes first; every temporary is removed; none starts afterwards.
     reports::output_mutex().lock();
+    reports::remove_temporaries();
     wire::kill_all_subjects();
     const char *name = ::sigabbrev_np(sig);
     std::fprintf(stderr, "ninfer-conform: interrupted by SIG%s: every subject killed; no report of this run written\n",

@@ -631,8 +631,10 @@ SweepResult run_sweep(Subject &s, const SweepOptions &o, const reports::SubjectI
 
     // 4. Timings and totals.
     res.seconds = std::chrono::duration<double>(Clock::now() - t0).count();
-    res.words = swept;
-    res.words_per_second = res.seconds > 0 ? static_cast<double>(swept) / res.seconds : 0;
+    // A subject that never started (or declared no such call) swept no word: no speed either.
+    const bool started = rep.open_error.empty() && cr.status != reports::Status::unsupported;
+    res.words = started ? swept : 0;
+    res.words_per_second = started && res.seconds > 0 ? static_cast<double>(swept) / res.seconds : 0;
     rep.duration_s = res.seconds;
     rep.finished_at = reports::utc_now();
     rep.cases.push_back(std::move(cr));

@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: Apache-2.0
 // `ninfer-conform worker --plugin PATH` (harness/README.md, "Isolation"): loads one plugin,
 // checks its table, then serves call frames on stdin/stdout until EOF. Output buffers sit
-// between guard pages, so that a write past either end faults on the guilty call.
+// between guard pages, so that a write past either end faults on the guilty call; any other
+// fatal signal, raised, sent, blocked or hidden by the plugin, ends the call as a crash.
 #include <dlfcn.h>
+#include <pthread.h>
 #include <fcntl.h>
 #include <signal.h>
 #include <sys/mman.h>
@@ -14,6 +16,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <iterator>
 #include <string>
 #include <vector>
 
@@ -132,13 +135,34 @@ struct GuardNote {
 };
 GuardNote g_guard_notes[2 * wire::kMaxPlanes];
 
-void on_guard_fault(int, siginfo_t *info, void *) {
-    const auto *a = static_cast<const std::uint8_t *>(info->si_addr);
-    for (const auto &g : g_guard_notes)
-        if (g.len && a >= g.begin && a < g.end) {
-            [[maybe_unused]] auto w = ::write(2, g.text, g.len);
-        }
-    // SA_RESETHAND restored the default action: returning faults again and ends the worker.
+/// The signals that end a call as a crash (issue 36, item 3): a fault the kernel raised, or one
+/// the plugin raised, sent itself, blocked or hid.
+constexpr int kFatalSignals[] = {SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT};
+
+/// Writes `s` (a literal) to stderr from a signal handler.
+template <std::size_t N>
+void say(const char (&s)[N]) {
+    [[maybe_unused]] auto w = ::write(2, s, N - 1);
+}
+
+/// The actions of kFatalSignals as installed, against which each call's end is compared.
+struct sigaction g_installed[std::size(kFatalSignals)];
+
+void on_fatal_signal(int sig, siginfo_t *info, void *) {
+    // A fault the kernel raised (si_code > 0) at a guard page is the one this handler explains;
+    // a raised or sent signal's si_addr is no address (it overlaps the sender's pid).
+    if (info->si_code > 0 && (sig == SIGSEGV || sig == SIGBUS)) {
+        const auto *a = static_cast<const std::uint8_t *>(info->si_addr);
+        for (const auto &g : g_guard_notes)
+            if (g.len && a >= g.begin && a < g.end) {
+                [[maybe_unused]] auto w = ::write(2, g.text, g.len);
+            }
+    } else if (info->si_code <= 0) {
+        say("ninfer-conform worker: the plugin raised or was sent a fatal signal during the call\n");
+    }
+    // SA_RESETHAND restored the default action: the signal raised again (pending until this
+    // handler returns) ends the worker, whether the fault would recur or, raised, would not.
+    ::raise(sig);
 }
 
 void install_guard_handler() {
@@ -148,10 +172,39 @@ void install_guard_handler() {
     ss.ss_size = alt.size();
     ::sigaltstack(&ss, nullptr);
     struct sigaction sa = {};
-    sa.sa_sigaction = on_guard_fault;
+    sa.sa_sigaction = on_fatal_signal;
     sa.sa_flags = SA_SIGINFO | SA_RESETHAND | SA_ONSTACK;
-    ::sigaction(SIGSEGV, &sa, nullptr);
-    ::sigaction(SIGBUS, &sa, nullptr);
+    for (std::size_t i = 0; i < std::size(kFatalSignals); ++i) {
+        ::sigaction(kFatalSignals[i], &sa, nullptr);
+        ::sigaction(kFatalSignals[i], nullptr, &g_installed[i]);  // as the system keeps it (a sanitizer may)
+    }
+}
+
+/// After a call: end the worker by the fatal signal the plugin left pending (blocked), or whose
+/// action it replaced (ignored, or a handler that may have swallowed one it raised), so that the
+/// call is a crash; the worker's own actions and mask otherwise stand.
+void end_if_signal_hidden() {
+    sigset_t pending;
+    ::sigemptyset(&pending);
+    ::sigpending(&pending);
+    for (std::size_t i = 0; i < std::size(kFatalSignals); ++i) {
+        const int sig = kFatalSignals[i];
+        struct sigaction now = {};
+        ::sigaction(sig, nullptr, &now);
+        const bool ours = (now.sa_flags & SA_SIGINFO) == (g_installed[i].sa_flags & SA_SIGINFO) &&
+                          now.sa_sigaction == g_installed[i].sa_sigaction;
+        if (!::sigismember(&pending, sig) && ours) continue;
+        std::fprintf(stderr, "ninfer-conform worker: the plugin %s SIG%s during the call: a crash\n",
+                     ours ? "left pending (blocked)" : "replaced the action of", ::sigabbrev_np(sig));
+        std::fflush(stderr);
+        ::signal(sig, SIG_DFL);
+        sigset_t one;
+        ::sigemptyset(&one);
+        ::sigaddset(&one, sig);
+        ::raise(sig);
+        ::pthread_sigmask(SIG_UNBLOCK, &one, nullptr);
+        ::_exit(128 + sig);  // not reached: the signal's default action ends the worker
+    }
 }
 
 /// The loaded table, whatever its ABI: a v1 table kept whole, or a v2 table's functions that
@@ -475,6 +528,7 @@ Outgoing run_call(const Loaded &p, const Frame &f, GuardedBuffer (&buffers)[wire
     std::uint64_t written[wire::kMaxPlanes] = {};
     ninfer_result_v2 res{};
     const std::int32_t status = v1 ? call_v1(p, fn1, f, out, written, res) : call_v2(p, fn2, f, out, written, res);
+    end_if_signal_hidden();
 
     // 1. The slack before each buffer: a write there (a guard page caught anything past the
     //    end or further before) leaves the worker suspect, so it restarts.

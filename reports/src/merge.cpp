@@ -452,9 +452,46 @@ void merge_run_cases(const std::vector<Shard> &shards, Report &merged, ordered_j
     }
 }
 
+/// A hex extra of a shard (1 to 16 lowercase hex digits, as sweep writes words), or nullopt.
+std::optional<std::uint64_t> hex_extra(const Shard &s, const char *key) {
+    const auto t = s.model.extra.find(key);
+    if (t == s.model.extra.end() || t->second.empty() || t->second.size() > 16 ||
+        t->second.find_first_not_of("0123456789abcdef") != std::string::npos)
+        return std::nullopt;
+    return std::stoull(t->second, nullptr, 16);
+}
+
+/// sweep: shard I of N holds exactly its slice of the unsharded range [start, start + count):
+/// words start + count*I/N up to start + count*(I+1)/N (sweep.cpp's cut), as its extras
+/// "shard_start" and "shard_count" and its case's "elements" must say. With every I of N present
+/// once (require_every_shard_once), the slices tile the range: no gap, no overlap.
+void require_sweep_slices(const std::vector<Shard> &shards) {
+    for (const auto &s : shards) {
+        const auto start = hex_extra(s, "start"), count = decimal_extra(s, "count");
+        if (!start || !count || *count == 0 || *count - 1 > ~0ull - *start)
+            refuse(s.label, "a sweep shard without a hex extra \"start\" and a decimal extra \"count\" (at least 1, "
+                            "the range within 2^64) of the unsharded range");
+        const auto cut = [&](std::uint64_t i) {
+            return static_cast<std::uint64_t>(static_cast<unsigned __int128>(*count) * i / s.count);
+        };
+        const std::uint64_t want_start = *start + cut(s.index), want_count = cut(s.index + 1) - cut(s.index);
+        const auto shard_start = hex_extra(s, "shard_start"), shard_count = decimal_extra(s, "shard_count");
+        if (!shard_start || *shard_start != want_start || !shard_count || *shard_count != want_count)
+            refuse(s.label, fmt::format("shard {}/{} covers {} words from {} (extras \"shard_start\", \"shard_count\"), "
+                                        "expected {} words from {:x}: its slice of [{:x}, +{})",
+                                        s.index, s.count, shown(json(s.model.extra.count("shard_count") ? s.model.extra.at("shard_count") : "(absent)")),
+                                        shown(json(s.model.extra.count("shard_start") ? s.model.extra.at("shard_start") : "(absent)")),
+                                        want_count, want_start, *start, *count));
+        if (s.cases.size() == 1 && s.model.cases.front().elements != want_count)
+            refuse(s.label, fmt::format("shard {}/{} judged {} elements, expected {}: its whole slice of [{:x}, +{})",
+                                        s.index, s.count, s.model.cases.front().elements, want_count, *start, *count));
+    }
+}
+
 /// sweep: the one case merged (merge_sweep_case) and the shards' extra "mismatch_bins" summed.
 void merge_sweep(const std::vector<Shard> &shards, Report &merged, ordered_json &cases) {
     const Shard &first = shards.front();
+    require_sweep_slices(shards);
     const auto cap = decimal_extra(first, "max_mismatches");
     if (!cap) refuse(first.label, "a sweep shard without a decimal extra \"max_mismatches\"");
     CaseResult model;

@@ -134,47 +134,6 @@ std::vector<const RuleSummary *> failing_rules_by_specificity(const Report &r) {
     return out;
 }
 
-std::mutex &output_mutex() {
-    static std::mutex m;
-    return m;
-}
-
-void write_atomic(const std::filesystem::path &path, std::string_view bytes) {
-    const std::lock_guard<std::mutex> writing(output_mutex());
-    const auto dir = path.has_parent_path() ? path.parent_path() : std::filesystem::path(".");
-    std::string tmpl = (dir / fmt::format(".{}.XXXXXX", path.filename().string())).string();
-    const int fd = ::mkstemp(tmpl.data());
-    if (fd < 0) throw std::runtime_error(fmt::format("cannot write {}: {}", path.string(), std::strerror(errno)));
-    const char *p = bytes.data();
-    std::size_t left = bytes.size();
-    bool ok = true;
-    while (left > 0) {
-        const ssize_t n = ::write(fd, p, left);
-        if (n < 0) {
-            if (errno == EINTR) continue;
-            ok = false;
-            break;
-        }
-        p += n;
-        left -= static_cast<std::size_t>(n);
-    }
-    // The report must survive a power cut between rename and the next sync.
-    ok = ok && ::fsync(fd) == 0;
-    ok = ::fchmod(fd, 0644) == 0 && ok;
-    ok = ::close(fd) == 0 && ok;
-    const int saved = errno;
-    if (!ok || std::rename(tmpl.c_str(), path.c_str()) != 0) {
-        const int why = ok ? errno : saved;
-        ::unlink(tmpl.c_str());
-        throw std::runtime_error(fmt::format("cannot write {}: {}", path.string(), std::strerror(why)));
-    }
-    const int dfd = ::open(dir.c_str(), O_RDONLY | O_DIRECTORY);
-    if (dfd >= 0) {
-        ::fsync(dfd);
-        ::close(dfd);
-    }
-}
-
 std::string utc_now() {
     const std::time_t t = std::chrono::system_clock::to_time_t(std::chrono::system_clock::now());
     std::tm tm{};

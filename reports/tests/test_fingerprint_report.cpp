@@ -72,8 +72,11 @@ ShardReport shard(int index, std::vector<Fingerprint> fingerprints) {
     r.level = "sweep";
     r.options = ReportOptions{.timeout_ms = 60000, .memory_limit_mib = 8192, .max_mismatches = 3, .batch = 4,
                               .expected = "native"};
-    r.extra = {{"sweep", "convert.fp32_to_bf16_rne"}, {"shard", std::to_string(index) + "/2"}, {"max_mismatches", "3"}};
+    r.extra = {{"sweep", "convert.fp32_to_bf16_rne"}, {"start", "00000000"}, {"count", "8"},
+               {"shard", std::to_string(index) + "/2"}, {"shard_start", index == 0 ? "00000000" : "00000004"},
+               {"shard_count", "4"}, {"max_mismatches", "3"}};
     auto c = make_case("convert.fp32_to_bf16_rne", "sweep", "sweep", Status::pass);
+    c.elements = 4;  // its slice of [0, 8) (issue 36: merge checks it)
     r.cases.push_back(c);
     r.fingerprints = std::move(fingerprints);
     finalize(r);

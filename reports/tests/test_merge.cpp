@@ -38,7 +38,7 @@ ShardReport sweep_shard(int index, std::vector<std::uint64_t> at, const std::str
     r.options = ReportOptions{.timeout_ms = 60000, .memory_limit_mib = 8192, .max_mismatches = 3, .batch = 131072,
                               .expected = "native", .nan_payload = false};
     r.extra = {{"sweep", "convert.fp32_to_bf16_rne"}, {"start", "00000000"}, {"count", "300"},
-               {"shard", std::to_string(index) + "/3"}, {"shard_start", std::to_string(100 * index)},
+               {"shard", std::to_string(index) + "/3"}, {"shard_start", index == 0 ? "00000000" : index == 1 ? "00000064" : "000000c8"},
                {"shard_count", "100"}, {"max_mismatches", "3"}, {"binade", "exponent field"}, {"binades", "256"}};
     if (!bins.empty()) r.extra["mismatch_bins"] = bins;
     CaseResult c;
@@ -162,6 +162,29 @@ TEST_CASE("merge: refusals name the file and what was expected", "[merge]") {
     auto bad_status = run_shard(1, {});
     bad_status.doc["cases"][0]["status"] = "great";
     refused({run_shard(0, {}), bad_status}, "run1.json: case 0 \"status\" is \"great\"");
+}
+
+TEST_CASE("merge: each sweep shard covers exactly its slice of the range, no gap, no overlap", "[merge][forgery]") {
+    // Issue 36, item 4: shard I of N holds words start + count*I/N .. start + count*(I+1)/N.
+    const auto honest = [] {
+        return std::vector<ShardReport>{sweep_shard(0, {}, "", Status::pass, ""), sweep_shard(1, {}, "", Status::pass, ""),
+                                        sweep_shard(2, {}, "", Status::pass, "")};
+    };
+    CHECK(merge_shards(honest()).passed);
+    auto half = honest();  // half its elements judged, the totals consistent
+    half[1].doc["cases"][0]["elements"] = 50;
+    refused(half, "shard1.json: shard 1/3 judged 50 elements, expected 100");
+    auto moved = honest();  // its start moved onto shard 0's slice: an overlap and a gap
+    moved[1].doc["extra"]["shard_start"] = "00000032";
+    refused(moved, "shard1.json: shard 1/3 covers \"100\" words from \"00000032\"");
+    auto shorter = honest();  // a shorter slice with as few elements: a gap
+    shorter[2].doc["extra"]["shard_count"] = "60";
+    shorter[2].doc["cases"][0]["elements"] = 60;
+    refused(shorter, "shard2.json: shard 2/3 covers \"60\" words from \"000000c8\" (extras \"shard_start\", "
+                     "\"shard_count\"), expected 100 words from c8");
+    auto no_start = honest();
+    no_start[0].doc["extra"].erase("shard_start");
+    refused(no_start, "shard0.json: shard 0/3 covers \"100\" words from \"(absent)\"");
 }
 
 // Issue 22, item 5: one-field edits of honest shard reports must not merge to a pass.

@@ -11,10 +11,12 @@
 #include <cstring>
 #include <fstream>
 #include <map>
+#include <memory>
 #include <set>
 #include <sstream>
 #include <system_error>
 
+#include "ninfer/reports/output_file.hpp"
 #include "ninfer/suites/suites.hpp"
 #include "ninfer/vectors/bounded_input.hpp"
 #include "ninfer/vectors/vectors.hpp"
@@ -44,37 +46,16 @@ std::string header_line(const suites::Suite &s, std::size_t cases) {
     return h.dump();
 }
 
-/// Write `text` to `path`, flushed to the disk; throws VectorError naming the file and errno.
-void write_file(const fs::path &path, const std::string &text) {
-    std::FILE *f = std::fopen(path.c_str(), "wb");
-    if (!f) fail(path.string(), std::string("cannot open for writing: ") + std::strerror(errno));
-    const bool wrote = std::fwrite(text.data(), 1, text.size(), f) == text.size() && std::fflush(f) == 0;
-    const int write_errno = errno;
-    const bool synced = wrote && ::fsync(::fileno(f)) == 0;
-    const bool closed = std::fclose(f) == 0;
-    if (!wrote || !synced || !closed)
-        fail(path.string(), std::string("write failed: ") + std::strerror(wrote ? errno : write_errno));
+/// `text` in a new temporary beside `path` (reports::OutputFile), not yet renamed into place.
+std::unique_ptr<reports::OutputFile> staged(const fs::path &path, const std::string &text) {
+    try {
+        auto out = std::make_unique<reports::OutputFile>(path);
+        out->write(text);
+        return out;
+    } catch (const std::runtime_error &e) {
+        throw VectorError(e.what());
+    }
 }
-
-/// Temporary files written so far; removed unless commit() is called (no .tmp is left behind).
-class TempFiles {
-public:
-    TempFiles() = default;
-    TempFiles(const TempFiles &) = delete;
-    TempFiles &operator=(const TempFiles &) = delete;
-    ~TempFiles() {
-        std::error_code ec;
-        for (const auto &t : temps_) fs::remove(t, ec);
-    }
-    fs::path add(const fs::path &final_path) {
-        temps_.push_back(final_path.string() + ".tmp");
-        return temps_.back();
-    }
-    void commit() { temps_.clear(); }
-
-private:
-    std::vector<fs::path> temps_;
-};
 
 /// The file of the manifest at `path` read within its cap (VectorError otherwise).
 std::string read_capped(const fs::path &path, std::size_t cap) {
@@ -265,20 +246,16 @@ std::vector<std::string> write_golden(const fs::path &dir) {
                 if (line.size() > 66 && is_vector_file_name(line.substr(66))) previous.insert(line.substr(66));
         }
     }
-    // 1. every file to a temporary name (a failure removes them all); 2. rename them; 3. the
-    // manifest last, so that an interrupted write leaves the old manifest refusing a mixed set.
-    TempFiles temps;
-    for (const auto &[name, text] : files) write_file(temps.add(dir / name), text);
-    write_file(temps.add(dir / kManifest), manifest);
-    for (const auto &[name, text] : files) {
-        std::error_code ec;
-        fs::rename(dir / (name + ".tmp"), dir / name, ec);
-        if (ec) fail((dir / name).string(), "rename from " + name + ".tmp failed: " + ec.message());
+    // 1. every file to a temporary of its own (the writer removes them on any failure or
+    // signal); 2. all renamed under one hold of the output lock, the manifest last.
+    std::vector<std::unique_ptr<reports::OutputFile>> staged_files;
+    for (const auto &[name, text] : files) staged_files.push_back(staged(dir / name, text));
+    staged_files.push_back(staged(dir / kManifest, manifest));
+    try {
+        reports::OutputFile::commit_all(staged_files);
+    } catch (const std::runtime_error &e) {
+        throw VectorError(e.what());
     }
-    std::error_code ec;
-    fs::rename(dir / (std::string(kManifest) + ".tmp"), dir / kManifest, ec);
-    if (ec) fail((dir / kManifest).string(), "rename failed: " + ec.message());
-    temps.commit();
     // A suite that no longer exists leaves no stale file of ours behind; anything else stays.
     std::vector<std::string> unrelated;
     for (const auto &e : fs::directory_iterator(dir)) {

@@ -59,6 +59,21 @@ inline CLI::Validator digits() {
         "");
 }
 
+/// CLI11 validator of a decimal integer in lo..hi, whose message names that range for any value
+/// outside it, one past 2^64 included ("'18446744073709551616' is out of range (expected 1..256)").
+inline CLI::Validator digits_in(std::uint64_t lo, std::uint64_t hi) {
+    return CLI::Validator(
+        [lo, hi](std::string &v) -> std::string {
+            if (v.empty() || v.size() > 20 || v.find_first_not_of("0123456789") != std::string::npos)
+                return "'" + vectors::echo(v, 24) + "' is not a non-negative decimal integer";
+            std::uint64_t x = 0;
+            if (std::from_chars(v.data(), v.data() + v.size(), x).ec != std::errc() || x < lo || x > hi)
+                return "'" + v + "' is out of range (expected " + std::to_string(lo) + ".." + std::to_string(hi) + ")";
+            return {};
+        },
+        "");
+}
+
 /// CLI11 validator of a path option: an empty path is bad usage, never "not given"
 /// ("--report: an empty path (expected a file path)").
 inline CLI::Validator path_given(std::string_view expected = "a file path") {
@@ -90,7 +105,8 @@ struct CommandFiles {
 /// Refuse (UsageError, before any work) outputs that would destroy something: each output as
 /// check_destination has it; an output that is the same file as an input or as another output
 /// (files compared, not names: hard and symbolic links are caught); an output inside an input
-/// directory; an output directory that is, lies inside or holds an input directory.
+/// directory or an output directory (a cache); an output directory that is, lies inside or holds
+/// an input directory.
 void check_files(const CommandFiles &files);
 
 /// The subject of `run` and `sweep` (subject_options.cpp): exactly one of a plugin and an exec

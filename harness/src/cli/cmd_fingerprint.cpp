@@ -2,12 +2,14 @@
 // Issue 24, item 1: `ninfer-conform fingerprint` (docs/cli.md "fingerprint"): which policy of the
 // lattice a subject's conversions or decodes implement, one block per target. Exit 0 when it
 // ran (the verdict is in the text), 2 on bad arguments, 3 when the subject failed.
+#include <chrono>
 #include <cstdio>
 #include <memory>
 #include <thread>
 
 #include "cmd_common.hpp"
 #include "ninfer/harness/fingerprint.hpp"
+#include "ninfer/harness/runner.hpp"  // suite_version
 #include "ninfer/oracle/formats.hpp"
 
 namespace ninfer::harness::cli {
@@ -72,6 +74,41 @@ void print_block(const reports::Fingerprint &f) {
                     r.actual.c_str(), r.expected.c_str());
 }
 
+/// The report of `fingerprint --json` before its fingerprints (reports/README.md, "fingerprint
+/// reports"): kind and level "fingerprint", this build's version, the host, the start.
+reports::Report fingerprint_report_header() {
+    reports::Report rep;
+    rep.kind = "fingerprint";
+    rep.level = "fingerprint";
+    rep.tool_version = suite_version();
+    rep.host = reports::host_description();
+    rep.started_at = reports::utc_now();
+    return rep;
+}
+
+/// The error entry of a target the subject failed on: one case of status error, its message
+/// what the subject did, so that the report's "passed" is false.
+reports::CaseResult failure_case(const std::string &rule, const std::string &message) {
+    reports::CaseResult c;
+    c.id = rule + "/fingerprint";
+    c.rule = rule;
+    c.sentence = "The subject answers every batch call of the fingerprint.";
+    c.suite = "fingerprint";
+    c.source = "fingerprint";
+    c.status = reports::Status::error;
+    c.message = message;
+    return c;
+}
+
+/// End, total and write the report where --json asks (atomically), and say where.
+void finish_and_write(reports::Report &rep, const std::string &json, std::chrono::steady_clock::time_point t0) {
+    rep.finished_at = reports::utc_now();
+    rep.duration_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    reports::finalize(rep);
+    write_reports(rep, json, "");
+    if (!json.empty()) std::printf("json: %s\n", json.c_str());
+}
+
 }  // namespace
 
 void add_fingerprint(CLI::App &app) {
@@ -93,8 +130,7 @@ void add_fingerprint(CLI::App &app) {
                     "(2^32 for fp32), stratified, sparse")
         ->check(CLI::IsMember({"auto", "all", "stratified", "sparse"}));
     cmd->add_option("--jobs", a->jobs, "counting threads, 1..256 (default: the number of cores)")
-        ->check(digits())
-        ->check(CLI::Range(1u, kMaxJobs));
+        ->check(digits_in(1, kMaxJobs));
     cmd->add_option("--json", a->json, "write the fingerprints in a JSON report here (atomically)")->check(path_given());
     add_progress_options(*cmd, a->progress);
     cmd->callback([a] {
@@ -108,33 +144,33 @@ void add_fingerprint(CLI::App &app) {
         files.outputs = {{"--json", a->json}};
         check_files(files);
         const unsigned jobs = a->jobs ? a->jobs : std::max(1u, std::thread::hardware_concurrency());
-        reports::Report rep;
-        rep.started_at = reports::utc_now();
+        const auto t0 = std::chrono::steady_clock::now();
+        reports::Report rep = fingerprint_report_header();
         auto subject = open_subject(a->subject, rep.subject);
-        if (!subject->open_error().empty()) {
-            std::fprintf(stderr, "ninfer-conform: fingerprint: the subject did not start: %s\n", subject->open_error().c_str());
-            throw CLI::RuntimeError(kExitSubjectFailed);
-        }
-        const auto targets = targets_of(*a, *subject);
-        if (targets.empty()) {
+        rep.open_error = subject->open_error();
+        bool subject_failed = !rep.open_error.empty();
+        if (subject_failed)
+            std::fprintf(stderr, "ninfer-conform: fingerprint: the subject did not start: %s\n",
+                         reports::untrusted_text(rep.open_error).c_str());
+        const auto targets = subject_failed ? std::vector<fingerprint::Target>{} : targets_of(*a, *subject);
+        if (!subject_failed && targets.empty()) {
             std::fprintf(stderr, "ninfer-conform: fingerprint: the subject declares no %s of what was asked\n", a->op.c_str());
-            throw CLI::RuntimeError(kExitSubjectFailed);
+            rep.cases.push_back(failure_case(a->op + ".*", "the subject declares no " + a->op + " of what was asked"));
+            subject_failed = true;
         }
-        bool subject_failed = false;
         for (const auto &t : targets) {
             try {
                 rep.fingerprints.push_back(fingerprint::fingerprint_subject(*subject, t, domain_of(a->domain, *t.shape().src), jobs,
                                                                                 progress_shown(a->progress)));
                 print_block(rep.fingerprints.back());
             } catch (const fingerprint::SubjectFailed &e) {
-                std::printf("%s %s: error: %s\n", a->op.c_str(), t.name().c_str(), reports::untrusted_text(e.what()).c_str());
+                const std::string said = reports::untrusted_text(e.what());
+                std::printf("%s %s: error: %s\n", a->op.c_str(), t.name().c_str(), said.c_str());
+                rep.cases.push_back(failure_case(a->op + "." + t.name(), said));
                 subject_failed = true;
             }
         }
-        rep.finished_at = reports::utc_now();
-        reports::finalize(rep);
-        write_reports(rep, a->json, "");
-        if (!a->json.empty()) std::printf("json: %s\n", a->json.c_str());
+        finish_and_write(rep, a->json, t0);
         if (subject_failed) throw CLI::RuntimeError(kExitSubjectFailed);
     });
 }

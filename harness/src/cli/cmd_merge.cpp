@@ -22,7 +22,7 @@ struct MergeArgs {
 
 reports::ShardReport read_shard(const std::string &path) {
     std::string bytes, error;
-    if (!vectors::read_file_capped(path, kMaxReportBytes, bytes, error))
+    if (!vectors::read_file_capped(path, kMaxReportBytes, bytes, error, vectors::Begins::json_object))
         throw UsageError(fmt::format("{}: {}", echo(path), error));
     reports::ShardReport s;
     s.label = path;

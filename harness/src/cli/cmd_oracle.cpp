@@ -1,7 +1,11 @@
 // SPDX-License-Identifier: Apache-2.0
 // `ninfer-conform oracle ...`: oracle questions from the command line, JSON out, words as hex
 // strings (docs/cli.md, "oracle"). `oracle` alone reads JSON requests on stdin.
+#include <sys/stat.h>
+
+#include <cerrno>
 #include <cstdio>
+#include <cstring>
 #include <iostream>
 #include <iterator>
 #include <memory>
@@ -165,8 +169,11 @@ bool parse_request(std::string_view text, json &out, std::string &error) {
     return vectors::parse_json_bounded(text, out, error);
 }
 
-/// Requests on stdin, at most kMaxStdinBytes of them.
+/// Requests on stdin, at most kMaxStdinBytes of them; stdin that is a directory, cannot be read
+/// or holds no request is a UsageError (exit 2, one line).
 void serve_stdin() {
+    if (struct stat st {}; ::fstat(0, &st) == 0 && S_ISDIR(st.st_mode))
+        throw UsageError("stdin: a directory (expected JSON requests, one per line or one array)");
     std::string text;
     char buf[1 << 16];
     for (std::size_t got; (got = std::fread(buf, 1, sizeof buf, stdin)) > 0;) {
@@ -174,6 +181,9 @@ void serve_stdin() {
             throw UsageError(fmt::format("stdin: larger than the limit of {} bytes of requests", kMaxStdinBytes));
         text.append(buf, got);
     }
+    if (std::ferror(stdin)) throw UsageError(fmt::format("stdin: cannot read: {}", std::strerror(errno)));
+    if (text.find_first_not_of(" \t\r\n") == std::string::npos)
+        throw UsageError("stdin: no request (expected JSON requests, one per line or one array)");
     answer_requests(text, [](const std::string &line) { std::printf("%s\n", line.c_str()); });
 }
 

@@ -22,7 +22,7 @@ struct ReportArgs {
 /// A JSON report read within kMaxReportBytes (a regular file only), or UsageError naming it.
 nlohmann::json read_report(const std::string &path) {
     std::string bytes, error;
-    if (!vectors::read_file_capped(path, kMaxReportBytes, bytes, error))
+    if (!vectors::read_file_capped(path, kMaxReportBytes, bytes, error, vectors::Begins::json_object))
         throw UsageError(fmt::format("cannot read report {}: {}", echo(path), error));
     nlohmann::json j;
     if (!vectors::parse_json_bounded(bytes, j, error))

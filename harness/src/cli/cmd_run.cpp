@@ -105,7 +105,9 @@ void require_own_vectors(const CaseSet &set) {
 CommandFiles run_files(const RunArgs &a, const std::string &vectors_dir) {
     const std::string vectors_name =
         !a.custom_vectors.empty() ? "--custom-vectors" : !a.vectors.empty() ? "--vectors" : "the vectors directory";
-    return {.inputs = {{"--baseline", a.baseline}, {"--plugin", a.subject.plugin}, {"--case-cache-key", a.case_cache_key},
+    // The key the cache uses, implicit or named, is an input: no output may replace it.
+    const std::string key = a.case_cache.empty() ? a.case_cache_key : case_cache_key_file(a.case_cache_key).string();
+    return {.inputs = {{"--baseline", a.baseline}, {"--plugin", a.subject.plugin}, {"the case cache key", key},
                        {"--previous", a.previous}, {"--rerun-failed", a.rerun_failed}},
             .input_dirs = {{vectors_name, vectors_dir}},
             .outputs = {{"--report", a.report}, {"--junit", a.junit}, {"--summary-md", a.summary_md},
@@ -173,7 +175,8 @@ constexpr std::size_t kMaxPreviousBytes = std::size_t{256} << 20;
 nlohmann::json read_run_report(const std::string &path, const char *option) {
     std::string text, error;
     nlohmann::json j;
-    if (!vectors::read_file_capped(path, kMaxPreviousBytes, text, error) || !vectors::parse_json_bounded(text, j, error))
+    if (!vectors::read_file_capped(path, kMaxPreviousBytes, text, error, vectors::Begins::json_object) ||
+        !vectors::parse_json_bounded(text, j, error))
         throw UsageError(fmt::format("{} '{}': {} (expected a JSON report of `run --report`)", option, echo(path), error));
     if (!j.is_object() || j.value("schema", "") != reports::kSchemaId || !j.contains("subject") || !j["subject"].is_object())
         throw UsageError(fmt::format("{} '{}': not a {} report (expected a JSON report of `run --report`)", option,
@@ -322,8 +325,7 @@ void add_run(CLI::App &app) {
     cmd->add_option("--jobs", a->jobs,
                     "subjects calling at once, 1..256 (default 1), each on a contiguous slice of the ordered "
                     "cases; the report is the same for any value")
-        ->check(digits())
-        ->check(CLI::Range(1u, kMaxJobs));
+        ->check(digits_in(1, kMaxJobs));
     cmd->add_option("--pin", a->pins,
                     "RULE=CHOICE (repeatable): require one documented choice of an open reading instead of accepting "
                     "every one (see `rules`), e.g. fp8_row_maxabs.rescue=refuse");

@@ -99,8 +99,7 @@ void add_sweep(CLI::App &app) {
         ->check(digits())
         ->check(CLI::Range(std::size_t{0}, kMaxMismatches));
     cmd->add_option("--jobs", a->jobs, "workers on disjoint ranges, 1..256 (default: the number of cores)")
-        ->check(digits())
-        ->check(CLI::Range(1u, kMaxJobs));
+        ->check(digits_in(1, kMaxJobs));
     cmd->add_option("--shard", a->shard, "sweep only shard I of N (I/N, 0 <= I < N <= 65536) of the range; "
                                          "`merge` combines the shard reports");
     cmd->add_option("--expected", a->expected, "expected words from native (default) or oracle (MPFR, every word)")
@@ -175,6 +174,8 @@ void add_sweep(CLI::App &app) {
         if (res.report.totals.cases > 0 && res.report.totals.unsupported == res.report.totals.cases)
             std::fprintf(stderr, "warning: nothing was tested: subject %s %s does not declare %s\n", id.name.c_str(),
                          id.version.c_str(), conv.name.data());
+        else if (!res.report.open_error.empty())
+            std::fprintf(stderr, "warning: nothing was swept: the subject did not start\n");
         else
             std::printf("swept %llu words in %.3f s: %.4g words per second (%u job%s, each a worker and a checker)\n",
                         static_cast<unsigned long long>(res.words), res.seconds, res.words_per_second, o.jobs,

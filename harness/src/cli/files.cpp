@@ -29,16 +29,15 @@ void check_destination(const std::string &path, std::string_view option) {
     if (!fs::is_directory(dir, ec))
         throw UsageError(fmt::format("{} '{}': directory '{}' does not exist (expected a writable directory)", option,
                                      echo(path), echo(dir.string())));
-    // The report is written through a temporary file beside it: probe that very thing (under
-    // the output lock, so that a signal leaves no probe behind).
-    const std::lock_guard<std::mutex> writing(reports::output_mutex());
-    std::string probe = (dir / ".ninfer-conform-probe.XXXXXX").string();
-    const int fd = ::mkstemp(probe.data());
-    if (fd < 0)
+    // The report is written through a temporary file beside it: probe that very thing (the
+    // writer's own, removed on every path, a signal's included).
+    try {
+        reports::OutputFile probe(p);
+    } catch (const std::exception &e) {
+        const std::string why = e.what();
         throw UsageError(fmt::format("{} '{}': cannot write in directory '{}': {}", option, echo(path),
-                                     echo(dir.string()), std::strerror(errno)));
-    ::close(fd);
-    ::unlink(probe.c_str());
+                                     echo(dir.string()), why.substr(why.rfind(": ") + 2)));
+    }
 }
 
 namespace {
@@ -103,7 +102,7 @@ void check_outputs_apart(const CommandFiles &f) {
         if (out.path.empty()) continue;
         const FileId id = file_id(out.path);
         for (const auto &in : f.inputs)
-            if (!in.path.empty() && id.exists && same_file(id, file_id(in.path)))
+            if (!in.path.empty() && same_file(id, file_id(in.path)))  // one the command creates included (a cache key)
                 refuse_pair(out, in, "is the same file as", kApart);
         for (std::size_t j = 0; j < i; ++j)
             if (!f.outputs[j].path.empty() && same_file(id, file_id(f.outputs[j].path)))
@@ -111,6 +110,9 @@ void check_outputs_apart(const CommandFiles &f) {
         for (const auto &dir : f.input_dirs)
             if (!dir.path.empty() && within(written_at(out.path), resolved_path(dir.path)))
                 refuse_pair(out, dir, "lies inside", "an output outside every directory the command reads");
+        for (const auto &dir : f.output_dirs)  // a cache directory: its files are the command's own
+            if (!dir.path.empty() && within(written_at(out.path), resolved_path(dir.path)))
+                refuse_pair(out, dir, "lies inside", "an output outside every directory the command keeps");
     }
 }
 

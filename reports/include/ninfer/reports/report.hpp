@@ -15,6 +15,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "ninfer/reports/output_file.hpp"  // write_atomic, output_mutex: every writer of a report
+
 namespace ninfer::reports {
 
 /// The value of the report's "schema" field; bump the suffix on an incompatible change.
@@ -255,15 +257,6 @@ std::string render_summary(const Report &r, std::size_t max_rules = 12);
 /// waivers, fingerprints. `gate_failures` are the run's failed CI gates, one line each.
 std::string render_summary_md(const Report &r, const std::vector<std::string> &gate_failures = {},
                               std::size_t max_rules = 30);
-
-/// Write bytes to `path` atomically: a temporary file in the same directory, fsync, rename.
-/// Throws std::runtime_error naming the path on failure.
-void write_atomic(const std::filesystem::path &path, std::string_view bytes);
-
-/// Held by every writer of a command's output files while it creates, fills and renames its
-/// temporary file (write_atomic among them). A command ending on a signal takes it first and
-/// never gives it back: no temporary file is left behind and no output is half-written.
-std::mutex &output_mutex();
 
 /// Text a subject said (a plugin's message, an exec reply, a stderr tail, a name), made safe for
 /// a report, a message and a terminal: one line of valid UTF-8 where every byte that is not

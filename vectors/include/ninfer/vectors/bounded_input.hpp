@@ -159,25 +159,21 @@ inline const char *file_kind(mode_t mode) {
     return "not a regular file";
 }
 
-/// The bytes of the regular file at `path`, read once, at most `cap` of them. On failure returns
-/// false and sets `error` to what went wrong ("cannot open for reading: why", "a FIFO (expected a
-/// regular file)", "larger than the limit of N bytes"). Anything but a regular file (a FIFO, a
-/// device such as /dev/zero, a directory) is refused without reading a byte: it is opened
-/// non-blocking, so that a FIFO without a writer cannot hang the reader, and judged by fstat.
-inline bool read_file_capped(const std::string &path, std::size_t cap, std::string &out, std::string &error) {
+/// What a file must begin with for read_fd_capped: anything, or a JSON object.
+enum class Begins { anything, json_object };
+
+/// Whether the first non-whitespace byte of `head` (up to 64 KiB of a file) opens a JSON object.
+inline bool begins_as_json_object(std::string_view head) {
+    const auto at = head.find_first_not_of(" \t\r\n");
+    return at != std::string_view::npos && head[at] == '{';
+}
+
+/// The bytes of the open file `fd` (opened O_NONBLOCK; closed by the caller), read once, at most
+/// `cap` of them; see read_file_capped. With Begins::json_object a file whose first 64 KiB do not
+/// open a JSON object is refused after that first read ("not JSON: ..."), however large it is.
+inline bool read_fd_capped(int fd, std::size_t cap, std::string &out, std::string &error,
+                           Begins begins = Begins::anything) {
     out.clear();
-    const int fd = ::open(path.c_str(), O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
-    if (fd < 0) {
-        struct stat st {};
-        error = ::stat(path.c_str(), &st) == 0 && !S_ISREG(st.st_mode)
-                    ? std::string(file_kind(st.st_mode)) + " (expected a regular file)"
-                    : std::string("cannot open for reading: ") + std::strerror(errno);
-        return false;
-    }
-    struct Closer {
-        int fd;
-        ~Closer() { ::close(fd); }
-    } closer{fd};
     struct stat st {};
     if (::fstat(fd, &st) != 0) {
         error = std::string("cannot open for reading: ") + std::strerror(errno);
@@ -188,29 +184,54 @@ inline bool read_file_capped(const std::string &path, std::size_t cap, std::stri
         return false;
     }
     const std::string too_large = "larger than the limit of " + std::to_string(cap) + " bytes (is it the right file?)";
-    if (static_cast<std::uint64_t>(st.st_size) > cap) {
-        error = too_large;
-        return false;
-    }
     ::fcntl(fd, F_SETFL, ::fcntl(fd, F_GETFL) & ~O_NONBLOCK);
     // A file that grows while it is read still stops at the cap.
     char buf[1 << 16];
     while (true) {
         const ssize_t got = ::read(fd, buf, sizeof buf);
-        if (got == 0) return true;
+        if (got < 0 && errno == EINTR) continue;
         if (got < 0) {
-            if (errno == EINTR) continue;
             error = std::string("read error: ") + std::strerror(errno);
             out.clear();
             return false;
         }
-        if (out.size() + static_cast<std::size_t>(got) > cap) {
+        if (begins == Begins::json_object && out.empty() && !begins_as_json_object({buf, static_cast<std::size_t>(got)})) {
+            error = got == 0 ? "empty (expected a JSON object)"
+                             : "not JSON: expected '{' first, found \"" +
+                                   echo(std::string_view(buf, static_cast<std::size_t>(got)), 16) + "\"";
+            return false;
+        }
+        if (got == 0) return true;
+        if (static_cast<std::uint64_t>(st.st_size) > cap || out.size() + static_cast<std::size_t>(got) > cap) {
             error = too_large;
             out.clear();
             return false;
         }
         out.append(buf, static_cast<std::size_t>(got));
     }
+}
+
+/// The bytes of the regular file at `path`, read once, at most `cap` of them. On failure returns
+/// false and sets `error` to what went wrong ("cannot open for reading: why", "a FIFO (expected a
+/// regular file)", "larger than the limit of N bytes"). Anything but a regular file (a FIFO, a
+/// device such as /dev/zero, a directory) is refused without reading a byte: it is opened
+/// non-blocking, so that a FIFO without a writer cannot hang the reader, and judged by fstat.
+/// With Begins::json_object, a file that does not open a JSON object is refused after its
+/// first 64 KiB at most (reports, baselines, shards: issue 36).
+inline bool read_file_capped(const std::string &path, std::size_t cap, std::string &out, std::string &error,
+                             Begins begins = Begins::anything) {
+    out.clear();
+    const int fd = ::open(path.c_str(), O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
+    if (fd < 0) {
+        struct stat st {};
+        error = ::stat(path.c_str(), &st) == 0 && !S_ISREG(st.st_mode)
+                    ? std::string(file_kind(st.st_mode)) + " (expected a regular file)"
+                    : std::string("cannot open for reading: ") + std::strerror(errno);
+        return false;
+    }
+    const bool ok = read_fd_capped(fd, cap, out, error, begins);
+    ::close(fd);
+    return ok;
 }
 
 }  // namespace ninfer::vectors

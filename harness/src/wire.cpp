@@ -424,16 +424,17 @@ bool Child::child_exited() const {
     return status_ >= 0 && ::poll(&p, 1, 0) > 0 && p.revents != 0;
 }
 
-int Child::wait_fd(int fd, short events, Clock::time_point deadline) {
+int Child::wait_fd(int fd, short events, const Clock::time_point deadline) {
+    Clock::time_point due = deadline;
     for (;;) {
-        auto left = std::chrono::ceil<std::chrono::milliseconds>(deadline - Clock::now()).count();
+        auto left = std::chrono::ceil<std::chrono::milliseconds>(due - Clock::now()).count();
         if (left <= 0) {
             // The limit counts the time the subject ran or slept, not the time it waited for a
-            // CPU that others held (harness/README.md, "Time limits"): a busy machine extends it.
-            const auto due = deadline + std::chrono::duration_cast<Clock::duration>(waited_for_cpu());
+            // CPU that others held (harness/README.md, "Restarts, deadlines, processes"): a busy
+            // machine moves the deadline by that much.
+            due = deadline + std::chrono::duration_cast<Clock::duration>(waited_for_cpu());
             left = std::chrono::ceil<std::chrono::milliseconds>(due - Clock::now()).count();
             if (left <= 0) return 0;
-            deadline = due;
         }
         const long long slice = std::min<long long>(left, 1 << 30);
         struct pollfd p[3] = {{fd, events, 0}, {status_, POLLIN, 0}, {err_, POLLIN, 0}};

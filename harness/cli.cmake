@@ -81,7 +81,7 @@ if(NINFER_BUILD_TESTS)
     ninfer::oracle ninfer::reports fmt::fmt nlohmann_json::nlohmann_json ${CMAKE_DL_LIBS})
   get_property(ninfer_mutant_targets DIRECTORY ${CMAKE_CURRENT_LIST_DIR}/plugins/mutants PROPERTY BUILDSYSTEM_TARGETS)
   add_dependencies(ninfer_cli_tests ninfer-conform reference ${ninfer_mutant_targets} ${ninfer_hostile_plugins}
-    fixture_v1_minimal_0_1_0 fixture_crash fixture_hang fixture_overrun)
+    fixture_v1_minimal_0_1_0 fixture_crash fixture_hang fixture_overrun fixture_escape escape_tree)
   find_package(Python3 REQUIRED COMPONENTS Interpreter)
   target_compile_definitions(ninfer_cli_tests PRIVATE
     NINFER_CONFORM_EXE="$<TARGET_FILE:ninfer-conform>"
@@ -91,6 +91,7 @@ if(NINFER_BUILD_TESTS)
     NINFER_SOURCE_DIR="${PROJECT_SOURCE_DIR}"
     NINFER_CLI_TEST_TMP="${CMAKE_CURRENT_BINARY_DIR}/cli-test-tmp"
     NINFER_PYTHON="${Python3_EXECUTABLE}"
+    NINFER_ESCAPE_TREE="$<TARGET_FILE:escape_tree>"
     NINFER_REPORT_SCHEMA="${PROJECT_SOURCE_DIR}/reports/schema/report-v2.schema.json"
     NINFER_REPORT_VALIDATOR="${PROJECT_SOURCE_DIR}/reports/tests/validate_report.py")
   # Long (issue 32, item 4): `run` leaves out the suites whose golden cases its subject does not
@@ -136,6 +137,11 @@ if(NINFER_BUILD_TESTS)
             ${CMAKE_CURRENT_BINARY_DIR}/action-test)
   set_tests_properties("harness: the GitHub action's script passes the reference and fails a mutant"
     PROPERTIES LABELS harness TIMEOUT 120)
+  # Verdicts under load at level full (issue 32, item 6): minutes on 2 cores, so label long.
+  add_test(NAME "harness: the heaviest linear cases under 4 busy processes per core and --jobs 64 keep the --jobs 1 report"
+    COMMAND ninfer_cli_tests "[long]")
+  set_tests_properties("harness: the heaviest linear cases under 4 busy processes per core and --jobs 64 keep the --jobs 1 report"
+    PROPERTIES LABELS "harness;long" RESOURCE_LOCK cli-test-tmp TIMEOUT 3600)
   # the CLI tests share one scratch directory: never two at a time
   catch_discover_tests(ninfer_cli_tests TEST_PREFIX "cli." PROPERTIES LABELS harness RESOURCE_LOCK cli-test-tmp)
 endif()

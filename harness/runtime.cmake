@@ -3,6 +3,7 @@
 # exec protocol, the standalone worker, the example plugins and the misbehaving fixtures.
 target_sources(ninfer_harness PRIVATE
   ${CMAKE_CURRENT_LIST_DIR}/src/wire.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/src/containment.cpp
   ${CMAKE_CURRENT_LIST_DIR}/src/interrupt.cpp
   ${CMAKE_CURRENT_LIST_DIR}/src/worker.cpp
   ${CMAKE_CURRENT_LIST_DIR}/src/child_subject.cpp
@@ -18,10 +19,16 @@ if(NINFER_BUILD_TESTS)
   set(NINFER_TEST_PLUGIN_DIR ${PROJECT_BINARY_DIR}/test-plugins)
   set(ninfer_test_plugins minimal_plugin)
   add_library(minimal_plugin MODULE ${CMAKE_CURRENT_LIST_DIR}/examples/minimal_plugin.c)
-  foreach(fixture crash abort hang huge_alloc overrun liar wrong_abi no_entry null_entry bad_capability fork raise_signal)
+  # Descendants that try to escape containment (issue 33), started by fixture_escape or run as an
+  # exec subject.
+  add_executable(escape_tree ${CMAKE_CURRENT_LIST_DIR}/tests/fixtures/escape_tree.c)
+  foreach(fixture crash abort hang huge_alloc overrun liar wrong_abi no_entry null_entry bad_capability fork raise_signal
+          escape)
     add_library(fixture_${fixture} MODULE ${CMAKE_CURRENT_LIST_DIR}/tests/fixtures/${fixture}.c)
     list(APPEND ninfer_test_plugins fixture_${fixture})
   endforeach()
+  target_compile_definitions(fixture_escape PRIVATE NINFER_ESCAPE_TREE="$<TARGET_FILE:escape_tree>")
+  add_dependencies(fixture_escape escape_tree)
   # The 0.1.0 minimal plugin, verbatim: a v1 plugin built against today's headers.
   add_library(fixture_v1_minimal_0_1_0 MODULE ${CMAKE_CURRENT_LIST_DIR}/tests/fixtures/v1_minimal_0_1_0.c)
   target_include_directories(fixture_v1_minimal_0_1_0 PRIVATE ${CMAKE_CURRENT_LIST_DIR}/include)  # ninfer/harness/plugin.h

@@ -31,6 +31,7 @@ void ChildSubject::open() {
 
 Reply ChildSubject::call(const Call &c) {
     const auto t0 = wire::Clock::now();
+    child_.begin_call();
     Reply r;
     try {
         r = call_once(c);

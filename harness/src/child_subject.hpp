@@ -26,6 +26,8 @@ protected:
     virtual bool start(std::string &why) = 0;
     /// One call on a started (or restartable) child.
     virtual Reply call_once(const Call &c) = 0;
+    /// How the child is contained (the options' mode and process bound).
+    wire::Containment containment() const { return {contain::mode_of(opts_.containment), opts_.max_processes}; }
     /// "plugin PATH: " or "exec `CMD`: ", the prefix of every message.
     virtual std::string who() const = 0;
 

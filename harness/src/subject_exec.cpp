@@ -129,7 +129,7 @@ private:
     bool start(std::string &why) override {
         sent_.clear();
         answered_ = 0;
-        if (!child_.spawn({"/bin/sh", "-c", command_}, opts_.memory_limit_bytes, why)) {
+        if (!child_.spawn({"/bin/sh", "-c", command_}, opts_.memory_limit_bytes, why, -1, containment())) {
             why = who() + why;
             return false;
         }

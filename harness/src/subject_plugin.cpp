@@ -67,7 +67,8 @@ private:
     /// Spawns the worker and reads its hello; false with a one-line reason.
     bool start(std::string &why) override {
         ++generation_;
-        if (!child_.spawn({opts_.worker_executable, "worker", "--plugin", load_path_}, opts_.memory_limit_bytes, why, memfd_)) {
+        if (!child_.spawn({opts_.worker_executable, "worker", "--plugin", load_path_}, opts_.memory_limit_bytes, why, memfd_,
+                          containment())) {
             why = who() + why;
             return false;
         }

@@ -192,7 +192,7 @@ static void set_nonblocking(int fd) { ::fcntl(fd, F_SETFL, ::fcntl(fd, F_GETFL) 
 static void become_subreaper() {
     static const bool done = [] {
         ::prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0);
-        // Each subject holds five descriptors here (three pipes, a pidfd, a batch memfd): many
+        // Each subject holds five descriptors here (three pipes, the init's status pipe, a batch memfd): many
         // jobs need more than the usual soft limit of 1024 (best effort).
         struct rlimit files = {};
         if (::getrlimit(RLIMIT_NOFILE, &files) == 0 && files.rlim_cur < files.rlim_max) {
@@ -210,7 +210,9 @@ static void become_subreaper() {
 /// environment has no token, and this is how it is still found.
 struct LiveSubjects {
     std::mutex m;
-    std::map<pid_t, std::string> token_of;  ///< pid -> "NINFER_CONFORM_SUBJECT=..."
+    std::map<pid_t, std::string> token_of;  ///< pid (the init) -> "NINFER_CONFORM_SUBJECT=..."
+    std::set<pid_t> in_namespace;           ///< inits of PID namespaces: killing one kills all under it
+    std::map<pid_t, std::string> cgroup_of;  ///< init -> its pids cgroup directory
 };
 
 static LiveSubjects &live_subjects() {
@@ -223,12 +225,84 @@ static void forget_subject(pid_t pid) {
     auto &live = live_subjects();
     std::lock_guard<std::mutex> lock(live.m);
     live.token_of.erase(pid);
+    live.in_namespace.erase(pid);
+    live.cgroup_of.erase(pid);
 }
 
-bool Child::spawn(const std::vector<std::string> &argv, std::uint64_t memory_limit, std::string &why, int shared_fd) {
+namespace {
+
+/// The fds a child's init works with, numbered for the subject before it is started.
+enum : int { kInitExecReport = 4, kInitStatus = 5 };
+
+/// In the init after clone (async-signal-safe calls only: the harness is multi-threaded):
+/// start the subject, reap every process that ends under it, and report the subject's wait
+/// status on kInitStatus; in its own PID namespace the kernel kills the rest when it exits.
+[[noreturn]] void run_init(char *const *args, char *const *envp, std::uint64_t memory_limit, bool subreaper) {
+    // PID 1 of a namespace gets the orphans of its tree anyway (and ignores the subject's signals).
+    if (subreaper) ::prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0);
+    const pid_t subject = contain::clone_process(false, false);
+    if (subject == 0) {
+        ::close(kInitStatus);
+        struct rlimit core = {0, 0};
+        ::setrlimit(RLIMIT_CORE, &core);
+        if (memory_limit > 0) {
+            struct rlimit as = {memory_limit, memory_limit};
+            ::setrlimit(RLIMIT_AS, &as);
+        }
+        ::execve(args[0], args, envp);
+        int e = errno;
+        [[maybe_unused]] auto w = ::write(kInitExecReport, &e, sizeof e);
+        ::_exit(127);
+    }
+    if (subject < 0) {
+        int e = errno;
+        [[maybe_unused]] auto w = ::write(kInitExecReport, &e, sizeof e);
+        ::_exit(127);
+    }
+    for (int fd = 0; fd <= kInitExecReport; ++fd) ::close(fd);
+    for (;;) {
+        int st = 0;
+        const pid_t w = ::waitpid(-1, &st, 0);
+        if (w == subject) {
+            [[maybe_unused]] auto n = ::write(kInitStatus, &st, sizeof st);
+            // PID 1 ends its namespace; a subreaper stays to catch and reap the orphans its
+            // tree leaves until the harness has killed them (then it has no child left).
+            if (!subreaper) ::_exit(0);
+        }
+        if (w < 0 && errno == ECHILD) ::_exit(0);
+    }
+}
+
+/// In the init: fds 0-2 the pipes, 3 the shared memory (or closed), kInitExecReport and
+/// kInitStatus, and nothing else of the harness's (other jobs' pipes and memory).
+void arrange_init_fds(const int (&want)[6]) {
+    int moved[6];
+    for (int i = 0; i < 6; ++i) moved[i] = want[i] >= 0 ? ::fcntl(want[i], F_DUPFD, 16) : -1;
+    for (int i = 0; i < 6; ++i) {
+        if (moved[i] >= 0) ::dup2(moved[i], i);
+        else ::close(i);
+    }
+#ifdef SYS_close_range
+    if (::syscall(SYS_close_range, 6u, ~0u, 0u) != 0)
+#endif
+        for (int fd = 6; fd < 65536; ++fd) ::close(fd);
+    ::fcntl(kInitExecReport, F_SETFD, FD_CLOEXEC);
+}
+
+}  // namespace
+
+bool Child::spawn(const std::vector<std::string> &argv, std::uint64_t memory_limit, std::string &why, int shared_fd,
+                  Containment containment) {
     kill();
     tail_.clear();
     become_subreaper();
+    std::string refused;
+    effective_ = contain::effective(containment.mode, &refused);
+    if (containment.mode == contain::Mode::pid_namespace && !effective_.pid_namespace) {
+        why = "containment pid-namespace is not available here: " + refused;
+        return false;
+    }
+    if (effective_.pids_cgroup) effective_.pids_cgroup = cgroup_.create(containment.max_processes);
     std::vector<char *> args;
     for (const auto &a : argv) args.push_back(const_cast<char *>(a.c_str()));
     args.push_back(nullptr);
@@ -243,44 +317,50 @@ bool Child::spawn(const std::vector<std::string> &argv, std::uint64_t memory_lim
     if (shared_fd >= 0) envp.push_back(shm_env.data());
     envp.push_back(nullptr);
 
-    int pin[2] = {-1, -1}, pout[2] = {-1, -1}, perr[2] = {-1, -1}, pexec[2] = {-1, -1};
-    if (::pipe2(pin, O_CLOEXEC) != 0 || ::pipe2(pout, O_CLOEXEC) != 0 || ::pipe2(perr, O_CLOEXEC) != 0 ||
-        ::pipe2(pexec, O_CLOEXEC) != 0) {
-        why = std::string("pipe: ") + std::strerror(errno);
-        for (int fd : {pin[0], pin[1], pout[0], pout[1], perr[0], perr[1], pexec[0], pexec[1]})
+    int pin[2] = {-1, -1}, pout[2] = {-1, -1}, perr[2] = {-1, -1}, pexec[2] = {-1, -1}, pstat[2] = {-1, -1};
+    auto close_all = [&] {
+        for (int fd : {pin[0], pin[1], pout[0], pout[1], perr[0], perr[1], pexec[0], pexec[1], pstat[0], pstat[1]})
             if (fd >= 0) ::close(fd);
+    };
+    if (::pipe2(pin, O_CLOEXEC) != 0 || ::pipe2(pout, O_CLOEXEC) != 0 || ::pipe2(perr, O_CLOEXEC) != 0 ||
+        ::pipe2(pexec, O_CLOEXEC) != 0 || ::pipe2(pstat, O_CLOEXEC) != 0) {
+        why = std::string("pipe: ") + std::strerror(errno);
+        close_all();
+        cgroup_.remove();
         return false;
     }
+    const char *cgroup_procs = effective_.pids_cgroup ? cgroup_.procs_path() : nullptr;
     // Registered under the lock before any other job can scan for orphans: a subject that is
     // still starting is never mistaken for a stray descendant of another job's subject.
     auto &live = live_subjects();
     std::unique_lock<std::mutex> registering(live.m);
-    pid_t pid = ::fork();
-    if (pid > 0) live.token_of.emplace(pid, token_);
+    pid_t pid = contain::clone_process(effective_.pid_namespace, effective_.user_namespace);
+    if (pid > 0) {
+        live.token_of.emplace(pid, token_);
+        if (effective_.pid_namespace) live.in_namespace.insert(pid);
+        if (cgroup_.active()) live.cgroup_of.emplace(pid, cgroup_.dir());
+    }
     if (pid != 0) registering.unlock();  // the child never returns from its branch: exec or _exit
     if (pid < 0) {
         why = std::string("fork: ") + std::strerror(errno);
-        for (int fd : {pin[0], pin[1], pout[0], pout[1], perr[0], perr[1], pexec[0], pexec[1]}) ::close(fd);
+        close_all();
+        cgroup_.remove();
         return false;
     }
     if (pid == 0) {
-        // Only async-signal-safe calls between fork and exec.
+        // Only async-signal-safe calls between clone and exec.
         ::setpgid(0, 0);
-        ::dup2(pin[0], 0);
-        ::dup2(pout[1], 1);
-        ::dup2(perr[1], 2);
-        int exec_report = pexec[1];
-        if (shared_fd >= 0) {
-            if (exec_report == kShmFd) exec_report = ::fcntl(exec_report, F_DUPFD_CLOEXEC, kShmFd + 1);
-            if (shared_fd == kShmFd) ::fcntl(kShmFd, F_SETFD, 0);  // dup2 onto itself keeps CLOEXEC
-            else ::dup2(shared_fd, kShmFd);
+        if (cgroup_procs) {
+            const int fd = ::open(cgroup_procs, O_WRONLY | O_CLOEXEC);
+            if (fd < 0 || ::write(fd, "0", 1) != 1) {
+                int e = -errno;  // negative: the containment failed, not the exec
+                [[maybe_unused]] auto w = ::write(pexec[1], &e, sizeof e);
+                ::_exit(126);
+            }
+            ::close(fd);
         }
-        struct rlimit core = {0, 0};
-        ::setrlimit(RLIMIT_CORE, &core);
-        if (memory_limit > 0) {
-            struct rlimit as = {memory_limit, memory_limit};
-            ::setrlimit(RLIMIT_AS, &as);
-        }
+        const int want[6] = {pin[0], pout[1], perr[1], shared_fd, pexec[1], pstat[1]};
+        arrange_init_fds(want);
         struct sigaction dfl = {};
         dfl.sa_handler = SIG_DFL;
         ::sigaction(SIGPIPE, &dfl, nullptr);
@@ -288,38 +368,36 @@ bool Child::spawn(const std::vector<std::string> &argv, std::uint64_t memory_lim
         sigset_t none;
         ::sigemptyset(&none);
         ::sigprocmask(SIG_SETMASK, &none, nullptr);
-        ::execve(args[0], args.data(), envp.data());
-        int e = errno;
-        [[maybe_unused]] auto w = ::write(exec_report, &e, sizeof e);
-        ::_exit(127);
+        run_init(args.data(), envp.data(), memory_limit, !effective_.pid_namespace);
     }
     ::setpgid(pid, pid);
-    for (int fd : {pin[0], pout[1], perr[1], pexec[1]}) ::close(fd);
+    for (int fd : {pin[0], pout[1], perr[1], pexec[1], pstat[1]}) ::close(fd);
     int exec_errno = 0;
     ssize_t got;
     do got = ::read(pexec[0], &exec_errno, sizeof exec_errno);
     while (got < 0 && errno == EINTR);
     ::close(pexec[0]);
-    if (got == static_cast<ssize_t>(sizeof exec_errno)) {
-        int st;
-        while (::waitpid(pid, &st, 0) < 0 && errno == EINTR) {}
-        forget_subject(pid);
-        for (int fd : {pin[1], pout[0], perr[0]}) ::close(fd);
-        why = "cannot run " + argv[0] + ": " + std::strerror(exec_errno);
-        return false;
-    }
     pid_ = pid;
-#ifdef SYS_pidfd_open
-    pidfd_ = static_cast<int>(::syscall(SYS_pidfd_open, pid, 0));
-#endif
+    status_ = pstat[0];
+    set_nonblocking(status_);
     in_ = pin[1];
     out_ = pout[0];
     err_ = perr[0];
+    if (got == static_cast<ssize_t>(sizeof exec_errno)) {
+        kill_and_reap();
+        for (int *fd : {&in_, &out_, &err_}) close_fd(*fd);
+        why = exec_errno < 0 ? "cannot put " + argv[0] + " in its pids cgroup: " + std::strerror(-exec_errno)
+                             : "cannot run " + argv[0] + ": " + std::strerror(exec_errno);
+        return false;
+    }
+    subject_ = -1;
+    delays_.clear();
     for (int fd : {in_, out_, err_}) set_nonblocking(fd);
     // Larger pipes: fewer wake-ups on sweeps of millions of words (best effort).
     ::fcntl(in_, F_SETPIPE_SZ, 1 << 20);
     ::fcntl(out_, F_SETPIPE_SZ, 1 << 20);
     rbuf_.clear();
+    begin_call();
     return true;
 }
 
@@ -341,18 +419,25 @@ bool Child::pump_stderr() {
 }
 
 bool Child::child_exited() const {
-    siginfo_t info = {};
-    return pid_ > 0 && ::waitid(P_PID, static_cast<id_t>(pid_), &info, WEXITED | WNOHANG | WNOWAIT) == 0 &&
-           info.si_pid == pid_;
+    // The init writes the subject's status when it ends (or dies itself: end of file).
+    struct pollfd p = {status_, POLLIN, 0};
+    return status_ >= 0 && ::poll(&p, 1, 0) > 0 && p.revents != 0;
 }
 
-int Child::wait_fd(int fd, short events, Clock::time_point deadline) {
+int Child::wait_fd(int fd, short events, const Clock::time_point deadline) {
+    Clock::time_point due = deadline;
     for (;;) {
-        auto left = std::chrono::ceil<std::chrono::milliseconds>(deadline - Clock::now()).count();
-        if (left <= 0) return 0;
-        // Without a pidfd the child is polled every 50 ms.
-        const long long slice = pidfd_ >= 0 ? std::min<long long>(left, 1 << 30) : std::min<long long>(left, 50);
-        struct pollfd p[3] = {{fd, events, 0}, {pidfd_, POLLIN, 0}, {err_, POLLIN, 0}};
+        auto left = std::chrono::ceil<std::chrono::milliseconds>(due - Clock::now()).count();
+        if (left <= 0) {
+            // The limit counts the time the subject ran or slept, not the time it waited for a
+            // CPU that others held (harness/README.md, "Restarts, deadlines, processes"): a busy
+            // machine moves the deadline by that much.
+            due = deadline + std::chrono::duration_cast<Clock::duration>(waited_for_cpu());
+            left = std::chrono::ceil<std::chrono::milliseconds>(due - Clock::now()).count();
+            if (left <= 0) return 0;
+        }
+        const long long slice = std::min<long long>(left, 1 << 30);
+        struct pollfd p[3] = {{fd, events, 0}, {status_, POLLIN, 0}, {err_, POLLIN, 0}};
         int n = ::poll(p, 3, static_cast<int>(slice));
         if (n < 0) {
             if (errno == EINTR) continue;
@@ -360,7 +445,7 @@ int Child::wait_fd(int fd, short events, Clock::time_point deadline) {
         }
         if (err_ >= 0 && p[2].revents) pump_stderr();
         if (p[0].revents) return 1;
-        if (pidfd_ >= 0 ? (p[1].revents & POLLIN) != 0 : child_exited()) {
+        if (p[1].revents != 0) {
             // The child is gone; what it wrote is in the pipe already, and nothing more will come from it.
             struct pollfd again = {fd, events, 0};
             if (::poll(&again, 1, 0) > 0 && again.revents) return 1;
@@ -452,8 +537,7 @@ std::string Child::reap() {
     auto until = Clock::now() + std::chrono::seconds(2);
     bool exited = false;
     while (Clock::now() < until) {
-        siginfo_t info = {};
-        if (::waitid(P_PID, static_cast<id_t>(pid_), &info, WEXITED | WNOHANG | WNOWAIT) == 0 && info.si_pid == pid_) {
+        if (child_exited()) {
             exited = true;
             break;
         }
@@ -470,15 +554,38 @@ std::string Child::reap() {
 }
 
 int Child::kill_and_reap() {
-    const auto killed = kill_descendants();
+    // In a PID namespace the init's death takes every process under it (the kernel waits for
+    // them before the init can be reaped); otherwise its tree is found and killed here.
+    const auto killed = effective_.pid_namespace ? std::vector<pid_t>{} : kill_descendants();
+    cgroup_.kill();
+    ::kill(pid_, SIGKILL);
     ::killpg(pid_, SIGKILL);
     int st = 0;
     while (::waitpid(pid_, &st, 0) < 0 && errno == EINTR) {}
+    // The subject's own status, when the init lived to report it.
+    int subject_status = 0;
+    ssize_t got;
+    do got = ::read(status_, &subject_status, sizeof subject_status);
+    while (got < 0 && errno == EINTR);
+    if (got == static_cast<ssize_t>(sizeof subject_status)) st = subject_status;
+    close_fd(status_);
     forget_subject(pid_);
     pid_ = -1;
-    close_fd(pidfd_);
+    subject_ = -1;
     reap_killed(killed);
+    cgroup_.remove();
     return st;
+}
+
+void Child::begin_call() {
+    if (pid_ <= 0) return;
+    if (subject_ < 0) subject_ = std::max<pid_t>(0, contain::only_child_of(pid_));
+    delays_ = subject_ > 0 ? contain::run_delays(subject_) : contain::RunDelays{};
+}
+
+std::chrono::nanoseconds Child::waited_for_cpu() {
+    if (subject_ <= 0) return std::chrono::nanoseconds(0);
+    return contain::waited_since(delays_, contain::run_delays(subject_));
 }
 
 void Child::kill() {
@@ -559,18 +666,74 @@ std::set<pid_t> with_descendants(const ProcessScan &scan, std::set<pid_t> roots)
     return roots;
 }
 
+/// The parent of `pid` from /proc/PID/stat, or -1 when there is none.
+pid_t parent_of(pid_t pid) {
+    char path[32], buf[512];
+    std::snprintf(path, sizeof path, "/proc/%d/stat", static_cast<int>(pid));
+    const int fd = ::open(path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0) return -1;
+    const ssize_t n = ::read(fd, buf, sizeof buf - 1);
+    ::close(fd);
+    if (n <= 0) return -1;
+    buf[n] = '\0';
+    const char *close = std::strrchr(buf, ')');
+    if (!close || close + 4 >= buf + n) return -1;
+    return static_cast<pid_t>(std::strtol(close + 4, nullptr, 10));
+}
+
+/// The last pid the kernel handed out (/proc/sys/kernel/ns_last_pid), or -1.
+pid_t last_pid() {
+    char buf[32];
+    const int fd = ::open("/proc/sys/kernel/ns_last_pid", O_RDONLY | O_CLOEXEC);
+    if (fd < 0) return -1;
+    const ssize_t n = ::read(fd, buf, sizeof buf - 1);
+    ::close(fd);
+    if (n <= 0) return -1;
+    buf[n] = '\0';
+    return static_cast<pid_t>(std::strtol(buf, nullptr, 10));
+}
+
+/// A hopper (a process that forks and exits in a loop) makes a new pid faster than /proc can
+/// be scanned, and a scan can miss it: every pid handed out since `from` is probed for a parent
+/// among the killed or `catchers` (the inits its orphans go to) and killed, chasing the newest
+/// pids until a few probes find none. Returns how many it killed.
+std::size_t follow_hops(std::set<pid_t> &killed, const std::set<pid_t> &catchers, pid_t from) {
+    std::size_t fresh = 0;
+    if (from < 0) return 0;
+    pid_t probed = from;
+    for (int idle = 0; idle < 3;) {
+        const pid_t last = last_pid();
+        if (last < 0) break;
+        if (last < probed) probed = 0;  // the pids wrapped around
+        bool found = false;
+        for (pid_t p = std::max(probed + 1, last - 65536); p <= last; ++p) {
+            const pid_t parent = parent_of(p);
+            if (parent > 0 && (killed.count(parent) || catchers.count(parent)) && killed.insert(p).second) {
+                ::kill(p, SIGKILL);
+                found = true;
+                ++fresh;
+            }
+        }
+        probed = last;
+        idle = found ? 0 : idle + 1;
+    }
+    return fresh;
+}
+
 /// SIGKILL the processes `pick` selects from each fresh scan until a scan finds nothing new (a
 /// killed process cannot fork any more: SIGKILL is pending); returns them. One still exiting is
 /// found again and killed again, harmlessly.
 template <class Pick>
-std::vector<pid_t> kill_until_quiet(Pick pick) {
+std::vector<pid_t> kill_until_quiet(Pick pick, const std::set<pid_t> &catchers = {}) {
     std::set<pid_t> killed;
     for (int round = 0; round < 200; ++round) {
+        const pid_t before = last_pid();
         std::size_t fresh = 0;
         for (pid_t p : pick(scan_processes())) {
             fresh += killed.insert(p).second;
             ::kill(p, SIGKILL);
         }
+        fresh += follow_hops(killed, catchers, before);
         if (fresh == 0) break;
     }
     return {killed.begin(), killed.end()};
@@ -605,7 +768,7 @@ std::vector<pid_t> Child::kill_descendants() const {
         auto found = with_descendants(scan, std::move(roots));
         found.erase(self);
         return found;
-    });
+    }, {self});
 }
 
 void kill_all_subjects() {
@@ -613,7 +776,14 @@ void kill_all_subjects() {
     // Held for good: no subject starts after this (the caller ends the process).
     live.m.lock();
     const std::string prefix = std::string(kTokenVar) + std::to_string(::getpid()) + "-";
-    for (const auto &[pid, token] : live.token_of) ::killpg(pid, SIGKILL);
+    // An init's death ends its PID namespace; a cgroup is killed whole; the rest by their tree,
+    // under their inits kept alive meanwhile: a subreaper that catches every orphan of its tree.
+    std::set<pid_t> catchers{::getpid()};
+    for (const auto &[pid, token] : live.token_of) {
+        if (live.in_namespace.count(pid)) ::kill(pid, SIGKILL);
+        else catchers.insert(pid);
+    }
+    for (const auto &[pid, dir] : live.cgroup_of) contain::kill_cgroup_dir(dir);
     auto killed = kill_until_quiet([&](const ProcessScan &scan) {
         // Every child of this process (subjects and adopted orphans), every process with one of
         // its tokens, and their trees.
@@ -623,10 +793,18 @@ void kill_all_subjects() {
             if (parent == ::getpid()) roots.insert(p);
         for (const auto &[p, t] : scan.token)
             if (t.starts_with(prefix)) roots.insert(p);
-        return with_descendants(scan, std::move(roots));
-    });
+        auto found = with_descendants(scan, std::move(roots));
+        for (pid_t c : catchers) found.erase(c);
+        return found;
+    }, catchers);
+    for (pid_t c : catchers)
+        if (c != ::getpid()) {
+            ::kill(c, SIGKILL);
+            killed.push_back(c);
+        }
     // Reaped here: the process may end before its parent (init) would reap them.
     reap_all(std::move(killed));
+    for (const auto &[pid, dir] : live.cgroup_of) contain::kill_and_remove_cgroup(dir);
 }
 
 void Child::reap_killed(std::vector<pid_t> list) { reap_all(std::move(list)); }

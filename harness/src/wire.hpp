@@ -16,6 +16,7 @@
 
 #include "ninfer/abi/methods.hpp"
 #include "ninfer/abi/plugin.h"
+#include "containment.hpp"
 
 namespace ninfer::harness::wire {
 
@@ -137,8 +138,16 @@ std::string describe_wait_status(int status, bool killed_by_us);
 /// afterwards (the registry stays locked). For a process about to end on a signal (interrupt.hpp).
 void kill_all_subjects();
 
+/// How a child is contained (harness/README.md, "Containment").
+struct Containment {
+    contain::Mode mode = contain::Mode::automatic;
+    std::uint32_t max_processes = 512;  ///< pids.max of its cgroup, where there is one
+};
+
 /// A child in its own process group, talking over its stdin/stdout; its stderr is drained
-/// into a tail kept for crash messages. Never leaves a zombie.
+/// into a tail kept for crash messages. Never leaves a zombie. The process the harness forks is
+/// the child's init (in its own PID namespace where the kernel allows): it starts the subject,
+/// reaps every orphan of the subject's tree as it ends, and reports the subject's wait status.
 class Child {
 public:
     enum class Io { ok, eof, timeout };
@@ -150,7 +159,11 @@ public:
 
     /// fork+exec of argv with RLIMIT_AS (0: none) and RLIMIT_CORE 0; false and `why` on failure.
     /// shared_fd >= 0: the child gets it at descriptor kShmFd and kShmEnv=3 in its environment.
-    bool spawn(const std::vector<std::string> &argv, std::uint64_t memory_limit, std::string &why, int shared_fd = -1);
+    bool spawn(const std::vector<std::string> &argv, std::uint64_t memory_limit, std::string &why, int shared_fd = -1,
+               Containment containment = {});
+    /// A call starts: its time limit counts from here, less the time the subject then waits
+    /// for a CPU (a busy machine; contain::waited_since).
+    void begin_call();
     bool running() const { return pid_ > 0; }
 
     Io write_all(const void *buf, std::size_t n, Clock::time_point deadline);
@@ -188,8 +201,15 @@ private:
     /// SIGKILL the child's process group and every descendant; reap them all; the child's wait status.
     int kill_and_reap();
 
-    pid_t pid_ = -1;
-    int pidfd_ = -1;  ///< readable once the child has ended (Linux 5.3+), else -1: polled
+    /// The time the subject waited for a CPU since begin_call, which extends a deadline.
+    std::chrono::nanoseconds waited_for_cpu();
+
+    pid_t pid_ = -1;  ///< the init
+    pid_t subject_ = -1;  ///< the subject under it (found lazily; 0: not found)
+    int status_ = -1;  ///< read end: the init writes the subject's wait status here (readable: it ended)
+    contain::Effective effective_;
+    contain::Cgroup cgroup_;
+    contain::RunDelays delays_;  ///< at begin_call
     std::string token_;  ///< NINFER_CONFORM_SUBJECT=..., in the environment of every descendant
     int in_ = -1, out_ = -1, err_ = -1;
     std::string rbuf_;  ///< bytes read past the last line

@@ -14,11 +14,16 @@
 
 #include <chrono>
 #include <filesystem>
+#include <map>
+#include <set>
+#include <tuple>
 #include <fstream>
 #include <sstream>
 #include <string>
 #include <thread>
 #include <vector>
+
+#include <nlohmann/json.hpp>
 
 #include "cli_support.hpp"
 #include "isolation_support.hpp"
@@ -111,15 +116,21 @@ double cpu_seconds(pid_t pid) {
     return ticks / static_cast<double>(::sysconf(_SC_CLK_TCK));
 }
 
-/// Waits (at most a minute) until `ready` holds, polling.
+/// Waits (at most `limit`) until `ready` holds, polling.
 template <class F>
-bool eventually(F &&ready) {
-    const auto until = Clock::now() + std::chrono::seconds(60);
+bool eventually_within(std::chrono::seconds limit, F &&ready) {
+    const auto until = Clock::now() + limit;
     while (Clock::now() < until) {
         if (ready()) return true;
         std::this_thread::sleep_for(std::chrono::milliseconds(20));
     }
     return false;
+}
+
+/// Waits (at most a minute) until `ready` holds, polling.
+template <class F>
+bool eventually(F &&ready) {
+    return eventually_within(std::chrono::seconds(60), ready);
 }
 
 /// Nothing written in `dir` but the command's own stdout and stderr.
@@ -195,6 +206,12 @@ TEST_CASE("a signal to run during a plugin call that never returns kills the wor
 TEST_CASE("a signal to run during an exec call that never returns kills the command and every descendant",
           "[signals][isolation]") {
     const fs::path dir = test::fresh_dir(scratch() / "exec");
+    // The fixture writes the pids it sees: the host's only outside a PID namespace (the
+    // namespace's own cases are the containment tests below).
+    ::setenv("NINFER_CONFORM_CONTAINMENT", "process-tree", 1);
+    struct Unset {
+        ~Unset() { ::unsetenv("NINFER_CONFORM_CONTAINMENT"); }
+    } unset;
     for (int sig : {SIGINT, SIGTERM, SIGHUP}) {
         INFO(signal_name(sig));
         const fs::path report = dir / "report.json", pids = dir / "pids";
@@ -241,5 +258,218 @@ TEST_CASE("a signal to fingerprint over all 2^32 inputs kills its subject and wr
         }));
         std::this_thread::sleep_for(std::chrono::milliseconds(300));  // inside the batches, not at the start
         expect_ended_by(harness, sig, workers, dir);
+    }
+}
+
+// ---- Containment (issue 33, harness/README.md "Containment") -----------------------------------
+
+namespace {
+
+/// One process of the table: parent and state letter.
+struct Proc {
+    pid_t parent = 0;
+    char state = '?';
+    std::string comm;
+};
+
+std::map<pid_t, Proc> process_table() {
+    std::map<pid_t, Proc> table;
+    for (const auto &e : fs::directory_iterator("/proc")) {
+        const std::string name = e.path().filename().string();
+        if (name.find_first_not_of("0123456789") != std::string::npos) continue;
+        const std::string stat = read_text(e.path() / "stat");
+        const auto open = stat.find('('), close = stat.rfind(')');
+        if (open == std::string::npos || close == std::string::npos || close + 4 >= stat.size()) continue;
+        table[static_cast<pid_t>(std::stol(name))] = {static_cast<pid_t>(std::stol(stat.substr(close + 4))), stat[close + 2],
+                                                      stat.substr(open + 1, close - open - 1)};
+    }
+    return table;
+}
+
+/// Zombies among the descendants of `root`.
+std::size_t zombies_under(pid_t root) {
+    const auto table = process_table();
+    std::set<pid_t> tree{root};
+    for (bool grew = true; grew;) {
+        grew = false;
+        for (const auto &[pid, p] : table)
+            if (tree.count(p.parent) && tree.insert(pid).second) grew = true;
+    }
+    std::size_t zombies = 0;
+    for (pid_t pid : tree)
+        if (auto it = table.find(pid); it != table.end() && it->second.state == 'Z') ++zombies;
+    return zombies;
+}
+
+/// Live (not zombie) processes named `comm` (the escape_tree fixture names its processes).
+std::size_t live_named(const std::string &comm) {
+    std::size_t n = 0;
+    for (const auto &[pid, p] : process_table()) n += p.comm == comm && p.state != 'Z';
+    return n;
+}
+
+/// The pids cgroups a harness `harness` left in the cgroups of this process (it ran in them).
+std::vector<std::string> cgroups_left(pid_t harness) {
+    const std::string prefix = "ninfer-conform-" + std::to_string(harness) + "-";
+    std::vector<std::string> left;
+    std::istringstream mounts(read_text("/proc/self/mountinfo")), groups(read_text("/proc/self/cgroup"));
+    std::vector<std::string> paths;
+    for (std::string line; std::getline(groups, line);) paths.push_back(line.substr(line.find(':', line.find(':') + 1) + 1));
+    for (std::string line; std::getline(mounts, line);) {
+        if (line.find(" - cgroup") == std::string::npos) continue;
+        std::istringstream f(line);
+        std::string mount;
+        for (int i = 0; i < 5; ++i) f >> mount;
+        for (const auto &path : paths) {
+            std::error_code ec;
+            for (const auto &e : fs::directory_iterator(mount + path, ec))
+                if (e.path().filename().string().rfind(prefix, 0) == 0) left.push_back(e.path().string());
+        }
+    }
+    return left;
+}
+
+/// The environment the escape fixtures read, set for the harness started next (inherited).
+struct EscapeEnv {
+    EscapeEnv(const std::string &mode, const std::string &tag, const char *then, const std::string &containment) {
+        ::setenv("NINFER_TEST_ESCAPE", (mode + " 30 " + tag).c_str(), 1);
+        ::setenv("NINFER_TEST_ESCAPE_THEN", then, 1);
+        ::setenv("NINFER_CONFORM_CONTAINMENT", containment.c_str(), 1);
+    }
+    ~EscapeEnv() {
+        for (const char *v : {"NINFER_TEST_ESCAPE", "NINFER_TEST_ESCAPE_THEN", "NINFER_CONFORM_CONTAINMENT", "NINFER_TEST_ESCAPE_OUT"})
+            ::unsetenv(v);
+    }
+};
+
+/// Waits for `harness` to end (at most `limit`), sampling the zombies under it; the wait status
+/// (-1: killed at the limit) and the most zombies seen at once.
+std::pair<int, std::size_t> wait_sampling_zombies(pid_t harness, std::chrono::seconds limit) {
+    std::size_t most = 0;
+    const auto until = Clock::now() + limit;
+    int st = 0;
+    while (Clock::now() < until) {
+        if (::waitpid(harness, &st, WNOHANG) == harness) return {st, most};
+        most = std::max(most, zombies_under(harness));
+        std::this_thread::sleep_for(std::chrono::milliseconds(50));
+    }
+    ::kill(harness, SIGKILL);
+    ::waitpid(harness, &st, 0);
+    return {-1, most};
+}
+
+/// Nothing of the escape tree `tag` and no cgroup of `harness` left, within two seconds.
+void expect_nothing_left(const std::string &tag, pid_t harness) {
+    CHECK(eventually_within(std::chrono::seconds(2), [&] { return live_named(tag) == 0; }));
+    CHECK(cgroups_left(harness).empty());
+}
+
+const char *const kModes[] = {"auto", "process-tree"};
+
+/// The containment the report names for `mode` on this machine (root here: CI runs as root).
+void expect_containment(const nlohmann::json &report, const std::string &mode) {
+    const std::string c = report.at("subject").value("containment", "");
+    if (mode == "process-tree") CHECK(c.rfind("process-tree", 0) == 0);
+    else if (::geteuid() == 0) CHECK(c.rfind("pid-namespace", 0) == 0);
+}
+
+}  // namespace
+
+TEST_CASE("a worker that leaves a hopper, a fork loop or a daemon and crashes: a crash verdict and nothing left",
+          "[signals][containment]") {
+    const fs::path dir = test::fresh_dir(scratch() / "escape-crash");
+    const fs::path vectors = vectors_with_dead(dir);
+    for (const std::string mode : kModes)
+        for (const auto &[tree, jobs] : {std::pair{"hop", "1"}, {"forkloop", "1"}, {"daemon", "1"}, {"hop", "16"}}) {
+            INFO(mode << " " << tree << " --jobs " << jobs);
+            const std::string tag = std::string("nc-") + tree;
+            const EscapeEnv env(tree, tag, "crash", mode);
+            const fs::path report = dir / "report.json";
+            fs::remove(report);
+            const pid_t harness = start_cli(dir, {"run", "--plugin", std::string(NINFER_TEST_PLUGIN_DIR) + "/fixture_escape.so",
+                                                  "--custom-vectors", vectors.string(), "--suite", "scalar.decode",
+                                                  "--jobs", jobs, "--report", report.string()});
+            const auto [st, zombies] = wait_sampling_zombies(harness, std::chrono::seconds(120));
+            INFO(read_text(dir / "stderr"));
+            REQUIRE(st != -1);
+            CHECK(WIFEXITED(st));
+            CHECK(WEXITSTATUS(st) == 1);
+            CHECK(zombies <= 64);
+            const auto j = nlohmann::json::parse(read_text(report));
+            expect_containment(j, mode);
+            std::string verdict;
+            for (const auto &c : j.at("cases"))
+                if (c.at("id").get<std::string>().find("domain_de00") != std::string::npos) verdict = c.at("status");
+            CHECK(verdict == "crash");
+            expect_nothing_left(tag, harness);
+        }
+}
+
+TEST_CASE("a signal ends run within seconds whatever a plugin's or exec subject's descendants do, and leaves nothing",
+          "[signals][containment]") {
+    const fs::path dir = test::fresh_dir(scratch() / "escape-signal");
+    const fs::path vectors = vectors_with_dead(dir);
+    const int signals[] = {SIGTERM, SIGINT, SIGHUP};
+    int n = 0;
+    for (const std::string mode : kModes)
+        for (const auto &[tree, jobs, exec] : {std::tuple{"hop", "1", false}, {"daemon", "16", false}, {"hop", "1", true},
+                                              {"hop", "16", true}}) {
+            const int sig = signals[n++ % 3];
+            INFO(mode << " " << tree << " --jobs " << jobs << (exec ? " exec " : " plugin ") << signal_name(sig));
+            const std::string tag = std::string("ns-") + tree;
+            const EscapeEnv env(tree, tag, "hang", mode);
+            const fs::path report = dir / "report.json";
+            std::vector<std::string> args{"run", "--suite", "scalar.decode", "--jobs", jobs, "--timeout-ms", "600000",
+                                          "--report", report.string()};
+            if (exec) {
+                args.insert(args.end(), {"--exec", std::string("'") + NINFER_ESCAPE_TREE + "' " + tree + " 30 " + tag + " exec hang"});
+            } else {
+                args.insert(args.end(), {"--plugin", std::string(NINFER_TEST_PLUGIN_DIR) + "/fixture_escape.so",
+                                         "--custom-vectors", vectors.string()});
+            }
+            const pid_t harness = start_cli(dir, args);
+            // The tree runs (and the worker hangs, ignoring SIGTERM) once a process of it is seen.
+            REQUIRE(eventually([&] { return live_named(tag) > 0; }));
+            std::this_thread::sleep_for(std::chrono::milliseconds(500));
+            CHECK(zombies_under(harness) <= 64);
+            const auto sent = Clock::now();
+            expect_ended_by(harness, sig, {}, dir);
+            const double seconds = std::chrono::duration<double>(Clock::now() - sent).count();
+            INFO("ended " << seconds << " s after the signal; " << read_text(dir / "stderr"));
+            CHECK(seconds < 10);  // a liveness bound, generous on a loaded machine
+            expect_nothing_left(tag, harness);
+        }
+}
+
+TEST_CASE("--max-processes bounds a fork loop where a pids cgroup exists; the report names the containment",
+          "[signals][containment]") {
+    const fs::path dir = test::fresh_dir(scratch() / "escape-bound");
+    const fs::path vectors = vectors_with_dead(dir), out = dir / "forked", report = dir / "report.json";
+    for (const std::string mode : kModes) {
+        INFO(mode);
+        fs::remove(out);
+        const EscapeEnv env("forkloop", "nb-forkloop", "hang", mode);
+        ::setenv("NINFER_TEST_ESCAPE_OUT", out.c_str(), 1);
+        const pid_t harness = start_cli(dir, {"run", "--plugin", std::string(NINFER_TEST_PLUGIN_DIR) + "/fixture_escape.so",
+                                              "--custom-vectors", vectors.string(), "--suite", "scalar.decode",
+                                              "--timeout-ms", "4000", "--max-processes", "32", "--report", report.string()});
+        const int st = wait_for(harness, std::chrono::seconds(120));
+        INFO(read_text(dir / "stderr"));
+        REQUIRE(st != -1);
+        REQUIRE(fs::exists(out));
+        std::istringstream in(read_text(out));
+        int made = -1, refused = -1;
+        in >> made >> refused;
+        const auto j = nlohmann::json::parse(read_text(report));
+        expect_containment(j, mode);
+        const std::string c = j.at("subject").value("containment", "");
+        INFO(c << ": " << made << " forked, " << refused << " refused");
+        if (c.find("pids-cgroup") != std::string::npos) {
+            CHECK(made < 32);  // the worker and the fixture's own processes count too
+            CHECK(refused > 0);
+        } else {
+            CHECK(made == 300);  // no bound without a cgroup: documented
+        }
+        expect_nothing_left("nb-forkloop", harness);
     }
 }

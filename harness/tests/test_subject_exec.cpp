@@ -33,6 +33,15 @@ SubjectOptions options(std::chrono::milliseconds timeout = 10000ms) {
     return o;
 }
 
+/// In the process-tree containment: the fixture names its grandchild's pid as this process sees
+/// it (in a PID namespace the fixture would name its namespace's pid). The namespace mode's own
+/// tests are harness/tests/test_signals.cpp's containment cases.
+SubjectOptions tree_options(std::chrono::milliseconds timeout) {
+    auto o = options(timeout);
+    o.containment = "process-tree";
+    return o;
+}
+
 const std::string kPython = std::string("python3 ") + NINFER_TEST_PYTHON_PLUGIN;
 std::string bad_exec(const char *mode) { return std::string("python3 ") + NINFER_TEST_EXEC_FIXTURE + " " + mode; }
 
@@ -314,7 +323,7 @@ TEST_CASE("a subject that exits while its child holds the reply pipe is a prompt
 TEST_CASE("a grandchild that calls setsid does not outlive its subject", "[subject][exec][isolation][hostile]") {
     pid_t after_run = -1, after_timeout = -1;
     {
-        auto s = open_exec(bad_exec("ok"), options(1000ms));
+        auto s = open_exec(bad_exec("ok"), tree_options(1000ms));
         REQUIRE(s->open_error().empty());
         Reply r = s->call(echo(16));
         REQUIRE(r.outcome == Outcome::returned);

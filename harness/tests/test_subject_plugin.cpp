@@ -32,6 +32,15 @@ SubjectOptions options(std::chrono::milliseconds timeout = 5000ms) {
     return o;
 }
 
+/// In the process-tree containment: the fixture names its grandchild's pid as this process sees
+/// it (in a PID namespace the fixture would name its namespace's pid). The namespace mode's own
+/// tests are harness/tests/test_signals.cpp's containment cases.
+SubjectOptions tree_options(std::chrono::milliseconds timeout) {
+    auto o = options(timeout);
+    o.containment = "process-tree";
+    return o;
+}
+
 std::string plugin(const char *name) { return std::string(NINFER_TEST_PLUGIN_DIR) + "/" + name + ".so"; }
 
 Call decode_bf16(const std::vector<std::uint16_t> &words) {
@@ -364,7 +373,7 @@ TEST_CASE("a grandchild that calls setsid and empties its environment does not o
     // an adopted child that is no live subject.
     pid_t orphan = -1;
     {
-        auto s = open_plugin(plugin("fixture_fork"), options(1000ms));
+        auto s = open_plugin(plugin("fixture_fork"), tree_options(1000ms));
         REQUIRE(s->open_error().empty());
         Reply r = s->call(decode_bf16({0xF00E}));
         REQUIRE(r.outcome == Outcome::returned);
@@ -380,7 +389,7 @@ TEST_CASE("a grandchild that calls setsid and empties its environment does not o
 TEST_CASE("a plugin's grandchild that calls setsid does not outlive the call or the subject", "[subject][plugin][isolation][hostile]") {
     pid_t after_run = -1, after_timeout = -1;
     {
-        auto s = open_plugin(plugin("fixture_fork"), options(1000ms));
+        auto s = open_plugin(plugin("fixture_fork"), tree_options(1000ms));
         REQUIRE(s->open_error().empty());
         Reply r = s->call(decode_bf16({0xF00D}));
         REQUIRE(r.outcome == Outcome::returned);

@@ -166,6 +166,7 @@ nlohmann::ordered_json to_json(const Report &r) {
     j["subject"] = {{"kind", r.subject.kind},       {"name", r.subject.name}, {"version", r.subject.version},
                     {"abi_version", r.subject.abi}, {"path", r.subject.path}};
     if (!r.subject.capabilities.empty()) j["subject"]["capabilities"] = r.subject.capabilities;
+    if (!r.subject.containment.empty()) j["subject"]["containment"] = r.subject.containment;
     if (!r.open_error.empty()) j["open_error"] = r.open_error;
     j["vectors"] = {{"dir", r.vectors_dir}, {"manifest_sha256", r.vectors_manifest_sha256}, {"custom", r.vectors_custom}};
     j["level"] = r.level;

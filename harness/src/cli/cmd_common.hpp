@@ -26,6 +26,7 @@ inline constexpr int kExitUsage = 2;
 
 /// Limits of the options (docs/cli.md, "Accepted values").
 inline constexpr std::uint64_t kMaxTimeoutMs = 86'400'000;      ///< 24 h per call
+inline constexpr std::uint32_t kMaxSubjectProcesses = 65536;  ///< --max-processes
 inline constexpr std::uint64_t kMaxBatchWords = std::uint64_t{1} << 24;  ///< sweep words per call
 inline constexpr std::size_t kMaxMismatches = 1'000'000;       ///< kept per case
 inline constexpr unsigned kMaxJobs = 256;                      ///< subjects at once (run, sweep)
@@ -115,6 +116,8 @@ struct SubjectArgs {
     std::string plugin, exec;
     std::uint64_t timeout_ms = 10000;
     std::uint64_t memory_limit_mib = kDefaultMemoryLimitMib;
+    std::string containment;  ///< --containment; "": NINFER_CONFORM_CONTAINMENT, else auto
+    std::uint32_t max_processes = 512;
 };
 /// --plugin, --exec (exclusive), --timeout-ms ("time limit of one <call_name>"; the default is
 /// a.timeout_ms) and --memory-limit-mib.

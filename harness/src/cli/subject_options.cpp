@@ -19,6 +19,16 @@ void add_subject_options(CLI::App &cmd, SubjectArgs &a, std::string_view call_na
                                a.memory_limit_mib))
         ->check(digits())
         ->check(CLI::Range(std::uint64_t{0}, std::uint64_t{1} << 40));
+    cmd.add_option("--containment", a.containment,
+                   "how the kernel contains the subject's processes: auto (a PID namespace and a pids cgroup where "
+                   "the machine allows), pid-namespace (required), process-tree (neither; default: "
+                   "$NINFER_CONFORM_CONTAINMENT, else auto)")
+        ->check(CLI::IsMember({"auto", "pid-namespace", "process-tree"}));
+    cmd.add_option("--max-processes", a.max_processes,
+                   fmt::format("processes and threads the subject may have at once, in its pids cgroup, 1..{} (default {})",
+                               kMaxSubjectProcesses, a.max_processes))
+        ->check(digits())
+        ->check(CLI::Range(std::uint32_t{1}, kMaxSubjectProcesses));
 }
 
 void require_one_subject(const SubjectArgs &a, std::string_view command) {
@@ -41,6 +51,8 @@ std::unique_ptr<Subject> open_subject(const SubjectArgs &a, reports::SubjectIden
     so.call_timeout = std::chrono::milliseconds(a.timeout_ms);
     so.memory_limit_bytes = a.memory_limit_mib << 20;  // 0: no limit
     so.worker_executable = self_executable();
+    so.containment = a.containment;
+    so.max_processes = a.max_processes;
     std::unique_ptr<Subject> s;
     if (!a.plugin.empty()) {
         const std::string path = resolve_plugin(a.plugin);
@@ -50,6 +62,7 @@ std::unique_ptr<Subject> open_subject(const SubjectArgs &a, reports::SubjectIden
         s = open_exec(a.exec, so);
         id = identity_of(*s, "exec", a.exec);
     }
+    id.containment = containment_of(so);
     return s;
 }
 

@@ -89,7 +89,15 @@ struct SubjectOptions {
     std::uint64_t memory_limit_bytes = 8ull << 30;   ///< RLIMIT_AS of the worker
 #endif
     std::string worker_executable;                   ///< the ninfer-conform binary (self)
+    /// harness/README.md, "Containment": "auto", "pid-namespace" or "process-tree"; empty:
+    /// NINFER_CONFORM_CONTAINMENT, else auto.
+    std::string containment;
+    std::uint32_t max_processes = 512;  ///< pids.max of the subject's cgroup (where there is one)
 };
+
+/// The containment every subject opened with `opts` gets on this machine, as the report's
+/// subject.containment spells it ("pid-namespace+pids-cgroup", ..., "process-tree").
+std::string containment_of(const SubjectOptions &opts);
 
 /// A call found at fault after its reply was judged: an exec subject that answered it a second
 /// time, late (harness/README.md, "Reply matching"). Its case is an error, whatever it scored.

@@ -122,6 +122,9 @@ struct SubjectIdentity {
     /// What the subject declared, one line per capability as `plugins --capabilities` spells it
     /// (issue 25: `run --previous` and baselines gate on it); empty when none or not recorded.
     std::vector<std::string> capabilities{};
+    /// How the kernel contained its processes (harness/README.md, "Containment"); "" when not
+    /// recorded (a report of an older build).
+    std::string containment{};
 };
 
 struct StaleWaiver {

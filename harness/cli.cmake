@@ -129,6 +129,13 @@ if(NINFER_BUILD_TESTS)
             ${CMAKE_CURRENT_BINARY_DIR}/action-test)
   set_tests_properties("harness: the GitHub action's script passes the reference and fails a mutant"
     PROPERTIES LABELS harness TIMEOUT 120)
+  # The README's workflow on a fake runner: the action built from source, then from its cache
+  # (issue 32, item 2; a whole Release build of the suite: label long).
+  add_test(NAME "harness: the README's workflow runs the action from source, then from its cache"
+    COMMAND bash ${CMAKE_CURRENT_LIST_DIR}/tests/action_workflow_test.sh ${PROJECT_SOURCE_DIR}
+            ${CMAKE_CURRENT_BINARY_DIR}/action-workflow-test ${Python3_EXECUTABLE})
+  set_tests_properties("harness: the README's workflow runs the action from source, then from its cache"
+    PROPERTIES LABELS "harness;long" TIMEOUT 7200)
   # the CLI tests share one scratch directory: never two at a time
   catch_discover_tests(ninfer_cli_tests TEST_PREFIX "cli." PROPERTIES LABELS harness RESOURCE_LOCK cli-test-tmp)
 endif()

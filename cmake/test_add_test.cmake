@@ -58,7 +58,7 @@ endif()
 function(expect_refused what needle text)
   set(dir ${work}/refused)
   file(REMOVE_RECURSE ${dir})
-  file(WRITE ${dir}/src/CMakeLists.txt "cmake_minimum_required(VERSION 3.25)\nproject(refused NONE)\n\
+  file(WRITE ${dir}/src/CMakeLists.txt "cmake_minimum_required(VERSION 3.25)\nproject(refused C)\n\
 find_package(ninfer_conform REQUIRED)\n${text}\n")
   file(WRITE ${dir}/src/sub/CMakeLists.txt "ninfer_conform_add_test(NAME sub PLUGIN reference)\n")
   execute_process(COMMAND ${CMAKE_COMMAND} -S ${dir}/src -B ${dir}/build -DCMAKE_PREFIX_PATH=${prefix}

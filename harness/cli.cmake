@@ -142,6 +142,13 @@ if(NINFER_BUILD_TESTS)
     COMMAND ninfer_cli_tests "[long]")
   set_tests_properties("harness: the heaviest linear cases under 4 busy processes per core and --jobs 64 keep the --jobs 1 report"
     PROPERTIES LABELS "harness;long" RESOURCE_LOCK cli-test-tmp TIMEOUT 3600)
+  # The README's workflow on a fake runner: the action built from source, then from its cache
+  # (issue 32, item 2; a whole Release build of the suite: label long).
+  add_test(NAME "harness: the README's workflow runs the action from source, then from its cache"
+    COMMAND bash ${CMAKE_CURRENT_LIST_DIR}/tests/action_workflow_test.sh ${PROJECT_SOURCE_DIR}
+            ${CMAKE_CURRENT_BINARY_DIR}/action-workflow-test ${Python3_EXECUTABLE})
+  set_tests_properties("harness: the README's workflow runs the action from source, then from its cache"
+    PROPERTIES LABELS "harness;long" TIMEOUT 7200)
   # the CLI tests share one scratch directory: never two at a time
   catch_discover_tests(ninfer_cli_tests TEST_PREFIX "cli." PROPERTIES LABELS harness RESOURCE_LOCK cli-test-tmp)
 endif()

@@ -1,8 +1,11 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: Apache-2.0
-# Issue 25, item 2: scripts/action.sh, the script of action.yml, as GitHub runs it (a fake
-# $GITHUB_STEP_SUMMARY and $GITHUB_OUTPUT): the reference plugin passes with every output kept;
-# a mutant fails, and its summary names the rule it breaks; a plugin built by plugin-command runs.
+# Issues 25 (item 2) and 32 (item 2): scripts/action.sh, the script of action.yml, as GitHub runs
+# it (a fake $GITHUB_STEP_SUMMARY, $GITHUB_OUTPUT, $GITHUB_ENV and $GITHUB_PATH): the reference
+# plugin passes with every output kept; a mutant fails, and its summary names the rule it breaks;
+# a plugin built by plugin-command runs; the key, setup (a prefix that holds this key's install: a
+# cache hit, with the packages asked of a stand-in apt-get) and run steps apart; every output the
+# script writes is declared in action.yml. The build from source: action_workflow_test.sh (long).
 #   usage: action_test.sh NINFER_CONFORM_EXE SOURCE_DIR SCRATCH_DIR
 set -euo pipefail
 exe=$1 src=$2 dir=$3
@@ -47,4 +50,41 @@ rc=$(action built NINFER_PLUGIN="$dir/minimal.so" NINFER_SUITES=scalar.decode \
 rc=$(action none)
 [[ $rc == 2 ]] || fail "no plugin: exit $rc, expected 2"
 [[ ! -s none.summary ]] || fail "no plugin: a summary was written"
+# The steps apart, as action.yml runs them: key, then setup on a prefix that holds this key's
+# install (the CLI linked in, as a cache restore leaves it), then run from the prefix.
+mkdir -p "$dir/bin" "$dir/prefix/bin"
+printf '#!/bin/sh\necho "apt-get $*" >>"%s/apt.log"\n' "$dir" >"$dir/bin/apt-get" && chmod +x "$dir/bin/apt-get"
+steps() {  # steps TAG STEP [VAR=VALUE...]: one step in the fake runner of TAG
+  local tag=$1 step=$2
+  shift 2
+  touch "$tag.output" "$tag.env" "$tag.path" "$tag.summary"
+  env -u NINFER_CONFORM PATH="$dir/bin:$PATH" GITHUB_OUTPUT="$dir/$tag.output" GITHUB_ENV="$dir/$tag.env" \
+    GITHUB_PATH="$dir/$tag.path" GITHUB_STEP_SUMMARY="$dir/$tag.summary" NINFER_PREFIX="$dir/prefix" \
+    NINFER_OUT="$dir/$tag" "$@" bash "$src/scripts/action.sh" "$step" >>"$tag.log" 2>&1
+}
+steps split key || { cat split.log; fail "key step failed"; }
+key=$(sed -n 's/^cache-key=//p' split.output)
+[[ $key == ninfer-conform-* ]] || fail "key step: cache-key '$key'"
+grep -qx "prefix=$dir/prefix" split.output || fail "key step: no prefix output"
+ln -s "$exe" "$dir/prefix/bin/ninfer-conform" && echo "$key" >"$dir/prefix/.ninfer-conform-key"
+steps split setup || { cat split.log; fail "setup step failed on a cached prefix"; }
+grep -q "cached: $dir/prefix holds $key" split.log || fail "setup step: no cache hit: $(cat split.log)"
+grep -q "^apt-get install .*libmpfr-dev" apt.log || fail "setup step: the packages were not installed"
+grep -qx "ninfer-conform=$dir/prefix/bin/ninfer-conform" split.output || fail "setup step: no ninfer-conform output"
+grep -qx "CMAKE_PREFIX_PATH=$dir/prefix.*" split.env || fail "setup step: CMAKE_PREFIX_PATH not set for later steps"
+grep -qx "$dir/prefix/bin" split.path || fail "setup step: the prefix's bin/ not on PATH for later steps"
+rm apt.log
+steps nodeps setup NINFER_INSTALL_DEPS=false || { cat nodeps.log; fail "setup with install-deps false failed"; }
+[[ ! -e apt.log ]] || fail "install-deps false still ran apt-get"
+steps split run NINFER_PLUGIN=reference NINFER_SUITES=scalar.decode NINFER_TIMEOUT_MS=20000 NINFER_MEMORY_LIMIT_MIB=0 ||
+  { cat split.log; fail "run step from the prefix failed"; }
+grep -q '"memory_limit_mib": 0' split/conform.json || fail "run step: memory-limit-mib 0 not passed on"
+grep -q '"timeout_ms": 20000' split/conform.json || fail "run step: timeout-ms not passed on"
+
+# Every output the script wrote, in every run above, is an output action.yml declares.
+cat ./*.output | sed -n 's/=.*//p' | sort -u >written
+python3 -c 'import sys, yaml; print("\n".join(sorted(yaml.safe_load(open(sys.argv[1]))["outputs"])))' \
+  "$src/action.yml" >declared
+undeclared=$(comm -23 written declared)
+[[ -z $undeclared ]] || fail "outputs written but not declared in action.yml: $undeclared"
 echo "action.sh: reference passes, the mutant fails naming its rule, plugin-command builds, no subject exits 2"

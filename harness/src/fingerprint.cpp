@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <atomic>
 #include <chrono>
+#include <deque>
 #include <bit>
 #include <fmt/format.h>
 #include <thread>
@@ -71,20 +72,38 @@ const std::vector<std::uint64_t> &sparse_tops() {
     return tops;
 }
 
-}  // namespace
-
-std::uint64_t Domain::size(const oracle::WordFormat &src) const {
+/// The sample's size, before `extra`.
+std::uint64_t sample_size(Domain::Kind kind, const oracle::WordFormat &src) {
     constexpr std::uint64_t lows = std::size(kStratifiedLow);
     switch (kind) {
-    case Kind::all: return src.bits >= 64 ? ~0ull : 1ull << src.bits;
-    case Kind::stratified: return (1ull << 20) * lows;
-    case Kind::sparse: return 512 * sparse_tops().size() * lows;
+    case Domain::Kind::all: return src.bits >= 64 ? ~0ull : 1ull << src.bits;
+    case Domain::Kind::stratified: return (1ull << 20) * lows;
+    case Domain::Kind::sparse: return 512 * sparse_tops().size() * lows;
     }
     return 0;
 }
 
+}  // namespace
+
+std::uint64_t Domain::size(const oracle::WordFormat &src) const { return sample_size(kind, src) + extra.size(); }
+
+bool Domain::holds(const oracle::WordFormat &src, std::uint64_t w) const {
+    if (kind == Kind::all) return w < sample_size(kind, src);
+    if (std::find(std::begin(kStratifiedLow), std::end(kStratifiedLow), w & 0xFFF) == std::end(kStratifiedLow)) return false;
+    return kind == Kind::stratified || std::popcount((w >> 12) & 0x7FF) <= 2;
+}
+
+std::string Domain::text() const {
+    const std::string base = name() + " domain";
+    return extra.empty() ? base : fmt::format("{} + {} failed input{}", base, extra.size(), extra.size() == 1 ? "" : "s");
+}
+
 std::uint64_t Domain::word(std::uint64_t index) const {
     constexpr std::uint64_t lows = std::size(kStratifiedLow);
+    if (!extra.empty() && kind != Kind::all) {  // a 32-bit sample: its size does not depend on the format
+        const std::uint64_t base = sample_size(kind, oracle::kBinary64);
+        if (index >= base) return extra[index - base];
+    }
     const std::uint64_t low = kStratifiedLow[index % lows], k = index / lows;
     switch (kind) {
     case Kind::all: return index;
@@ -112,6 +131,8 @@ Tally::Tally(const Target &t) : target_(t), shape_(t.shape()) {
     roundings_ = lattice::rounding_choices(shape_);
     overflows_ = lattice::overflow_choices(shape_);
     subnormals_ = lattice::subnormal_choices(shape_);
+    signless_ = lattice::signless_choices(shape_);
+    tiny_ = lattice::tiny_choices(shape_);
     if (!source_has_nan(*shape_.src)) {
         const Policy named = t.named_policy();
         nans_.push_back({named.nan, named.nan_word});  // no NaN input: the dimension is moot
@@ -122,7 +143,7 @@ Tally::Tally(const Target &t) : target_(t), shape_(t.shape()) {
                 for (auto w : lattice::nan_constants(shape_)) nans_.push_back({c, w});
         }
     }
-    cells_.resize(lattice::kInputClasses * 16);
+    cells_.resize(lattice::kInputClasses * lattice::kDimCombinations);
 }
 
 std::size_t Tally::combinations(std::uint8_t dims) const {
@@ -131,6 +152,8 @@ std::size_t Tally::combinations(std::uint8_t dims) const {
     if (dims & lattice::dim_overflow) n *= overflows_.size();
     if (dims & lattice::dim_subnormals) n *= subnormals_.size();
     if (dims & lattice::dim_nan) n *= nans_.size();
+    if (dims & lattice::dim_signless) n *= signless_.size();
+    if (dims & lattice::dim_tiny) n *= tiny_.size();
     return n;
 }
 
@@ -141,6 +164,8 @@ lattice::Policy Tally::combination(std::uint8_t dims, std::size_t index) const {
     p.subnormals = subnormals_[0];
     p.nan = nans_[0].choice;
     p.nan_word = nans_[0].word;
+    p.signless = signless_[0];
+    p.tiny = tiny_[0];
     const auto take = [&index](std::size_t size) {
         const std::size_t i = index % size;
         index /= size;
@@ -154,6 +179,8 @@ lattice::Policy Tally::combination(std::uint8_t dims, std::size_t index) const {
         p.nan = n.choice;
         p.nan_word = n.word;
     }
+    if (dims & lattice::dim_signless) p.signless = signless_[take(signless_.size())];
+    if (dims & lattice::dim_tiny) p.tiny = tiny_[take(tiny_.size())];
     return p;
 }
 
@@ -171,6 +198,8 @@ std::size_t Tally::cell_index(std::uint8_t dims, const Policy &p) const {
         while (i < nans_.size() && !(nans_[i].choice == p.nan && nans_[i].word == p.nan_word)) ++i;
         put(i, nans_.size());
     }
+    if (dims & lattice::dim_signless) put(index_of(signless_, p.signless), signless_.size());
+    if (dims & lattice::dim_tiny) put(index_of(tiny_, p.tiny), tiny_.size());
     return index;
 }
 
@@ -178,7 +207,7 @@ void Tally::add(std::uint64_t index, std::uint64_t input, std::uint64_t actual) 
     const auto d = lattice::decompose(shape_, input);
     ++class_inputs_[static_cast<int>(d.cls)];
     if (d.nan) add_nan(index, input, actual);
-    auto &cells = cells_[static_cast<std::size_t>(d.cls) * 16 + d.dims];
+    auto &cells = cells_[static_cast<std::size_t>(d.cls) * lattice::kDimCombinations + d.dims];
     const std::size_t n = combinations(d.dims);
     if (cells.empty()) cells.resize(n);
     for (std::size_t k = 0; k < n; ++k) {
@@ -226,7 +255,7 @@ std::optional<std::uint64_t> Tally::observed_nan_constant() const {
             best = w;
             count = cell.mismatches;
         }
-    if (!best) return std::nullopt;
+    if (!best || lattice::nan_constant_is_choice(shape_, *best)) return std::nullopt;
     for (const auto &n : nans_)
         if (n.choice == NanChoice::constant && n.word == *best) return std::nullopt;  // already an option
     return best;
@@ -239,7 +268,9 @@ std::vector<lattice::Policy> Tally::policies() const {
     for (auto r : roundings_)
         for (auto o : overflows_)
             for (auto s : subnormals_)
-                for (const auto &n : nans) out.push_back(Policy{r, o, s, n.choice, n.word});
+                for (const auto &n : nans)
+                    for (auto u : signless_)
+                        for (auto y : tiny_) out.push_back(Policy{r, o, s, n.choice, n.word, u, y});
     return out;
 }
 
@@ -253,8 +284,8 @@ Cell Tally::mismatches(const Policy &p, InputClass c) const {
         }
         return out;
     }
-    for (std::uint8_t dims = 0; dims < 16; ++dims) {
-        const auto &cells = cells_[static_cast<std::size_t>(c) * 16 + dims];
+    for (std::uint8_t dims = 0; dims < lattice::kDimCombinations; ++dims) {
+        const auto &cells = cells_[static_cast<std::size_t>(c) * lattice::kDimCombinations + dims];
         if (!cells.empty()) merge_cell(out, cells[cell_index(dims, p)]);
     }
     return out;
@@ -294,11 +325,11 @@ std::string named_conversion(const Target &t, const Policy &p) {
     return "";
 }
 
-/// The sentence: "matches NAME: TEXT on N of N inputs" or "nearest ...; residue: ...".
-std::string sentence(const reports::Fingerprint &f) {
+/// The sentence: "convert C (D): matches NAME: TEXT on N of N inputs" or "... nearest ...; residue: ...".
+std::string sentence(const reports::Fingerprint &f, const Domain &d) {
     const std::string head = f.named.empty() ? f.policy_text : f.named + ": " + f.policy_text;
-    std::string s = fmt::format("{} {} on {} of {} inputs", f.matched == f.inputs ? "matches" : "nearest", head,
-                                grouped(f.matched), grouped(f.inputs));
+    std::string s = fmt::format("{} {} ({}): {} {} on {} of {} inputs", f.op, f.conversion, d.text(),
+                                f.matched == f.inputs ? "matches" : "nearest", head, grouped(f.matched), grouped(f.inputs));
     for (std::size_t i = 0; i < f.residue.size(); ++i) {
         const auto &r = f.residue[i];
         s += fmt::format("{}{} {} of {} (first 0x{} -> 0x{}, policy 0x{})", i == 0 ? "; residue: " : ", ", r.cls,
@@ -317,11 +348,11 @@ reports::Fingerprint conclude(const Tally &t, const Domain &d) {
     totals.reserve(policies.size());
     for (const auto &p : policies) totals.push_back(t.mismatches(p));
     const std::uint64_t least = *std::min_element(totals.begin(), totals.end());
-    // among equals: the most coordinates shared with the target's named policy (all four: the
+    // among equals: the most coordinates shared with the target's named policy (all of them: the
     // registry's conversion itself), then the fixed order
     const auto shared = [&named](const Policy &q) {
         return (q.rounding == named.rounding) + (q.overflow == named.overflow) + (q.subnormals == named.subnormals) +
-               (q.nan == named.nan && q.nan_word == named.nan_word);
+               (q.nan == named.nan && q.nan_word == named.nan_word) + (q.signless == named.signless) + (q.tiny == named.tiny);
     };
     std::size_t best = 0;
     while (totals[best] != least) ++best;
@@ -353,7 +384,7 @@ reports::Fingerprint conclude(const Tally &t, const Domain &d) {
         f.residue.push_back({lattice::class_name(cls), t.inputs(cls), cell.mismatches, oracle::word_hex(*shape.src, cell.input),
                              oracle::word_hex(*shape.dst, cell.expected), oracle::word_hex(*shape.dst, cell.actual)});
     }
-    f.sentence = sentence(f);
+    f.sentence = sentence(f, d);
     return f;
 }
 
@@ -384,6 +415,47 @@ reports::Fingerprint fingerprint_words(const Target &t, const Domain &d, const s
     return conclude(tally_range(t, d, actual.data(), 0, 0, n, jobs), d);
 }
 
+namespace {
+
+/// The call of the domain's words first .. first+n-1: an Iota of consecutive words (the domain
+/// `all`, as sweep's batches: the worker makes them), else the words themselves.
+Call batch_call(Call call, const Domain &d, std::uint64_t first, std::uint64_t n, int ib, int ob, std::uint32_t out_plane) {
+    call.count = n;
+    call.shape = {n};
+    if (d.kind == Domain::Kind::all) {
+        call.inputs = {{NINFER_PLANE_WORDS, 0, {}}};
+        call.iota = Iota{first, ib};
+    } else {
+        std::vector<std::uint8_t> in(n * static_cast<std::uint64_t>(ib));
+        for (std::uint64_t i = 0; i < n; ++i) abi::store_le(in.data() + i * ib, d.word(first + i), ib);
+        call.inputs = {{NINFER_PLANE_WORDS, 0, std::move(in)}};
+    }
+    call.outputs = {{out_plane, 0, n * static_cast<std::uint64_t>(ob)}};
+    return call;
+}
+
+/// The words of a batch's reply into `actual`; throws SubjectFailed for a reply that is not n words.
+void read_reply(const Reply &r, const lattice::Shape &shape, std::uint64_t first_word, std::uint64_t n, int ob,
+                std::uint32_t out_plane, std::vector<std::uint64_t> &actual) {
+    if (r.outcome != Outcome::returned)
+        throw SubjectFailed(fmt::format("{} at input {}: {}", outcome_name(r.outcome), hex(*shape.src, first_word), r.message));
+    if (r.status != NINFER_OK)
+        throw SubjectFailed(fmt::format("the subject refused the batch at input {} (status {}): {}", hex(*shape.src, first_word),
+                                        r.status, r.message));
+    const std::uint8_t *bytes = r.shared;  // a pipelined plugin's reply, in memory shared with the worker
+    std::uint64_t size = r.shared_bytes;
+    if (!bytes) {
+        bytes = r.output(out_plane).data();
+        size = r.output(out_plane).size();
+    }
+    if (size != n * static_cast<std::uint64_t>(ob))
+        throw SubjectFailed(fmt::format("the subject wrote {} bytes for {} words of {} bytes", size, n, ob));
+    actual.resize(n);
+    for (std::uint64_t i = 0; i < n; ++i) actual[i] = abi::load_le(bytes + i * ob, ob);
+}
+
+}  // namespace
+
 reports::Fingerprint fingerprint_subject(Subject &s, const Target &t, const Domain &d, unsigned jobs, bool live_progress) {
     if (!s.open_error().empty()) throw SubjectFailed("the subject did not start: " + s.open_error());
     const auto shape = t.shape();
@@ -411,26 +483,28 @@ reports::Fingerprint fingerprint_subject(Subject &s, const Target &t, const Doma
         return fmt::format("fingerprint {}: {}/{} inputs ({:.1f}%), {:.0f} inputs/s, ETA {}", t.name(), k, total,
                            total ? 100.0 * static_cast<double>(k) / static_cast<double>(total) : 100.0, rate, eta);
     });
-    for (std::uint64_t first = 0; first < total; first += batch) {
-        const std::uint64_t n = std::min(batch, total - first);
-        call.count = n;
-        call.shape = {n};
-        std::vector<std::uint8_t> in(n * static_cast<std::uint64_t>(ib));
-        for (std::uint64_t i = 0; i < n; ++i) abi::store_le(in.data() + i * ib, d.word(first + i), ib);
-        call.inputs = {{NINFER_PLANE_WORDS, 0, std::move(in)}};
-        call.outputs = {{out_plane, 0, n * static_cast<std::uint64_t>(ob)}};
-        const Reply r = s.call(call);
-        if (r.outcome != Outcome::returned)
-            throw SubjectFailed(fmt::format("{} at input {}: {}", outcome_name(r.outcome), hex(*shape.src, d.word(first)),
-                                            r.message));
-        if (r.status != NINFER_OK)
-            throw SubjectFailed(fmt::format("the subject refused the batch at input {} (status {}): {}",
-                                            hex(*shape.src, d.word(first)), r.status, r.message));
-        const auto &bytes = r.output(out_plane);
-        if (bytes.size() != n * static_cast<std::uint64_t>(ob))
-            throw SubjectFailed(fmt::format("the subject wrote {} bytes for {} words of {} bytes", bytes.size(), n, ob));
-        actual.resize(n);
-        for (std::uint64_t i = 0; i < n; ++i) actual[i] = abi::load_le(bytes.data() + i * ob, ob);
+    // Batches pipelined as sweep's are (Subject::submit): the worker computes the next batches while
+    // this one is counted.
+    std::deque<std::pair<std::uint64_t, std::uint64_t>> in_flight;  // (first, n)
+    std::uint64_t next = 0;
+    const auto submit_next = [&] {
+        const std::uint64_t n = std::min(batch, total - next);
+        s.submit(batch_call(call, d, next, n, ib, ob, out_plane));
+        in_flight.emplace_back(next, n);
+        next += n;
+    };
+    const std::size_t depth = std::max<std::size_t>(1, s.pipeline_depth());
+    while (next < total && in_flight.size() < depth) submit_next();
+    while (!in_flight.empty()) {
+        const auto [first, n] = in_flight.front();
+        in_flight.pop_front();
+        try {
+            read_reply(s.collect(), shape, d.word(first), n, ob, out_plane, actual);
+        } catch (const SubjectFailed &) {
+            for (; !in_flight.empty(); in_flight.pop_front()) s.collect();  // the subject stays usable for the next target
+            throw;
+        }
+        if (next < total) submit_next();
         Tally part = tally_range(t, d, actual.data(), first, first, first + n, jobs);
         if (all) all->merge(part);
         else all.emplace(std::move(part));

@@ -372,6 +372,22 @@ TEST_CASE("the conversion and role counts the documents state are the registry's
         }
 }
 
+TEST_CASE("every document words nan_rule ANY_SIGNED as registry.h does", "[docs]") {
+    // issue 34, item 4: one wording; the main rule's either-sign NaN policy is said beside it
+    const std::string wording = "any NaN word of the input's sign";
+    REQUIRE(read_text(kSource / "abi/include/ninfer/abi/registry.h").find("ANY_SIGNED  - " + wording) != std::string::npos);
+    for (const auto *doc : {"suites/SR.md", "suites/README.md", "oracle/README.md", "docs/cli.md"}) {
+        const std::string text = flat_doc(doc);
+        std::size_t mentions = 0;
+        for (std::size_t at = text.find("ANY_SIGNED"); at != std::string::npos; at = text.find("ANY_SIGNED", at + 1)) {
+            ++mentions;
+            INFO(doc << ": " << text.substr(at, 120));
+            CHECK(text.substr(at, 200).find(wording) != std::string::npos);
+        }
+        if (std::string_view(doc) == "suites/README.md") CHECK(mentions > 0);
+    }
+}
+
 TEST_CASE("the golden suites docs/RESULTS.md counts are the files of vectors/data", "[docs]") {
     long files = 0;
     for (const auto &e : fs::directory_iterator(kSource / "vectors/data")) files += e.path().extension() == ".jsonl";

@@ -5,6 +5,7 @@
 #include <catch2/catch.hpp>
 
 #include <algorithm>
+#include <bit>
 #include <functional>
 #include <map>
 
@@ -42,9 +43,9 @@ std::vector<std::uint64_t> indices(const fp::Target &t, const fp::Domain &d, std
 std::uint64_t scrambled(const lat::Shape &s, const lat::Policy &p, std::uint64_t x) {
     const std::uint64_t h = (x * 0x9E3779B97F4A7C15ull) >> 40;
     if (h % 11 == 0) {
-        lat::Policy q{lat::RoundingChoice::rtz, lat::OverflowChoice::satfinite, lat::SubnormalChoice::ftz_daz,
-                      lat::NanChoice::constant, 0};
-        if (s.widening) q.rounding = lat::RoundingChoice::exact;
+        lat::Policy q{lat::rounding_rtz, lat::overflow_satfinite, lat::SubnormalChoice::ftz_daz, lat::NanChoice::constant, 0,
+                      lat::signless_choices(s).back(), lat::tiny_choices(s).back()};
+        if (s.widening) q.rounding = lat::rounding_exact;
         q.subnormals = lat::subnormal_choices(s).back();
         return lat::policy_word_reference(s, q, x);
     }
@@ -74,8 +75,11 @@ void require_factorised_equals_brute_force(const fp::Target &t, const fp::Domain
         return v.size() - 1;
     };
     for (const auto &p : policies) {
-        const lat::Policy number{p.rounding, p.overflow, p.subnormals, policies[0].nan, policies[0].nan_word};
-        const lat::Policy nan{policies[0].rounding, policies[0].overflow, policies[0].subnormals, p.nan, p.nan_word};
+        lat::Policy number = p, nan = policies[0];
+        number.nan = policies[0].nan;
+        number.nan_word = policies[0].nan_word;
+        nan.nan = p.nan;
+        nan.nan_word = p.nan_word;
         coords.emplace_back(slot(numbers, number), slot(nans, nan));
     }
     std::vector<std::map<lat::InputClass, std::uint64_t>> brute(policies.size());
@@ -174,7 +178,7 @@ TEST_CASE("fingerprint: the reference conversions are named as their registry co
         CHECK(f.named == c.name);
         CHECK(f.matched == f.inputs);
         CHECK(f.residue.empty());
-        CHECK(f.sentence.starts_with("matches " + std::string(c.name) + ": "));
+        CHECK(f.sentence.starts_with("convert " + std::string(c.name) + " (" + d.text() + "): matches " + std::string(c.name) + ": "));
     }
 }
 
@@ -277,7 +281,8 @@ TEST_CASE("fingerprint: a behaviour off the lattice leaves a residue named by in
     CHECK(f.residue[0].input == "3f800800");
     CHECK(f.residue[0].expected == "3f80");
     CHECK(f.residue[0].actual == "3f81");
-    CHECK(f.sentence.starts_with("nearest fp32_to_bf16_rne: nearest-even, to infinity, subnormals kept, "));
+    CHECK(f.sentence.starts_with("convert fp32_to_bf16_rne (sparse domain): nearest fp32_to_bf16_rne: nearest-even, to infinity, "
+                                 "subnormals kept, "));
     CHECK(f.sentence.ends_with("; residue: inexact 1 of " + fp::grouped(f.residue[0].inputs) +
                                " (first 0x3f800800 -> 0x3f81, policy 0x3f80)"));
 }
@@ -287,4 +292,111 @@ TEST_CASE("fingerprint: grouped counts", "[fingerprint]") {
     CHECK(fp::grouped(999) == "999");
     CHECK(fp::grouped(65536) == "65 536");
     CHECK(fp::grouped(4294967296ull) == "4 294 967 296");
+}
+
+namespace {
+
+/// |x| of a nonzero finite fp32 word on the power-of-two grid, read from its fields: |x| in
+/// [2^k, 2^(k+1)), whether anything lies below 2^k and whether |x| >= 1.5 * 2^k.
+struct PowerOfTwo {
+    long k = 0;
+    bool rest = false, half_or_more = false;
+};
+
+PowerOfTwo power_of_two(std::uint32_t x) {
+    const std::uint32_t exp = (x >> 23) & 0xFF, frac = x & 0x7FFFFF;
+    if (exp != 0) return {static_cast<long>(exp) - 127, frac != 0, (frac & 0x400000) != 0};
+    const int top = std::bit_width(frac) - 1;  // a subnormal: frac * 2^-149
+    const std::uint32_t below = frac & ((1u << top) - 1);
+    return {top - 149L, below != 0, top > 0 && (below >> (top - 1)) != 0};
+}
+
+/// ml_dtypes' fp32 -> float8_e8m0fnu (issue 34: every tie up, zero and negatives -> 0xFF, tiny
+/// -> 0x00, beyond 2^127 -> NaN; no infinity).
+std::uint64_t ml_dtypes_e8m0(std::uint64_t x) {
+    const auto w = static_cast<std::uint32_t>(x);
+    if ((w & 0x7FFFFFFF) >= 0x7F800000 || (w >> 31) != 0 || w == 0) return 0xFF;
+    const auto p = power_of_two(w);
+    if (p.k < -127) return 0x00;
+    const long k = p.k + (p.half_or_more ? 1 : 0);
+    return k > 127 ? 0xFF : static_cast<std::uint64_t>(k + 127);
+}
+
+/// NVIDIA's host __nv_cvt_float_to_e8m0(x, __NV_SATFINITE, cudaRoundPosInf), what the
+/// __nv_fp8_e8m0 constructor uses (CUDA Math API, struct __nv_fp8_e8m0): |x| rounded up to a
+/// power of two, saturating at 0xFE; zero and tiny -> 0x00 (2^-127); NaN -> 0xFF.
+std::uint64_t nvidia_host_e8m0(std::uint64_t x) {
+    const auto w = static_cast<std::uint32_t>(x) & 0x7FFFFFFF;
+    if (w > 0x7F800000) return 0xFF;
+    if (w == 0x7F800000) return 0xFE;
+    if (w == 0) return 0x00;
+    const auto p = power_of_two(w);
+    const long k = p.k + (p.rest ? 1 : 0);
+    if (k < -127) return 0x00;
+    return k > 127 ? 0xFE : static_cast<std::uint64_t>(k + 127);
+}
+
+/// oneDNN's float8_e8m0_t from float (src/common/float8.cpp: "we keep exponent bits and discard
+/// sign bit", round toward zero): the fp32 exponent field, so Inf and NaN -> 0xFF, zero and
+/// subnormals -> 0x00.
+std::uint64_t onednn_e8m0(std::uint64_t x) { return (x >> 23) & 0xFF; }
+
+}  // namespace
+
+TEST_CASE("fingerprint: unsigned targets' zero, negative and tiny inputs are named (ml_dtypes, NVIDIA, oneDNN e8m0)",
+          "[fingerprint]") {
+    const fp::Domain d = sparse();
+    const auto run = [&](std::string_view conversion, std::uint64_t (*subject)(std::uint64_t)) {
+        const auto t = target(conv(conversion));
+        return fp::fingerprint_words(t, d, answers(t, d, subject));
+    };
+    CHECK(ml_dtypes_e8m0(0x3FC00000) == 0x80);  // 1.5: the tie up
+    CHECK(nvidia_host_e8m0(0xC0400000) == 0x81);  // -3 -> |x| up: 4
+    SECTION("ml_dtypes: nearest, ties up, to NaN, zero and negatives to NaN, tiny to 0x00") {
+        const auto f = run("fp32_to_e8m0_rna_satfinite", ml_dtypes_e8m0);
+        INFO(f.sentence);
+        CHECK(f.matched == f.inputs);
+        CHECK(f.rounding == "rna");
+        CHECK(f.overflow == "nan");
+        CHECK(f.policy_text.ends_with("zero and negatives to NaN (0xff), tiny to 0x00"));
+    }
+    SECTION("NVIDIA host: up, saturate, |x|") {
+        const auto f = run("fp32_to_e8m0_rup_satfinite", nvidia_host_e8m0);
+        INFO(f.sentence);
+        CHECK(f.matched == f.inputs);
+        CHECK(f.rounding == "rup");
+        CHECK(f.overflow == "satfinite");
+        CHECK(f.policy_text.ends_with("zero and negatives as |x|, tiny to 0x00"));
+    }
+    SECTION("oneDNN: toward zero, |x|, Inf to NaN") {
+        const auto f = run("fp32_to_e8m0_rtz_satfinite", onednn_e8m0);
+        INFO(f.sentence);
+        CHECK(f.matched == f.inputs);
+        CHECK(f.rounding == "rtz");
+        CHECK(f.overflow == "satfinite_finite_only");
+        CHECK(f.policy_text.ends_with("zero and negatives as |x|, tiny to 0x00"));
+    }
+    SECTION("the registry's e8m0: one NaN name, no canonical-positive twin of the canonical NaN") {
+        const auto &c = conv("fp32_to_e8m0_rna_satfinite");
+        const auto t = target(c);
+        const auto f = fp::fingerprint_words(t, d, answers(t, d, [&c](std::uint64_t x) { return oracle::convert_word(c, x); }));
+        INFO(f.sentence);
+        CHECK(f.named == c.name);
+        CHECK(f.policy_text.find("NaN canonical (0xff)") != std::string::npos);
+        for (const auto &e : f.equivalent) CHECK(e.find("canonical positive") == std::string::npos);
+    }
+}
+
+TEST_CASE("fingerprint: rounding away from zero is named", "[fingerprint]") {
+    // up for a positive input, down for a negative: the registry's rup and rdn conversions
+    const auto &up = conv("fp32_to_fp16_rup"), &down = conv("fp32_to_fp16_rdn");
+    const auto t = target(conv("fp32_to_fp16_rne"));
+    const fp::Domain d = sparse();
+    const auto f = fp::fingerprint_words(t, d, answers(t, d, [&](std::uint64_t x) {
+        return oracle::convert_word((x >> 31) != 0 ? down : up, x);
+    }));
+    INFO(f.sentence);
+    CHECK(f.matched == f.inputs);
+    CHECK(f.rounding == "raz");
+    CHECK(f.policy_text.starts_with("away from zero, to infinity, "));
 }

@@ -8,10 +8,13 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <functional>
 #include <sstream>
 #include <sys/wait.h>
 
+#include "ninfer/abi/bytes.hpp"
 #include "ninfer/harness/fingerprint.hpp"
+#include "ninfer/oracle/scalar.hpp"
 
 using namespace ninfer::harness;
 namespace fp = ninfer::harness::fingerprint;
@@ -194,7 +197,7 @@ TEST_CASE("fingerprint: run fingerprints the conversions whose convert rules fai
     CHECK(errors.empty());
     REQUIRE(r.fingerprints.size() == 1);
     CHECK(r.fingerprints[0].conversion == "fp32_to_fp16_rne");
-    CHECK(r.fingerprints[0].domain == "sparse");
+    CHECK(r.fingerprints[0].domain == "stratified");
     CHECK(r.fingerprints[0].overflow == "satfinite_finite_only");
     // --fingerprint: every conversion the subject declares (the mutant declares the reference's)
     const auto every = fp::run_targets(*s, r, true);
@@ -203,4 +206,107 @@ TEST_CASE("fingerprint: run fingerprints the conversions whose convert rules fai
     const auto deterministic = std::count_if(std::begin(oracle::kConversions), std::end(oracle::kConversions),
                                              [](const auto &c) { return fp::fingerprintable(c); });
     CHECK(every.size() == static_cast<std::size_t>(deterministic));
+}
+
+namespace {
+
+/// An in-process subject answering the convert calls of one conversion with `f`.
+class WordSubject : public Subject {
+public:
+    WordSubject(const oracle::Conversion &c, std::function<std::uint64_t(std::uint64_t)> f) : c_(c), f_(std::move(f)) {
+        info_.capabilities = {{NINFER_OP_convert, c.dst, c.src, 0, c.id, 0}};
+    }
+    const SubjectInfo &info() const override { return info_; }
+    const std::string &open_error() const override { return error_; }
+    Reply call(const Call &call) override {
+        const int ib = format_of(c_.src).bytes(), ob = format_of(c_.dst).bytes();
+        std::vector<std::uint8_t> out(call.count * static_cast<std::uint64_t>(ob));
+        const auto &in = call.inputs[0].bytes;
+        for (std::uint64_t i = 0; i < call.count; ++i)
+            ninfer::abi::store_le(out.data() + i * ob, f_(ninfer::abi::load_le(in.data() + i * ib, ib)), ob);
+        Reply r;
+        r.outcome = Outcome::returned;
+        r.status = NINFER_OK;
+        r.outputs = {{NINFER_PLANE_WORDS, 0, std::move(out)}};
+        return r;
+    }
+
+private:
+    static const oracle::WordFormat &format_of(std::uint32_t id) { return oracle::word_format(id); }
+    const oracle::Conversion &c_;
+    std::function<std::uint64_t(std::uint64_t)> f_;
+    SubjectInfo info_;
+    std::string error_;
+};
+
+/// Whether an fp32 word's top 11 fraction bits are all ones: outside the sparse sample (at most two
+/// of them set), inside the stratified one.
+bool top_fraction_ones(std::uint64_t x) { return ((x >> 12) & 0x7FF) == 0x7FF; }
+
+/// A report that fails `conversion`'s rule on `inputs`.
+ninfer::reports::Report failing(std::string_view conversion, const std::vector<std::string> &inputs) {
+    ninfer::reports::Report r;
+    ninfer::reports::CaseResult c;
+    c.rule = "convert." + std::string(conversion);
+    c.status = ninfer::reports::Status::fail;
+    for (const auto &i : inputs) {
+        ninfer::reports::Mismatch m;
+        m.inputs = {i};
+        c.first.push_back(m);
+    }
+    r.cases = {c};
+    return r;
+}
+
+}  // namespace
+
+TEST_CASE("fingerprint: run's fingerprint sees faults outside the sparse sample and never says matches for a failed conversion",
+          "[fingerprint]") {
+    // e8m0 nearest-away whose carry is lost when the top 11 fraction bits are all ones (1.999.. * 2^k
+    // -> 2^k), and fp16 nearest-even that flushes those inputs' subnormal results: faults the
+    // 205 824-word sparse sample cannot see
+    const auto &e8m0 = conv("fp32_to_e8m0_rna_satfinite"), &fp16 = conv("fp32_to_fp16_rne");
+    WordSubject lost_carry(e8m0, [&](std::uint64_t x) {
+        const auto w = oracle::convert_word(e8m0, x);
+        return top_fraction_ones(x) && (x >> 23) != 0 && (x >> 23) < 0xFE ? (x >> 23) & 0xFF : w;
+    });
+    WordSubject flush(fp16, [&](std::uint64_t x) {
+        const auto w = oracle::convert_word(fp16, x);
+        return top_fraction_ones(x) && ninfer::abi::word_is_subnormal(format("fp16"), w) ? w & 0x8000 : w;
+    });
+    for (auto *s : {static_cast<Subject *>(&lost_carry), static_cast<Subject *>(&flush)}) {
+        const auto &c = s == &flush ? fp16 : e8m0;
+        const fp::Target t{NINFER_OP_convert, &c, nullptr};
+        const auto blind = fp::fingerprint_subject(*s, t, fp::Domain{fp::Domain::Kind::sparse}, 2);
+        INFO(blind.sentence);
+        REQUIRE(blind.matched == blind.inputs);  // the premise: the sparse sample holds no fault
+        // the report fails one input the stratified sample lacks (low bits 0x123) beside one it holds
+        auto r = failing(c.name, {"3fbff123", "3fbfffff", "not hex"});
+        std::vector<std::string> errors;
+        fp::add_run_fingerprints(*s, r, false, 2, errors);
+        CHECK(errors.empty());
+        REQUIRE(r.fingerprints.size() == 1);
+        const auto &f = r.fingerprints[0];
+        INFO(f.sentence);
+        CHECK(f.domain == "stratified");
+        CHECK(f.inputs == (std::uint64_t{1} << 20) * 6 + 1);
+        CHECK(f.sentence.starts_with("convert " + std::string(c.name) + " (stratified domain + 1 failed input): "));
+        CHECK(f.matched < f.inputs);
+        CHECK(f.sentence.find("): matches") == std::string::npos);
+    }
+}
+
+TEST_CASE("fingerprint: run says a failed conversion's fingerprint agrees, not matches, when the lattice cannot see the failure",
+          "[fingerprint]") {
+    const auto &c = conv("fp32_to_fp16_rne");
+    WordSubject right(c, [&](std::uint64_t x) { return oracle::convert_word(c, x); });
+    auto r = failing(c.name, {});
+    std::vector<std::string> errors;
+    fp::add_run_fingerprints(right, r, false, 2, errors);
+    REQUIRE(r.fingerprints.size() == 1);
+    const auto &f = r.fingerprints[0];
+    INFO(f.sentence);
+    CHECK(f.matched == f.inputs);
+    CHECK(f.sentence.starts_with("convert fp32_to_fp16_rne (stratified domain): agrees with fp32_to_fp16_rne: "));
+    CHECK(f.sentence.ends_with("; yet this report fails convert.fp32_to_fp16_rne on cases the lattice does not see"));
 }

@@ -4,6 +4,8 @@
 // decomposition to each policy's word, and the brute-force definition it is proven against.
 #include "ninfer/oracle/fingerprint_lattice.hpp"
 
+#include <algorithm>
+#include <bit>
 #include <fmt/format.h>
 #include <mpfr.h>
 
@@ -17,81 +19,36 @@ using detail::Int;
 
 bool has_inf(const WordFormat &f) { return f.special == Special::IEEE; }
 bool has_nan(const WordFormat &f) { return f.special == Special::IEEE || f.special == Special::FN || f.special == Special::E8M0; }
+bool has_zero(const WordFormat &f) { return f.special != Special::E8M0; }
 bool has_subnormals(const WordFormat &f) {
     return (f.special == Special::IEEE || f.special == Special::FN || f.special == Special::NONE) && f.man_bits > 0;
 }
 bool ieee_pair(const Shape &s) { return s.src->special == Special::IEEE && s.dst->special == Special::IEEE; }
 bool daz(SubnormalChoice c) { return c == SubnormalChoice::daz || c == SubnormalChoice::ftz_daz; }
 bool ftz(SubnormalChoice c) { return c == SubnormalChoice::ftz || c == SubnormalChoice::ftz_daz; }
-bool nearest(RoundingChoice r) { return r != RoundingChoice::rtz && r != RoundingChoice::rup && r != RoundingChoice::rdn; }
 
-std::uint32_t rounding_id(RoundingChoice r) {
-    switch (r) {
-    case RoundingChoice::rne: return detail::rounding_rne;
-    case RoundingChoice::rna: return detail::rounding_rna;
-    case RoundingChoice::rnu: return detail::rounding_rnu;
-    case RoundingChoice::rtz: return detail::rounding_rtz;
-    case RoundingChoice::rup: return detail::rounding_rup;
-    case RoundingChoice::rdn: return detail::rounding_rdn;
-    case RoundingChoice::exact: return detail::rounding_exact;
-    }
-    return detail::rounding_rne;
-}
-
-/// The registry overflow id that round_dyadic applies for a finite value beyond the largest.
-std::uint32_t finite_overflow_id(OverflowChoice o) {
-    switch (o) {
-    case OverflowChoice::inf: return detail::overflow_inf;
-    case OverflowChoice::nan: return detail::overflow_nan;
-    default: return detail::overflow_satfinite;  // both saturations saturate finite values
-    }
+/// The overflow id round_dyadic applies for a finite value beyond the largest (both saturations
+/// saturate finite values).
+std::uint32_t finite_overflow_id(std::uint32_t o) { return o == overflow_satfinite_finite_only ? overflow_satfinite : o; }
+/// The registry rounding that raz is for a value of this sign (away from zero: up or down).
+std::uint32_t signed_rounding_id(std::uint32_t r, bool negative) {
+    return r != rounding_raz ? r : (negative ? rounding_rdn : rounding_rup);
 }
 
 std::uint64_t sign_of(const WordFormat &f, bool negative) { return negative && f.has_sign ? detail::sign_bit(f) : 0; }
 std::uint64_t zero_word(const WordFormat &f, bool negative) { return sign_of(f, negative); }
 std::uint64_t nan_of_sign(const WordFormat &f, bool negative) { return detail::canonical_nan(f, negative && f.has_sign); }
+/// The word of a value below the smallest word of a target without zero (E8M0).
+std::uint64_t tiny_word(const WordFormat &f, TinyChoice t) { return t == TinyChoice::nan ? detail::canonical_nan(f, false) : 0; }
 
-/// The word of an infinite input under an overflow choice.
-std::uint64_t infinity_input_word(const WordFormat &f, OverflowChoice o, bool negative) {
-    switch (o) {
-    case OverflowChoice::satfinite: return largest_finite_word(f) | sign_of(f, negative);
-    case OverflowChoice::satfinite_finite_only:
-        return has_inf(f) ? detail::infinity_word(f, negative) : nan_of_sign(f, negative);
-    case OverflowChoice::inf: return detail::infinity_word(f, negative);
-    case OverflowChoice::nan: return nan_of_sign(f, negative);
-    }
-    return 0;
+/// The word of an infinite input (round_infinity, and the lattice's satfinite_finite_only).
+std::uint64_t infinity_input_word(const WordFormat &f, std::uint32_t o, bool negative) {
+    if (o != overflow_satfinite_finite_only) return detail::round_infinity(negative, f, o);
+    return has_inf(f) ? detail::infinity_word(f, negative) : nan_of_sign(f, negative);
 }
 
-/// The word of a finite value whose rounded magnitude lies beyond the largest (IEEE 754 7.4 for inf).
-std::uint64_t overflow_word(const WordFormat &f, RoundingChoice r, OverflowChoice o, bool negative) {
-    const std::uint64_t largest = largest_finite_word(f) | sign_of(f, negative);
-    switch (o) {
-    case OverflowChoice::satfinite:
-    case OverflowChoice::satfinite_finite_only: return largest;
-    case OverflowChoice::nan: return nan_of_sign(f, negative);
-    case OverflowChoice::inf: break;
-    }
-    if (nearest(r)) return detail::infinity_word(f, negative);
-    if (r == RoundingChoice::rup) return negative ? largest : detail::infinity_word(f, false);
-    if (r == RoundingChoice::rdn) return negative ? detail::infinity_word(f, true) : largest;
-    return largest;  // rtz
-}
-
-/// Whether the rounding takes the ceiling neighbour.
-bool rounds_up(RoundingChoice r, const Decomposition &d) {
-    if (!d.inexact) return false;
-    switch (r) {
-    case RoundingChoice::rne:
-    case RoundingChoice::exact: return d.half > 0 || (d.half == 0 && d.odd);
-    case RoundingChoice::rna: return d.half >= 0;
-    case RoundingChoice::rnu: return d.half > 0 || (d.half == 0 && !d.negative);
-    case RoundingChoice::rtz: return false;
-    case RoundingChoice::rup: return !d.negative;
-    case RoundingChoice::rdn: return d.negative;
-    }
-    return false;
-}
+/// A NaN input, a negative input of an unsigned target or a zero of a target without zero.
+bool signless_input(const WordFormat &dst, bool negative, bool zero) { return !dst.has_sign && (negative || (zero && !has_zero(dst))); }
 
 /// A nonzero magnitude word below the smallest normal.
 bool subnormal_magnitude(const WordFormat &f, std::uint64_t mag) {
@@ -111,71 +68,79 @@ std::uint64_t moved_nan(const Shape &s, std::uint64_t src_word, bool negative, b
     return sign_of(dst, negative) | exp_ones | moved;
 }
 
-/// Per-thread storage of decompose (allocated once: the per-word path of 2^32 domains).
-struct Scratch {
-    WordInfo info;
-    Int m;
-    // The target's largest finite, the grid point above it (same quantum; E8M0: twice) and the
-    // midpoint between them: the exact bounds of the overflow region.
-    Real largest, next, mid;
-    long largest_k = 0;  // the largest's binade exponent: no value below 2^largest_k overflows
-    const WordFormat *for_dst = nullptr;
-    Scratch() {
-        info.value = exact_zero();
-        mpfr_set_prec(info.value.backend().data(), 64);
-    }
+/// |x| = m * 2^e of a finite word, in exact integers (every registry word's significand fits 64 bits).
+struct Dyadic {
+    std::uint64_t m = 0;
+    long e = 0;
 };
 
-Scratch &scratch(const WordFormat &dst) {
-    thread_local Scratch s;
-    if (s.for_dst != &dst) {
-        const std::uint64_t largest = largest_finite_word(dst);
-        s.largest = word_info(dst, largest).value;
-        s.largest_k = dst.special == Special::E8M0 ? static_cast<long>(largest) - dst.bias
-                                                   : static_cast<long>(abi::word_exponent_field(dst, largest)) - dst.bias;
-        s.next = exact_zero();
-        s.mid = exact_zero();
-        mpfr_set_ui_2exp(s.next.backend().data(), 1, s.largest_k - dst.man_bits, MPFR_RNDN);  // the quantum
-        mpfr_add(s.next.backend().data(), s.next.backend().data(), s.largest.backend().data(), MPFR_RNDN);
-        mpfr_add(s.mid.backend().data(), s.next.backend().data(), s.largest.backend().data(), MPFR_RNDN);
-        mpfr_div_2ui(s.mid.backend().data(), s.mid.backend().data(), 1, MPFR_RNDN);
-        s.for_dst = &dst;
+Dyadic magnitude_of(const WordFormat &f, std::uint64_t w) {
+    w &= f.mask();
+    switch (f.special) {
+    case Special::E8M0: return {1, static_cast<long>(w) - f.bias};
+    case Special::INT: return {abi::word_is_negative(f, w) ? (~w + 1) & f.mask() : w, 0};  // two's complement
+    default: break;
     }
-    return s;
+    const std::uint64_t exp = abi::word_exponent_field(f, w), frac = abi::word_fraction_field(f, w);
+    if (exp == 0) return {frac, 1L - f.bias - f.man_bits};
+    return {frac | 1ull << f.man_bits, static_cast<long>(exp) - f.bias - f.man_bits};
 }
 
-/// The neighbours of a finite nonzero |x| = m * 2^e on the target's grid.
-void neighbours(const Shape &s, Decomposition &d, const Int &m, long e, const Real &value) {
+long top_of(const Dyadic &x) { return static_cast<long>(std::bit_width(x.m)) - 1 + x.e; }
+
+/// Compares two positive dyadics exactly (-1, 0, 1).
+int compare(const Dyadic &a, const Dyadic &b) {
+    const long ka = top_of(a), kb = top_of(b);
+    if (ka != kb) return ka < kb ? -1 : 1;
+    // same binade: the exponents differ by less than 64
+    const std::uint64_t ma = a.e >= b.e ? a.m << (a.e - b.e) : a.m, mb = b.e > a.e ? b.m << (b.e - a.e) : b.m;
+    return ma < mb ? -1 : (ma > mb ? 1 : 0);
+}
+
+/// The neighbours of a finite nonzero |x| on the target's grid (unbounded exponent above, the
+/// subnormal grid below), by the arithmetic of round_dyadic (scalar_round.cpp) on 64-bit integers:
+/// the brute-force tests hold them to round_dyadic on every policy.
+void neighbours(const Shape &s, Decomposition &d, const Dyadic &x) {
     const auto &dst = *s.dst;
-    auto &sc = scratch(dst);
-    const long k = static_cast<long>(msb(m)) + e;  // |x| in [2^k, 2^(k+1))
-    const auto *v = value.backend().data();
-    const bool above = k >= sc.largest_k && mpfr_cmpabs(v, sc.largest.backend().data()) > 0;  // beyond the largest
-    if (above && mpfr_cmpabs(v, sc.next.backend().data()) >= 0) {
-        d.down_over = d.up_over = true;
-        d.inexact = true;  // the word depends on the rounding's direction only
+    const std::uint64_t largest = largest_finite_word(dst);
+    const Dyadic big = magnitude_of(dst, largest);
+    const bool e8m0 = dst.special == Special::E8M0;
+    if (compare(x, big) > 0) {  // beyond the largest: the word depends on the rounding's direction only
+        d.inexact = true;
+        if (compare(x, Dyadic{big.m + 1, big.e}) >= 0) {  // at or beyond the grid point above it
+            d.down_over = d.up_over = true;
+            return;
+        }
+        d.down = largest;
+        d.up = largest + 1;
+        d.odd = dst.man_bits > 0 ? (largest & 1) != 0 : true;
+        d.up_over = true;
+        d.half = compare(x, Dyadic{2 * big.m + 1, big.e - 1});
         return;
     }
-    const auto rtz = detail::round_dyadic(d.negative, m, e, dst, detail::rounding_rtz, detail::overflow_satfinite);
-    d.inexact = rtz.inexact;
-    d.down = rtz.word & ~detail::sign_bit(dst);
+    const long k = top_of(x), emin = e8m0 ? -dst.bias : 1L - dst.bias;
+    const long qe = std::max(k, emin) - dst.man_bits;  // grid_quantum
+    if (x.e >= qe) {  // on the grid
+        const std::uint64_t n = x.m << (x.e - qe);
+        d.down = d.up = e8m0 ? static_cast<std::uint64_t>(k + dst.bias)
+                             : (k < emin ? n : static_cast<std::uint64_t>(k + dst.bias) << dst.man_bits | (n - (1ull << dst.man_bits)));
+        d.odd = dst.man_bits > 0 ? (d.down & 1) != 0 : true;
+        return;
+    }
+    const long shift = qe - x.e;
+    const std::uint64_t n = shift >= 64 ? 0 : x.m >> shift, rem = shift >= 64 ? x.m : x.m & ((1ull << shift) - 1);
+    const int vs_half = shift >= 64 ? -1 : (rem < (1ull << (shift - 1)) ? -1 : (rem == (1ull << (shift - 1)) ? 0 : 1));
+    d.inexact = rem != 0;
+    d.half = d.inexact ? vs_half : -1;
+    if (e8m0 && k < emin) {  // below 2^-127: floor below the smallest word, ceiling 0x00
+        d.down_under = true;
+        d.odd = false;
+        return;
+    }
+    d.down = e8m0 ? static_cast<std::uint64_t>(k + dst.bias)
+                  : (k < emin ? n : static_cast<std::uint64_t>(k + dst.bias) << dst.man_bits | (n - (1ull << dst.man_bits)));
     d.up = d.inexact ? d.down + 1 : d.down;
     d.odd = dst.man_bits > 0 ? (d.down & 1) != 0 : true;  // E8M0: every floor is 2^k, n = 1
-    if (dst.special == Special::E8M0 && k < -dst.bias) {  // below 2^-127: floor 0, ceiling 0x00
-        d.down_under = true;
-        d.up = 0;
-        d.odd = false;
-        d.half = rtz.tie ? 0 : (k >= -dst.bias - 1 ? 1 : -1);
-        return;
-    }
-    if (above) {
-        d.up_over = true;
-        d.half = rtz.tie ? 0 : (mpfr_cmpabs(v, sc.mid.backend().data()) > 0 ? 1 : -1);
-        return;
-    }
-    if (!d.inexact) return;
-    const auto rna = detail::round_dyadic(d.negative, m, e, dst, detail::rounding_rna, detail::overflow_satfinite);
-    d.half = rtz.tie ? 0 : (rna.word != rtz.word ? 1 : -1);
 }
 
 /// The dimensions a finite nonzero value's word depends on, and its residue class.
@@ -184,7 +149,8 @@ void finite_region(const Shape &s, Decomposition &d) {
     const bool result_subnormal = d.down_under || subnormal_magnitude(dst, d.down) ||
                                   (d.inexact && (d.down == 0 || subnormal_magnitude(dst, d.up)));
     if (d.inexact) d.dims |= dim_rounding;
-    if (d.down_over || d.up_over || d.down_under) d.dims |= dim_overflow;
+    if (d.down_over || d.up_over) d.dims |= dim_overflow;
+    if (d.down_under) d.dims |= dim_tiny;
     if ((d.subnormal_input && has_subnormals(*s.src)) || (!s.widening && result_subnormal && has_subnormals(dst)))
         d.dims |= dim_subnormals;
     if (d.down_over || d.up_over) d.cls = InputClass::overflow;
@@ -218,18 +184,29 @@ Shape conversion_shape(const Conversion &c) {
 
 Shape decode_shape(const WordFormat &f) { return {&f, &kBinary64, true}; }
 
-std::vector<RoundingChoice> rounding_choices(const Shape &s) {
-    if (s.widening) return {RoundingChoice::exact};
-    return {RoundingChoice::rne, RoundingChoice::rna, RoundingChoice::rnu,
-            RoundingChoice::rtz, RoundingChoice::rup, RoundingChoice::rdn};
+std::vector<std::uint32_t> rounding_choices(const Shape &s) {
+    if (s.widening) return {rounding_exact};
+    return {rounding_rne, rounding_rna, rounding_rnu, rounding_rtz, rounding_rup, rounding_rdn, rounding_raz};
 }
 
-std::vector<OverflowChoice> overflow_choices(const Shape &s) {
-    std::vector<OverflowChoice> out{OverflowChoice::satfinite};
-    if (has_inf(*s.src) && has_nan(*s.dst)) out.push_back(OverflowChoice::satfinite_finite_only);
-    if (has_inf(*s.dst)) out.push_back(OverflowChoice::inf);
-    if (has_nan(*s.dst)) out.push_back(OverflowChoice::nan);
+std::vector<std::uint32_t> overflow_choices(const Shape &s) {
+    std::vector<std::uint32_t> out{overflow_satfinite};
+    if (has_inf(*s.src) && has_nan(*s.dst)) out.push_back(overflow_satfinite_finite_only);
+    if (has_inf(*s.dst)) out.push_back(overflow_inf);
+    if (has_nan(*s.dst)) out.push_back(overflow_nan);
     return out;
+}
+
+std::vector<SignlessChoice> signless_choices(const Shape &s) {
+    const auto &dst = *s.dst;
+    if (dst.has_sign || (!s.src->has_sign && has_zero(dst))) return {SignlessChoice::zero};  // no such input
+    if (!has_nan(dst)) return {SignlessChoice::zero, SignlessChoice::magnitude};
+    return {SignlessChoice::zero, SignlessChoice::nan, SignlessChoice::magnitude};
+}
+
+std::vector<TinyChoice> tiny_choices(const Shape &s) {
+    if (has_zero(*s.dst) || s.widening) return {TinyChoice::smallest};
+    return {TinyChoice::smallest, TinyChoice::nan};
 }
 
 std::vector<SubnormalChoice> subnormal_choices(const Shape &s) {
@@ -268,21 +245,10 @@ std::vector<std::uint64_t> nan_constants(const Shape &s) {
 Policy conversion_policy(const Conversion &c) {
     const Shape s = conversion_shape(c);
     Policy p;
-    switch (c.rounding) {
-    case detail::rounding_rne: p.rounding = RoundingChoice::rne; break;
-    case detail::rounding_rna: p.rounding = RoundingChoice::rna; break;
-    case detail::rounding_rnu: p.rounding = RoundingChoice::rnu; break;
-    case detail::rounding_rtz: p.rounding = RoundingChoice::rtz; break;
-    case detail::rounding_rup: p.rounding = RoundingChoice::rup; break;
-    case detail::rounding_rdn: p.rounding = RoundingChoice::rdn; break;
-    default: p.rounding = RoundingChoice::exact; break;
-    }
-    switch (c.overflow) {
-    case detail::overflow_satfinite: p.overflow = OverflowChoice::satfinite; break;
-    case detail::overflow_nan: p.overflow = OverflowChoice::nan; break;
-    case detail::overflow_inf: p.overflow = OverflowChoice::inf; break;
-    default: p.overflow = has_inf(*s.dst) ? OverflowChoice::inf : OverflowChoice::satfinite; break;  // none
-    }
+    p.rounding = c.rounding;
+    p.overflow = c.overflow != overflow_none ? c.overflow : (has_inf(*s.dst) ? overflow_inf : overflow_satfinite);
+    // round_dyadic: an E8M0 underflow follows the overflow rule (satfinite: 0x00, nan: the NaN)
+    if (!has_zero(*s.dst) && p.overflow == overflow_nan) p.tiny = TinyChoice::nan;
     switch (c.nan_rule) {
     case NanRule::QUIET_TRUNC:
     case NanRule::ANY_SIGNED: p.nan = ieee_pair(s) ? NanChoice::quieted : NanChoice::signed_canonical; break;
@@ -297,21 +263,18 @@ Policy conversion_policy(const Conversion &c) {
 
 Policy decode_policy(const WordFormat &f) {
     Policy p;
-    p.rounding = RoundingChoice::exact;
-    p.overflow = OverflowChoice::inf;
+    p.rounding = rounding_exact;
+    p.overflow = overflow_inf;
     p.nan = has_nan(f) ? NanChoice::signed_canonical : NanChoice::constant;
     return p;
 }
 
 Decomposition decompose(const Shape &s, std::uint64_t src_word) {
     const auto &src = *s.src, &dst = *s.dst;
-    auto &sc = scratch(dst);
-    auto &info = sc.info;
-    detail::word_info_into(src, src_word, info);
     Decomposition d;
-    d.negative = info.negative;
-    const auto cls = abi::class_without_sign(info.cls);
-    if (cls == NINFER_CLASS_OUTSIDE || detail::is_nan_class(cls)) {
+    const bool outside = (src_word & ~src.mask()) != 0;
+    d.negative = !outside && abi::word_is_negative(src, src_word);
+    if (outside || abi::word_is_nan(src, src_word)) {
         d.nan = true;
         d.cls = InputClass::nan;
         d.dims = dim_nan;
@@ -321,27 +284,28 @@ Decomposition decompose(const Shape &s, std::uint64_t src_word) {
         }
         return d;
     }
-    d.infinity = cls == NINFER_CLASS_INFINITE;
-    d.zero_value = !d.infinity && mpfr_zero_p(info.value.backend().data());
-    if (!dst.has_sign && d.negative) {  // unsigned targets: every negative input is 0x00 (registry)
-        d.unsigned_negative = true;
-        d.cls = d.zero_value ? InputClass::zero : InputClass::negative;
-        return d;
+    d.infinity = abi::word_is_inf(src, src_word);
+    d.zero_value = abi::word_is_zero(src, src_word);
+    if (signless_input(dst, d.negative, d.zero_value)) {  // the SignlessChoice; the fields then describe |x|
+        d.signless = true;
+        d.negative = false;
+        d.dims = dim_signless;
     }
+    const auto cls_of = [&d](InputClass c) { return d.signless && !d.zero_value ? InputClass::negative : c; };
     if (d.infinity) {
-        d.cls = InputClass::infinity;
-        d.dims = dim_overflow;
+        d.cls = cls_of(InputClass::infinity);
+        d.dims |= dim_overflow;
         return d;
     }
     if (d.zero_value) {
         d.cls = InputClass::zero;
+        if (!has_zero(dst)) d.dims |= dim_tiny;
         return d;
     }
-    d.subnormal_input = cls == NINFER_CLASS_SUBNORMAL;
-    const long e = detail::split_dyadic(info.value, sc.m);
-    mpz_abs(sc.m.backend().data(), sc.m.backend().data());
-    neighbours(s, d, sc.m, e, info.value);
+    d.subnormal_input = abi::word_is_subnormal(src, src_word);
+    neighbours(s, d, magnitude_of(src, src_word));
     finite_region(s, d);
+    d.cls = cls_of(d.cls);
     return d;
 }
 
@@ -355,12 +319,15 @@ std::uint64_t policy_word(const Shape &s, const Decomposition &d, const Policy &
         case NanChoice::constant: return p.nan_word;
         }
     }
-    if (d.unsigned_negative || d.zero_value) return zero_word(dst, d.negative);
+    if (d.signless && p.signless != SignlessChoice::magnitude)
+        return p.signless == SignlessChoice::nan ? detail::canonical_nan(dst, false) : 0;
+    if (d.zero_value) return has_zero(dst) ? zero_word(dst, d.negative) : tiny_word(dst, p.tiny);
     if (d.infinity) return infinity_input_word(dst, p.overflow, d.negative);
     if (d.subnormal_input && daz(p.subnormals)) return zero_word(dst, d.negative);
-    const bool up = rounds_up(p.rounding, d);
-    if (up ? d.up_over : d.down_over) return overflow_word(dst, p.rounding, p.overflow, d.negative);
-    if (!up && d.down_under) return p.overflow == OverflowChoice::nan ? detail::canonical_nan(dst, false) : 0;
+    const std::uint32_t rounding = signed_rounding_id(p.rounding, d.negative);
+    const bool up = detail::rounds_up(rounding, d.negative, d.inexact, d.half, d.odd);
+    if (up ? d.up_over : d.down_over) return detail::overflow_word(d.negative, dst, rounding, finite_overflow_id(p.overflow));
+    if (!up && d.down_under) return tiny_word(dst, p.tiny);
     std::uint64_t mag = up ? d.up : d.down;
     if (ftz(p.subnormals) && subnormal_magnitude(dst, mag)) mag = 0;
     return mag | sign_of(dst, d.negative);
@@ -378,38 +345,92 @@ std::uint64_t policy_word_reference(const Shape &s, const Policy &p, std::uint64
         case NanChoice::constant: return p.nan_word;
         }
     }
-    if (!dst.has_sign && info.negative) return 0;
-    if (cls == NINFER_CLASS_INFINITE) return infinity_input_word(dst, p.overflow, info.negative);
-    const bool flushed_input = cls == NINFER_CLASS_SUBNORMAL && daz(p.subnormals);
-    if (mpfr_zero_p(info.value.backend().data()) || flushed_input) return zero_word(dst, info.negative);
+    bool negative = info.negative;
+    const bool zero = mpfr_zero_p(info.value.backend().data()) != 0;
+    if (signless_input(dst, negative, zero)) {
+        if (p.signless == SignlessChoice::zero) return 0;
+        if (p.signless == SignlessChoice::nan) return detail::canonical_nan(dst, false);
+        negative = false;  // magnitude: |x|
+    }
+    if (cls == NINFER_CLASS_INFINITE) return infinity_input_word(dst, p.overflow, negative);
+    if (cls == NINFER_CLASS_SUBNORMAL && daz(p.subnormals)) return zero_word(dst, negative);
+    if (zero) return has_zero(dst) ? zero_word(dst, negative) : tiny_word(dst, p.tiny);
     Int m;
     const long e = detail::split_dyadic(info.value, m);
-    const std::uint64_t w =
-        detail::round_dyadic(info.negative, abs(m), e, dst, rounding_id(p.rounding), finite_overflow_id(p.overflow)).word;
-    if (ftz(p.subnormals) && abi::word_is_subnormal(dst, w)) return zero_word(dst, info.negative);
+    m = abs(m);
+    const std::uint32_t rounding = signed_rounding_id(p.rounding, negative);
+    const std::uint64_t w = detail::round_dyadic(negative, m, e, dst, rounding, finite_overflow_id(p.overflow)).word;
+    if (!has_zero(dst)) {  // an underflow is where the two overflow rules part at the smallest word
+        const auto to_nan = detail::round_dyadic(negative, m, e, dst, rounding, overflow_nan).word;
+        const auto to_smallest = detail::round_dyadic(negative, m, e, dst, rounding, overflow_satfinite).word;
+        if (to_smallest == 0 && to_nan != 0) return tiny_word(dst, p.tiny);
+    }
+    if (ftz(p.subnormals) && abi::word_is_subnormal(dst, w)) return zero_word(dst, negative);
     return w;
 }
 
-std::string rounding_name(RoundingChoice r) {
-    static const char *const names[] = {"rne", "rna", "rnu", "rtz", "rup", "rdn", "exact"};
-    return names[static_cast<int>(r)];
+std::string rounding_name(std::uint32_t rounding) {
+    const auto *r = find_id(kRoundings, rounding);
+    return r ? std::string(r->name) : "raz";
 }
-std::string overflow_name(OverflowChoice o) {
-    static const char *const names[] = {"satfinite", "satfinite_finite_only", "inf", "nan"};
-    return names[static_cast<int>(o)];
+std::string overflow_name(std::uint32_t overflow) {
+    const auto *o = find_id(kOverflows, overflow);
+    return o ? std::string(o->name) : "satfinite_finite_only";
 }
 std::string subnormal_name(SubnormalChoice s) {
     static const char *const names[] = {"kept", "ftz", "daz", "ftz_daz"};
     return names[static_cast<int>(s)];
 }
-std::string rounding_text(RoundingChoice r) {
-    static const char *const texts[] = {"nearest-even", "nearest-away", "half-up", "toward zero", "up", "down", "exact"};
-    return texts[static_cast<int>(r)];
+std::string rounding_text(std::uint32_t rounding) {
+    switch (rounding) {
+    case rounding_rne: return "nearest-even";
+    case rounding_rna: return "nearest-away";
+    case rounding_rnu: return "half-up";
+    case rounding_rtz: return "toward zero";
+    case rounding_rup: return "up";
+    case rounding_rdn: return "down";
+    case rounding_raz: return "away from zero";
+    default: return rounding_name(rounding);  // exact
+    }
 }
-std::string overflow_text(OverflowChoice o) {
-    static const char *const texts[] = {"saturate", "saturate finite only", "to infinity", "to NaN"};
-    return texts[static_cast<int>(o)];
+std::string overflow_text(std::uint32_t overflow) {
+    switch (overflow) {
+    case overflow_satfinite: return "saturate";
+    case overflow_satfinite_finite_only: return "saturate finite only";
+    case overflow_inf: return "to infinity";
+    case overflow_nan: return "to NaN";
+    default: return overflow_name(overflow);
+    }
 }
+std::string signless_name(SignlessChoice c) {
+    static const char *const names[] = {"zero", "nan", "magnitude"};
+    return names[static_cast<int>(c)];
+}
+std::string tiny_name(TinyChoice c) { return c == TinyChoice::nan ? "nan" : "smallest"; }
+
+std::string signless_text(const Shape &s, SignlessChoice c) {
+    if (signless_choices(s).size() == 1) return "";
+    const auto &dst = *s.dst;
+    const std::string inputs = has_zero(dst) ? "negatives" : "zero and negatives";
+    switch (c) {
+    case SignlessChoice::zero: return inputs + " to 0x" + word_hex(dst, 0);
+    case SignlessChoice::nan: return inputs + " to NaN (0x" + word_hex(dst, detail::canonical_nan(dst, false)) + ")";
+    case SignlessChoice::magnitude: return inputs + " as |x|";
+    }
+    return "";
+}
+
+std::string tiny_text(const Shape &s, TinyChoice c) {
+    if (tiny_choices(s).size() == 1) return "";
+    const auto &dst = *s.dst;
+    return "tiny to " + (c == TinyChoice::nan ? "NaN (0x" + word_hex(dst, detail::canonical_nan(dst, false)) + ")" : "0x" + word_hex(dst, 0));
+}
+
+bool nan_constant_is_choice(const Shape &s, std::uint64_t w) {
+    const auto &dst = *s.dst;
+    return !dst.has_sign && has_nan(dst) && w == detail::canonical_nan(dst, false);
+}
+
 std::string subnormal_text(SubnormalChoice s) {
     static const char *const texts[] = {"subnormals kept", "subnormals flushed on output",
                                         "subnormals flushed on input", "subnormals flushed on input and output"};
@@ -448,8 +469,11 @@ std::string nan_text(const Shape &s, const Policy &p) {
 }
 
 std::string policy_text(const Shape &s, const Policy &p) {
-    return fmt::format("{}, {}, {}, {}", rounding_text(p.rounding), overflow_text(p.overflow), subnormal_text(p.subnormals),
-                       nan_text(s, p));
+    std::string out = fmt::format("{}, {}, {}, {}", rounding_text(p.rounding), overflow_text(p.overflow),
+                                  subnormal_text(p.subnormals), nan_text(s, p));
+    for (const auto &more : {signless_text(s, p.signless), tiny_text(s, p.tiny)})
+        if (!more.empty()) out += ", " + more;
+    return out;
 }
 
 }  // namespace ninfer::oracle::lattice

@@ -43,6 +43,11 @@ struct Rounded {
     bool tie = false;     ///< the source value was exactly halfway between two grid neighbours
 };
 
+/// Whether a rounding (NINFER_ROUNDINGS, not sr) takes the ceiling neighbour of a magnitude whose
+/// remainder is nonzero (`inexact`) and compares with half a quantum as `vs_half` (-1, 0, 1), the
+/// floor being `odd`: the one decision of round_dyadic and of the fingerprint lattice.
+bool rounds_up(std::uint32_t rounding, bool negative, bool inexact, int vs_half, bool odd);
+
 /// Round (-1)^negative * m * 2^e (m >= 0) to `f`: grid with unbounded exponent above and the
 /// format's subnormal grid below, then the overflow rule.
 Rounded round_dyadic(bool negative, const Int &m, long e, const WordFormat &f, std::uint32_t rounding,
@@ -57,6 +62,10 @@ long grid_quantum(const Int &m, long e, const WordFormat &f);
 /// then the overflow rule (scalar_stochastic.cpp).
 Rounded round_stochastic(bool negative, const Int &m, long e, const WordFormat &f, int r, std::uint32_t random,
                          std::uint32_t overflow);
+
+/// The word of a finite result beyond the largest finite value under a rounding and an overflow
+/// rule (IEEE 754 Section 7.4 for `inf`).
+std::uint64_t overflow_word(bool negative, const WordFormat &f, std::uint32_t rounding, std::uint32_t overflow);
 
 /// The word an infinite source value becomes under an overflow rule.
 std::uint64_t round_infinity(bool negative, const WordFormat &f, std::uint32_t overflow);

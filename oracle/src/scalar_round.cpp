@@ -29,6 +29,8 @@ void require_ids(std::uint32_t rounding, std::uint32_t overflow) {
     if (!find_id(kOverflows, overflow)) throw std::invalid_argument("unknown overflow id " + std::to_string(overflow));
 }
 
+}  // namespace
+
 /// The word of a finite result beyond the largest finite value (IEEE 754 Section 7.4 for `inf`).
 std::uint64_t overflow_word(bool negative, const WordFormat &f, std::uint32_t rounding, std::uint32_t overflow) {
     const std::uint64_t largest = largest_finite_word(f) | (negative ? sign_bit(f) : 0);
@@ -48,6 +50,8 @@ std::uint64_t overflow_word(bool negative, const WordFormat &f, std::uint32_t ro
     throw std::domain_error("a value beyond the largest finite " + std::string(f.name) +
                             " under overflow 'none' (the conversion claims it cannot overflow)");
 }
+
+namespace {
 
 /// Per-thread GMP integers of round_dyadic and convert_detail, allocated once per thread and
 /// reused: an exhaustive range rounds 2^32 words, and allocation dominated the per-word cost.
@@ -124,6 +128,19 @@ long grid_quantum(const Int &m, long e, const WordFormat &f) {
     return std::max(k - f.man_bits, emin - f.man_bits);
 }
 
+bool rounds_up(std::uint32_t rounding, bool negative, bool inexact, int vs_half, bool odd) {
+    if (!inexact) return false;
+    switch (rounding) {
+    case rounding_rne:
+    case rounding_exact: return vs_half > 0 || (vs_half == 0 && odd);
+    case rounding_rna: return vs_half >= 0;
+    case rounding_rnu: return vs_half > 0 || (vs_half == 0 && !negative);
+    case rounding_rup: return !negative;
+    case rounding_rdn: return negative;
+    default: return false;  // rtz
+    }
+}
+
 Rounded round_dyadic(bool negative, const Int &m, long e, const WordFormat &f, std::uint32_t rounding,
                      std::uint32_t overflow) {
     require_ids(rounding, overflow);
@@ -160,18 +177,8 @@ Rounded round_dyadic(bool negative, const Int &m, long e, const WordFormat &f, s
         }
         out.inexact = rem != 0;
         out.tie = c == 0;
-        bool up = false;
-        switch (rounding) {
-        case rounding_rne:
-        case rounding_exact: up = c > 0 || (c == 0 && bit_test(n, 0)); break;
-        case rounding_rtz: up = false; break;
-        case rounding_rna: up = c >= 0; break;
-        case rounding_rnu: up = c > 0 || (c == 0 && !negative); break;
-        case rounding_rup: up = rem != 0 && !negative; break;
-        case rounding_rdn: up = rem != 0 && negative; break;
-        default: break;
-        }
-        if (up) mpz_add_ui(n.backend().data(), n.backend().data(), 1);
+        if (rounds_up(rounding, negative, out.inexact, c, bit_test(n, 0)))
+            mpz_add_ui(n.backend().data(), n.backend().data(), 1);
     }
     if (rounding == rounding_exact && out.inexact)
         throw std::domain_error("an 'exact' rounding met a value that " + std::string(f.name) + " cannot hold");

@@ -66,7 +66,7 @@ fingerprint::Domain domain_of(const std::string &name, const oracle::WordFormat 
 
 /// One block: the sentence, the equivalent policies and the residue lines.
 void print_block(const reports::Fingerprint &f) {
-    std::printf("%s %s (%s domain): %s\n", f.op.c_str(), f.conversion.c_str(), f.domain.c_str(), f.sentence.c_str());
+    std::printf("%s\n", f.sentence.c_str());  // "convert C (D domain): ..."
     for (const auto &e : f.equivalent) std::printf("  equivalent: %s\n", e.c_str());
     for (const auto &r : f.residue)
         std::printf("  residue %s: %s of %s inputs, first 0x%s -> 0x%s, policy 0x%s\n", r.cls.c_str(),

@@ -37,12 +37,18 @@ struct Target {
 /// kStratifiedLow, for each of the 2^20 high parts; or the sparse sample (`run`, tests): the same
 /// low patterns for the high parts whose top 11 fraction bits have at most two bits set (every
 /// sign and exponent; a tie and an odd and an even last place of every target).
+/// `extra` (run): source words added after the sample's, those of the report's failed cases that
+/// the sample lacks, so that the fingerprint sees every input the report fails.
 struct Domain {
     enum class Kind : std::uint8_t { all, stratified, sparse };
     Kind kind = Kind::all;
+    std::vector<std::uint64_t> extra{};
     std::uint64_t size(const oracle::WordFormat &src) const;
     std::uint64_t word(std::uint64_t index) const;  ///< the index-th word
-    std::string name() const;
+    std::string name() const;                       ///< the kind ("all", "stratified", "sparse")
+    std::string text() const;                       ///< "stratified domain", "stratified domain + 2 failed inputs"
+    /// Whether the sample holds a word (before `extra`).
+    bool holds(const oracle::WordFormat &src, std::uint64_t w) const;
 };
 inline constexpr std::uint64_t kStratifiedLow[] = {0x000, 0x001, 0x7FF, 0x800, 0x801, 0xFFF};
 
@@ -94,11 +100,12 @@ private:
 
     Target target_;
     lattice::Shape shape_;
-    std::vector<lattice::RoundingChoice> roundings_;
-    std::vector<lattice::OverflowChoice> overflows_;
+    std::vector<std::uint32_t> roundings_, overflows_;
     std::vector<lattice::SubnormalChoice> subnormals_;
+    std::vector<lattice::SignlessChoice> signless_;
+    std::vector<lattice::TinyChoice> tiny_;
     std::vector<NanOption> nans_;  ///< fixed NaN options (the observed constant is added by policies())
-    std::vector<std::vector<Cell>> cells_;  ///< [class * 16 + dims][combination]
+    std::vector<std::vector<Cell>> cells_;  ///< [class * kDimCombinations + dims][combination]
     std::uint64_t class_inputs_[lattice::kInputClasses] = {};
     /// NaN inputs by output word: how many gave it (Cell::mismatches) and the first of them.
     std::unordered_map<std::uint64_t, Cell> nan_outputs_;

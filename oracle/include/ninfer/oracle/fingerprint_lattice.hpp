@@ -13,19 +13,38 @@
 
 namespace ninfer::oracle::lattice {
 
+using enum abi::detail::RoundingId;
+using enum abi::detail::OverflowId;
+
+/// The ids the lattice adds after the registry's (no conversion uses them): rounding away from
+/// zero, and saturation of finite values only (an infinity stays infinite, NaN without one).
+inline constexpr std::uint32_t rounding_raz = 9;
+inline constexpr std::uint32_t overflow_satfinite_finite_only = 5;
+static_assert(!find_id(kRoundings, rounding_raz) && !find_id(kOverflows, overflow_satfinite_finite_only),
+              "a lattice id is the registry's");
+
 /// The dimensions' choices, each in its fixed preference order (the order ties are broken in).
-enum class RoundingChoice : std::uint8_t { rne, rna, rnu, rtz, rup, rdn, exact };
-enum class OverflowChoice : std::uint8_t { satfinite, satfinite_finite_only, inf, nan };
+/// Rounding and overflow are the registry's ids (NINFER_ROUNDINGS without sr, NINFER_OVERFLOWS
+/// without none) and the two above.
 enum class SubnormalChoice : std::uint8_t { kept, ftz, daz, ftz_daz };
 /// constant: one word every NaN input maps to (Policy::nan_word).
 enum class NanChoice : std::uint8_t { kept, quieted, signed_canonical, constant };
+/// Unsigned targets: the word of a negative input (-0 included) and, for a target without zero
+/// (E8M0), of a zero: 0x00 (the registry's), the NaN (ml_dtypes' e8m0), or that of |x| (NVIDIA's
+/// host __nv_cvt_float_to_e8m0).
+enum class SignlessChoice : std::uint8_t { zero, nan, magnitude };
+/// A target without zero (E8M0): a value whose rounded result lies below the smallest word
+/// becomes the smallest (0x00) or the NaN.
+enum class TinyChoice : std::uint8_t { smallest, nan };
 
 struct Policy {
-    RoundingChoice rounding = RoundingChoice::rne;
-    OverflowChoice overflow = OverflowChoice::inf;
+    std::uint32_t rounding = rounding_rne;  ///< RoundingId
+    std::uint32_t overflow = overflow_inf;  ///< OverflowId
     SubnormalChoice subnormals = SubnormalChoice::kept;
     NanChoice nan = NanChoice::quieted;
     std::uint64_t nan_word = 0;  ///< the word of NanChoice::constant
+    SignlessChoice signless = SignlessChoice::zero;
+    TinyChoice tiny = TinyChoice::smallest;
     bool operator==(const Policy &) const = default;
 };
 
@@ -37,7 +56,10 @@ inline constexpr int kInputClasses = 10;
 const char *class_name(InputClass c);
 
 /// The dimensions a word's output depends on (a region of the domain), as bits.
-enum Dim : std::uint8_t { dim_rounding = 1, dim_overflow = 2, dim_subnormals = 4, dim_nan = 8 };
+enum Dim : std::uint8_t {
+    dim_rounding = 1, dim_overflow = 2, dim_subnormals = 4, dim_nan = 8, dim_signless = 16, dim_tiny = 32
+};
+inline constexpr int kDimCombinations = 64;  ///< every subset of the dimensions
 
 /// A conversion's shape as the lattice sees it: source and target geometry. `dst` may be
 /// kBinary64 (the decode op: exact values as binary64 words).
@@ -54,10 +76,15 @@ Shape decode_shape(const WordFormat &f);
 /// The choices of each dimension that make sense for the shape (an overflow to infinity needs
 /// a target with infinities, a flush of subnormals a format that has them, ...), in preference
 /// order. NaN constants are left to the caller (nan_constants).
-std::vector<RoundingChoice> rounding_choices(const Shape &s);
-std::vector<OverflowChoice> overflow_choices(const Shape &s);
+std::vector<std::uint32_t> rounding_choices(const Shape &s);
+std::vector<std::uint32_t> overflow_choices(const Shape &s);
 std::vector<SubnormalChoice> subnormal_choices(const Shape &s);
 std::vector<NanChoice> nan_choices(const Shape &s);
+std::vector<SignlessChoice> signless_choices(const Shape &s);
+std::vector<TinyChoice> tiny_choices(const Shape &s);
+/// Whether a constant NaN word is what a named choice gives every NaN input (an unsigned target's
+/// canonical NaN is signed_canonical's): the fingerprint adds no constant for it.
+bool nan_constant_is_choice(const Shape &s, std::uint64_t w);
 /// The constant NaN words with names: canonical positive, canonical negative, all-ones (those the target has).
 std::vector<std::uint64_t> nan_constants(const Shape &s);
 
@@ -73,12 +100,15 @@ struct Decomposition {
     InputClass cls = InputClass::exact;
     bool negative = false;
     std::uint8_t dims = 0;            ///< the dimensions this word's output depends on
-    bool nan = false, infinity = false, zero_value = false, unsigned_negative = false;
+    bool nan = false, infinity = false, zero_value = false;
+    /// A negative input of an unsigned target, or a zero of a target without zero (SignlessChoice);
+    /// the fields below then describe |x| (negative is false).
+    bool signless = false;
     bool subnormal_input = false;     ///< a subnormal source word (daz reads it as a zero)
     // finite nonzero values
     std::uint64_t down = 0, up = 0;   ///< magnitude words of the floor and ceiling neighbours
     bool down_over = false, up_over = false;  ///< beyond the largest finite
-    bool down_under = false;          ///< floor below the smallest word of a target without zero (E8M0)
+    bool down_under = false;          ///< floor below the smallest word of a target without zero (E8M0; TinyChoice)
     int half = -1;                    ///< remainder against half a quantum: -1 below, 0 tie, 1 above
     bool inexact = false, odd = false;
     // NaN inputs
@@ -96,15 +126,21 @@ std::uint64_t policy_word(const Shape &s, const Decomposition &d, const Policy &
 std::uint64_t policy_word_reference(const Shape &s, const Policy &p, std::uint64_t src_word);
 
 /// Lattice names: the JSON value and the text of each choice (docs/cli.md "fingerprint").
-std::string rounding_name(RoundingChoice r);
-std::string overflow_name(OverflowChoice o);
+std::string rounding_name(std::uint32_t rounding);
+std::string overflow_name(std::uint32_t overflow);
 std::string subnormal_name(SubnormalChoice s);
 std::string nan_name(const Shape &s, const Policy &p);
-std::string rounding_text(RoundingChoice r);
-std::string overflow_text(OverflowChoice o);
+std::string signless_name(SignlessChoice c);
+std::string tiny_name(TinyChoice c);
+std::string rounding_text(std::uint32_t rounding);
+std::string overflow_text(std::uint32_t overflow);
 std::string subnormal_text(SubnormalChoice s);
 std::string nan_text(const Shape &s, const Policy &p);
-/// "nearest-even, to infinity, subnormals kept, NaN payload and sign kept, quieted".
+/// Unsigned targets: "zero and negatives to 0x00", "tiny to 0x00"; "" where the shape has no such choice.
+std::string signless_text(const Shape &s, SignlessChoice c);
+std::string tiny_text(const Shape &s, TinyChoice c);
+/// "nearest-even, to infinity, subnormals kept, NaN payload and sign kept, quieted" (and the
+/// unsigned choices of an unsigned target).
 std::string policy_text(const Shape &s, const Policy &p);
 
 }  // namespace ninfer::oracle::lattice

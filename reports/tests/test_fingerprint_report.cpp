@@ -165,7 +165,7 @@ TEST_CASE("fingerprints: the HTML lists them near the verdict and boxes each bes
     CHECK(html.find("<script>x") == std::string::npos);
     CHECK(html.find("on 4084 of 4096 inputs &lt;script&gt;x&lt;/script&gt;") != std::string::npos);
     CHECK(html.find("NaN quieted (payload &amp; sign kept)") != std::string::npos);
-    const auto section = html.find("<section id=\"s0\">");
+    const auto section = html.find("<section id=\"s0\" ");
     const auto list = html.find("<li><a href=\"#f0-0\"><code>convert.fp32_to_bf16_rne</code></a>: nearest fp32_to_bf16_rne:");
     const auto exact_box = html.find("<div class=\"fingerprint\" id=\"f0-1\">");  // decode.bf16 passes: in the list
     const auto failure = html.find("<div class=\"failure\" id=\"d0-0\"");

@@ -172,7 +172,7 @@ std::vector<std::string> previous_capabilities(const std::string &path) {
     nlohmann::json j;
     if (!vectors::read_file_capped(path, kMaxPreviousBytes, text, error) || !vectors::parse_json_bounded(text, j, error))
         throw UsageError(fmt::format("--previous '{}': {} (expected a JSON report of `run --report`)", echo(path), error));
-    if (!j.is_object() || j.value("schema", "") != reports::kSchemaId || !j.contains("subject") || !j["subject"].is_object())
+    if (!reports::is_report_schema(j) || !j.contains("subject") || !j["subject"].is_object())
         throw UsageError(fmt::format("--previous '{}': not a {} report (expected a JSON report of `run --report`)",
                                      echo(path), reports::kSchemaId));
     std::vector<std::string> out;

@@ -37,8 +37,8 @@ std::vector<suites::Suite> toy_suites() {
 
 bool owns_toy(const suites::Case &c) { return c.format == kFormat; }
 
-std::string toy_locate(const suites::Case &, const harness::CasePlanes &, int, std::uint64_t offset) {
-    return "toy cell " + std::to_string(offset);
+harness::Located toy_locate(const suites::Case &, const harness::CasePlanes &, int, std::uint64_t offset) {
+    return {"toy cell " + std::to_string(offset), {.plane = "toy", .element = offset}};
 }
 
 std::string toy_blame(const suites::Case &, const harness::CasePlanes &, const harness::Reply &, int, std::uint64_t) {
@@ -78,7 +78,7 @@ namespace {
 // One line per descriptor array.
 const bool registered = [] {
     suites::add_catalog_family({"toy", &toy_rules, &toy_suites});
-    harness::add_compare_family({"toy", &owns_toy, nullptr, &toy_locate, &toy_blame, nullptr, nullptr});
+    harness::add_compare_family({.name = "toy", .owns = &owns_toy, .locate = &toy_locate, .blame = &toy_blame});
     harness::cli::add_family_cli(kCli);
     return true;
 }();

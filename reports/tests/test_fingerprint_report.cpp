@@ -179,7 +179,10 @@ TEST_CASE("fingerprints: the HTML lists them near the verdict and boxes each bes
     CHECK(list < exact_box);
     CHECK(exact_box < failure);
     CHECK(failure < residue_box);
-    CHECK(html.find("</div>", failure) > residue_box);  // inside the failure's box
+    // inside the failure's box: before the next failure and the end of the report's section (the
+    // failure's tables close scroll wrappers of their own, so the next </div> says nothing)
+    CHECK(html.find("<div class=\"failure\"", failure + 1) > residue_box);
+    CHECK(html.find("</section>", failure) > residue_box);
     CHECK(html.find("<td><code>rne</code></td><td><code>inf</code></td><td><code>kept</code></td><td><code>quiet</code></td>",
                     residue_box) != std::string::npos);
     CHECK(html.find("Equivalent on this domain: <code>rne, to infinity, subnormals flushed on input, NaN quieted</code>") !=

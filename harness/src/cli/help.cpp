@@ -58,7 +58,7 @@ const std::map<std::string, const char *> &examples() {
         {"oracle unpack", "ninfer-conform oracle unpack --format fp8_e4m3fn_row_fp16 --shape 2,3 --payload "
                           "010203003c0405060040"},
         {"oracle encode", "ninfer-conform oracle encode --format gguf_q8_0 --method ggml_quantize_ref --source-type fp32 "
-                          "--shape 4,4096 --input w.f32 --output w.q8_0"},
+                          "\\\n      --shape 4,4096 --input w.f32 --output w.q8_0"},
         {"oracle decode", "ninfer-conform oracle decode --format nvfp4 --shape 256,128 --input w.nvfp4 --values w.f32"},
         {"plugins", "ninfer-conform plugins --capabilities"},
         {"run", "ninfer-conform run --plugin ./libmine.so --level full --report r.json --junit r.xml"},

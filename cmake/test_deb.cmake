@@ -34,7 +34,7 @@ endif()
 must("dpkg-deb -c (runtime)" COMMAND dpkg-deb -c ${runtime})
 set(listing "${out}")
 foreach(path ./usr/bin/ninfer-conform ./usr/lib/ninfer-conform/plugins/reference.so
-        ./usr/share/ninfer-conform/vectors/MANIFEST.sha256 ./usr/share/ninfer-conform/schema/report-v2.schema.json
+        ./usr/share/ninfer-conform/vectors/MANIFEST.sha256 ./usr/share/ninfer-conform/schema/report-v3.schema.json
         ./usr/share/man/man1/ninfer-conform.1.gz ./usr/share/doc/ninfer-conform/examples/minimal_plugin.c
         ./usr/share/doc/ninfer-conform/copyright ./usr/share/doc/ninfer-conform/changelog.Debian.gz)
   expect_contains("dpkg-deb -c (runtime)" "${listing}" "${path}")

@@ -15,6 +15,7 @@ target_link_libraries(ninfer_cli_families PUBLIC ninfer::harness ninfer::suites 
 
 add_executable(ninfer-conform
   ${CMAKE_CURRENT_LIST_DIR}/src/cli/main.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/src/cli/help.cpp
   ${CMAKE_CURRENT_LIST_DIR}/src/cli/cmd_list.cpp
   ${CMAKE_CURRENT_LIST_DIR}/src/cli/cmd_merge.cpp
   ${CMAKE_CURRENT_LIST_DIR}/src/cli/cmd_rules.cpp
@@ -92,7 +93,7 @@ if(NINFER_BUILD_TESTS)
     NINFER_CLI_TEST_TMP="${CMAKE_CURRENT_BINARY_DIR}/cli-test-tmp"
     NINFER_PYTHON="${Python3_EXECUTABLE}"
     NINFER_ESCAPE_TREE="$<TARGET_FILE:escape_tree>"
-    NINFER_REPORT_SCHEMA="${PROJECT_SOURCE_DIR}/reports/schema/report-v2.schema.json"
+    NINFER_REPORT_SCHEMA="${PROJECT_SOURCE_DIR}/reports/schema/report-v3.schema.json"
     NINFER_REPORT_VALIDATOR="${PROJECT_SOURCE_DIR}/reports/tests/validate_report.py")
   # Long (issue 32, item 4): `run` leaves out the suites whose golden cases its subject does not
   # declare, which needs every suite's random calls among its golden ones.
@@ -106,6 +107,13 @@ if(NINFER_BUILD_TESTS)
             ${CMAKE_CURRENT_BINARY_DIR}/html-browser-test ${PROJECT_SOURCE_DIR})
   set_tests_properties("reports: the HTML report renders in headless Chromium"
     PROPERTIES LABELS reports SKIP_RETURN_CODE 77 TIMEOUT 300)
+  # Issue 32, item 9: every marked console block of the docs is what its commands print now
+  # (scripts/refresh_docs.py; scripts/refresh_docs.sh rewrites them). Runs the GUIDE's numpy,
+  # minimal-plugin and mutant examples: label long.
+  add_test(NAME "docs: every shown output is what its command prints"
+    COMMAND ${Python3_EXECUTABLE} ${PROJECT_SOURCE_DIR}/scripts/refresh_docs.py --check $<TARGET_FILE:ninfer-conform>
+            ${PROJECT_SOURCE_DIR})
+  set_tests_properties("docs: every shown output is what its command prints" PROPERTIES LABELS "docs;long" TIMEOUT 900)
   # The numpy example in binary frames and JSON lines (skipped without numpy).
   add_test(NAME "harness: the numpy example gives the same report in binary frames and JSON lines"
     COMMAND bash ${CMAKE_CURRENT_LIST_DIR}/tests/numpy_codec_test.sh $<TARGET_FILE:ninfer-conform> ${Python3_EXECUTABLE}

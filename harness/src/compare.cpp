@@ -266,41 +266,22 @@ MismatchClass classify_status_mismatch(std::int32_t expected_status, std::uint32
 std::string status_text(std::int32_t status) { return abi::status_c_name(status); }
 
 std::string verdict_text(std::uint8_t v) {
-    switch (v) {
-    case NINFER_VERDICT_VALID: return "valid";
-    case NINFER_VERDICT_NEGATIVE: return "negative";
-    case NINFER_VERDICT_NEGATIVE_ZERO: return "negative_zero";
-    case NINFER_VERDICT_ZERO: return "zero";
-    case NINFER_VERDICT_INFINITE: return "infinite";
-    case NINFER_VERDICT_NAN: return "nan";
-    case NINFER_VERDICT_OUTSIDE: return "outside";
-    default: return fmt::format("verdict {}", v);
-    }
+    const std::string_view name = abi::verdict_name(v);
+    return name.empty() ? fmt::format("verdict {}", v) : std::string(name);
 }
 
 std::string class_byte_text(std::uint8_t c) {
-    const char *name = "?";
-    switch (c & 0x0F) {
-    case NINFER_CLASS_ZERO: name = "zero"; break;
-    case NINFER_CLASS_SUBNORMAL: name = "subnormal"; break;
-    case NINFER_CLASS_NORMAL: name = "normal"; break;
-    case NINFER_CLASS_INFINITE: name = "infinite"; break;
-    case NINFER_CLASS_QNAN: name = "qnan"; break;
-    case NINFER_CLASS_SNAN: name = "snan"; break;
-    case NINFER_CLASS_NAN: name = "nan"; break;
-    case NINFER_CLASS_INTEGER: name = "integer"; break;
-    case NINFER_CLASS_OUTSIDE: name = "outside"; break;
-    default: return fmt::format("class byte {:02x}", c);
-    }
-    return std::string((c & NINFER_CLASS_SIGN) ? "-" : "+") + name + ((c & 0x70) ? " (junk bits)" : "");
+    const std::string_view name = abi::class_name(c & 0x0Fu);
+    if (name.empty()) return fmt::format("class byte {:02x}", c);
+    return std::string((c & NINFER_CLASS_SIGN) ? "-" : "+") + std::string(name) + ((c & 0x70) ? " (junk bits)" : "");
 }
 
 // ---- Locations -----------------------------------------------------------------------------------
 
 namespace {
 
-std::string coordinate_text(const std::vector<std::uint64_t> &shape, std::uint64_t element) {
-    if (shape.empty()) return fmt::format("element {} (rank 0)", element);
+Located coordinate_text(const std::vector<std::uint64_t> &shape, std::uint64_t element) {
+    if (shape.empty()) return {fmt::format("element {} (rank 0)", element), {.element = element}};
     std::vector<std::uint64_t> idx(shape.size());
     std::uint64_t rest = element;
     for (std::size_t d = shape.size(); d-- > 0;) {
@@ -308,15 +289,15 @@ std::string coordinate_text(const std::vector<std::uint64_t> &shape, std::uint64
         idx[d] = rest % extent;
         rest /= extent;
     }
-    return fmt::format("coordinate [{}] (element {})", fmt::join(idx, ","), element);
+    return {fmt::format("coordinate [{}] (element {})", fmt::join(idx, ","), element), {.element = element}};
 }
 
 /// The word family's location of a payload byte: its coordinate in the shape (a word op's output
 /// is located by element instead).
-std::string word_locate(const suites::Case &c, const CasePlanes &, int buffer, std::uint64_t offset) {
-    if (suites::is_word_op(c.op) || c.layout != NINFER_LAYOUT_contiguous_le_v1 || buffer != 0) return "";
+Located word_locate(const suites::Case &c, const CasePlanes &, int buffer, std::uint64_t offset) {
+    if (suites::is_word_op(c.op) || c.layout != NINFER_LAYOUT_contiguous_le_v1 || buffer != 0) return {};
     const auto *f = oracle::find_id(oracle::kWordFormats, c.format);
-    return f ? coordinate_text(c.shape, offset / static_cast<std::uint64_t>(f->bytes())) : "";
+    return f ? coordinate_text(c.shape, offset / static_cast<std::uint64_t>(f->bytes())) : Located{};
 }
 
 /// The word family's unit: the format's own words in a contiguous_le_v1 payload.
@@ -326,14 +307,15 @@ const WordFormat *word_unit(const suites::Case &c, std::uint32_t, int index) {
 
 bool owns_word(const suites::Case &c) { return oracle::find_id(oracle::kWordFormats, c.format) != nullptr; }
 
-std::string locate_in(const suites::Case &c, const CasePlanes &p, int buffer, std::uint64_t offset) {
+Located locate_in(const suites::Case &c, const CasePlanes &p, int buffer, std::uint64_t offset) {
     if (p.family && p.family->locate)
-        if (std::string s = p.family->locate(c, p, buffer, offset); !s.empty()) return s;
+        if (Located l = p.family->locate(c, p, buffer, offset); !l.text.empty()) return l;
     if (suites::is_word_op(c.op)) {
         const int ob = suites::out_word_bytes(c);
-        return fmt::format("element {}", offset / static_cast<std::uint64_t>(ob > 0 ? ob : 1));
+        const std::uint64_t element = offset / static_cast<std::uint64_t>(ob > 0 ? ob : 1);
+        return {fmt::format("element {}", element), {.element = element}};
     }
-    return fmt::format("{} byte {}", p.label(buffer), offset);
+    return {fmt::format("{} byte {}", p.label(buffer), offset), {}};
 }
 
 /// The families compare knows: one line per built-in family, then the added ones.
@@ -392,7 +374,9 @@ CasePlanes case_planes(const suites::Case &c) {
     return p;
 }
 
-std::string locate(const suites::Case &c, int buffer, std::uint64_t offset) { return locate_in(c, case_planes(c), buffer, offset); }
+Located locate_at(const suites::Case &c, int buffer, std::uint64_t offset) { return locate_in(c, case_planes(c), buffer, offset); }
+
+std::string locate(const suites::Case &c, int buffer, std::uint64_t offset) { return locate_at(c, buffer, offset).text; }
 
 // ---- Comparison ----------------------------------------------------------------------------------
 
@@ -434,8 +418,8 @@ void compare_words(const suites::Case &c, const CasePlanes &p, const Reply &r, C
     const std::uint64_t n = exp.size() / static_cast<std::size_t>(ob);
     col.out.elements = n;
     if (act.size() != exp.size()) {
-        col.add({0, name, {}, "", fmt::format("{} bytes", exp.size()), fmt::format("{} bytes", act.size()), "",
-                 "", "", fmt::format("{}: {} words expected", name, n), ""},
+        col.add({.plane = name, .expected = fmt::format("{} bytes", exp.size()), .actual = fmt::format("{} bytes", act.size()),
+                 .location = fmt::format("{}: {} words expected", name, n)},
                 MismatchClass::size_mismatch);
     }
     const WordFormat *out_fmt = nullptr, *in_fmt = nullptr;
@@ -464,10 +448,7 @@ void compare_words(const suites::Case &c, const CasePlanes &p, const Reply &r, C
             continue;
         }
         const std::uint64_t src = i < n_in ? suites::get_word(in, i, ib) : 0;
-        reports::Mismatch m;
-        m.index = i;
-        m.plane = name;
-        m.location = fmt::format("element {}", i);
+        reports::Mismatch m{.index = i, .plane = name, .location = fmt::format("element {}", i), .where = {.element = i}};
         if (in_fmt && i < n_in) {
             m.inputs.push_back(oracle::word_hex(*in_fmt, src));
             if (col.out.first.size() < col.max_first) m.input_value = value_text(*in_fmt, src);
@@ -504,8 +485,8 @@ void compare_buffers(const suites::Case &c, const CasePlanes &p, const Reply &r,
         col.out.elements += exp.size();
         if (exp.empty() && act.empty()) continue;
         if (exp.size() != act.size())
-            col.add({0, name, {}, "", fmt::format("{} bytes", exp.size()), fmt::format("{} bytes", act.size()), "", "",
-                     "", fmt::format("{}: size", name), ""},
+            col.add({.plane = name, .expected = fmt::format("{} bytes", exp.size()), .actual = fmt::format("{} bytes", act.size()),
+                     .location = fmt::format("{}: size", name)},
                     MismatchClass::size_mismatch);
         const WordFormat *unit = plane.unit;
         const std::size_t w = unit ? static_cast<std::size_t>(unit->bytes()) : 1;
@@ -517,12 +498,13 @@ void compare_buffers(const suites::Case &c, const CasePlanes &p, const Reply &r,
                 if (e != a) col.accept_nan(i * w, word_hex_at(exp, i, w), word_hex_at(act, i, w), value_text(*unit, e), value_text(*unit, a));
                 continue;
             }
-            reports::Mismatch m;
-            m.index = i * w;
-            m.plane = name;
-            m.location = locate_in(c, p, b, i * w);
-            m.expected = word_hex_at(exp, i, w);
-            m.actual = word_hex_at(act, i, w);
+            Located at = locate_in(c, p, b, i * w);
+            reports::Mismatch m{.index = i * w,
+                                .plane = name,
+                                .expected = word_hex_at(exp, i, w),
+                                .actual = word_hex_at(act, i, w),
+                                .location = std::move(at.text),
+                                .where = std::move(at.where)};
             MismatchClass cls = MismatchClass::byte_mismatch;
             if (col.out.first.size() < col.max_first) {
                 if (p.family && p.family->blame) m.blame = p.family->blame(c, p, r, b, i * w);
@@ -594,8 +576,12 @@ Comparison compare_outcome(const suites::Case &c, const Reply &r, bool declared,
         auto text = [](std::int32_t s, std::uint32_t d) {
             return d ? fmt::format("{} detail {}", status_text(s), d) : status_text(s);
         };
-        col.add({0, "status", {}, "", text(c.expect.status, c.expect.detail), text(r.status, r.detail), "", "", "",
-                 "status", ""},
+        col.add({.plane = "status",
+                 .expected = text(c.expect.status, c.expect.detail),
+                 .actual = text(r.status, r.detail),
+                 .location = "status",
+                 .status_codes = reports::StatusCodes{.expected = c.expect.status, .expected_detail = c.expect.detail,
+                                                      .actual = r.status, .actual_detail = r.detail}},
                 classify_status_mismatch(c.expect.status, c.expect.detail, r.status, r.detail));
         out.status = reports::Status::fail;
         out.message = r.message;

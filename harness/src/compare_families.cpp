@@ -37,34 +37,41 @@ std::uint64_t written_rows(const suites::Case &c) {
 }
 
 /// storage-layouts.md 4: a payload byte of [N, K] as code, gap, swizzled scale (inverted) or divisor.
-std::string block_scale_location(std::uint64_t n, std::uint64_t k, std::uint64_t off) {
-    if (k % 64 != 0 || k == 0) return fmt::format("payload byte {}", off);
+Located block_scale_location(std::uint64_t n, std::uint64_t k, std::uint64_t off) {
+    if (k % 64 != 0 || k == 0) return {fmt::format("payload byte {}", off), {}};
     const std::uint64_t code_bytes = n * k / 2, scale_off = (code_bytes + 255) / 256 * 256, scale_bytes = n * k / 16;
-    if (off < code_bytes)
-        return fmt::format("code plane row {} columns {} (low nibble) and {} (byte {})", off / (k / 2), 2 * (off % (k / 2)),
-                           2 * (off % (k / 2)) + 1, off);
-    if (off < scale_off) return fmt::format("gap after the code plane (byte {})", off);
+    if (off < code_bytes) {
+        const std::uint64_t row = off / (k / 2), column = 2 * (off % (k / 2));
+        return {fmt::format("code plane row {} columns {} (low nibble) and {} (byte {})", row, column, column + 1, off),
+                {.plane = "code", .row = row, .column = column}};
+    }
+    if (off < scale_off) return {fmt::format("gap after the code plane (byte {})", off), {.plane = "gap"}};
     if (off < scale_off + scale_bytes) {
         // The swizzle's inverse: tile, then (n%128%32)*16 + ((n%128)/32)*4 + g%4 within it.
         const std::uint64_t s = off - scale_off, tile = s / 512, within = s % 512, tiles_per_row = k / 64;
         const std::uint64_t row = tile / tiles_per_row * 128 + (within % 16) / 4 * 32 + within / 16;
         const std::uint64_t group = tile % tiles_per_row * 4 + within % 4;
-        return fmt::format("scale plane word (row {}, group {}) (byte {})", row, group, off);
+        return {fmt::format("scale plane word (row {}, group {}) (byte {})", row, group, off),
+                {.plane = "scale", .row = row, .group = group}};
     }
-    return fmt::format("divisor {} (byte {})", (off - scale_off - scale_bytes) / 4, off);
+    const std::uint64_t divisor = (off - scale_off - scale_bytes) / 4;
+    return {fmt::format("divisor {} (byte {})", divisor, off), {.plane = "divisor", .element = divisor}};
 }
 
 /// storage-layouts.md 5, 6: a payload byte of an FP8 row tensor [N, K].
-std::string fp8_row_location(const abi::ScaledFormat &f, std::uint64_t n, std::uint64_t k, std::uint64_t off) {
+Located fp8_row_location(const abi::ScaledFormat &f, std::uint64_t n, std::uint64_t k, std::uint64_t off) {
     if (f.layout == NINFER_LAYOUT_row_interleaved_v1) {
         const std::uint64_t row = off / (k + 2), at = off % (k + 2);
-        if (at < k) return fmt::format("row {} code column {} (byte {})", row, at, off);
-        return fmt::format("row {} multiplier (byte {})", row, off);
+        if (at < k) return {fmt::format("row {} code column {} (byte {})", row, at, off), {.plane = "code", .row = row, .column = at}};
+        return {fmt::format("row {} multiplier (byte {})", row, off), {.plane = "multiplier", .row = row}};
     }
     const std::uint64_t scale_off = (n * k + 255) / 256 * 256;
-    if (off < n * k) return fmt::format("code plane row {} column {} (byte {})", off / k, off % k, off);
-    if (off < scale_off) return fmt::format("gap after the code plane (byte {})", off);
-    return fmt::format("multiplier of row {} (byte {})", (off - scale_off) / 2, off);
+    if (off < n * k)
+        return {fmt::format("code plane row {} column {} (byte {})", off / k, off % k, off),
+                {.plane = "code", .row = off / k, .column = off % k}};
+    if (off < scale_off) return {fmt::format("gap after the code plane (byte {})", off), {.plane = "gap"}};
+    const std::uint64_t row = (off - scale_off) / 2;
+    return {fmt::format("multiplier of row {} (byte {})", row, off), {.plane = "multiplier", .row = row}};
 }
 
 /// The exact rational of an element of the VALUES plane, from the case's expected planes (nvfp4,
@@ -117,34 +124,40 @@ bool within_rounding(const oracle::Rational &x, std::uint32_t a) {
 }
 
 /// Where byte `offset` of output plane `plane` lies ("scale plane row 130 group 5 (byte 16898)",
-/// "value row 2 column 7", "row 1 block 3 byte 2"); "" for a plane without a block location.
-std::string locate_block_plane(const suites::Case &c, std::uint32_t plane, std::uint64_t offset) {
+/// "value row 2 column 7", "row 1 block 3 byte 2"); text "" for a plane without a block location.
+Located locate_block_plane(const suites::Case &c, std::uint32_t plane, std::uint64_t offset) {
     const auto *f = scaled_of(c);
     const auto *t = gguf_of(c);
-    if (!f && !t) return "";
+    if (!f && !t) return {};
     const std::uint64_t k = last_dim(c);
     switch (plane) {
-    case NINFER_PLANE_VALUES: return fmt::format("value row {} column {}", offset / 4 / k, offset / 4 % k);
-    case NINFER_PLANE_CODES: return fmt::format("code row {} column {}", offset / k, offset % k);
-    case NINFER_PLANE_SCALES:
-        if (f && f->group) return fmt::format("scale row {} group {}", offset / (k / 16 ? k / 16 : 1), offset % (k / 16 ? k / 16 : 1));
-        return fmt::format("multiplier of row {}", offset / 2);
-    case NINFER_PLANE_DIVISORS: return fmt::format("divisor {}", offset / 4);
+    case NINFER_PLANE_VALUES:
+        return {fmt::format("value row {} column {}", offset / 4 / k, offset / 4 % k), {.row = offset / 4 / k, .column = offset / 4 % k}};
+    case NINFER_PLANE_CODES: return {fmt::format("code row {} column {}", offset / k, offset % k), {.row = offset / k, .column = offset % k}};
+    case NINFER_PLANE_SCALES: {
+        const std::uint64_t groups = k / 16 ? k / 16 : 1;
+        if (f && f->group)
+            return {fmt::format("scale row {} group {}", offset / groups, offset % groups), {.row = offset / groups, .group = offset % groups}};
+        return {fmt::format("multiplier of row {}", offset / 2), {.row = offset / 2}};
+    }
+    case NINFER_PLANE_DIVISORS: return {fmt::format("divisor {}", offset / 4), {.element = offset / 4}};
     case NINFER_PLANE_PAYLOAD: {
         const std::uint64_t n = written_rows(c);
         if (t) {
             const std::uint64_t row_bytes = k / t->block_values * t->block_bytes;
-            if (row_bytes == 0) return fmt::format("payload byte {}", offset);
-            return fmt::format("row {} block {} byte {} (payload byte {})", offset / row_bytes, offset % row_bytes / t->block_bytes,
-                               offset % row_bytes % t->block_bytes, offset);
+            if (row_bytes == 0) return {fmt::format("payload byte {}", offset), {}};
+            const std::uint64_t row = offset / row_bytes, block = offset % row_bytes / t->block_bytes;
+            // A GGUF block is the group of values that share its scales.
+            return {fmt::format("row {} block {} byte {} (payload byte {})", row, block, offset % row_bytes % t->block_bytes, offset),
+                    {.plane = "block", .row = row, .group = block}};
         }
         return f->divisors ? block_scale_location(n, k, offset) : fp8_row_location(*f, n, k, offset);
     }
-    default: return "";
+    default: return {};
     }
 }
 
-std::string locate_block(const suites::Case &c, const CasePlanes &p, int buffer, std::uint64_t offset) {
+Located locate_block(const suites::Case &c, const CasePlanes &p, int buffer, std::uint64_t offset) {
     return locate_block_plane(c, p.name(buffer), offset);
 }
 

@@ -34,21 +34,22 @@ std::uint64_t payload_rows(const suites::Case &c) {
 
 /// storage-layouts.md Section 3: plane, row, group and first lane of a payload byte (the
 /// oracle's row_split_locate, in words).
-std::string row_split_location(const oracle::GroupedFormat &f, std::uint64_t n, std::uint64_t k,
-                               std::uint64_t off) {
+Located row_split_location(const oracle::GroupedFormat &f, std::uint64_t n, std::uint64_t k, std::uint64_t off) {
     const auto loc = oracle::row_split_locate(f, n, k, off);
-    if (loc.plane == "base" || loc.plane == "high")
-        return fmt::format("{} plane row {} group {} lane {} (column {}, byte {})", loc.plane, loc.row, loc.group, loc.lane,
-                           loc.group * static_cast<std::uint64_t>(f.group) + loc.lane, off);
-    if (loc.plane == "scale") return fmt::format("scale plane row {} group {} (byte {})", loc.row, loc.group, off);
+    if (loc.plane == "base" || loc.plane == "high") {
+        const std::uint64_t column = loc.group * static_cast<std::uint64_t>(f.group) + loc.lane;
+        return {fmt::format("{} plane row {} group {} lane {} (column {}, byte {})", loc.plane, loc.row, loc.group, loc.lane, column, off),
+                {.plane = std::string(loc.plane), .row = loc.row, .group = loc.group, .lane = loc.lane, .column = column}};
+    }
+    if (loc.plane == "scale")
+        return {fmt::format("scale plane row {} group {} (byte {})", loc.row, loc.group, off), {.plane = "scale", .row = loc.row, .group = loc.group}};
     const auto g = oracle::row_split_geometry(f, n, k);
-    if (loc.plane == "gap")
-        return fmt::format("gap after the {} plane (byte {})", off < g->high_offset ? "base" : "high", off);
-    return fmt::format("byte {} past the payload of {} bytes", off, g ? g->payload_bytes : 0);
+    if (loc.plane == "gap") return {fmt::format("gap after the {} plane (byte {})", off < g->high_offset ? "base" : "high", off), {.plane = "gap"}};
+    return {fmt::format("byte {} past the payload of {} bytes", off, g ? g->payload_bytes : 0), {}};
 }
 
 /// A payload byte of a row_split encode or rows_select, or a plane of a quant_decode.
-std::string grouped_locate(const suites::Case &c, const CasePlanes &, int buffer, std::uint64_t offset) {
+Located grouped_locate(const suites::Case &c, const CasePlanes &, int buffer, std::uint64_t offset) {
     const auto *g = grouped_of(c);
     const bool payload_out = c.op == NINFER_OP_layout_encode || c.op == NINFER_OP_quant_encode ||
                              c.op == NINFER_OP_rows_select;
@@ -56,14 +57,16 @@ std::string grouped_locate(const suites::Case &c, const CasePlanes &, int buffer
         return row_split_location(*g, payload_rows(c), c.shape[1], offset);
     if (g && c.shape.size() == 2 && c.op == NINFER_OP_quant_decode) {
         const std::uint64_t k = c.shape[1] == 0 ? 1 : c.shape[1];
-        if (buffer == 2) return fmt::format("value row {} column {}", offset / 4 / k, offset / 4 % k);
+        if (buffer == 2)
+            return {fmt::format("value row {} column {}", offset / 4 / k, offset / 4 % k), {.row = offset / 4 / k, .column = offset / 4 % k}};
         if (buffer == 1) {
             const std::uint64_t gpr = (k + static_cast<std::uint64_t>(g->group) - 1) / static_cast<std::uint64_t>(g->group);
-            return fmt::format("scale row {} group {}", offset / 2 / gpr, offset / 2 % gpr);
+            return {fmt::format("scale row {} group {}", offset / 2 / gpr, offset / 2 % gpr), {.row = offset / 2 / gpr, .group = offset / 2 % gpr}};
         }
-        return fmt::format("code byte {} (row {} column {} if one byte per code)", offset, offset / k, offset % k);
+        // Codes may take less than a byte: the row and column are a guess, so no fields.
+        return {fmt::format("code byte {} (row {} column {} if one byte per code)", offset, offset / k, offset % k), {}};
     }
-    return "";
+    return {};
 }
 
 /// A reply's payload over the geometry's bytes: the reply itself when its size is the

@@ -84,12 +84,12 @@ bool compare_linear(const suites::Case &c, const Reply &r, Comparison &out, std:
         const Acceptance acc = by_accept ? acceptance_at(c.expect.accept, i, w) : Acceptance{e, e, suites::kAcceptBits};
         if (accepts(*f, acc, a)) continue;
         const std::uint64_t row = i / cols, col = i % cols;
-        reports::Mismatch m;
-        m.index = i;
-        m.plane = "output";
-        m.location = fmt::format("row {}, column {}", row, col);
-        m.expected = acceptance_words(*f, acc);
-        m.actual = oracle::word_hex(*f, a);
+        reports::Mismatch m{.index = i,
+                            .plane = "output",
+                            .expected = acceptance_words(*f, acc),
+                            .actual = oracle::word_hex(*f, a),
+                            .location = fmt::format("row {}, column {}", row, col),
+                            .where = {.row = row, .column = col, .element = i}};
         const MismatchClass cls = classify_accept_mismatch(*f, acc, a);
         if (out.first.size() < max_first) {
             m.expected_value = acceptance_values(*f, acc);

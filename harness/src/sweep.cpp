@@ -178,18 +178,19 @@ void word_mismatch(const Plan &p, JobResult &jr, std::uint64_t src, std::uint64_
     const bool negative = g.src->has_sign && word_is_negative(*g.src, src);
     ++jr.bins[static_cast<std::size_t>(negative) * p.binades + static_cast<std::size_t>(binade_of(*g.src, src))];
     if (cmp.first.size() < p.o->max_mismatches) {
-        reports::Mismatch m;
-        m.index = src - p.o->start;
-        m.plane = std::string(abi::plane_name(p.out_plane));
-        m.location = fmt::format("source word {}{}", oracle::word_hex(*g.src, src), input_class_note(*g.src, src));
-        m.cls = mismatch_class_name(cls);
-        m.inputs = {oracle::word_hex(*g.src, src)};
-        m.input_value = oracle::word_value_text(*g.src, src);
-        m.expected = oracle::word_hex(*g.dst, e);
-        m.actual = oracle::word_hex(*g.dst, a);
-        m.expected_value = word_is_nan(*g.dst, e) ? nan_text(*g.dst, e) : oracle::word_value_text(*g.dst, e);
-        m.actual_value = word_is_nan(*g.dst, a) ? nan_text(*g.dst, a) : oracle::word_value_text(*g.dst, a);
-        cmp.first.push_back(std::move(m));
+        cmp.first.push_back({
+            .index = src - p.o->start,
+            .plane = std::string(abi::plane_name(p.out_plane)),
+            .inputs = {oracle::word_hex(*g.src, src)},
+            .input_value = oracle::word_value_text(*g.src, src),
+            .expected = oracle::word_hex(*g.dst, e),
+            .actual = oracle::word_hex(*g.dst, a),
+            .expected_value = word_is_nan(*g.dst, e) ? nan_text(*g.dst, e) : oracle::word_value_text(*g.dst, e),
+            .actual_value = word_is_nan(*g.dst, a) ? nan_text(*g.dst, a) : oracle::word_value_text(*g.dst, a),
+            .cls = mismatch_class_name(cls),
+            .location = fmt::format("source word {}{}", oracle::word_hex(*g.src, src), input_class_note(*g.src, src)),
+            .where = {.element = src - p.o->start},
+        });
     }
 }
 
@@ -211,9 +212,15 @@ void check_batch(const Plan &p, JobResult &jr, const Reply &r, std::uint64_t fir
             if (jr.status == reports::Status::pass) jr.status = reports::Status::fail;
             ++cmp.classes[mismatch_class_name(MismatchClass::unexpected_error)];
             if (cmp.first.size() < o.max_mismatches)
-                cmp.first.push_back({first - o.start, "status", {oracle::word_hex(*g.src, first)}, "", abi::status_c_name(NINFER_OK),
-                                     status_text(r.status), "", "", "unexpected_error",
-                                     fmt::format("batch at element {}", first - o.start), ""});
+                cmp.first.push_back({.index = first - o.start,
+                                     .plane = "status",
+                                     .inputs = {oracle::word_hex(*g.src, first)},
+                                     .expected = abi::status_c_name(NINFER_OK),
+                                     .actual = status_text(r.status),
+                                     .cls = "unexpected_error",
+                                     .location = fmt::format("batch at element {}", first - o.start),
+                                     .where = {.element = first - o.start},
+                                     .status_codes = reports::StatusCodes{.expected = NINFER_OK, .actual = r.status}});
         }
         cmp.mismatches += n;
         return;
@@ -230,9 +237,13 @@ void check_batch(const Plan &p, JobResult &jr, const Reply &r, std::uint64_t fir
         ++cmp.mismatches;
         ++cmp.classes["size_mismatch"];
         if (cmp.first.size() < o.max_mismatches)
-            cmp.first.push_back({first - o.start, std::string(abi::plane_name(p.out_plane)), {}, "",
-                                 fmt::format("{} bytes", n * ob), fmt::format("{} bytes", act_bytes), "", "",
-                                 "size_mismatch", fmt::format("batch at element {}", first - o.start), ""});
+            cmp.first.push_back({.index = first - o.start,
+                                 .plane = std::string(abi::plane_name(p.out_plane)),
+                                 .expected = fmt::format("{} bytes", n * ob),
+                                 .actual = fmt::format("{} bytes", act_bytes),
+                                 .cls = "size_mismatch",
+                                 .location = fmt::format("batch at element {}", first - o.start),
+                                 .where = {.element = first - o.start}});
     }
     const std::uint64_t common = std::min<std::uint64_t>(n, act_bytes / ob);
     // The oracle's words for the whole batch (its threads), or the native words block by block

@@ -107,7 +107,7 @@ TEST_CASE("report --html refuses what is not a report, and writes nothing") {
     std::ofstream(bad) << R"({"schema": "something/else"})";
     auto r = conform("report --html '" + page.string() + "' '" + bad.string() + "'");
     CHECK(r.status == 2);
-    CHECK(r.err.find(bad.string() + ": not a report of schema ninfer-conform/report/v2") != std::string::npos);
+    CHECK(r.err.find(bad.string() + ": not a report of schema ninfer-conform/report/v3") != std::string::npos);
     r = conform("report --html '" + page.string() + "' '" + (scratch() / "missing.json").string() + "'");
     CHECK(r.status == 2);
     CHECK(r.err.find("cannot read report") != std::string::npos);

@@ -85,3 +85,28 @@ TEST_CASE("typos: nonsense gets no suggestion, one line all the same") {
         CHECK(o.err.find("did you mean") == std::string::npos);
     }
 }
+
+// Issue 32, item 8: --help in groups, with an example, the program's name and lines of at most 100.
+TEST_CASE("help: every command's --help is grouped, has an example and fits 100 columns") {
+    for (const char *command : {"", "list", "rules", "coverage", "generate", "oracle", "oracle convert", "oracle encode",
+                                "plugins", "run", "sweep", "fingerprint", "report", "merge"}) {
+        const auto o = cli(std::string(command) + (*command ? " " : "") + "--help");
+        INFO(command << ":\n" << o.out);
+        CHECK(o.status == 0);
+        CHECK(o.out.find("Usage: ninfer-conform") != std::string::npos);  // the name, not the executable's path
+        std::size_t widest = 0, at = 0;
+        for (std::size_t nl; (nl = o.out.find('\n', at)) != std::string::npos; at = nl + 1) widest = std::max(widest, nl - at);
+        CHECK(widest <= 100);
+        if (*command) CHECK(o.out.find("Example:\n  ninfer-conform " + std::string(command)) != std::string::npos);
+    }
+    const auto run = cli("run --help").out;
+    for (const char *group : {"Subject:", "Choosing cases:", "Outputs:", "CI gates:"}) CHECK(run.find(group) != std::string::npos);
+    CHECK(run.find("Subject:") < run.find("  --plugin"));
+}
+
+TEST_CASE("help: CLI11's own errors carry the program's name") {
+    const auto o = cli("run --plugin reference --level");
+    INFO(o.err);
+    CHECK(o.status == 2);
+    CHECK(o.err.rfind("ninfer-conform: ", 0) == 0);
+}

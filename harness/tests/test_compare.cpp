@@ -173,6 +173,11 @@ TEST_CASE("compare_reply: outcomes, lies and statuses") {
     const auto wrong_detail = compare_reply(err, r, true, 8);
     CHECK(wrong_detail.status == reports::Status::fail);
     CHECK(wrong_detail.classes.at("wrong_reason") == 1);
+    // Issue 35, item 2: the codes as fields beside the words.
+    REQUIRE(wrong_detail.first.size() == 1);
+    CHECK(wrong_detail.first[0].status_codes ==
+          reports::StatusCodes{.expected = NINFER_E_INVALID_PAYLOAD, .expected_detail = NINFER_DETAIL_NONZERO_GAP,
+                               .actual = NINFER_E_INVALID_PAYLOAD, .actual_detail = NINFER_DETAIL_NONZERO_PADDING});
     CHECK(compare_reply(err, returned({0x3f80}, 2), true, 8).classes.at("missing_error") == 1);
     err.expect.detail = 0;  // any detail
     CHECK(compare_reply(err, r, true, 8).status == reports::Status::pass);
@@ -326,6 +331,12 @@ TEST_CASE("locations: contiguous coordinates and row_split planes") {
     CHECK(locate(q, 0, 400) == "gap after the high plane (byte 400)");
     CHECK(locate(q, 0, 520) == "scale plane row 1 group 0 (byte 520)");
     CHECK(locate(q, 0, 528) == "byte 528 past the payload of 528 bytes");
+    // Issue 35, item 2: the same places as fields (report v3 "where"), from the same place.
+    using reports::Where;
+    CHECK(locate_at(q, 0, 300).where == Where{.plane = "high", .row = 1, .group = 1, .lane = 32, .column = 96});
+    CHECK(locate_at(q, 0, 520).where == Where{.plane = "scale", .row = 1, .group = 0});
+    CHECK(locate_at(q, 0, 400).where == Where{.plane = "gap"});
+    CHECK(locate_at(q, 0, 528).where.empty());
     // q4 [1,1]: base 32 bytes, a gap up to 256, no high plane, scales at 256.
     q.format = NINFER_FORMAT_q4_g64_fp16;
     q.shape = {1, 1};
@@ -408,6 +419,9 @@ TEST_CASE("block families: locations in nvfp4, FP8-row and GGUF planes, worked b
     CHECK(locate(k, 0, 16384 + 1569) == "scale plane word (row 130, group 5) (byte 17953)");
     CHECK(locate(k, 0, 70) == "code plane row 1 columns 12 (low nibble) and 13 (byte 70)");
     CHECK(locate(k, 0, 16384 + 2048 + 4) == "divisor 1 (byte 18436)");
+    CHECK(locate_at(k, 0, 16384 + 1569).where == reports::Where{.plane = "scale", .row = 130, .group = 5});
+    CHECK(locate_at(k, 0, 70).where == reports::Where{.plane = "code", .row = 1, .column = 12});
+    CHECK(locate_at(k, 0, 16384 + 2048 + 4).where == reports::Where{.plane = "divisor", .element = 1});
     // row_interleaved_v1 [3, 4]: stride 6, bytes 4 and 5 of a row hold its multiplier.
     k.format = NINFER_FORMAT_fp8_e4m3fn_row_fp16;
     k.layout = NINFER_LAYOUT_row_interleaved_v1;

@@ -74,6 +74,7 @@ TEST_CASE("compare: a toy family's descriptor judges its case, locates and blame
     CHECK(wrong.status == reports::Status::fail);
     REQUIRE(wrong.first.size() == 1);
     CHECK(wrong.first[0].location == "toy cell 2");
+    CHECK(wrong.first[0].where == reports::Where{.plane = "toy", .element = 2});
     CHECK(wrong.first[0].blame == toy::kBlame);
     CHECK(wrong.first[0].cls == "byte_mismatch");
 }

@@ -25,7 +25,8 @@ import traceback
 from array import array
 from typing import Any, BinaryIO, Callable, Dict, List, Mapping, Optional, Sequence, Tuple, Union
 
-from ninfer_conform import frames
+from ninfer_conform import frames, registry
+from ninfer_conform.suggest import unknown_name_line
 
 ABI = 2  # the exec protocol version this package speaks (harness/README.md, "Handshake")
 CAPABILITY_KEYS = ("format", "format_in", "layout", "method", "profile")
@@ -148,6 +149,34 @@ def _byte_view(name: str, value: Buffer) -> memoryview:
     return memoryview(view.tobytes())
 
 
+def _check_name(what: str, name: Any, names: Sequence[str]) -> None:
+    """ValueError unless `name` is one of `names`, worded as the CLI words an unknown name."""
+    if not isinstance(name, str):
+        raise ValueError("Subject.op: %s is %r, expected a registry name (a string) or None" % (what, name))
+    if name not in names:
+        raise ValueError(unknown_name_line("Subject.op: unknown %s '%s'" % (what, name), name, names, "ninfer-conform list"))
+
+
+def _check_capability(capability: Mapping[str, Any]) -> None:
+    """The names of a capability against the registry (python/ninfer_conform/registry.py)."""
+    op = capability["op"]
+    _check_name("op", op, registry.OPS)
+    for key in ("format", "format_in"):
+        if key in capability:
+            _check_name("format", capability[key], registry.FORMATS)
+    if "layout" in capability:
+        _check_name("layout", capability["layout"], registry.LAYOUTS)
+    if "method" in capability:
+        if op not in registry.METHODS:
+            raise ValueError("Subject.op: method given for op %s, which takes none (only %s take one)"
+                             % (op, ", ".join(registry.METHODS)))
+        kind, names = registry.METHODS[op]
+        _check_name(kind, capability["method"], names)
+    profile = capability.get("profile")
+    if profile is not None and (not isinstance(profile, int) or isinstance(profile, bool) or not 0 <= profile <= 0xFFFFFFFF):
+        raise ValueError("Subject.op: profile is %r, expected an unsigned 32-bit integer or None" % (profile,))
+
+
 class Subject:
     """A subject of the exec protocol: a name, a version, capabilities with one function each."""
 
@@ -162,11 +191,13 @@ class Subject:
            layout: Optional[str] = None, method: Optional[str] = None,
            profile: Optional[int] = None) -> Callable[[Handler], Handler]:
         """Declare a capability by the registry's names (`ninfer-conform list`; None = any) and
-        register the decorated function as its implementation; the harness checks the names."""
+        register the decorated function as its implementation. A name the registry lacks raises
+        ValueError here, at decoration, with the CLI's suggestions ("did you mean ...?")."""
         capability: Dict[str, Any] = {"op": op}
         for key, value in zip(CAPABILITY_KEYS, (format, format_in, layout, method, profile)):
             if value is not None:
                 capability[key] = value
+        _check_capability(capability)
 
         def register(fn: Handler) -> Handler:
             self.capabilities.append((capability, fn))

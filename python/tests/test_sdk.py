@@ -9,6 +9,7 @@ import json
 import os
 import re
 import struct
+import subprocess
 import sys
 import tarfile
 import tempfile
@@ -17,7 +18,7 @@ import zipfile
 from unittest import mock
 
 from ninfer_conform import Call, Refused, Reply, Status, Subject
-from ninfer_conform import frames
+from ninfer_conform import frames, suggest
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 PLUGIN_H = os.path.join(HERE, "..", "..", "abi", "include", "ninfer", "abi", "plugin.h")
@@ -289,6 +290,56 @@ class Backend(unittest.TestCase):
 
     def test_no_build_requirements(self):
         self.assertEqual(self.backend.get_requires_for_build_wheel(), [])
+
+
+class Names(unittest.TestCase):
+    """Issue 32, item 8: a capability's names are checked when it is declared, with the CLI's
+    suggestions (harness/tests/test_cli_suggest.cpp asks the C++ side the same questions)."""
+
+    def refused(self, **capability):
+        with self.assertRaises(ValueError) as caught:
+            Subject("s").op(**capability)(top_halves)
+        return str(caught.exception)
+
+    def test_a_misspelt_method_is_refused_at_decoration_with_suggestions(self):
+        self.assertEqual(self.refused(op="convert", format="bf16", format_in="fp32", method="fp32_to_bf16"),
+                         "Subject.op: unknown conversion 'fp32_to_bf16'; did you mean fp32_to_bf16_rne, fp32_to_bf16_rtz "
+                         "or fp32_to_bf16_rna? (`ninfer-conform list` lists them)")
+        self.assertIn("did you mean decode?", self.refused(op="decod", format="fp16"))
+        self.assertIn("unknown format 'fp61'; did you mean fp16?", self.refused(op="decode", format="fp61"))
+        self.assertIn("unknown layout 'row_split_k128'", self.refused(op="layout_encode", layout="row_split_k128"))
+        self.assertIn("unknown role 'grouped_fp16_scal'; did you mean grouped_fp16_scale?",
+                      self.refused(op="validate", method="grouped_fp16_scal"))
+        self.assertIn("which takes none", self.refused(op="decode", format="fp16", method="fp32_to_bf16_rne"))
+        self.assertIn("expected one of the 45 that `ninfer-conform list` names", self.refused(op="decode", format="zzzzzzzz"))
+        self.assertIn("unsigned 32-bit", self.refused(op="linear", profile=-1))
+
+    def test_registered_names_are_accepted(self):
+        subject = Subject("s")
+        subject.op("convert", format="bf16", format_in="fp32", method="fp32_to_bf16_rne")(top_halves)
+        subject.op("quant_encode", format="q4_g64_fp16", layout="row_split_k128_v1", method="grouped_absmax")(top_halves)
+        subject.op("linear", profile=1)(top_halves)
+        self.assertEqual(len(subject.capabilities), 3)
+
+    def test_the_suggestions_are_the_clis(self):
+        # The questions and answers of harness/tests/test_cli_suggest.cpp.
+        self.assertEqual(suggest.name_distance("fp32_to_bf16", "fp32_to_bf16_rne"), 1)
+        self.assertEqual(suggest.edit_distance("ca", "abc"), 3)
+        plugins = ["mutant_bf16_canonical_nan", "mutant_bf16_truncation", "mutant_fp16_truncation", "reference"]
+        self.assertEqual(suggest.closest_names("mutant_bf16_truncaton", plugins), ["mutant_bf16_truncation"])
+        self.assertEqual(suggest.closest_names("zzqqxx", plugins), [])
+        self.assertEqual(suggest.closest_names("--suit", ["--seed", "--suite", "--level", "--shard", "--junit"]), ["--suite"])
+        self.assertEqual(suggest.closest_names("a" * 65, ["a" * 64]), [])
+        levels = ["quick", "full", "exhaustive"]
+        self.assertEqual(suggest.unknown_name_line("unknown level 'medium'", "medium", levels),
+                         "unknown level 'medium'; expected one of: quick, full, exhaustive")
+
+    def test_the_registry_module_is_generated_from_registry_h(self):
+        script = os.path.join(HERE, "..", "..", "scripts", "gen_sdk_registry.py")
+        generated = subprocess.run([sys.executable, script], check=True, capture_output=True, text=True).stdout
+        with open(os.path.join(HERE, "..", "ninfer_conform", "registry.py"), encoding="utf-8") as f:
+            self.assertEqual(f.read(), generated, "python/ninfer_conform/registry.py is stale: run "
+                             "scripts/gen_sdk_registry.py > python/ninfer_conform/registry.py")
 
 
 if __name__ == "__main__":

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
-// The HTML conformance report (reports/README.md, "HTML"): a page of one or more report-v2
-// documents, self-contained (inline CSS, SVG and a small filter script; no network) and
+// The HTML conformance report (reports/README.md, "HTML"): a page of one or more report-v3 (or
+// v2) documents, self-contained (inline CSS, SVG and a small filter script; no network) and
 // deterministic. Issue 25, item 3: the verdict per subject first, then the failures, then the
 // rule x subject matrix with its all-pass rows collapsed; without scripts every part shows.
 // Every string from a report is untrusted (subjects write messages) and goes through html_escape.
@@ -8,13 +8,16 @@
 
 #include <algorithm>
 #include <cmath>
-#include <regex>
+#include <climits>
+#include <optional>
 #include <set>
 #include <stdexcept>
 
 #include <fmt/format.h>
 
 #include "ninfer/abi/registry.hpp"
+#include "ninfer/abi/text.hpp"
+#include "ninfer/reports/merge.hpp"
 #include "ninfer/reports/report.hpp"
 
 namespace ninfer::reports {
@@ -150,7 +153,8 @@ code,.mono{font-family:ui-monospace,monospace;font-size:12px}.sentence{backgroun
 .failure{border:1px solid #e3b4b4;border-radius:4px;padding:.2em .8em .6em;margin:.8em 0}
 .fingerprint{border:1px solid #b4c6e3;border-radius:4px;padding:.2em .8em .6em;margin:.8em 0;background:#fbfcff}
 .legend span{display:inline-block;padding:0 .5em;margin-right:.4em;border:1px solid #ccc}
-svg{background:#fcfcfd;border:1px solid #ddd}.scroll{overflow-x:auto;max-width:100%}
+svg{background:#fcfcfd;border:1px solid #ddd;max-width:100%;height:auto}.scroll{overflow-x:auto;max-width:100%}
+table.wide td{overflow-wrap:anywhere;min-width:4em}p,li,h1,h2,h3,h4{overflow-wrap:anywhere}
 table.verdicts td:last-child{word-break:break-word;min-width:18em}
 #filters{position:sticky;top:0;background:#fff;padding:.3em 0;border-bottom:1px solid #eee;z-index:1}
 details>summary{cursor:pointer;margin:.6em 0;font-weight:bold}.path{word-break:break-all}.small{color:#555;font-size:12px})";
@@ -379,19 +383,25 @@ std::string classes_text(const json &classes) {
     return s;
 }
 
-/// A status as the report words it ("NINFER_E_INVALID_PAYLOAD detail 4") with the payload detail
-/// named as `ninfer-conform oracle` names it (registry.hpp detail_name: "detail 4 (nonzero_gap)").
-std::string status_word(const std::string &word) {
-    static const std::regex detail(R"((.* detail )(\d{1,9})$)");
-    std::smatch m;
-    if (!std::regex_match(word, m, detail)) return word;
-    const std::string_view name = abi::detail_name(static_cast<std::uint32_t>(std::stoul(m[2].str())));
-    return name.empty() ? word : m[1].str() + m[2].str() + " (" + std::string(name) + ")";
+/// A status of a v3 mismatch's "status_codes" (`side`: "expected" or "actual") as the C name with
+/// its payload detail named as `ninfer-conform oracle` names it ("NINFER_E_INVALID_PAYLOAD detail
+/// 4 (nonzero_padding)"); a v2 report has only the words, shown as they are.
+std::string status_word(const json &m, const char *side) {
+    const json &codes = member(m, "status_codes");
+    const auto code = codes.find(side);
+    if (code == codes.end() || !code->is_number_integer()) return text_of(m, side);
+    const auto value = code->get<std::int64_t>();
+    std::string w = value < INT32_MIN || value > INT32_MAX ? "status " + std::to_string(value)
+                                                             : abi::status_c_name(static_cast<std::int32_t>(value));
+    const std::uint64_t detail = count_of(codes, side == std::string_view("expected") ? "expected_detail" : "actual_detail");
+    if (detail == 0) return w;
+    const std::string_view name = detail <= UINT32_MAX ? abi::detail_name(static_cast<std::uint32_t>(detail)) : "";
+    return fmt::format("{} detail {}{}", w, detail, name.empty() ? "" : " (" + std::string(name) + ")");
 }
 
 std::string word_and_value(const json &m, const char *word, const char *value) {
     const std::string v = text_of(m, value);
-    const std::string w = text_of(m, "plane") == "status" ? status_word(text_of(m, word)) : text_of(m, word);
+    const std::string w = text_of(m, "plane") == "status" ? status_word(m, word) : text_of(m, word);
     return fmt::format("<code>{}</code>{}", e(w), v.empty() ? "" : " = " + e(v));
 }
 
@@ -416,7 +426,8 @@ std::string exact_note(const json &m) {
 void put_mismatches(std::string &o, const json &c) {
     const json &first = array_of(c, "first_mismatches");
     if (first.empty()) return;
-    o += "<table><tr><th>where</th><th>class</th><th>input</th><th>expected</th><th>actual</th></tr>\n";
+    o += "<div class=\"scroll\"><table class=\"wide\"><tr><th>where</th><th>class</th><th>input</th><th>expected</th>"
+         "<th>actual</th></tr>\n";
     std::size_t n = 0;
     for (const auto &m : first) {
         if (n++ == kMismatchesShown) break;
@@ -431,30 +442,36 @@ void put_mismatches(std::string &o, const json &c) {
                          word_and_value(m, "expected", "expected_value") + exact_note(m),
                          word_and_value(m, "actual", "actual_value"));
     }
-    o += "</table>\n";
+    o += "</table></div>\n";
     if (first.size() > kMismatchesShown)
         o += fmt::format("<p class=\"small\">{} more first mismatches in the JSON report.</p>\n",
                          first.size() - kMismatchesShown);
 }
 
+/// A field of a v3 mismatch's "where", when present and within `limit`.
+std::optional<int> where_field(const json &where, const char *key, int limit) {
+    const auto it = where.find(key);
+    if (it == where.end() || !it->is_number_unsigned()) return std::nullopt;
+    return static_cast<int>(std::min<std::uint64_t>(it->get<std::uint64_t>(), static_cast<std::uint64_t>(limit)));
+}
+
 /// Grouped and block formats: the first mismatches of the failing cases by plane, row and group
-/// (lanes listed), parsed from their locations ("high plane row 1 group 1 lane 32 (...)").
+/// (lanes listed), from their v3 "where" fields (a v2 report has none: no grid).
 void put_locations(std::string &o, const std::vector<const json *> &cases) {
-    // Bounded digit runs: the numbers always fit their types, whatever the (untrusted) text.
-    static const std::regex where(R"((?:([a-z]+) plane )?row (\d{1,9}) group (\d{1,9})(?: lane (\d{1,9}))?)");
     std::map<std::string, std::map<std::pair<int, int>, std::pair<std::uint64_t, std::string>>> planes;
     int rows = 0, groups = 0;
     for (const json *c : cases)
         for (const auto &m : array_of(*c, "first_mismatches")) {
-            const std::string loc = text_of(m, "location");
-            std::smatch sm;
-            if (!std::regex_search(loc, sm, where)) continue;
-            const int row = std::min(std::stoi(sm[2].str()), 1 << 20), grp = std::min(std::stoi(sm[3].str()), 1 << 20);
-            auto &cell = planes[sm[1].matched ? sm[1].str() : "data"][{row, grp}];
+            const json &where = member(m, "where");
+            const auto row = where_field(where, "row", 1 << 20), grp = where_field(where, "group", 1 << 20);
+            if (!row || !grp) continue;
+            const std::string plane = text_of(where, "plane");
+            auto &cell = planes[plane.empty() ? text_of(m, "plane") : plane][{*row, *grp}];
             ++cell.first;
-            if (sm[4].matched) cell.second += (cell.second.empty() ? "" : " ") + sm[4].str();
-            rows = std::max(rows, row + 1);
-            groups = std::max(groups, grp + 1);
+            if (const auto lane = where.find("lane"); lane != where.end() && lane->is_number_unsigned())
+                cell.second += (cell.second.empty() ? "" : " ") + std::to_string(lane->get<std::uint64_t>());
+            rows = std::max(rows, *row + 1);
+            groups = std::max(groups, *grp + 1);
         }
     if (planes.empty()) return;
     constexpr int kMax = 64, kCell = 16;
@@ -467,9 +484,9 @@ void put_locations(std::string &o, const std::vector<const json *> &cases) {
         const std::string title = plane + " plane (rows \u2193, groups \u2192)";
         const int w = std::max(60 + shown_groups * kCell + 10, 8 + 7 * static_cast<int>(title.size())),
                   h = 34 + shown_rows * kCell + 10;
-        o += fmt::format("<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{}\" height=\"{}\" role=\"img\" "
+        o += fmt::format("<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{}\" height=\"{}\" viewBox=\"0 0 {} {}\" role=\"img\" "
                          "aria-label=\"{} plane: mismatches by row and group\">\n",
-                         w, h, e(plane));
+                         w, h, w, h, e(plane));
         o += fmt::format("<text x=\"4\" y=\"14\" font-size=\"12\">{}</text>\n", e(title));
         for (int r = 0; r < shown_rows; ++r)
             o += fmt::format("<text x=\"56\" y=\"{}\" font-size=\"10\" text-anchor=\"end\">{}</text>\n",
@@ -486,13 +503,14 @@ void put_locations(std::string &o, const std::vector<const json *> &cases) {
         }
         o += "</svg>\n";
     }
-    o += "<table><tr><th>plane</th><th>row</th><th>group</th><th class=\"num\">first mismatches</th><th>lanes</th></tr>\n";
+    o += "<div class=\"scroll\"><table class=\"wide\"><tr><th>plane</th><th>row</th><th>group</th>"
+         "<th class=\"num\">first mismatches</th><th>lanes</th></tr>\n";
     for (const auto &[plane, cells] : planes)
         for (const auto &[k, v] : cells)
             o += fmt::format("<tr><td>{}</td><td class=\"num\">{}</td><td class=\"num\">{}</td><td class=\"num\">{}</td>"
                              "<td class=\"mono\">{}</td></tr>\n",
                              e(plane), k.first, k.second, v.first, v.second.empty() ? "\u2014" : e(v.second));
-    o += "</table>\n";
+    o += "</table></div>\n";
     if (rows > kMax || groups > kMax)
         o += fmt::format("<p class=\"small\">The grid shows rows and groups below {}.</p>\n", kMax);
 }
@@ -502,18 +520,6 @@ struct Bin {
     int binade;
     std::uint64_t count;
 };
-
-/// extra "mismatch_bins" of a sweep: "+3:12 -3:5" (sign, binade, word mismatches).
-std::vector<Bin> parse_bins(const std::string &text) {
-    std::vector<Bin> bins;
-    // Bounded digit runs: the numbers always fit their types, whatever the (untrusted) text.
-    static const std::regex item(R"(([+-])(\d{1,9}):(\d{1,19}))");
-    for (std::sregex_iterator it(text.begin(), text.end(), item), end; it != end; ++it) {
-        const auto &m = *it;
-        bins.push_back({m[1].str() == "-", std::min(std::stoi(m[2].str()), 1 << 16), std::stoull(m[3].str())});
-    }
-    return bins;
-}
 
 /// The y axis of the sweep plot: ticks at 1, 10, 100, ... up to `most`, at their log-scale
 /// heights above and below the axis (`half`: the height of the largest bar).
@@ -529,11 +535,34 @@ void put_count_ticks(std::string &o, std::uint64_t most, double scale, int left,
     }
 }
 
+/// The table under the sweep plot: one row per run of consecutive binades of one sign that have
+/// mismatches ("1\u2013254"), so that a sweep failing everywhere is a few rows, not 510; the
+/// count of each binade is in its bar's tooltip.
+void put_bin_table(std::string &o, const std::vector<Bin> &bins, const std::string &by, std::uint64_t total) {
+    o += fmt::format("<div class=\"scroll\"><table><tr><th>sign</th><th>{}</th><th class=\"num\">mismatches</th>"
+                     "<th class=\"num\">share</th></tr>\n",
+                     e(by));
+    for (std::size_t i = 0; i < bins.size();) {
+        std::size_t j = i + 1;
+        std::uint64_t sum = bins[i].count;
+        while (j < bins.size() && bins[j].negative == bins[i].negative && bins[j].binade == bins[j - 1].binade + 1) sum += bins[j++].count;
+        const std::string range = j - i == 1 ? std::to_string(bins[i].binade)
+                                             : fmt::format("{}\u2013{}", bins[i].binade, bins[j - 1].binade);
+        o += fmt::format("<tr><td>{}</td><td class=\"num\">{}</td><td class=\"num\">{}</td><td class=\"num\">{:.1f}%</td></tr>\n",
+                         bins[i].negative ? "\u2212" : "+", range, sum, 100.0 * static_cast<double>(sum) / static_cast<double>(total));
+        i = j;
+    }
+    o += "</table></div>\n";
+}
+
 /// The sweep's word mismatches by sign and binade of the source word: positive words above the
 /// axis, negative below, bar height on a log scale, the count in each bar's tooltip.
 void put_sweep_plot(std::string &o, const json &report) {
     const json &extra = member(report, "extra");
-    const auto bins = parse_bins(text_of(extra, "mismatch_bins"));
+    // The compact form merge reads too (mismatch_bins_of); an unreadable one shows no bars.
+    std::vector<Bin> bins;
+    if (const auto read = mismatch_bins_of(text_of(extra, "mismatch_bins")))
+        for (const auto &[key, count] : *read) bins.push_back({key.first, std::min(key.second, 1 << 16), count});
     const std::string by = text_of(extra, "binade");
     int binades = 0;
     try {
@@ -562,9 +591,9 @@ void put_sweep_plot(std::string &o, const json &report) {
     o += fmt::format("<p>{} word mismatches ({} negative) by sign and {} of the source word; bar height on a log "
                      "scale, the highest bar {}.</p>\n",
                      total, neg, e(by), most);
-    o += fmt::format("<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{}\" height=\"{}\" role=\"img\" "
+    o += fmt::format("<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{}\" height=\"{}\" viewBox=\"0 0 {} {}\" role=\"img\" "
                      "aria-label=\"word mismatches by sign and {}\">\n",
-                     width, height, e(by));
+                     width, height, width, height, e(by));
     o += fmt::format("<rect x=\"{}\" y=\"{}\" width=\"{}\" height=\"{}\" fill=\"none\" stroke=\"#bbb\"/>\n", left, top,
                      plot_w, plot_h);
     o += fmt::format("<line x1=\"{}\" y1=\"{}\" x2=\"{}\" y2=\"{}\" stroke=\"#333\"/>\n", left, axis, left + plot_w, axis);
@@ -592,13 +621,7 @@ void put_sweep_plot(std::string &o, const json &report) {
         o += "<p>No word mismatches in this sweep.</p>\n";
         return;
     }
-    o += fmt::format("<table><tr><th>sign</th><th>{}</th><th class=\"num\">mismatches</th><th class=\"num\">share</th></tr>\n",
-                     e(by));
-    for (const auto &b : bins)
-        o += fmt::format("<tr><td>{}</td><td class=\"num\">{}</td><td class=\"num\">{}</td><td class=\"num\">{:.1f}%</td></tr>\n",
-                         b.negative ? "\u2212" : "+", b.binade, b.count,
-                         100.0 * static_cast<double>(b.count) / static_cast<double>(total));
-    o += "</table>\n";
+    put_bin_table(o, bins, by, total);
 }
 
 /// The box of fingerprint `k` of column `ci`: its sentence, the policy's four coordinates, the
@@ -607,10 +630,10 @@ void put_fingerprint(std::string &o, const Fingerprint &f, std::size_t ci, std::
     o += fmt::format("<div class=\"fingerprint\" id=\"f{}-{}\">\n<p class=\"sentence\"><b>Behaviour fingerprint</b> of "
                      "<code>{}</code> ({} \u2192 {}): {}</p>\n",
                      ci, k, e(fingerprint_rule(f)), e(f.source), e(f.target), e(f.sentence));
-    o += fmt::format("<table><tr><th>rounding</th><th>overflow</th><th>subnormals</th><th>NaN</th><th>policy</th>"
+    o += fmt::format("<div class=\"scroll\"><table class=\"wide\"><tr><th>rounding</th><th>overflow</th><th>subnormals</th><th>NaN</th><th>policy</th>"
                      "<th>named</th><th class=\"num\">matched</th><th>domain</th></tr>\n<tr><td><code>{}</code></td>"
                      "<td><code>{}</code></td><td><code>{}</code></td><td><code>{}</code></td><td>{}</td><td>{}</td>"
-                     "<td class=\"num\">{} of {}</td><td>{}</td></tr>\n</table>\n",
+                     "<td class=\"num\">{} of {}</td><td>{}</td></tr>\n</table></div>\n",
                      e(f.rounding), e(f.overflow), e(f.subnormals), e(f.nan), e(f.policy_text),
                      f.named.empty() ? "\u2014" : "<code>" + e(f.named) + "</code>", f.matched, f.inputs, e(f.domain));
     if (!f.equivalent.empty()) {
@@ -622,14 +645,14 @@ void put_fingerprint(std::string &o, const Fingerprint &f, std::size_t ci, std::
         o += "<p>No residue: the policy matches on every input.</p>\n</div>\n";
         return;
     }
-    o += "<table><tr><th>input class</th><th class=\"num\">inputs</th><th class=\"num\">mismatches</th>"
+    o += "<div class=\"scroll\"><table class=\"wide\"><tr><th>input class</th><th class=\"num\">inputs</th><th class=\"num\">mismatches</th>"
          "<th>first input</th><th>subject</th><th>policy</th></tr>\n";
     const auto word = [](const std::string &hex) { return hex.empty() ? std::string("\u2014") : "<code>" + e(hex) + "</code>"; };
     for (const auto &r : f.residue)
         o += fmt::format("<tr><td><code>{}</code></td><td class=\"num\">{}</td><td class=\"num\">{}</td><td>{}</td><td>{}</td>"
                          "<td>{}</td></tr>\n",
                          e(r.cls), r.inputs, r.mismatches, word(r.input), word(r.actual), word(r.expected));
-    o += "</table>\n</div>\n";
+    o += "</table></div>\n</div>\n";
 }
 
 /// Near the subject's verdict: every fingerprint's sentence, linked to its box; the boxes of
@@ -695,7 +718,14 @@ void put_subject_details(std::string &o, const std::vector<Row> &rows, const std
     for (std::size_t ci = 0; ci < cols.size(); ++ci) {
         const Column &col = cols[ci];
         const json &r = col.src->report;
-        o += fmt::format("<section id=\"s{}\">\n<h3>{}</h3>\n", ci, e(col.src->label));
+        std::vector<const json *> waived;
+        for (const auto &c : array_of(r, "cases")) {
+            const auto w = c.find("waived");
+            if (w != c.end() && w->is_boolean() && w->get<bool>()) waived.push_back(&c);
+        }
+        // The status filter hides the sections of reports it excludes (a passing report under "failing").
+        o += fmt::format("<section id=\"s{}\" data-status=\"{}{}\">\n<h3>{}</h3>\n", ci, passed_of(r) ? "pass" : "fail",
+                         waived.empty() ? "" : " waived", e(col.src->label));
         const std::string open = text_of(r, "open_error");
         if (!open.empty()) o += "<p class=\"fail\">The subject did not start: <code>" + e(open) + "</code></p>\n";
         const auto beside = fingerprints_beside(rows, col);
@@ -712,11 +742,6 @@ void put_subject_details(std::string &o, const std::vector<Row> &rows, const std
             put_failure(o, col, ci, ri, rows[ri], *it->second, boxes);
         }
         if (!failures) o += "<p>No unwaived failure.</p>\n";
-        std::vector<const json *> waived;
-        for (const auto &c : array_of(r, "cases")) {
-            const auto w = c.find("waived");
-            if (w != c.end() && w->is_boolean() && w->get<bool>()) waived.push_back(&c);
-        }
         if (!waived.empty()) {
             o += fmt::format("<p>Waived failures ({}):</p>\n<ul>\n", waived.size());
             for (std::size_t i = 0; i < std::min(waived.size(), kWaiversShown); ++i)
@@ -752,8 +777,8 @@ std::string render_html(const std::vector<HtmlSource> &sources, const std::map<s
     std::vector<Column> cols;
     std::map<std::string, Row> by_id;
     for (const auto &src : sources) {
-        if (!src.report.is_object() || text_of(src.report, "schema") != kSchemaId)
-            throw std::runtime_error(fmt::format("{}: not a report of schema {}", src.label, kSchemaId));
+        if (!is_report_schema(src.report))
+            throw std::runtime_error(fmt::format("{}: not a report of schema {} (or {})", src.label, kSchemaId, kSchemaIdV2));
         Column col{&src, {}, {}};
         for (const auto &rule : array_of(src.report, "rules")) {
             const std::string id = text_of(rule, "id");

@@ -63,19 +63,6 @@ Status status_of(const std::string &name, const std::string &label, const std::s
                               name.substr(0, 40)));
 }
 
-/// Severity of a status for the merged sweep case: crash > timeout > error > fail > pass > unsupported.
-int severity(Status s) {
-    switch (s) {
-    case Status::unsupported: return 0;
-    case Status::pass: return 1;
-    case Status::fail: return 2;
-    case Status::error: return 3;
-    case Status::timeout: return 4;
-    case Status::crash: return 5;
-    }
-    return 0;
-}
-
 std::map<std::string, std::uint64_t> counts_of(const json &obj, const char *key, const std::string &label,
                                                const std::string &where) {
     std::map<std::string, std::uint64_t> out;
@@ -286,19 +273,10 @@ void require_same(const Shard &first, const Shard &s) {
 
 /// "+3:5 -7:2" (sweep.cpp's extra "mismatch_bins"): (negative, binade) -> count.
 void add_bins(const std::string &text, MismatchBins &bins, const std::string &label) {
-    std::size_t at = 0;
-    while (at < text.size()) {
-        auto end = text.find(' ', at);
-        if (end == std::string::npos) end = text.size();
-        const std::string token = text.substr(at, end - at);
-        const auto colon = token.find(':');
-        bool ok = token.size() >= 4 && (token[0] == '+' || token[0] == '-') && colon != std::string::npos && colon > 1 &&
-                  colon + 1 < token.size() && token.find_first_not_of("0123456789", 1) == colon &&
-                  token.find_first_not_of("0123456789", colon + 1) == std::string::npos && colon <= 6 && token.size() - colon <= 20;
-        if (!ok) refuse(label, fmt::format("extra \"mismatch_bins\" holds \"{}\", expected sign, binade, ':', count", token.substr(0, 40)));
-        bins[{token[0] == '-', std::stoi(token.substr(1, colon - 1))}] += std::stoull(token.substr(colon + 1));
-        at = end + 1;
-    }
+    std::string bad;
+    const auto read = mismatch_bins_of(text, &bad);
+    if (!read) refuse(label, fmt::format("extra \"mismatch_bins\" holds \"{}\", expected sign, binade, ':', count", bad.substr(0, 40)));
+    for (const auto &[key, count] : *read) bins[key] += count;
 }
 
 std::uint64_t index_of(const json &m) {
@@ -381,7 +359,7 @@ json merge_sweep_case(const std::vector<Shard> &shards, std::uint64_t max_mismat
     return out;
 }
 
-/// One input as a shard: a report-v2 object whose model, "shard" field, totals and case claims
+/// One input as a shard: a report-v3 object whose model, "shard" field, totals and case claims
 /// hold (merge.hpp).
 void read_shard(const ShardReport &input, Shard &s) {
     s.label = input.label;
@@ -568,6 +546,28 @@ std::string mismatch_bins_text(const MismatchBins &bins) {
     std::string text;
     for (const auto &[key, count] : bins) text += fmt::format("{}{}{}:{}", text.empty() ? "" : " ", key.first ? '-' : '+', key.second, count);
     return text;
+}
+
+std::optional<MismatchBins> mismatch_bins_of(std::string_view text, std::string *bad) {
+    MismatchBins bins;
+    std::size_t at = 0;
+    while (at < text.size()) {
+        auto end = text.find(' ', at);
+        if (end == std::string_view::npos) end = text.size();
+        const std::string_view token = text.substr(at, end - at);
+        const auto colon = token.find(':');
+        const bool ok = token.size() >= 4 && (token[0] == '+' || token[0] == '-') && colon != std::string_view::npos &&
+                        colon > 1 && colon + 1 < token.size() && token.find_first_not_of("0123456789", 1) == colon &&
+                        token.find_first_not_of("0123456789", colon + 1) == std::string_view::npos && colon <= 6 &&
+                        token.size() - colon <= 20;
+        if (!ok) {
+            if (bad) *bad = token;
+            return std::nullopt;
+        }
+        bins[{token[0] == '-', std::stoi(std::string(token.substr(1, colon - 1)))}] += std::stoull(std::string(token.substr(colon + 1)));
+        at = end + 1;
+    }
+    return bins;
 }
 
 MergedReport merge_shards(const std::vector<ShardReport> &inputs) {

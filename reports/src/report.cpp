@@ -43,11 +43,7 @@ bool run_failed(const Report &r) {
     return false;
 }
 
-namespace {
-
-/// Severity order of a rule's status: the worst case decides (crash > timeout > error > fail).
-int severity(Status s, bool waived) {
-    if (waived) return 1;
+int severity(Status s) {
     switch (s) {
     case Status::unsupported: return 0;
     case Status::pass: return 1;
@@ -58,8 +54,6 @@ int severity(Status s, bool waived) {
     }
     return 0;
 }
-
-}  // namespace
 
 void finalize(Report &r) {
     std::map<std::string, RuleSummary> rules;
@@ -94,7 +88,8 @@ void finalize(Report &r) {
             if (!c.choice.empty()) ++rs.choices[c.choice];
         }
         if (c.waived) ++rs.counts["waived"];
-        if (severity(c.status, c.waived) > severity(rs.status, false)) rs.status = c.waived ? Status::pass : c.status;
+        // A waived failure counts as a pass.
+        if (severity(c.waived ? Status::pass : c.status) > severity(rs.status)) rs.status = c.waived ? Status::pass : c.status;
         if (failed_unwaived(c)) {
             for (const auto &[k, v] : c.classes) rs.classes[k] += v;
             if (rs.first_failure.empty()) rs.first_failure = c.id;

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
-// The JSON rendering of a report, schema "ninfer-conform/report/v2"
-// (reports/schema/report-v2.schema.json, reports/README.md).
+// The JSON rendering of a report, schema "ninfer-conform/report/v3"
+// (reports/schema/report-v3.schema.json, reports/README.md).
 #include "ninfer/reports/report.hpp"
 
 #include <cmath>
@@ -12,6 +12,16 @@
 namespace ninfer::reports {
 
 namespace {
+
+/// v3 "where": the fields that apply, in a fixed order.
+nlohmann::ordered_json where_json(const Where &w) {
+    nlohmann::ordered_json j = nlohmann::ordered_json::object();
+    if (!w.plane.empty()) j["plane"] = w.plane;
+    for (const auto &[key, v] : {std::pair{"row", &w.row}, std::pair{"group", &w.group}, std::pair{"lane", &w.lane},
+                                 std::pair{"column", &w.column}, std::pair{"element", &w.element}})
+        if (*v) j[key] = **v;
+    return j;
+}
 
 nlohmann::ordered_json mismatch_json(const Mismatch &m) {
     nlohmann::ordered_json j = {{"index", m.index}, {"plane", m.plane}, {"location", m.location},
@@ -26,6 +36,10 @@ nlohmann::ordered_json mismatch_json(const Mismatch &m) {
     if (!m.criterion.empty()) j["criterion"] = m.criterion;
     if (m.error_ulps) j["error_ulps"] = number_json(*m.error_ulps);
     if (m.bound_fraction) j["bound_fraction"] = number_json(*m.bound_fraction);
+    if (!m.where.empty()) j["where"] = where_json(m.where);
+    if (const auto &s = m.status_codes)
+        j["status_codes"] = {{"expected", s->expected}, {"expected_detail", s->expected_detail},
+                             {"actual", s->actual}, {"actual_detail", s->actual_detail}};
     return j;
 }
 

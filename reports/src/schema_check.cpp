@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
-// Validation of a JSON report against the shipped schema (reports/schema/report-v2.schema.json;
-// issue 25, item 3): an interpreter of the JSON Schema 2020-12 keywords that schema uses, so that
-// the schema stays the one statement of what a report is. A keyword it does not know throws, so
+// Validation of a JSON report against the shipped schema of its version
+// (reports/schema/report-v3.schema.json, report-v2.schema.json for a v2 report; issue 25, item
+// 3): an interpreter of the JSON Schema 2020-12 keywords that schema uses, so that the schema
+// stays the one statement of what a report is. A keyword it does not know throws, so
 // that the schema cannot grow a constraint this check would silently skip.
 #include <algorithm>
 #include <cmath>
@@ -9,6 +10,7 @@
 #include <regex>
 #include <set>
 #include <stdexcept>
+#include <utility>
 
 #include <fmt/format.h>
 
@@ -18,6 +20,7 @@ namespace ninfer::reports {
 
 namespace detail {
 extern const char kReportSchemaText[];
+extern const char kReportSchemaV2Text[];
 }
 
 namespace {
@@ -47,14 +50,21 @@ void require_known_keywords(const json &s, const std::string &at) {
     }
 }
 
-const json &schema_doc() {
-    static const json doc = [] {
-        json d = json::parse(detail::kReportSchemaText);
-        require_known_keywords(d, "#");
-        return d;
-    }();
-    return doc;
+/// The embedded schema `text`, its keywords checked once.
+json schema_of(const char *text) {
+    json d = json::parse(text);
+    require_known_keywords(d, "#");
+    return d;
 }
+
+/// The schema a document names: report-v2's for a v2 report (an older build's), else the current one.
+const json &schema_doc(const json &doc) {
+    static const json current = schema_of(detail::kReportSchemaText), v2 = schema_of(detail::kReportSchemaV2Text);
+    return is_report_v2(doc) ? v2 : current;
+}
+
+/// The schema the check in progress resolves its `$ref`s in.
+thread_local const json *g_root = nullptr;
 
 /// A value's JSON Schema type name; an integral float is also an "integer".
 bool has_type(const json &v, const std::string &t) {
@@ -159,7 +169,7 @@ std::string violation(const json &v, const json &s, const std::string &at) {
     if (const auto r = s.find("$ref"); r != s.end()) {
         const std::string ref = r->get<std::string>();
         if (ref.rfind("#", 0) != 0) throw std::logic_error("report schema: $ref " + ref + " is not local");
-        if (auto e = violation(v, schema_doc().at(json::json_pointer(ref.substr(1))), at); !e.empty()) return e;
+        if (auto e = violation(v, g_root->at(json::json_pointer(ref.substr(1))), at); !e.empty()) return e;
     }
     if (const auto t = s.find("type"); t != s.end())
         if (auto e = check_type(v, *t, at); !e.empty()) return e;
@@ -179,6 +189,24 @@ std::string violation(const json &v, const json &s, const std::string &at) {
 
 }  // namespace
 
-std::string report_schema_violation(const nlohmann::json &doc) { return violation(doc, schema_doc(), ""); }
+bool is_report_v2(const nlohmann::json &doc) {
+    return doc.is_object() && doc.contains("schema") && doc["schema"] == kSchemaIdV2;
+}
+
+bool is_report_schema(const nlohmann::json &doc) {
+    return doc.is_object() && doc.contains("schema") && (doc["schema"] == kSchemaId || doc["schema"] == kSchemaIdV2);
+}
+
+std::string report_schema_file(const nlohmann::json &doc) {
+    return is_report_v2(doc) ? "report-v2.schema.json" : "report-v3.schema.json";
+}
+
+std::string report_schema_violation(const nlohmann::json &doc) {
+    const json &schema = schema_doc(doc);
+    const json *saved = std::exchange(g_root, &schema);
+    std::string e = violation(doc, schema, "");
+    g_root = saved;
+    return e;
+}
 
 }  // namespace ninfer::reports

@@ -3,9 +3,11 @@
 # The HTML report in a real browser (reports/README.md, "HTML"): render a run report (the approval
 # baseline) and a sweep of a mutant with `ninfer-conform report --html`, load the page in headless
 # Chromium, and fail when the DOM lacks the matrix, the failures or the plot, when the browser
-# logs a console error, or when the screenshot is blank; and (issue 25, item 3) when a layout fact
-# fails in a 1280x900 window: an SVG's text outside its SVG (a clipped title), the verdict table's
-# top at or below 900 px, or the filter not hiding rows. Exit 77 (skipped) without Chromium.
+# logs a console error, or when the screenshot is blank; and (issue 25, item 3; issue 32, item 8)
+# when a layout fact fails at 1280 and at 390 px: an SVG's text outside its SVG (a clipped title),
+# anything wider than the viewport outside a scroll wrapper, the page over its height budget, the
+# verdict table's top at or below 900 px (1280 px), or a filter not hiding what it excludes.
+# Exit 77 (skipped) without Chromium.
 #   html_in_browser.sh EXE WORKDIR SOURCE_DIR [SCREENSHOT.png]
 set -euo pipefail
 exe=$1 work=$2 src=$3 shot=${4:-$2/page.png}
@@ -57,46 +59,76 @@ if grep -E 'Uncaught|:CONSOLE[:(]' "$work/dom.stderr"; then
   echo "FAIL: the browser logged page errors"; fail=1
 fi
 
-# Layout facts, measured by a script appended to a copy of the page and written into the DOM.
-cp "$work/page.html" "$work/layout.html"
-cat >>"$work/layout.html" <<'JS'
+# Layout facts, measured in a frame of each width (headless Chromium has no window under 500 px)
+# by a script of the host page, which reads the frame's DOM and writes the facts into its own.
+# Issue 32, item 8: nothing wider than the viewport outside a scroll wrapper at 1280 and 390 px,
+# the page within a height budget, and the status filter hiding the sections of passing reports.
+layout() {  # layout WIDTH HEIGHT_BUDGET
+  local w=$1 budget=$2
+  cat >"$work/layout-$w.html" <<HTML
+<!DOCTYPE html><html><body style="margin:0">
+<iframe id="page" src="page.html" style="width:${w}px;height:900px;border:0"></iframe>
 <script>
-(function(){
-var out=[],clipped=0;
-document.querySelectorAll('svg').forEach(function(svg){
-  var w=svg.width.baseVal.value,h=svg.height.baseVal.value;
+document.getElementById('page').onload=function(){
+var win=this.contentWindow,doc=this.contentDocument,W=${w},out=[],clipped=0,wide=0;
+doc.querySelectorAll('svg').forEach(function(svg){
+  var vb=svg.viewBox.baseVal,w=vb&&vb.width?vb.width:svg.width.baseVal.value,h=vb&&vb.height?vb.height:svg.height.baseVal.value;
   svg.querySelectorAll('text').forEach(function(t){var b=t.getBBox();
     if(b.x<0||b.y<0||b.x+b.width>w+0.5||b.y+b.height>h+0.5){clipped++;out.push('clipped text: '+t.textContent);}});});
 out.push('svg-clipped='+clipped);
-out.push('verdict-top='+Math.round(document.querySelector('table.verdicts').getBoundingClientRect().top));
-var rows=document.querySelectorAll('table.matrix tr[data-text]').length;
-var f=document.getElementById('f-text');f.value='convert.';f.dispatchEvent(new Event('input'));
-var shown=Array.prototype.filter.call(document.querySelectorAll('table.matrix tr[data-text]'),function(r){return r.style.display!=='none';}).length;
+doc.querySelectorAll('body *').forEach(function(el){
+  if(el.closest('svg')&&el.tagName.toLowerCase()!=='svg')return;
+  var p=el.parentElement&&el.parentElement.closest('.scroll');if(p)return;
+  var r=el.getBoundingClientRect();
+  if(r.width>0&&r.right>W+1){wide++;if(wide<=5)out.push('too wide: <'+el.tagName.toLowerCase()+(el.className?' class='+el.className:'')+'> right='+Math.round(r.right));}});
+out.push('too-wide='+wide);
+out.push('page-width='+doc.documentElement.scrollWidth);
+out.push('page-height='+doc.documentElement.scrollHeight);
+out.push('verdict-top='+Math.round(doc.querySelector('table.verdicts').getBoundingClientRect().top));
+var rows=doc.querySelectorAll('table.matrix tr[data-text]').length;
+var f=doc.getElementById('f-text');f.value='convert.';f.dispatchEvent(new win.Event('input'));
+var shown=Array.prototype.filter.call(doc.querySelectorAll('table.matrix tr[data-text]'),function(r){return r.style.display!=='none';}).length;
 out.push('filter='+(shown>0&&shown<rows?'ok':'broken')+' rows='+rows+' shown='+shown);
-var pre=document.createElement('pre');pre.id='layout';pre.textContent=out.join('\n');document.body.appendChild(pre);
-})();
-</script>
-JS
-timeout 120 "$browser" "${flags[@]}" --window-size=1280,900 --dump-dom "file://$work/layout.html" >"$work/layout-dom.html" \
-  2>"$work/layout.stderr" || { echo "FAIL: chromium --dump-dom of the layout check failed"; exit 1; }
-python3 - "$work/layout-dom.html" <<'PY' || fail=1
+f.value='';f.dispatchEvent(new win.Event('input'));
+var st=doc.getElementById('f-status');st.value='fail';st.dispatchEvent(new win.Event('change'));
+var passing=doc.querySelectorAll('#failures ~ section[data-status="pass"]').length;
+var leaked=Array.prototype.filter.call(doc.querySelectorAll('section[data-status]'),function(x){
+  return x.dataset.status.split(' ').indexOf('fail')<0&&x.style.display!=='none';}).length;
+out.push('failures-filter='+(passing>0&&leaked===0?'ok':'broken')+' passing='+passing+' shown='+leaked);
+var pre=document.createElement('pre');pre.id='layout';pre.textContent=out.join('\n');document.body.appendChild(pre);};
+</script></body></html>
+HTML
+  timeout 120 "$browser" "${flags[@]}" --allow-file-access-from-files --window-size=1400,900 --virtual-time-budget=10000 \
+    --dump-dom "file://$work/layout-$w.html" >"$work/layout-$w-dom.html" 2>"$work/layout-$w.stderr" || {
+    echo "FAIL: chromium --dump-dom of the layout check at $w px failed"; return 1; }
+  python3 - "$work/layout-$w-dom.html" "$w" "$budget" <<'PY'
 import html, re, sys
-dom = open(sys.argv[1]).read()
+dom, width, budget = open(sys.argv[1]).read(), int(sys.argv[2]), int(sys.argv[3])
 m = re.search(r'<pre id="layout">(.*?)</pre>', dom, re.S)
 if not m:
-    print("FAIL: the layout script wrote nothing"); sys.exit(1)
+    print(f"FAIL: the layout script wrote nothing at {width} px"); sys.exit(1)
 facts = html.unescape(m.group(1))
-print(facts)
+print(f"at {width} px:\n" + facts)
+fact = lambda k: int(re.search(k + r"=(-?\d+)", facts).group(1))
 bad = 0
 if "svg-clipped=0" not in facts:
     print("FAIL: text outside its SVG (clipped)"); bad = 1
-top = int(re.search(r"verdict-top=(-?\d+)", facts).group(1))
-if not 0 <= top < 900:
+if fact("too-wide") or fact("page-width") > width:
+    print(f"FAIL: the page is wider than {width} px (wrap or scroll every wide cell)"); bad = 1
+if fact("page-height") > budget:
+    print(f"FAIL: the 5-report page is {fact('page-height')} px tall at {width} px, over the budget of {budget}"); bad = 1
+top = fact("verdict-top")
+if width >= 1280 and not 0 <= top < 900:
     print(f"FAIL: the verdict table starts at {top} px, below the fold of a 1280x900 window"); bad = 1
 if "filter=ok" not in facts:
     print("FAIL: the filter by text did not hide some matrix rows and show others"); bad = 1
+if "failures-filter=ok" not in facts:
+    print("FAIL: the failing filter left a passing report's section in Failures"); bad = 1
 sys.exit(bad)
 PY
+}
+layout 1280 200000 || fail=1
+layout 390 400000 || fail=1
 timeout 120 "$browser" "${flags[@]}" --window-size=1280,900 --screenshot="$work/above-the-fold.png" "$url" \
   >/dev/null 2>"$work/fold.stderr" || { echo "FAIL: chromium --screenshot (1280x900) failed"; exit 1; }
 

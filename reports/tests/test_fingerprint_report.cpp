@@ -168,7 +168,7 @@ TEST_CASE("fingerprints: the HTML lists them near the verdict and boxes each bes
     CHECK(html.find("<script>x") == std::string::npos);
     CHECK(html.find("on 4084 of 4096 inputs &lt;script&gt;x&lt;/script&gt;") != std::string::npos);
     CHECK(html.find("NaN quieted (payload &amp; sign kept)") != std::string::npos);
-    const auto section = html.find("<section id=\"s0\">");
+    const auto section = html.find("<section id=\"s0\" ");
     const auto list = html.find("<li><a href=\"#f0-0\"><code>convert.fp32_to_bf16_rne</code></a>: nearest fp32_to_bf16_rne:");
     const auto exact_box = html.find("<div class=\"fingerprint\" id=\"f0-1\">");  // decode.bf16 passes: in the list
     const auto failure = html.find("<div class=\"failure\" id=\"d0-0\"");
@@ -182,7 +182,10 @@ TEST_CASE("fingerprints: the HTML lists them near the verdict and boxes each bes
     CHECK(list < exact_box);
     CHECK(exact_box < failure);
     CHECK(failure < residue_box);
-    CHECK(html.find("</div>", failure) > residue_box);  // inside the failure's box
+    // inside the failure's box: before the next failure and the end of the report's section (the
+    // failure's tables close scroll wrappers of their own, so the next </div> says nothing)
+    CHECK(html.find("<div class=\"failure\"", failure + 1) > residue_box);
+    CHECK(html.find("</section>", failure) > residue_box);
     CHECK(html.find("<td><code>rne</code></td><td><code>inf</code></td><td><code>kept</code></td><td><code>quiet</code></td>",
                     residue_box) != std::string::npos);
     CHECK(html.find("Equivalent on this domain: <code>rne, to infinity, subnormals flushed on input, NaN quieted</code>") !=

@@ -56,10 +56,12 @@ Report report_b() {
     auto g = make_case("grouped.q4_split", "rows", Status::fail);
     g.mismatches = 2;
     g.classes = {{"wrong_word", 2}};
-    g.first.push_back({300, "payload", {}, "", "0a", "0b", "", "", "wrong_word",
-                       "high plane row 1 group 2 lane 32 (column 96, byte 300)", ""});
-    g.first.push_back({520, "payload", {}, "", "3c00", "3c01", "1", "1.0009765625", "wrong_word",
-                       "scale plane row 0 group 1 (byte 520)", ""});
+    g.first.push_back({.index = 300, .plane = "payload", .expected = "0a", .actual = "0b", .cls = "wrong_word",
+                       .location = "high plane row 1 group 2 lane 32 (column 96, byte 300)",
+                       .where = {.plane = "high", .row = 1, .group = 2, .lane = 32, .column = 96}});
+    g.first.push_back({.index = 520, .plane = "payload", .expected = "3c00", .actual = "3c01", .expected_value = "1",
+                       .actual_value = "1.0009765625", .cls = "wrong_word", .location = "scale plane row 0 group 1 (byte 520)",
+                       .where = {.plane = "scale", .row = 0, .group = 1}});
     r.cases.push_back(g);
     finalize(r);
     return r;
@@ -140,6 +142,23 @@ TEST_CASE("grouped failures show plane, row, group and lane") {
     CHECK(html.find("<title>row 1 group 2: 1 mismatch(es), lanes 32</title>") != std::string::npos);
 }
 
+// Issue 35, item 2: the grid reads the fields, never the text; a v2 report (text only) has no grid.
+TEST_CASE("the location grid reads a mismatch's where fields, not its location text") {
+    Report r = report_b();
+    for (auto &c : r.cases)
+        for (auto &m : c.first) m.location = "somewhere else entirely";
+    finalize(r);
+    const std::string html = render_html({{"b", to_json(r)}}, catalog());
+    CHECK(html.find("<title>row 1 group 2: 1 mismatch(es), lanes 32</title>") != std::string::npos);
+    auto v2 = to_json(report_b());
+    v2["schema"] = "ninfer-conform/report/v2";
+    for (auto &c : v2["cases"])
+        for (auto &m : c["first_mismatches"]) m.erase("where");
+    const std::string old = render_html({{"b", v2}}, catalog());
+    CHECK(old.find("high plane row 1 group 2 lane 32 (column 96, byte 300)") != std::string::npos);
+    CHECK(old.find("mismatches by row and group") == std::string::npos);
+}
+
 TEST_CASE("a sweep report gets a plot of its mismatches by sign and binade") {
     Report r;
     r.kind = "sweep";
@@ -173,7 +192,7 @@ TEST_CASE("the page is self-contained and deterministic") {
 
 TEST_CASE("a document that is not a report is refused, naming it") {
     CHECK_THROWS_WITH(render_html({{"notes", nlohmann::json{{"schema", "other"}}}}),
-                      Catch::Contains("notes: not a report of schema ninfer-conform/report/v2"));
+                      Catch::Contains("notes: not a report of schema ninfer-conform/report/v3"));
 }
 
 TEST_CASE("spec sections sort by the numbers in them") {
@@ -252,12 +271,15 @@ TEST_CASE("a status word names its payload detail as the registry does") {
     r.tool_version = "0.1.0";
     auto c = make_case("grouped.q4_split", "pad", Status::fail);
     c.mismatches = 1;
-    c.first.push_back({0, "status", {}, "", "NINFER_OK", "NINFER_E_INVALID_PAYLOAD detail 4", "", "", "unexpected_error", "status", ""});
+    // The words say something else: the page names the codes the fields hold.
+    c.first.push_back({.plane = "status", .expected = "ok", .actual = "refused", .cls = "unexpected_error", .location = "status",
+                       .status_codes = StatusCodes{.expected = 0, .actual = -9, .actual_detail = 4}});
     r.cases.push_back(c);
     finalize(r);
     const std::string html = render_html({{"r", to_json(r)}});
     // plugin.h: X(4, NONZERO_PADDING, nonzero_padding, ...) among the payload details
     CHECK(html.find("<code>NINFER_E_INVALID_PAYLOAD detail 4 (nonzero_padding)</code>") != std::string::npos);
+    CHECK(html.find("<code>NINFER_OK</code>") != std::string::npos);
 }
 
 TEST_CASE("the grouped grid is as wide as its title; the sweep plot labels its count axis") {
@@ -284,4 +306,36 @@ TEST_CASE("the grouped grid is as wide as its title; the sweep plot labels its c
         CHECK(plot.find(tick, first + 1) != std::string::npos);
     }
     CHECK(plot.find("text-anchor=\"end\">100</text>") == std::string::npos);
+}
+
+// Issue 32, item 8: a sweep that fails in many binades is a few rows; sections follow the filter.
+TEST_CASE("the sweep's bin table has one row per run of consecutive binades") {
+    Report r;
+    r.kind = "sweep";
+    r.tool_version = "0.1.0";
+    r.level = "sweep";
+    r.extra = {{"binade", "exponent field"}, {"binades", "256"}, {"mismatch_bins", "+1:5 +2:5 +3:5 +9:2 -7:1"}};
+    auto c = make_case("convert.fp16_to_e4m3", "sweep", Status::fail);
+    c.mismatches = 18;
+    r.cases.push_back(c);
+    finalize(r);
+    const std::string html = render_html({{"sweep", to_json(r)}});
+    CHECK(html.find("<tr><td>+</td><td class=\"num\">1\u20133</td><td class=\"num\">15</td>") != std::string::npos);
+    CHECK(html.find("<tr><td>+</td><td class=\"num\">9</td><td class=\"num\">2</td>") != std::string::npos);
+    CHECK(html.find("<tr><td>\u2212</td><td class=\"num\">7</td><td class=\"num\">1</td>") != std::string::npos);
+    CHECK(html.find("<title>positive exponent field 2: 5 mismatches</title>") != std::string::npos);  // each bar keeps its count
+}
+
+TEST_CASE("wide tables scroll inside the page and a section carries its report's status") {
+    const std::string html = render_html(sources(), catalog());
+    CHECK(html.find("<div class=\"scroll\"><table class=\"wide\"><tr><th>where</th>") != std::string::npos);
+    CHECK(html.find("<table><tr><th>where</th>") == std::string::npos);
+    CHECK(html.find("<section id=\"s0\" data-status=\"fail waived\">") != std::string::npos);
+    Report passing;
+    passing.tool_version = "0.1.0";
+    passing.cases.push_back(make_case("decode.bf16", "all", Status::pass));
+    finalize(passing);
+    const std::string page = render_html({{"ok", to_json(passing)}});
+    CHECK(page.find("<section id=\"s0\" data-status=\"pass\">") != std::string::npos);
+    CHECK(page.find("viewBox") == std::string::npos);  // no plot, nothing to scale
 }

@@ -158,7 +158,7 @@ TEST_CASE("merge: refusals name the file and what was expected", "[merge]") {
     sweep.doc["extra"]["count"] = "301";
     refused({sweep_shard(0, {}, "", Status::pass, ""), sweep}, "shard1.json: extra \"count\" is \"301\" but \"300\"");
     refused({{"x.json", json::array()}}, "x.json: is a JSON array, expected a report object");
-    refused({{"y.json", json{{"schema", "other"}}}}, "y.json: not a report of schema ninfer-conform/report/v2");
+    refused({{"y.json", json{{"schema", "other"}}}}, "y.json: not a report of schema ninfer-conform/report/v3");
     auto bad_status = run_shard(1, {});
     bad_status.doc["cases"][0]["status"] = "great";
     refused({run_shard(0, {}), bad_status}, "run1.json: case 0 \"status\" is \"great\"");

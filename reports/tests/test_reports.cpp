@@ -189,7 +189,7 @@ TEST_CASE("the summary fits one screen and names the seed") {
 
 TEST_CASE("the JSON names the schema version and carries every case field") {
     const auto j = to_json(fixed_report());
-    CHECK(j.at("schema") == "ninfer-conform/report/v2");
+    CHECK(j.at("schema") == "ninfer-conform/report/v3");
     CHECK(j.at("cases").size() == 7);
     const auto &c0 = j.at("cases").at(0);
     CHECK(c0.at("first_mismatches").at(0).at("class") == "wrong_tie_side");

@@ -29,8 +29,9 @@ reports::ShardReport read_shard(const std::string &path) {
     if (!vectors::parse_json_bounded(bytes, s.doc, error))
         throw UsageError(fmt::format("{}: not a JSON report ({})", echo(path), error));
     // Issue 25, item 3: only documents the shipped schema accepts are merged.
-    if (const auto why = reports::report_schema_violation(nlohmann::json(s.doc)); !why.empty())
-        throw UsageError(fmt::format("{}: not a valid report (report-v2.schema.json): {}", echo(path), why));
+    const nlohmann::json doc(s.doc);
+    if (const auto why = reports::report_schema_violation(doc); !why.empty())
+        throw UsageError(fmt::format("{}: not a valid report ({}): {}", echo(path), reports::report_schema_file(doc), why));
     return s;
 }
 

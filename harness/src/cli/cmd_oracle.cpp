@@ -14,6 +14,7 @@
 #include <nlohmann/json.hpp>
 
 #include "cmd_common.hpp"
+#include "ninfer/abi/text.hpp"
 #include "ninfer/harness/compare.hpp"
 #include "ninfer/oracle/scalar.hpp"
 #include "oracle_io.hpp"
@@ -38,32 +39,16 @@ std::uint64_t parse_word(const std::string &text, const oracle::WordFormat &f) {
     return w;
 }
 
-const char *class_name(std::uint8_t cls) {
-    switch (cls & 0x0F) {
-    case NINFER_CLASS_ZERO: return "zero";
-    case NINFER_CLASS_SUBNORMAL: return "subnormal";
-    case NINFER_CLASS_NORMAL: return "normal";
-    case NINFER_CLASS_INFINITE: return "infinite";
-    case NINFER_CLASS_QNAN: return "qnan";
-    case NINFER_CLASS_SNAN: return "snan";
-    case NINFER_CLASS_NAN: return "nan";
-    case NINFER_CLASS_INTEGER: return "integer";
-    case NINFER_CLASS_OUTSIDE: return "outside";
-    default: return "?";
-    }
+std::string class_name(std::uint8_t cls) {
+    const std::string_view name = abi::class_name(cls & 0x0Fu);
+    return name.empty() ? "?" : std::string(name);
 }
 
-const char *verdict_reason(std::uint8_t v) {
-    switch (v) {
-    case NINFER_VERDICT_VALID: return "";
-    case NINFER_VERDICT_NEGATIVE: return "negative value where the role needs sign zero";
-    case NINFER_VERDICT_NEGATIVE_ZERO: return "negative zero";
-    case NINFER_VERDICT_ZERO: return "zero where the role needs a strictly positive value";
-    case NINFER_VERDICT_INFINITE: return "infinity";
-    case NINFER_VERDICT_NAN: return "NaN";
-    case NINFER_VERDICT_OUTSIDE: return "not a word of the format";
-    default: return "?";
-    }
+/// Why a word is not valid: the verdict's summary in plugin.h; "" for a valid word.
+std::string verdict_reason(std::uint8_t v) {
+    if (v == NINFER_VERDICT_VALID) return "";
+    const std::string_view summary = abi::code_summary(abi::kVerdicts, v);
+    return summary.empty() ? "?" : std::string(summary);
 }
 
 std::vector<std::string> words_of(const json &req) {

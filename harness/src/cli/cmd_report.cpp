@@ -48,11 +48,12 @@ void add_report(CLI::App &app) {
         for (const auto &p : a->inputs) {
             auto j = read_report(p);
             std::string label = std::filesystem::path(p).stem().string();
-            if (!j.is_object() || !j.contains("schema") || j["schema"] != reports::kSchemaId)
+            // v2 reports of older builds still render (issue 35); their locations are text only.
+            if (!reports::is_report_schema(j))
                 throw UsageError(fmt::format("{}: not a report of schema {}", echo(p), reports::kSchemaId));
             // Issue 25, item 3: a page only of documents the shipped schema accepts.
             if (const auto why = reports::report_schema_violation(j); !why.empty())
-                throw UsageError(fmt::format("{}: not a valid report (report-v2.schema.json): {}", echo(p), why));
+                throw UsageError(fmt::format("{}: not a valid report ({}): {}", echo(p), reports::report_schema_file(j), why));
             sources.push_back({std::move(label), std::move(j)});
         }
         std::map<std::string, reports::HtmlRuleInfo> catalog;

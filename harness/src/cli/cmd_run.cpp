@@ -178,7 +178,7 @@ nlohmann::json read_run_report(const std::string &path, const char *option) {
     if (!vectors::read_file_capped(path, kMaxPreviousBytes, text, error, vectors::Begins::json_object) ||
         !vectors::parse_json_bounded(text, j, error))
         throw UsageError(fmt::format("{} '{}': {} (expected a JSON report of `run --report`)", option, echo(path), error));
-    if (!j.is_object() || j.value("schema", "") != reports::kSchemaId || !j.contains("subject") || !j["subject"].is_object())
+    if (!j.is_object() || !reports::is_report_schema(j) || !j.contains("subject") || !j["subject"].is_object())
         throw UsageError(fmt::format("{} '{}': not a {} report (expected a JSON report of `run --report`)", option,
                                      echo(path), reports::kSchemaId));
     return j;

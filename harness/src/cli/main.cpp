@@ -7,6 +7,7 @@
 
 #include "cmd_common.hpp"
 #include "dirs.hpp"
+#include "help.hpp"
 #include "ninfer/harness/baseline.hpp"
 #include "ninfer/harness/interrupt.hpp"
 #include "ninfer/harness/suggest.hpp"
@@ -85,8 +86,10 @@ int main(int argc, char **argv) {
     using namespace ninfer::harness;
     // First, before any thread starts; a worker is killed by its harness, never interrupted.
     if (argc < 2 || std::strcmp(argv[1], "worker") != 0) handle_interrupts();
+    // Named, so that `Usage:` says ninfer-conform and not the executable's path.
     CLI::App app{"ninfer-conform: conformance suite and reference oracle for the numeric tensor formats of .ninfer "
-                 "artifacts (docs/cli.md)"};
+                 "artifacts (docs/cli.md)",
+                 "ninfer-conform"};
     app.require_subcommand(1);
     app.set_version_flag("--version", [] { return cli::directories_text(); });
     cli::add_list(app);
@@ -101,6 +104,7 @@ int main(int argc, char **argv) {
     cli::add_sweep(app);
     cli::add_fingerprint(app);
     cli::add_worker(app);
+    cli::shape_help(app);
     // A first word that no command and no option takes: name it, with suggestions (CLI11 would
     // only say that a subcommand is required).
     if (argc > 1) {
@@ -134,11 +138,14 @@ int main(int argc, char **argv) {
             std::fprintf(stderr, "%s\n", line.c_str());
             return cli::kExitUsage;
         }
-        std::fprintf(stderr, "%s\nRun with --help for more information.\n", ninfer::vectors::echo(e.what(), 400).c_str());
+        std::fprintf(stderr, "ninfer-conform: %s\nRun with --help for more information.\n",
+                     ninfer::vectors::echo(e.what(), 400).c_str());
         return cli::kExitUsage;
     } catch (const CLI::ParseError &e) {
-        // CLI11 repeats the offending value: show at most a bounded, escaped excerpt of it.
-        std::fprintf(stderr, "%s\nRun with --help for more information.\n", ninfer::vectors::echo(e.what(), 400).c_str());
+        // CLI11 repeats the offending value: show at most a bounded, escaped excerpt of it, after
+        // the program's name as every other error line has it.
+        std::fprintf(stderr, "ninfer-conform: %s\nRun with --help for more information.\n",
+                     ninfer::vectors::echo(e.what(), 400).c_str());
         return cli::kExitUsage;
     } catch (const UsageError &e) {
         std::fprintf(stderr, "ninfer-conform: %s\n", ninfer::vectors::echo(e.what(), 2000).c_str());

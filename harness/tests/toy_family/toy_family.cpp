@@ -41,8 +41,8 @@ std::vector<suites::Suite> toy_suites() {
 
 bool owns_toy(const suites::Case &c) { return c.format == kFormat; }
 
-std::string toy_locate(const suites::Case &, const harness::CasePlanes &, int, std::uint64_t offset) {
-    return "toy cell " + std::to_string(offset);
+harness::Located toy_locate(const suites::Case &, const harness::CasePlanes &, int, std::uint64_t offset) {
+    return {"toy cell " + std::to_string(offset), {.plane = "toy", .element = offset}};
 }
 
 std::string toy_blame(const suites::Case &, const harness::CasePlanes &, const harness::Reply &, int, std::uint64_t) {

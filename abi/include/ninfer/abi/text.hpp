@@ -48,6 +48,20 @@ inline std::string status_c_name(std::int32_t value) {
     return s ? std::string(s->c_name) : "status " + std::to_string(value);
 }
 
+/// The summary of a code in one of registry.hpp's code tables (kVerdicts, ...), or "" when unknown.
+template <class Table>
+constexpr std::string_view code_summary(const Table &table, std::int32_t value) {
+    for (const auto &e : table)
+        if (e.value == value) return e.summary;
+    return {};
+}
+/// The name of a classify class (the low four bits of a class byte: "qnan"), "" when unknown.
+constexpr std::string_view class_name(std::uint32_t cls) { return code_name(kClasses, static_cast<std::int32_t>(cls)); }
+/// The name of a validate verdict ("negative_zero"), "" when unknown.
+constexpr std::string_view verdict_name(std::uint32_t verdict) {
+    return code_name(kVerdicts, static_cast<std::int32_t>(verdict));
+}
+
 /// A format id in a message: its registry name; "none" for 0; "format#<id>" for an id the
 /// registry lacks (a plugin may be offered any id).
 inline std::string format_label(std::uint32_t id) {

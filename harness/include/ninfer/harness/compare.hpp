@@ -118,6 +118,13 @@ struct OutPlane {
 
 struct CompareFamily;
 
+/// Where a byte of an output plane lies, in words (Mismatch::location) and as fields
+/// (Mismatch::where, report v3): compare writes both from one place.
+struct Located {
+    std::string text{};
+    reports::Where where{};
+};
+
 /// The output planes of a case in the op's order (suites::op_planes) and the format family it
 /// belongs to: computed once per case.
 struct CasePlanes {
@@ -141,8 +148,8 @@ struct CompareFamily {
     bool (*owns)(const suites::Case &c) = nullptr;
     /// The word format output plane `name` (at `index` in the op's order) compares in; nullptr: bytes.
     const oracle::WordFormat *(*unit)(const suites::Case &c, std::uint32_t name, int index) = nullptr;
-    /// Where byte `offset` of output plane `buffer` lies; "" for the generic text.
-    std::string (*locate)(const suites::Case &c, const CasePlanes &p, int buffer, std::uint64_t offset) = nullptr;
+    /// Where byte `offset` of output plane `buffer` lies; text "" for the generic location.
+    Located (*locate)(const suites::Case &c, const CasePlanes &p, int buffer, std::uint64_t offset) = nullptr;
     /// The rule a mismatching byte of output plane `buffer` points at (Mismatch::blame); "" when none.
     std::string (*blame)(const suites::Case &c, const CasePlanes &p, const Reply &r, int buffer, std::uint64_t offset) = nullptr;
     /// The oracle's steps for a mismatching byte of output plane 0 (Comparison::trace); "" when none.
@@ -159,7 +166,9 @@ std::span<const CompareFamily *const> compare_families();
 bool add_compare_family(const CompareFamily &family);
 
 /// Where byte `offset` of output `buffer` (0..2) of a case lies: "element 3",
-/// "coordinate [1,2]", "base plane row 0 group 1 lane 6", or "byte 17".
+/// "coordinate [1,2]", "base plane row 0 group 1 lane 6", or "byte 17"; and as fields.
+Located locate_at(const suites::Case &c, int buffer, std::uint64_t offset);
+/// locate_at's text.
 std::string locate(const suites::Case &c, int buffer, std::uint64_t offset);
 
 /// The rule a mismatching byte or element of a grouped payload case points at, by the plane and

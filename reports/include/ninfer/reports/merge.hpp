@@ -6,8 +6,10 @@
 
 #include <cstdint>
 #include <map>
+#include <optional>
 #include <stdexcept>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -21,6 +23,9 @@ using MismatchBins = std::map<std::pair<bool, int>, std::uint64_t>;
 /// The extra "mismatch_bins" of a sweep report: "+3:5 -7:2", bins in key order, one
 /// "<sign><binade>:<count>" each (docs/cli.md, "sweep"); "" when none.
 std::string mismatch_bins_text(const MismatchBins &bins);
+/// The reverse, for `merge` and the HTML page: std::nullopt when a token is not
+/// "<sign><binade>:<count>" (binade at most 5 digits, count at most 19), that token in `bad`.
+std::optional<MismatchBins> mismatch_bins_of(std::string_view text, std::string *bad = nullptr);
 
 /// A shard report as read from its file (parsed as ordered_json, so that the merged report
 /// keeps the key order); `label` (the file name) names it in errors.

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 // The report model of a conformance run and its renderings: versioned JSON (schema in
-// reports/schema/report-v2.schema.json), JUnit XML and the one-screen summary (reports/README.md).
+// reports/schema/report-v3.schema.json), JUnit XML and the one-screen summary (reports/README.md).
 // The model holds text only, so that reports depend on nothing but the run's results.
 #pragma once
 
@@ -20,7 +20,9 @@
 namespace ninfer::reports {
 
 /// The value of the report's "schema" field; bump the suffix on an incompatible change.
-inline constexpr std::string_view kSchemaId = "ninfer-conform/report/v2";
+inline constexpr std::string_view kSchemaId = "ninfer-conform/report/v3";
+/// The previous version (reports/README.md, "Versioning"): still read by `report` and `run --previous`.
+inline constexpr std::string_view kSchemaIdV2 = "ninfer-conform/report/v2";
 
 /// Status of one case (and of one rule: the worst of its cases).
 enum class Status : std::uint8_t { pass, fail, unsupported, error, crash, timeout };
@@ -28,26 +30,51 @@ enum class Status : std::uint8_t { pass, fail, unsupported, error, crash, timeou
 const char *status_name(Status s);
 /// True for the statuses that fail a run unless waived (fail, error, crash, timeout).
 bool is_failure(Status s);
+/// The worse of two statuses decides a rule's or merged case's status: unsupported < pass < fail
+/// < error < timeout < crash.
+int severity(Status s);
+
+/// Where a mismatch lies, as fields (report v3 "where"; reports/README.md): only the ones that
+/// apply. `plane` is the layout's plane inside the output plane ("base", "high", "scale",
+/// "code", "gap", "divisor", "multiplier"; "" when the output plane is the whole of it).
+struct Where {
+    std::string plane{};
+    std::optional<std::uint64_t> row{}, group{}, lane{}, column{}, element{};
+    bool empty() const { return plane.empty() && !row && !group && !lane && !column && !element; }
+    bool operator==(const Where &) const = default;
+};
+
+/// A status mismatch's codes (plugin.h NINFER_STATUSES) and payload details (report v3 "status_codes").
+struct StatusCodes {
+    std::int32_t expected = 0;
+    std::uint32_t expected_detail = 0;
+    std::int32_t actual = 0;
+    std::uint32_t actual_detail = 0;
+    bool operator==(const StatusCodes &) const = default;
+};
 
 /// One mismatching element, byte or verdict of a case.
 struct Mismatch {
-    std::uint64_t index = 0;          ///< element index (word ops) or byte offset (buffer ops)
-    std::string plane;                ///< the output plane's registry name ("values", "scales") or "status"
-    std::vector<std::string> inputs;  ///< input word(s) as hex
-    std::string input_value;          ///< exact value of the (first) input word, when a word
-    std::string expected, actual;     ///< hex
-    std::string expected_value, actual_value;  ///< decoded exact values, when words
-    std::string cls;                  ///< mismatch class (reports/README.md)
-    std::string location;             ///< "element 3", "coordinate [1,2]", "scale plane row 0 group 1"
-    std::string blame;                ///< the rule the plane/field points at, "" = the case's rule
+    // NSDMI on every member: designated initializers name only the fields that apply.
+    std::uint64_t index = 0;            ///< element index (word ops) or byte offset (buffer ops)
+    std::string plane{};                ///< the output plane's registry name ("values", "scales") or "status"
+    std::vector<std::string> inputs{};  ///< input word(s) as hex
+    std::string input_value{};          ///< exact value of the (first) input word, when a word
+    std::string expected{}, actual{};   ///< hex
+    std::string expected_value{}, actual_value{};  ///< decoded exact values, when words
+    std::string cls{};                  ///< mismatch class (reports/README.md)
+    std::string location{};             ///< "element 3", "coordinate [1,2]", "scale plane row 0 group 1"
+    std::string blame{};                ///< the rule the plane/field points at, "" = the case's rule
     /// Block formats' VALUES (nvfp4, FP8 rows, GGUF): the exact value of the element's formula, and
     /// what the case compares ("bit for bit equal to ggml's binary32 word; the actual word is
     /// within rounding of the exact value"); "" elsewhere.
-    std::string exact_value{}, criterion{};  // NSDMI: aggregate initializers that stop earlier stay warning-free
+    std::string exact_value{}, criterion{};
     /// Operators (op linear): the actual word's error |y - y_exact| in ulps of the output format
     /// at y_exact (infinite for a NaN or an infinity), and as a fraction of the criterion's bound
     /// (only when the criterion has a bound). Absent elsewhere.
     std::optional<double> error_ulps{}, bound_fraction{};
+    Where where{};                              ///< `location` as fields; empty where none apply
+    std::optional<StatusCodes> status_codes{};  ///< plane "status": the codes `expected`/`actual` spell
 };
 
 /// A report's number that may be non-finite: a JSON number when finite, else the string "inf",
@@ -244,7 +271,13 @@ bool run_failed(const Report &r);
 /// The JSON document (finalize first). Deterministic except started_at/finished_at/duration_s.
 nlohmann::ordered_json to_json(const Report &r);
 std::string render_json(const Report &r);
-/// The first place where `doc` breaks the shipped schema (reports/schema/report-v2.schema.json,
+/// Whether `doc` is a report of this version or of v2 (what `report` renders).
+bool is_report_schema(const nlohmann::json &doc);
+bool is_report_v2(const nlohmann::json &doc);
+/// The schema file a document is checked against: "report-v2.schema.json" for a v2 report, else
+/// "report-v3.schema.json".
+std::string report_schema_file(const nlohmann::json &doc);
+/// The first place where `doc` breaks the shipped schema of its version (report_schema_file,
 /// embedded at build time), as "JSON pointer: the constraint" ("/: required property \"kind\" is
 /// missing"); "" when it validates. `report` and `merge` refuse such inputs (issue 25, item 3).
 std::string report_schema_violation(const nlohmann::json &doc);

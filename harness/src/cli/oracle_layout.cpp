@@ -113,7 +113,7 @@ void add_encode(CLI::App &oracle) {
     auto eo = std::make_shared<EncodeOpts>();
     auto *enc = oracle.add_subcommand("encode", "Canonical payload of a raw source matrix by a named encoder");
     enc->add_option("--format", eo->format, "grouped, scaled or GGUF format")->required();
-    enc->add_option("--method", eo->method, "encoder (see `list`)")->required()->check(CLI::IsMember(methods));
+    enc->add_option("--method", eo->method, "encoder (see `list`)")->required()->check(CLI::IsMember(methods).description(""));
     enc->add_option("--source-type,--source-format", eo->source_type, "source word type")->required()->check(
         CLI::IsMember({"fp32", "bf16", "fp16"}));
     enc->add_option("--shape", eo->shape, "N,K (GGUF: any rank 1..16)")->required();

@@ -33,6 +33,7 @@ add_executable(ninfer-conform
   ${CMAKE_CURRENT_LIST_DIR}/src/cli/subject_options.cpp
   ${CMAKE_CURRENT_LIST_DIR}/src/cli/oracle_layout.cpp
   ${NINFER_OWN_MANIFEST_CPP})
+ninfer_precompile(ninfer-conform)
 target_link_libraries(ninfer-conform PRIVATE ninfer_cli_families ninfer::harness ninfer::suites ninfer::vectors ninfer::oracle
   ninfer::reports CLI11::CLI11 fmt::fmt nlohmann_json::nlohmann_json ${CMAKE_DL_LIBS})
 # Directories (src/cli/dirs.cpp): the build tree's for the executable in this build directory;
@@ -78,6 +79,7 @@ if(NINFER_BUILD_TESTS)
     ${CMAKE_CURRENT_LIST_DIR}/tests/test_one_verdict.cpp
     ${CMAKE_CURRENT_LIST_DIR}/tests/test_fingerprint_subjects.cpp
     ${CMAKE_CURRENT_LIST_DIR}/tests/test_sr_statistics.cpp)
+  ninfer_precompile(ninfer_cli_tests CATCH)
   target_link_libraries(ninfer_cli_tests PRIVATE ninfer_catch_main ninfer::harness ninfer::suites ninfer::vectors
     ninfer::oracle ninfer::reports fmt::fmt nlohmann_json::nlohmann_json ${CMAKE_DL_LIBS})
   get_property(ninfer_mutant_targets DIRECTORY ${CMAKE_CURRENT_LIST_DIR}/plugins/mutants PROPERTY BUILDSYSTEM_TARGETS)
@@ -90,7 +92,7 @@ if(NINFER_BUILD_TESTS)
     NINFER_HOSTILE_PLUGIN_DIR="${NINFER_HOSTILE_PLUGIN_DIR}"
     NINFER_TEST_PLUGIN_DIR="${NINFER_TEST_PLUGIN_DIR}"
     NINFER_SOURCE_DIR="${PROJECT_SOURCE_DIR}"
-    NINFER_CLI_TEST_TMP="${CMAKE_CURRENT_BINARY_DIR}/cli-test-tmp"
+    NINFER_CLI_TEST_TMP_ROOT="${CMAKE_CURRENT_BINARY_DIR}/cli-test-tmp"
     NINFER_PYTHON="${Python3_EXECUTABLE}"
     NINFER_ESCAPE_TREE="$<TARGET_FILE:escape_tree>"
     NINFER_REPORT_SCHEMA="${PROJECT_SOURCE_DIR}/reports/schema/report-v3.schema.json"
@@ -149,7 +151,7 @@ if(NINFER_BUILD_TESTS)
   add_test(NAME "harness: the heaviest linear cases under 4 busy processes per core and --jobs 64 keep the --jobs 1 report"
     COMMAND ninfer_cli_tests "[long]")
   set_tests_properties("harness: the heaviest linear cases under 4 busy processes per core and --jobs 64 keep the --jobs 1 report"
-    PROPERTIES LABELS "harness;long" RESOURCE_LOCK cli-test-tmp TIMEOUT 3600)
+    PROPERTIES LABELS "harness;long" TIMEOUT 3600)
   # The README's workflow on a fake runner: the action built from source, then from its cache
   # (issue 32, item 2; a whole Release build of the suite: label long).
   add_test(NAME "harness: the README's workflow runs the action from source, then from its cache"
@@ -157,6 +159,6 @@ if(NINFER_BUILD_TESTS)
             ${CMAKE_CURRENT_BINARY_DIR}/action-workflow-test ${Python3_EXECUTABLE})
   set_tests_properties("harness: the README's workflow runs the action from source, then from its cache"
     PROPERTIES LABELS "harness;long" TIMEOUT 7200)
-  # the CLI tests share one scratch directory: never two at a time
-  catch_discover_tests(ninfer_cli_tests TEST_PREFIX "cli." PROPERTIES LABELS harness RESOURCE_LOCK cli-test-tmp)
+  # each test case runs in a process of its own with its own scratch directory (cli_support.hpp): in parallel
+  catch_discover_tests(ninfer_cli_tests TEST_PREFIX "cli." PROPERTIES LABELS harness)
 endif()

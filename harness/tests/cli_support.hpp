@@ -3,6 +3,7 @@
 #pragma once
 
 #include <sys/wait.h>
+#include <unistd.h>
 
 #include <cstdlib>
 #include <filesystem>
@@ -32,6 +33,26 @@ inline std::filesystem::path fresh_dir(const std::filesystem::path &p) {
     std::filesystem::create_directories(p);
     return p;
 }
+
+/// This process's scratch root, `<build>/cli-test-tmp/<pid>`: CTest runs each test case in a process of its own,
+/// so CLI tests share no directory and may run in parallel. Removed when the process that made it exits (a
+/// forked child that exits leaves it alone).
+inline const std::filesystem::path &scratch_root() {
+    struct Root {
+        std::filesystem::path path;
+        pid_t owner;
+        ~Root() {
+            std::error_code ec;
+            if (::getpid() == owner) std::filesystem::remove_all(path, ec);
+        }
+    };
+    static const Root root{fresh_dir(std::filesystem::path(NINFER_CLI_TEST_TMP_ROOT) / std::to_string(::getpid())),
+                           ::getpid()};
+    return root.path;
+}
+
+/// A fresh scratch directory `name` in this process's root.
+inline std::filesystem::path scratch(const std::string &name) { return fresh_dir(scratch_root() / name); }
 
 /// Runs `ninfer-conform ARGS` (shell words) with `input` on stdin, its outputs kept in `dir`;
 /// `wrapper` (shell words such as "timeout 20") runs it when given.

@@ -35,7 +35,7 @@ using ninfer::harness::test::slurp;
 
 fs::path tmp_dir() {
     static const fs::path d = [] {
-        return ninfer::harness::test::fresh_dir(NINFER_CLI_TEST_TMP);
+        return ninfer::harness::test::scratch("cli");
     }();
     return d;
 }

@@ -28,7 +28,7 @@ using ninfer::harness::test::Out;
 using ninfer::harness::test::slurp;
 
 fs::path tmp_dir() {
-    static const fs::path d = ninfer::harness::test::fresh_dir(NINFER_CLI_TEST_TMP "-case-cache");  // test_cli.cpp empties cli-test-tmp
+    static const fs::path d = ninfer::harness::test::scratch("case-cache");
     return d;
 }
 

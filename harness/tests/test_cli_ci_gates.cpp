@@ -13,7 +13,7 @@ namespace {
 using ninfer::harness::test::Out;
 using ninfer::harness::test::slurp;
 
-const std::filesystem::path kDir = std::filesystem::path(NINFER_CLI_TEST_TMP) / "ci-gates";
+const std::filesystem::path kDir = ninfer::harness::test::scratch("ci-gates");
 
 Out cli(const std::string &args) { return ninfer::harness::test::run_cli(kDir, args); }
 

@@ -25,7 +25,7 @@ using ninfer::harness::test::Out;
 using ninfer::harness::test::slurp;
 
 fs::path tmp_dir() {
-    static const fs::path d = ninfer::harness::test::fresh_dir(fs::path(NINFER_CLI_TEST_TMP) / "hostile");
+    static const fs::path d = ninfer::harness::test::scratch("hostile");
     return d;
 }
 

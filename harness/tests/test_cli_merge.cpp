@@ -23,7 +23,7 @@ using ninfer::harness::test::Out;
 using ninfer::harness::test::slurp;
 
 fs::path tmp_dir() {
-    static const fs::path d = ninfer::harness::test::fresh_dir(std::string(NINFER_CLI_TEST_TMP) + "-merge");
+    static const fs::path d = ninfer::harness::test::scratch("merge");
     return d;
 }
 

@@ -14,7 +14,7 @@ using json = nlohmann::json;
 namespace {
 
 fs::path tmp_dir() {
-    static const fs::path d = ninfer::harness::test::fresh_dir(NINFER_CLI_TEST_TMP "-operators");  // its own: test_cli.cpp empties cli-test-tmp
+    static const fs::path d = ninfer::harness::test::scratch("operators");
     return d;
 }
 

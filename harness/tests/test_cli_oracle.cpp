@@ -34,7 +34,7 @@ using ninfer::harness::test::slurp;
 
 /// The scratch directory of these tests (made again if another test file's setup removed it).
 fs::path tmp_dir() {
-    static const fs::path d = [] { return ninfer::harness::test::fresh_dir(fs::path(NINFER_CLI_TEST_TMP) / "oracle"); }();
+    static const fs::path d = [] { return ninfer::harness::test::scratch("oracle"); }();
     fs::create_directories(d);
     return d;
 }

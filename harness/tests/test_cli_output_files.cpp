@@ -31,7 +31,7 @@ using ninfer::harness::test::Out;
 using ninfer::harness::test::slurp;
 
 fs::path tmp_dir() {
-    static const fs::path d = ninfer::harness::test::fresh_dir(NINFER_CLI_TEST_TMP "-output-files");
+    static const fs::path d = ninfer::harness::test::scratch("output-files");
     return d;
 }
 

@@ -27,7 +27,7 @@ using ninfer::harness::test::Out;
 using ninfer::harness::test::slurp;
 
 fs::path tmp_dir() {
-    static const fs::path d = ninfer::harness::test::fresh_dir(NINFER_CLI_TEST_TMP "-paths");
+    static const fs::path d = ninfer::harness::test::scratch("paths");
     return d;
 }
 

@@ -17,7 +17,7 @@ using ninfer::harness::test::slurp;
 namespace {
 
 fs::path tmp_dir() {
-    static const fs::path d = ninfer::harness::test::fresh_dir(NINFER_CLI_TEST_TMP "-progress");
+    static const fs::path d = ninfer::harness::test::scratch("progress");
     return d;
 }
 

@@ -28,7 +28,7 @@ using ninfer::harness::test::slurp;
 std::string read_all(const fs::path &p) { return slurp(p); }
 
 fs::path scratch() {
-    static const fs::path d = ninfer::harness::test::fresh_dir(fs::path(NINFER_CLI_TEST_TMP).string() + "-report");
+    static const fs::path d = ninfer::harness::test::scratch("report");
     return d;
 }
 

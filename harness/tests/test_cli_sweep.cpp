@@ -26,7 +26,7 @@ using namespace ninfer::harness;
 namespace {
 
 fs::path scratch() {
-    static const fs::path d = test::fresh_dir(fs::path(NINFER_CLI_TEST_TMP).string() + "-sweep");
+    static const fs::path d = test::scratch("sweep");
     return d;
 }
 

@@ -15,7 +15,7 @@ using ninfer::harness::test::Out;
 namespace {
 
 fs::path tmp_dir() {
-    static const fs::path d = ninfer::harness::test::fresh_dir(NINFER_CLI_TEST_TMP "-typos");
+    static const fs::path d = ninfer::harness::test::scratch("typos");
     return d;
 }
 

@@ -14,6 +14,7 @@
 
 #include "ninfer/abi/bytes.hpp"
 #include "ninfer/harness/fingerprint.hpp"
+#include "cli_support.hpp"
 #include "ninfer/oracle/scalar.hpp"
 
 using namespace ninfer::harness;
@@ -144,8 +145,7 @@ private:
 };
 
 int run_cli(const std::string &args, std::string &out) {
-    const std::string path = std::string(NINFER_CLI_TEST_TMP) + "/fingerprint-out.txt";
-    std::filesystem::create_directories(NINFER_CLI_TEST_TMP);
+    const std::string path = (ninfer::harness::test::scratch_root() / "fingerprint-out.txt").string();
     const int rc = std::system((std::string(NINFER_CONFORM_EXE) + " fingerprint " + args + " >" + path + " 2>&1").c_str());
     std::ifstream in(path);
     std::stringstream ss;

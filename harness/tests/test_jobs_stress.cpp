@@ -30,7 +30,7 @@ using namespace ninfer::harness;
 namespace {
 
 fs::path scratch() {
-    static const fs::path d = test::fresh_dir(fs::path(NINFER_CLI_TEST_TMP).string() + "-jobs");
+    static const fs::path d = test::scratch("jobs");
     return d;
 }
 

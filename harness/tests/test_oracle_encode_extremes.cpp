@@ -29,7 +29,7 @@ namespace {
 
 fs::path tmp_dir() {
     static const fs::path d = [] {
-        return ninfer::harness::test::fresh_dir(fs::path(NINFER_CLI_TEST_TMP) / "encode-extremes");
+        return ninfer::harness::test::scratch("encode-extremes");
     }();
     fs::create_directories(d);
     return d;

@@ -38,7 +38,7 @@ namespace {
 using Clock = std::chrono::steady_clock;
 
 fs::path scratch() {
-    static const fs::path d = test::fresh_dir(fs::path(NINFER_CLI_TEST_TMP).string() + "-signals");
+    static const fs::path d = test::scratch("signals");
     return d;
 }
 

@@ -337,7 +337,8 @@ struct EscapeEnv {
         ::setenv("NINFER_CONFORM_CONTAINMENT", containment.c_str(), 1);
     }
     ~EscapeEnv() {
-        for (const char *v : {"NINFER_TEST_ESCAPE", "NINFER_TEST_ESCAPE_THEN", "NINFER_CONFORM_CONTAINMENT", "NINFER_TEST_ESCAPE_OUT"})
+        for (const char *v : {"NINFER_TEST_ESCAPE", "NINFER_TEST_ESCAPE_THEN", "NINFER_CONFORM_CONTAINMENT", "NINFER_TEST_ESCAPE_OUT",
+                              "NINFER_TEST_ESCAPE_ANY"})
             ::unsetenv(v);
     }
 };
@@ -474,4 +475,108 @@ TEST_CASE("the option --max-processes bounds a fork loop where a pids cgroup exi
         }
         expect_nothing_left("nb-forkloop", harness);
     }
+}
+
+// ---- fingerprint, merge and report (issue 33, item 2) -------------------------------------------
+
+TEST_CASE("a signal ends fingerprint within seconds whatever its subject's descendants do, and leaves nothing",
+          "[signals][containment][fingerprint]") {
+    const fs::path dir = test::fresh_dir(scratch() / "escape-fingerprint");
+    const int signals[] = {SIGINT, SIGTERM, SIGHUP};
+    int n = 0;
+    for (const std::string mode : kModes)
+        for (const auto &[tree, jobs, exec] : {std::tuple{"hop", "1", false}, {"daemon", "16", false}, {"hop", "16", true},
+                                              {"forkloop", "1", true}}) {
+            const int sig = signals[n++ % 3];
+            INFO(mode << " " << tree << " --jobs " << jobs << (exec ? " exec " : " plugin ") << signal_name(sig));
+            const std::string tag = std::string("nf-") + tree;
+            const EscapeEnv env(tree, tag, "hang", mode);
+            ::setenv("NINFER_TEST_ESCAPE_ANY", "1", 1);  // the plugin's first batch starts the tree and hangs
+            const fs::path json = dir / "fingerprint.json";
+            std::vector<std::string> args{"fingerprint", "--op", "decode", "--format", "bf16", "--jobs", jobs,
+                                          "--timeout-ms", "600000", "--json", json.string()};
+            if (exec)
+                args.insert(args.end(), {"--exec", std::string("'") + NINFER_ESCAPE_TREE + "' " + tree + " 30 " + tag + " exec hang"});
+            else
+                args.insert(args.end(), {"--plugin", std::string(NINFER_TEST_PLUGIN_DIR) + "/fixture_escape.so"});
+            const pid_t harness = start_cli(dir, args);
+            REQUIRE(eventually([&] { return live_named(tag) > 0; }));
+            std::this_thread::sleep_for(std::chrono::milliseconds(500));
+            CHECK(zombies_under(harness) <= 64);
+            const auto sent = Clock::now();
+            expect_ended_by(harness, sig, {}, dir);
+            const double seconds = std::chrono::duration<double>(Clock::now() - sent).count();
+            INFO("ended " << seconds << " s after the signal; " << read_text(dir / "stderr"));
+            CHECK(seconds < 10);  // a liveness bound, generous on a loaded machine
+            CHECK(read_text(dir / "stderr").find(std::string("interrupted by ") + signal_name(sig)) != std::string::npos);
+            expect_nothing_left(tag, harness);
+        }
+}
+
+namespace {
+
+/// Whether `pid` (a child not yet reaped) has used `seconds` of CPU while still running: the
+/// point in its work, whatever the machine's load. False when it ended first.
+bool busy_for(pid_t pid, double seconds) {
+    bool reached = false;
+    const bool settled = eventually([&] {
+        const std::string stat = read_text("/proc/" + std::to_string(pid) + "/stat");
+        const auto close = stat.rfind(')');
+        if (close == std::string::npos || stat[close + 2] == 'Z') return true;
+        reached = cpu_seconds(pid) >= seconds;
+        return reached;
+    });
+    return settled && reached;
+}
+
+/// The processes under `root` now (its descendants, `root` aside).
+std::vector<pid_t> descendants_of(pid_t root) {
+    const auto table = process_table();
+    std::set<pid_t> tree{root};
+    for (bool grew = true; grew;) {
+        grew = false;
+        for (const auto &[pid, p] : table)
+            if (tree.count(p.parent) && tree.insert(pid).second) grew = true;
+    }
+    tree.erase(root);
+    return {tree.begin(), tree.end()};
+}
+
+/// `ninfer-conform ARGS` (its output in `out`) interrupted by `sig` once it has used `cpu`
+/// seconds: ended by the signal within 10 s, with no process under it left and nothing written in `out`.
+void interrupt_mid_work(const fs::path &out, const std::vector<std::string> &args, int sig, double cpu) {
+    INFO(args.front() << " " << signal_name(sig) << " after " << cpu << " s of CPU");
+    const pid_t harness = start_cli(out, args);
+    const bool busy = busy_for(harness, cpu);
+    INFO(read_text(out / "stderr"));
+    REQUIRE(busy);  // still at work: the inputs are large enough
+    const auto children = descendants_of(harness);
+    const auto sent = Clock::now();
+    expect_ended_by(harness, sig, children, out);
+    const double seconds = std::chrono::duration<double>(Clock::now() - sent).count();
+    INFO("ended " << seconds << " s after the signal");
+    CHECK(seconds < 10);  // a liveness bound
+    CHECK(read_text(out / "stderr").find(std::string("interrupted by ") + signal_name(sig)) != std::string::npos);
+}
+
+}  // namespace
+
+TEST_CASE("a signal ends merge and report mid-work within seconds, with no output, no temporary and no process left",
+          "[signals][merge][report]") {
+    const fs::path in = test::fresh_dir(scratch() / "merge-report-in"), out = test::fresh_dir(scratch() / "merge-report-out");
+    // The input: the whole quick run in one shard (6000 cases, 5 MiB), which merge checks case by
+    // case against the cases it collects itself (about a second of CPU) and report renders 20 times.
+    const fs::path shard = in / "shard.json";
+    const pid_t run = start_cli(in, {"run", "--plugin", "reference", "--shard", "0/1", "--jobs", "2", "--report", shard.string()});
+    const int st = wait_for(run, std::chrono::seconds(120));
+    INFO(read_text(in / "stderr"));
+    REQUIRE(st != -1);
+    REQUIRE(WIFEXITED(st));
+    REQUIRE(WEXITSTATUS(st) == 0);
+    const std::string merged = (out / "merged.json").string(), html = (out / "page.html").string();
+    for (const auto &[sig, cpu] : {std::pair{SIGINT, 0.2}, {SIGTERM, 0.4}, {SIGHUP, 0.6}})
+        interrupt_mid_work(out, {"merge", "--out", merged, shard.string()}, sig, cpu);
+    std::vector<std::string> report{"report", "--html", html};
+    for (int k = 0; k < 20; ++k) report.push_back(shard.string());
+    for (const auto &[sig, cpu] : {std::pair{SIGINT, 0.3}, {SIGTERM, 0.7}, {SIGHUP, 1.2}}) interrupt_mid_work(out, report, sig, cpu);
 }

@@ -362,7 +362,11 @@ std::pair<int, std::size_t> wait_sampling_zombies(pid_t harness, std::chrono::se
 /// Nothing of the escape tree `tag` and no cgroup of `harness` left, within two seconds.
 void expect_nothing_left(const std::string &tag, pid_t harness) {
     CHECK(eventually_within(std::chrono::seconds(2), [&] { return live_named(tag) == 0; }));
-    CHECK(cgroups_left(harness).empty());
+    const auto left = cgroups_left(harness);
+    std::string listed;
+    for (const auto &c : left) listed += c + " (processes: " + read_text(c + "/cgroup.procs") + ") ";
+    INFO("cgroups left: " << listed);
+    CHECK(left.empty());
 }
 
 const char *const kModes[] = {"auto", "process-tree"};
@@ -479,22 +483,26 @@ TEST_CASE("the option --max-processes bounds a fork loop where a pids cgroup exi
 
 // ---- fingerprint, merge and report (issue 33, item 2) -------------------------------------------
 
-TEST_CASE("a signal ends fingerprint within seconds whatever its subject's descendants do, and leaves nothing",
+TEST_CASE("a signal ends fingerprint and sweep within seconds whatever their subject's descendants do, and leaves nothing",
           "[signals][containment][fingerprint]") {
     const fs::path dir = test::fresh_dir(scratch() / "escape-fingerprint");
     const int signals[] = {SIGINT, SIGTERM, SIGHUP};
     int n = 0;
     for (const std::string mode : kModes)
-        for (const auto &[tree, jobs, exec] : {std::tuple{"hop", "1", false}, {"daemon", "16", false}, {"hop", "16", true},
-                                              {"forkloop", "1", true}}) {
+        for (const auto &[command, tree, jobs, exec] :
+             {std::tuple{"fingerprint", "hop", "1", false}, {"fingerprint", "daemon", "16", false}, {"fingerprint", "hop", "16", true},
+              {"fingerprint", "forkloop", "1", true}, {"sweep", "hop", "16", true}, {"sweep", "daemon", "1", true}}) {
             const int sig = signals[n++ % 3];
-            INFO(mode << " " << tree << " --jobs " << jobs << (exec ? " exec " : " plugin ") << signal_name(sig));
+            INFO(command << " " << mode << " " << tree << " --jobs " << jobs << (exec ? " exec " : " plugin ") << signal_name(sig));
             const std::string tag = std::string("nf-") + tree;
             const EscapeEnv env(tree, tag, "hang", mode);
             ::setenv("NINFER_TEST_ESCAPE_ANY", "1", 1);  // the plugin's first batch starts the tree and hangs
-            const fs::path json = dir / "fingerprint.json";
-            std::vector<std::string> args{"fingerprint", "--op", "decode", "--format", "bf16", "--jobs", jobs,
-                                          "--timeout-ms", "600000", "--json", json.string()};
+            const fs::path json = dir / "out.json";
+            std::vector<std::string> args{command, "--jobs", jobs, "--timeout-ms", "600000"};
+            if (std::string(command) == "sweep")  // each of 16 jobs' commands starts a tree
+                args.insert(args.end(), {"--conversion", "fp32_to_bf16_rne", "--report", json.string()});
+            else
+                args.insert(args.end(), {"--op", "decode", "--format", "bf16", "--json", json.string()});
             if (exec)
                 args.insert(args.end(), {"--exec", std::string("'") + NINFER_ESCAPE_TREE + "' " + tree + " 30 " + tag + " exec hang"});
             else

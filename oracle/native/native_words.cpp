@@ -469,11 +469,32 @@ bool convert_batch(std::uint32_t conversion_id, const std::uint8_t *in, std::uin
     return true;
 }
 
+namespace {
+
+/// A conversion's source and target geometry for the tie test, by id (a sweep asks per word).
+struct TieGeom {
+    bool nearest = false;
+    Geom src, dst;
+};
+
+constexpr std::uint32_t kMaxConversionId = [] {
+    std::uint32_t m = 0;
+    for (const auto &c : abi::kConversions) m = std::max(m, c.id);
+    return m;
+}();
+
+constexpr auto kTieGeoms = [] {
+    std::array<TieGeom, kMaxConversionId + 1> t{};
+    for (const auto &c : abi::kConversions) t[c.id] = {nearest(c.rounding), geom(c.src), geom(c.dst)};
+    return t;
+}();
+
+}  // namespace
+
 bool conversion_is_tie(std::uint32_t conversion_id, std::uint64_t src) {
     // oracle/src/scalar_round.cpp round_dyadic: |x| = m * 2^e against the grid quantum 2^qe
-    const auto *c = abi::find_id(abi::kConversions, conversion_id);
-    if (!c || !nearest(c->rounding)) return false;
-    const Geom s = geom_of(*word_format_or_null(c->src)), d = geom_of(*word_format_or_null(c->dst));
+    if (conversion_id > kMaxConversionId || !kTieGeoms[conversion_id].nearest) return false;  // unknown ids too
+    const Geom s = kTieGeoms[conversion_id].src, d = kTieGeoms[conversion_id].dst;
     if (src > s.mask()) return false;
     const auto w = static_cast<std::uint32_t>(src);
     const std::uint8_t cls = class_of(s, w);

@@ -103,6 +103,9 @@ consteval std::uint32_t field_at(std::span<const BlockField> fields, std::string
     throw "no such block field";
 }
 
+/// The bytes of a block of `fields` (the end of its last field).
+consteval std::uint32_t block_size(std::span<const BlockField> fields) { return fields.back().offset + fields.back().size; }
+
 /// The fields of each registry row, by row.
 inline constexpr abi::GgufTable<std::span<const BlockField>> kBlockFields = {
 #define NINFER_X_(id, name, type, values, bytes, registered, refq) std::span<const BlockField>(block_fields::name),

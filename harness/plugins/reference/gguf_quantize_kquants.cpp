@@ -158,13 +158,16 @@ struct AffineFit {
             neg_min = -min;
             return 0;
         }
-        float iscale = f(nmax) / (max - min), scale = 1 / iscale;
-        codes(iscale, min, L);
-        float best = error(scale, min, L);
+        // The running best: its scale, min and weighted error; its min enters the next candidate.
+        struct Best {
+            float scale, min, err;
+        } best{1 / (f(nmax) / (max - min)), min, 0};
+        codes(f(nmax) / (max - min), min, L);
+        best.err = error(best.scale, best.min, L);
         std::uint8_t trial[32];
         for (int is = 0; is <= nstep; ++is) {
-            iscale = (rmin + rdelta * f(is) + f(nmax)) / (max - min);
-            codes(iscale, min, trial);
+            const float iscale = (rmin + rdelta * f(is) + f(nmax)) / (max - best.min);
+            codes(iscale, best.min, trial);
             float sl = 0, sl2 = 0, sxl = 0;
             for (int i = 0; i < n; ++i) {
                 sl += w[i] * f(trial[i]);
@@ -173,17 +176,15 @@ struct AffineFit {
             }
             const float D = sum_w * sl2 - sl * sl;
             if (!(D > 0)) continue;
-            float s = (sum_w * sxl - sum_x * sl) / D, m = (sl2 * sum_x - sl * sxl) / D;
-            if (m > 0) m = 0, s = sxl / sl2;
-            const float err = error(s, m, trial);
-            if (!(err < best)) continue;
+            Best c{(sum_w * sxl - sum_x * sl) / D, (sl2 * sum_x - sl * sxl) / D, 0};
+            if (c.min > 0) c = {sxl / sl2, 0, 0};
+            c.err = error(c.scale, c.min, trial);
+            if (!(c.err < best.err)) continue;
+            best = c;
             std::copy(trial, trial + n, L);
-            best = err;
-            scale = s;
-            min = m;
         }
-        neg_min = -min;
-        return scale;
+        neg_min = -best.min;
+        return best.scale;
     }
 };
 

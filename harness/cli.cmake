@@ -116,6 +116,19 @@ if(NINFER_BUILD_TESTS)
     COMMAND ${Python3_EXECUTABLE} ${PROJECT_SOURCE_DIR}/scripts/refresh_docs.py --check $<TARGET_FILE:ninfer-conform>
             ${PROJECT_SOURCE_DIR})
   set_tests_properties("docs: every shown output is what its command prints" PROPERTIES LABELS "docs;long" TIMEOUT 900)
+  # The same, quick: the blocks not marked `long` (error lines, listings, the oracle, the GUIDE's
+  # C plugin and mutant runs), one test per document, and no block showing output unmarked.
+  foreach(doc README.md docs/GUIDE.md docs/cli.md)
+    add_test(NAME "docs: the quick shown outputs of ${doc} are what their commands print"
+      COMMAND ${Python3_EXECUTABLE} ${PROJECT_SOURCE_DIR}/scripts/refresh_docs.py --check --quick --doc ${doc}
+              $<TARGET_FILE:ninfer-conform> ${PROJECT_SOURCE_DIR})
+    set_tests_properties("docs: the quick shown outputs of ${doc} are what their commands print"
+      PROPERTIES LABELS docs TIMEOUT 120)
+  endforeach()
+  add_test(NAME "docs: a stale shown output and an unmarked one are named"
+    COMMAND bash ${CMAKE_CURRENT_LIST_DIR}/tests/refresh_docs_stale_test.sh ${Python3_EXECUTABLE}
+            $<TARGET_FILE:ninfer-conform> ${PROJECT_SOURCE_DIR} ${CMAKE_CURRENT_BINARY_DIR}/refresh-docs-stale-test)
+  set_tests_properties("docs: a stale shown output and an unmarked one are named" PROPERTIES LABELS docs TIMEOUT 120)
   # The numpy example in binary frames and JSON lines (skipped without numpy).
   add_test(NAME "harness: the numpy example gives the same report in binary frames and JSON lines"
     COMMAND bash ${CMAKE_CURRENT_LIST_DIR}/tests/numpy_codec_test.sh $<TARGET_FILE:ninfer-conform> ${Python3_EXECUTABLE}

@@ -22,13 +22,14 @@ target_compile_definitions(ninfer_harness PRIVATE NINFER_PROJECT_VERSION="${PROJ
 if(NINFER_BUILD_TESTS)
   target_sources(ninfer_harness_tests PRIVATE
     ${CMAKE_CURRENT_LIST_DIR}/tests/test_compare.cpp
+    ${CMAKE_CURRENT_LIST_DIR}/tests/test_classify_native.cpp
     ${CMAKE_CURRENT_LIST_DIR}/tests/test_compare_linear.cpp
     ${CMAKE_CURRENT_LIST_DIR}/tests/test_readings.cpp
     ${CMAKE_CURRENT_LIST_DIR}/tests/test_baseline.cpp
     ${CMAKE_CURRENT_LIST_DIR}/tests/test_nan_verdicts.cpp
     ${CMAKE_CURRENT_LIST_DIR}/tests/test_fingerprint.cpp
     ${CMAKE_CURRENT_LIST_DIR}/tests/test_cli_suggest.cpp)
-  target_link_libraries(ninfer_harness_tests PRIVATE fmt::fmt nlohmann_json::nlohmann_json)
+  target_link_libraries(ninfer_harness_tests PRIVATE fmt::fmt nlohmann_json::nlohmann_json ninfer::native)
   target_compile_definitions(ninfer_harness_tests PRIVATE NINFER_SOURCE_DIR="${PROJECT_SOURCE_DIR}")
   # A family plugged in from its own folder (tests/toy_family/), in its own executable so that no
   # other test's catalog holds it; with every side's descriptors held to NINFER_FAMILIES.

@@ -13,6 +13,7 @@
 #include "ninfer/abi/family_registry.hpp"
 #include "ninfer/abi/registry.hpp"
 #include "ninfer/abi/text.hpp"
+#include "ninfer/oracle/native_words.hpp"
 #include "ninfer/oracle/scalar.hpp"
 #include "compare_families.hpp"
 #include "compare_linear.hpp"
@@ -204,10 +205,15 @@ bool is_infinity_vs_saturation(const WordFormat &f, std::uint64_t expected, std:
     return is_float(f) && word_is_inf(f, expected) && largest_finite_like(f, actual) == actual;
 }
 
-bool is_wrong_tie_side(const oracle::Conversion &c, std::uint64_t src, std::uint64_t expected, std::uint64_t actual) {
+bool oracle_tie(const oracle::Conversion &c, std::uint64_t src) { return oracle::conversion_is_tie(c, src); }
+
+bool native_tie(const oracle::Conversion &c, std::uint64_t src) { return native::conversion_is_tie(c.id, src); }
+
+bool is_wrong_tie_side(const oracle::Conversion &c, std::uint64_t src, std::uint64_t expected, std::uint64_t actual,
+                       TieTest tie) {
     const auto &f = oracle::word_format(c.dst);
     if (word_is_nan(f, expected) || word_is_nan(f, actual) || ulp_distance(f, expected, actual) != 1) return false;
-    return oracle::conversion_is_tie(c, src);
+    return tie(c, src);
 }
 
 bool is_off_by_one_ulp(const WordFormat &f, std::uint64_t expected, std::uint64_t actual) {
@@ -215,7 +221,7 @@ bool is_off_by_one_ulp(const WordFormat &f, std::uint64_t expected, std::uint64_
 }
 
 MismatchClass classify_word_mismatch(const WordFormat &f, const oracle::Conversion *conv, std::uint64_t src,
-                                     std::uint64_t expected, std::uint64_t actual, const WordFormat *in) {
+                                     std::uint64_t expected, std::uint64_t actual, const WordFormat *in, TieTest tie) {
     if (actual > f.mask()) return MismatchClass::gross;
     if (is_nan_vs_saturation(f, expected, actual)) return MismatchClass::nan_vs_saturation;
     if (is_nan_vs_number(f, expected, actual)) return MismatchClass::nan_vs_number;
@@ -225,7 +231,7 @@ MismatchClass classify_word_mismatch(const WordFormat &f, const oracle::Conversi
     if (in && is_flushed_subnormal_input(*in, src, f, expected, actual)) return MismatchClass::flushed_subnormal;
     if (is_saturation_vs_infinity(f, expected, actual)) return MismatchClass::saturation_vs_infinity;
     if (is_infinity_vs_saturation(f, expected, actual)) return MismatchClass::infinity_vs_saturation;
-    if (conv && is_wrong_tie_side(*conv, src, expected, actual)) return MismatchClass::wrong_tie_side;
+    if (conv && is_wrong_tie_side(*conv, src, expected, actual, tie)) return MismatchClass::wrong_tie_side;
     if (is_off_by_one_ulp(f, expected, actual)) return MismatchClass::off_by_one_ulp;
     return MismatchClass::gross;
 }

@@ -212,7 +212,9 @@ struct LiveSubjects {
     std::mutex m;
     std::map<pid_t, std::string> token_of;  ///< pid (the init) -> "NINFER_CONFORM_SUBJECT=..."
     std::set<pid_t> in_namespace;           ///< inits of PID namespaces: killing one kills all under it
-    std::map<pid_t, std::string> cgroup_of;  ///< init -> its pids cgroup directory
+    /// Every pids cgroup made and not yet removed, made under the lock: an interrupt (which holds
+    /// the lock for good) removes each one made before it, and none is made after.
+    std::set<std::string> cgroups;
 };
 
 static LiveSubjects &live_subjects() {
@@ -226,7 +228,16 @@ static void forget_subject(pid_t pid) {
     std::lock_guard<std::mutex> lock(live.m);
     live.token_of.erase(pid);
     live.in_namespace.erase(pid);
-    live.cgroup_of.erase(pid);
+}
+
+/// Removes a subject's pids cgroup, then forgets it (until then an interrupt removes it too).
+static void drop_cgroup(contain::Cgroup &cgroup) {
+    const std::string dir = cgroup.dir();
+    cgroup.remove();
+    if (dir.empty()) return;
+    auto &live = live_subjects();
+    std::lock_guard<std::mutex> lock(live.m);
+    live.cgroups.erase(dir);
 }
 
 namespace {
@@ -302,7 +313,6 @@ bool Child::spawn(const std::vector<std::string> &argv, std::uint64_t memory_lim
         why = "containment pid-namespace is not available here: " + refused;
         return false;
     }
-    if (effective_.pids_cgroup) effective_.pids_cgroup = cgroup_.create(containment.max_processes);
     std::vector<char *> args;
     for (const auto &a : argv) args.push_back(const_cast<char *>(a.c_str()));
     args.push_back(nullptr);
@@ -326,25 +336,26 @@ bool Child::spawn(const std::vector<std::string> &argv, std::uint64_t memory_lim
         ::pipe2(pexec, O_CLOEXEC) != 0 || ::pipe2(pstat, O_CLOEXEC) != 0) {
         why = std::string("pipe: ") + std::strerror(errno);
         close_all();
-        cgroup_.remove();
         return false;
     }
-    const char *cgroup_procs = effective_.pids_cgroup ? cgroup_.procs_path() : nullptr;
     // Registered under the lock before any other job can scan for orphans: a subject that is
     // still starting is never mistaken for a stray descendant of another job's subject.
     auto &live = live_subjects();
     std::unique_lock<std::mutex> registering(live.m);
+    // Made under the lock too: a cgroup made while an interrupt ran would outlive the harness.
+    if (effective_.pids_cgroup) effective_.pids_cgroup = cgroup_.create(containment.max_processes);
+    if (cgroup_.active()) live.cgroups.insert(cgroup_.dir());
+    const char *cgroup_procs = effective_.pids_cgroup ? cgroup_.procs_path() : nullptr;
     pid_t pid = contain::clone_process(effective_.pid_namespace, effective_.user_namespace);
     if (pid > 0) {
         live.token_of.emplace(pid, token_);
         if (effective_.pid_namespace) live.in_namespace.insert(pid);
-        if (cgroup_.active()) live.cgroup_of.emplace(pid, cgroup_.dir());
     }
     if (pid != 0) registering.unlock();  // the child never returns from its branch: exec or _exit
     if (pid < 0) {
         why = std::string("fork: ") + std::strerror(errno);
         close_all();
-        cgroup_.remove();
+        drop_cgroup(cgroup_);
         return false;
     }
     if (pid == 0) {
@@ -573,7 +584,7 @@ int Child::kill_and_reap() {
     pid_ = -1;
     subject_ = -1;
     reap_killed(killed);
-    cgroup_.remove();
+    drop_cgroup(cgroup_);
     return st;
 }
 
@@ -783,7 +794,7 @@ void kill_all_subjects() {
         if (live.in_namespace.count(pid)) ::kill(pid, SIGKILL);
         else catchers.insert(pid);
     }
-    for (const auto &[pid, dir] : live.cgroup_of) contain::kill_cgroup_dir(dir);
+    for (const auto &dir : live.cgroups) contain::kill_cgroup_dir(dir);
     auto killed = kill_until_quiet([&](const ProcessScan &scan) {
         // Every child of this process (subjects and adopted orphans), every process with one of
         // its tokens, and their trees.
@@ -804,7 +815,7 @@ void kill_all_subjects() {
         }
     // Reaped here: the process may end before its parent (init) would reap them.
     reap_all(std::move(killed));
-    for (const auto &[pid, dir] : live.cgroup_of) contain::kill_and_remove_cgroup(dir);
+    for (const auto &dir : live.cgroups) contain::kill_and_remove_cgroup(dir);
 }
 
 void Child::reap_killed(std::vector<pid_t> list) { reap_all(std::move(list)); }

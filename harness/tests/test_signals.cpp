@@ -337,7 +337,8 @@ struct EscapeEnv {
         ::setenv("NINFER_CONFORM_CONTAINMENT", containment.c_str(), 1);
     }
     ~EscapeEnv() {
-        for (const char *v : {"NINFER_TEST_ESCAPE", "NINFER_TEST_ESCAPE_THEN", "NINFER_CONFORM_CONTAINMENT", "NINFER_TEST_ESCAPE_OUT"})
+        for (const char *v : {"NINFER_TEST_ESCAPE", "NINFER_TEST_ESCAPE_THEN", "NINFER_CONFORM_CONTAINMENT", "NINFER_TEST_ESCAPE_OUT",
+                              "NINFER_TEST_ESCAPE_ANY"})
             ::unsetenv(v);
     }
 };
@@ -361,7 +362,11 @@ std::pair<int, std::size_t> wait_sampling_zombies(pid_t harness, std::chrono::se
 /// Nothing of the escape tree `tag` and no cgroup of `harness` left, within two seconds.
 void expect_nothing_left(const std::string &tag, pid_t harness) {
     CHECK(eventually_within(std::chrono::seconds(2), [&] { return live_named(tag) == 0; }));
-    CHECK(cgroups_left(harness).empty());
+    const auto left = cgroups_left(harness);
+    std::string listed;
+    for (const auto &c : left) listed += c + " (processes: " + read_text(c + "/cgroup.procs") + ") ";
+    INFO("cgroups left: " << listed);
+    CHECK(left.empty());
 }
 
 const char *const kModes[] = {"auto", "process-tree"};
@@ -375,11 +380,10 @@ void expect_containment(const nlohmann::json &report, const std::string &mode) {
 
 }  // namespace
 
-// Known failure at the merge of issues 32-36 (the integrator's note): the case on which the
-// escaping worker aborts is reported `unsupported`, not `crash`. Hidden from CI until fixed
-// (run it with `ninfer_cli_tests "[escape-crash]"`); the other containment tests hold.
+// The case is found by its whole id: decode.fp16/domain_de00 (not declared by the fixture, so
+// `unsupported`) also contains "domain_de00", and a substring match read its verdict instead.
 TEST_CASE("a worker that leaves a hopper, a fork loop or a daemon and crashes: a crash verdict and nothing left",
-          "[signals][containment][.escape-crash]") {
+          "[signals][containment][escape-crash]") {
     const fs::path dir = test::fresh_dir(scratch() / "escape-crash");
     const fs::path vectors = vectors_with_dead(dir);
     for (const std::string mode : kModes)
@@ -400,10 +404,10 @@ TEST_CASE("a worker that leaves a hopper, a fork loop or a daemon and crashes: a
             CHECK(zombies <= 64);
             const auto j = nlohmann::json::parse(read_text(report));
             expect_containment(j, mode);
-            std::string verdict;
+            std::vector<std::string> verdicts;
             for (const auto &c : j.at("cases"))
-                if (c.at("id").get<std::string>().find("domain_de00") != std::string::npos) verdict = c.at("status");
-            CHECK(verdict == "crash");
+                if (c.at("id") == "decode.bf16/domain_de00") verdicts.push_back(c.at("status"));
+            CHECK(verdicts == std::vector<std::string>{"crash"});
             expect_nothing_left(tag, harness);
         }
 }
@@ -475,4 +479,112 @@ TEST_CASE("the option --max-processes bounds a fork loop where a pids cgroup exi
         }
         expect_nothing_left("nb-forkloop", harness);
     }
+}
+
+// ---- fingerprint, merge and report (issue 33, item 2) -------------------------------------------
+
+TEST_CASE("a signal ends fingerprint and sweep within seconds whatever their subject's descendants do, and leaves nothing",
+          "[signals][containment][fingerprint]") {
+    const fs::path dir = test::fresh_dir(scratch() / "escape-fingerprint");
+    const int signals[] = {SIGINT, SIGTERM, SIGHUP};
+    int n = 0;
+    for (const std::string mode : kModes)
+        for (const auto &[command, tree, jobs, exec] :
+             {std::tuple{"fingerprint", "hop", "1", false}, {"fingerprint", "daemon", "16", false}, {"fingerprint", "hop", "16", true},
+              {"fingerprint", "forkloop", "1", true}, {"sweep", "hop", "16", true}, {"sweep", "daemon", "1", true}}) {
+            const int sig = signals[n++ % 3];
+            INFO(command << " " << mode << " " << tree << " --jobs " << jobs << (exec ? " exec " : " plugin ") << signal_name(sig));
+            const std::string tag = std::string("nf-") + tree;
+            const EscapeEnv env(tree, tag, "hang", mode);
+            ::setenv("NINFER_TEST_ESCAPE_ANY", "1", 1);  // the plugin's first batch starts the tree and hangs
+            const fs::path json = dir / "out.json";
+            std::vector<std::string> args{command, "--jobs", jobs, "--timeout-ms", "600000"};
+            if (std::string(command) == "sweep")  // each of 16 jobs' commands starts a tree
+                args.insert(args.end(), {"--conversion", "fp32_to_bf16_rne", "--report", json.string()});
+            else
+                args.insert(args.end(), {"--op", "decode", "--format", "bf16", "--json", json.string()});
+            if (exec)
+                args.insert(args.end(), {"--exec", std::string("'") + NINFER_ESCAPE_TREE + "' " + tree + " 30 " + tag + " exec hang"});
+            else
+                args.insert(args.end(), {"--plugin", std::string(NINFER_TEST_PLUGIN_DIR) + "/fixture_escape.so"});
+            const pid_t harness = start_cli(dir, args);
+            REQUIRE(eventually([&] { return live_named(tag) > 0; }));
+            std::this_thread::sleep_for(std::chrono::milliseconds(500));
+            CHECK(zombies_under(harness) <= 64);
+            const auto sent = Clock::now();
+            expect_ended_by(harness, sig, {}, dir);
+            const double seconds = std::chrono::duration<double>(Clock::now() - sent).count();
+            INFO("ended " << seconds << " s after the signal; " << read_text(dir / "stderr"));
+            CHECK(seconds < 10);  // a liveness bound, generous on a loaded machine
+            CHECK(read_text(dir / "stderr").find(std::string("interrupted by ") + signal_name(sig)) != std::string::npos);
+            expect_nothing_left(tag, harness);
+        }
+}
+
+namespace {
+
+/// Whether `pid` (a child not yet reaped) has used `seconds` of CPU while still running: the
+/// point in its work, whatever the machine's load. False when it ended first.
+bool busy_for(pid_t pid, double seconds) {
+    bool reached = false;
+    const bool settled = eventually([&] {
+        const std::string stat = read_text("/proc/" + std::to_string(pid) + "/stat");
+        const auto close = stat.rfind(')');
+        if (close == std::string::npos || stat[close + 2] == 'Z') return true;
+        reached = cpu_seconds(pid) >= seconds;
+        return reached;
+    });
+    return settled && reached;
+}
+
+/// The processes under `root` now (its descendants, `root` aside).
+std::vector<pid_t> descendants_of(pid_t root) {
+    const auto table = process_table();
+    std::set<pid_t> tree{root};
+    for (bool grew = true; grew;) {
+        grew = false;
+        for (const auto &[pid, p] : table)
+            if (tree.count(p.parent) && tree.insert(pid).second) grew = true;
+    }
+    tree.erase(root);
+    return {tree.begin(), tree.end()};
+}
+
+/// `ninfer-conform ARGS` (its output in `out`) interrupted by `sig` once it has used `cpu`
+/// seconds: ended by the signal within 10 s, with no process under it left and nothing written in `out`.
+void interrupt_mid_work(const fs::path &out, const std::vector<std::string> &args, int sig, double cpu) {
+    INFO(args.front() << " " << signal_name(sig) << " after " << cpu << " s of CPU");
+    const pid_t harness = start_cli(out, args);
+    const bool busy = busy_for(harness, cpu);
+    INFO(read_text(out / "stderr"));
+    REQUIRE(busy);  // still at work: the inputs are large enough
+    const auto children = descendants_of(harness);
+    const auto sent = Clock::now();
+    expect_ended_by(harness, sig, children, out);
+    const double seconds = std::chrono::duration<double>(Clock::now() - sent).count();
+    INFO("ended " << seconds << " s after the signal");
+    CHECK(seconds < 10);  // a liveness bound
+    CHECK(read_text(out / "stderr").find(std::string("interrupted by ") + signal_name(sig)) != std::string::npos);
+}
+
+}  // namespace
+
+TEST_CASE("a signal ends merge and report mid-work within seconds, with no output, no temporary and no process left",
+          "[signals][merge][report]") {
+    const fs::path in = test::fresh_dir(scratch() / "merge-report-in"), out = test::fresh_dir(scratch() / "merge-report-out");
+    // The input: the whole quick run in one shard (6000 cases, 5 MiB), which merge checks case by
+    // case against the cases it collects itself (about a second of CPU) and report renders 20 times.
+    const fs::path shard = in / "shard.json";
+    const pid_t run = start_cli(in, {"run", "--plugin", "reference", "--shard", "0/1", "--jobs", "2", "--report", shard.string()});
+    const int st = wait_for(run, std::chrono::seconds(120));
+    INFO(read_text(in / "stderr"));
+    REQUIRE(st != -1);
+    REQUIRE(WIFEXITED(st));
+    REQUIRE(WEXITSTATUS(st) == 0);
+    const std::string merged = (out / "merged.json").string(), html = (out / "page.html").string();
+    for (const auto &[sig, cpu] : {std::pair{SIGINT, 0.2}, {SIGTERM, 0.4}, {SIGHUP, 0.6}})
+        interrupt_mid_work(out, {"merge", "--out", merged, shard.string()}, sig, cpu);
+    std::vector<std::string> report{"report", "--html", html};
+    for (int k = 0; k < 20; ++k) report.push_back(shard.string());
+    for (const auto &[sig, cpu] : {std::pair{SIGINT, 0.3}, {SIGTERM, 0.7}, {SIGHUP, 1.2}}) interrupt_mid_work(out, report, sig, cpu);
 }

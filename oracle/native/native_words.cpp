@@ -469,6 +469,61 @@ bool convert_batch(std::uint32_t conversion_id, const std::uint8_t *in, std::uin
     return true;
 }
 
+namespace {
+
+/// A conversion's source and target geometry for the tie test, by id (a sweep asks per word).
+struct TieGeom {
+    bool nearest = false;
+    Geom src, dst;
+};
+
+constexpr std::uint32_t kMaxConversionId = [] {
+    std::uint32_t m = 0;
+    for (const auto &c : abi::kConversions) m = std::max(m, c.id);
+    return m;
+}();
+
+constexpr auto kTieGeoms = [] {
+    std::array<TieGeom, kMaxConversionId + 1> t{};
+    for (const auto &c : abi::kConversions) t[c.id] = {nearest(c.rounding), geom(c.src), geom(c.dst)};
+    return t;
+}();
+
+}  // namespace
+
+bool conversion_is_tie(std::uint32_t conversion_id, std::uint64_t src) {
+    // oracle/src/scalar_round.cpp round_dyadic: |x| = m * 2^e against the grid quantum 2^qe
+    if (conversion_id > kMaxConversionId || !kTieGeoms[conversion_id].nearest) return false;  // unknown ids too
+    const Geom s = kTieGeoms[conversion_id].src, d = kTieGeoms[conversion_id].dst;
+    if (src > s.mask()) return false;
+    const auto w = static_cast<std::uint32_t>(src);
+    const std::uint8_t cls = class_of(s, w);
+    if (cls != NINFER_CLASS_NORMAL && cls != NINFER_CLASS_SUBNORMAL && cls != NINFER_CLASS_INTEGER) return false;
+    if (!d.has_sign && negative(s, w)) return false;  // an unsigned target maps x <= 0 to 0x00
+    std::uint64_t m = 0;
+    int e = 0;
+    if (s.special == Special::INT) {
+        m = negative(s, w) ? (std::uint64_t{1} << s.bits) - w : w;
+    } else {
+        const Finite v = finite_parts(s, w);
+        m = v.sig;
+        e = v.exp;
+    }
+    if (m == 0) return false;
+    // The quantum of the target's grid at |x| (oracle grid_quantum): 1 for an integer target.
+    int qe = 0;
+    if (d.special != Special::INT) {
+        const int k = std::bit_width(m) - 1 + e;
+        const int emin = d.special == Special::E8M0 ? -d.bias : d.emin();
+        qe = std::max(k - d.man_bits, emin - d.man_bits);
+    }
+    if (e >= qe) return false;  // on the grid
+    const int shift = qe - e;
+    if (shift > 64) return false;  // |x| below 2^64 units, half a quantum at least 2^64
+    const std::uint64_t below = shift == 64 ? m : m & ((std::uint64_t{1} << shift) - 1);
+    return below == std::uint64_t{1} << (shift - 1);
+}
+
 bool knows_format(std::uint32_t format_id) { return word_format_or_null(format_id) != nullptr; }
 
 std::uint8_t classify(std::uint32_t format_id, std::uint64_t word) {

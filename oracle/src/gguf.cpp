@@ -51,6 +51,9 @@ struct Exact {
     static V sub(const V &a, const V &b) { return a && b ? V(*a - *b) : std::nullopt; }
 };
 
+/// The byte offset of field `name` of row `row`'s block (gguf_fields.hpp), at compile time.
+#define NINFER_AT_(row, name) field_at(block_fields::row, name)
+
 /// Little-endian reads from a block.
 struct Bytes {
     std::span<const std::uint8_t> b;
@@ -89,8 +92,8 @@ template <class A>
 void gguf_q4_0(const Bytes &x, Out<A> &y) {  // d, qs[16]: x = (nibble - 8) * d, low nibbles first
     const auto d = A::fp16(x.u16(field_at(block_fields::gguf_q4_0, "d")));
     for (int j = 0; j < 16; ++j) {
-        y[j] = A::mul(A::num((x.u8(2 + j) & 0xF) - 8), d);
-        y[j + 16] = A::mul(A::num((x.u8(2 + j) >> 4) - 8), d);
+        y[j] = A::mul(A::num((x.u8(NINFER_AT_(gguf_q4_0, "qs") + j) & 0xF) - 8), d);
+        y[j + 16] = A::mul(A::num((x.u8(NINFER_AT_(gguf_q4_0, "qs") + j) >> 4) - 8), d);
     }
 }
 
@@ -99,8 +102,8 @@ void gguf_q4_1(const Bytes &x, Out<A> &y) {  // d, m, qs[16]: x = nibble * d + m
     const auto d = A::fp16(x.u16(field_at(block_fields::gguf_q4_1, "d")));
     const auto m = A::fp16(x.u16(field_at(block_fields::gguf_q4_1, "m")));
     for (int j = 0; j < 16; ++j) {
-        y[j] = A::add(A::mul(A::num(x.u8(4 + j) & 0xF), d), m);
-        y[j + 16] = A::add(A::mul(A::num(x.u8(4 + j) >> 4), d), m);
+        y[j] = A::add(A::mul(A::num(x.u8(NINFER_AT_(gguf_q4_1, "qs") + j) & 0xF), d), m);
+        y[j + 16] = A::add(A::mul(A::num(x.u8(NINFER_AT_(gguf_q4_1, "qs") + j) >> 4), d), m);
     }
 }
 
@@ -112,8 +115,8 @@ void gguf_q5_0(const Bytes &x, Out<A> &y) {  // d, qh[4], qs[16]: x = (5-bit wor
     const auto d = A::fp16(x.u16(field_at(block_fields::gguf_q5_0, "d")));
     const std::uint32_t qh = x.u32(field_at(block_fields::gguf_q5_0, "qh"));
     for (int j = 0; j < 16; ++j) {
-        y[j] = A::mul(A::num(((x.u8(6 + j) & 0xF) | q5_high(qh, j, false)) - 16), d);
-        y[j + 16] = A::mul(A::num(((x.u8(6 + j) >> 4) | q5_high(qh, j, true)) - 16), d);
+        y[j] = A::mul(A::num(((x.u8(NINFER_AT_(gguf_q5_0, "qs") + j) & 0xF) | q5_high(qh, j, false)) - 16), d);
+        y[j + 16] = A::mul(A::num(((x.u8(NINFER_AT_(gguf_q5_0, "qs") + j) >> 4) | q5_high(qh, j, true)) - 16), d);
     }
 }
 
@@ -123,34 +126,34 @@ void gguf_q5_1(const Bytes &x, Out<A> &y) {  // d, m, qh[4], qs[16]: x = 5-bit w
     const auto m = A::fp16(x.u16(field_at(block_fields::gguf_q5_1, "m")));
     const std::uint32_t qh = x.u32(field_at(block_fields::gguf_q5_1, "qh"));
     for (int j = 0; j < 16; ++j) {
-        y[j] = A::add(A::mul(A::num((x.u8(8 + j) & 0xF) | q5_high(qh, j, false)), d), m);
-        y[j + 16] = A::add(A::mul(A::num((x.u8(8 + j) >> 4) | q5_high(qh, j, true)), d), m);
+        y[j] = A::add(A::mul(A::num((x.u8(NINFER_AT_(gguf_q5_1, "qs") + j) & 0xF) | q5_high(qh, j, false)), d), m);
+        y[j + 16] = A::add(A::mul(A::num((x.u8(NINFER_AT_(gguf_q5_1, "qs") + j) >> 4) | q5_high(qh, j, true)), d), m);
     }
 }
 
 template <class A>
 void gguf_q8_0(const Bytes &x, Out<A> &y) {  // d, qs[32] int8: x = q * d
     const auto d = A::fp16(x.u16(field_at(block_fields::gguf_q8_0, "d")));
-    for (int j = 0; j < 32; ++j) y[j] = A::mul(A::num(x.i8(2 + j)), d);
+    for (int j = 0; j < 32; ++j) y[j] = A::mul(A::num(x.i8(NINFER_AT_(gguf_q8_0, "qs") + j)), d);
 }
 
 template <class A>
 void gguf_q8_1(const Bytes &x, Out<A> &y) {  // d, s, qs[32]: x = q * d (s = d * sum(q) is metadata)
     const auto d = A::fp16(x.u16(field_at(block_fields::gguf_q8_1, "d")));
-    for (int j = 0; j < 32; ++j) y[j] = A::mul(A::num(x.i8(4 + j)), d);
+    for (int j = 0; j < 32; ++j) y[j] = A::mul(A::num(x.i8(NINFER_AT_(gguf_q8_1, "qs") + j)), d);
 }
 
 template <class A>
 void gguf_q1_0(const Bytes &x, Out<A> &y) {  // d, qs[16]: bit j set -> d, clear -> -d
     const auto d = A::fp16(x.u16(field_at(block_fields::gguf_q1_0, "d")));
     const auto neg_d = A::mul(d, A::word(kMinusOne));
-    for (int j = 0; j < 128; ++j) y[j] = (x.u8(2 + j / 8) >> (j % 8)) & 1 ? d : neg_d;
+    for (int j = 0; j < 128; ++j) y[j] = (x.u8(NINFER_AT_(gguf_q1_0, "qs") + j / 8) >> (j % 8)) & 1 ? d : neg_d;
 }
 
 template <class A>
 void gguf_q2_0(const Bytes &x, Out<A> &y) {  // d, qs[16]: 2-bit u, LSB first; x = (u - 1) * d
     const auto d = A::fp16(x.u16(field_at(block_fields::gguf_q2_0, "d")));
-    for (int j = 0; j < 64; ++j) y[j] = A::mul(A::num(((x.u8(2 + j / 4) >> ((j % 4) * 2)) & 3) - 1), d);
+    for (int j = 0; j < 64; ++j) y[j] = A::mul(A::num(((x.u8(NINFER_AT_(gguf_q2_0, "qs") + j / 4) >> ((j % 4) * 2)) & 3) - 1), d);
 }
 
 template <class A>
@@ -158,17 +161,17 @@ void gguf_mxfp4(const Bytes &x, Out<A> &y) {  // e, qs[16]: x = kvalues_fp4[nibb
     const std::uint8_t e = x.u8(field_at(block_fields::gguf_mxfp4, "e"));
     const auto d = A::word(e8m0_half_word(e));  // ggml_e8m0_to_fp32_half
     for (int j = 0; j < 16; ++j) {
-        y[j] = A::mul(A::num(ggml::kvalues_fp4[x.u8(1 + j) & 0xF]), d);
-        y[j + 16] = A::mul(A::num(ggml::kvalues_fp4[x.u8(1 + j) >> 4]), d);
+        y[j] = A::mul(A::num(ggml::kvalues_fp4[x.u8(NINFER_AT_(gguf_mxfp4, "qs") + j) & 0xF]), d);
+        y[j + 16] = A::mul(A::num(ggml::kvalues_fp4[x.u8(NINFER_AT_(gguf_mxfp4, "qs") + j) >> 4]), d);
     }
 }
 
 template <class A>
 void gguf_nvfp4(const Bytes &x, Out<A> &y) {  // d[4] UE4M3, qs[32]: four 16-value sub-blocks
     for (int s = 0; s < 4; ++s) {
-        const auto d = A::word(ue4m3_half_word(x.u8(s)));
+        const auto d = A::word(ue4m3_half_word(x.u8(NINFER_AT_(gguf_nvfp4, "d0") + s)));
         for (int j = 0; j < 8; ++j) {
-            const std::uint8_t q = x.u8(4 + 8 * s + j);
+            const std::uint8_t q = x.u8(NINFER_AT_(gguf_nvfp4, "qs") + 8 * s + j);
             y[16 * s + j] = A::mul(A::num(ggml::kvalues_fp4[q & 0xF]), d);
             y[16 * s + j + 8] = A::mul(A::num(ggml::kvalues_fp4[q >> 4]), d);
         }
@@ -190,12 +193,12 @@ void gguf_tq1_0(const Bytes &x, Out<A> &y) {  // qs[48], qh[4], d: x = (trit - 1
     std::size_t o = 0;
     for (int j = 0; j < 32; j += 32)
         for (int n = 0; n < 5; ++n)
-            for (int m = 0; m < 32; ++m) y[o++] = A::mul(A::num(trit(x.u8(j + m), n) - 1), d);
+            for (int m = 0; m < 32; ++m) y[o++] = A::mul(A::num(trit(x.u8(NINFER_AT_(gguf_tq1_0, "qs") + j + m), n) - 1), d);
     for (int j = 32; j < 48; j += 16)
         for (int n = 0; n < 5; ++n)
-            for (int m = 0; m < 16; ++m) y[o++] = A::mul(A::num(trit(x.u8(j + m), n) - 1), d);
+            for (int m = 0; m < 16; ++m) y[o++] = A::mul(A::num(trit(x.u8(NINFER_AT_(gguf_tq1_0, "qs") + j + m), n) - 1), d);
     for (int n = 0; n < 4; ++n)
-        for (int j = 0; j < 4; ++j) y[o++] = A::mul(A::num(trit(x.u8(48 + j), n) - 1), d);
+        for (int j = 0; j < 4; ++j) y[o++] = A::mul(A::num(trit(x.u8(NINFER_AT_(gguf_tq1_0, "qh") + j), n) - 1), d);
 }
 
 template <class A>
@@ -204,7 +207,7 @@ void gguf_tq2_0(const Bytes &x, Out<A> &y) {  // qs[64], d: x = (2-bit - 1) * d
     std::size_t o = 0;
     for (int j = 0; j < 64; j += 32)
         for (int l = 0; l < 4; ++l)
-            for (int m = 0; m < 32; ++m) y[o++] = A::mul(A::num(((x.u8(j + m) >> (2 * l)) & 3) - 1), d);
+            for (int m = 0; m < 32; ++m) y[o++] = A::mul(A::num(((x.u8(NINFER_AT_(gguf_tq2_0, "qs") + j + m) >> (2 * l)) & 3) - 1), d);
 }
 
 // ---- K-quants (256-value super-blocks) -----------------------------------------------------------
@@ -224,12 +227,12 @@ template <class A>
 void gguf_q2_k(const Bytes &x, Out<A> &y) {  // scales[16], qs[64], d, dmin: x = d*sc * q - dmin*m
     const auto d = A::fp16(x.u16(field_at(block_fields::gguf_q2_k, "d")));
     const auto dmin = A::fp16(x.u16(field_at(block_fields::gguf_q2_k, "dmin")));
-    std::size_t o = 0, q = 16;
+    std::size_t o = 0, q = NINFER_AT_(gguf_q2_k, "qs");
     int is = 0;
     for (int n = 0; n < 256; n += 128) {
         for (int shift = 0; shift < 8; shift += 2)
             for (int half = 0; half < 2; ++half) {
-                const std::uint8_t sc = x.u8(static_cast<std::size_t>(is++));
+                const std::uint8_t sc = x.u8(NINFER_AT_(gguf_q2_k, "scales") + static_cast<std::size_t>(is++));
                 const auto dl = A::mul(d, A::num(sc & 0xF)), ml = A::mul(dmin, A::num(sc >> 4));
                 for (int l = 0; l < 16; ++l)
                     y[o++] = A::sub(A::mul(dl, A::num((x.u8(q + 16 * half + l) >> shift) & 3)), ml);
@@ -250,7 +253,7 @@ void gguf_q3_k(const Bytes &x, Out<A> &y) {  // hmask[32], qs[64], scales[12], d
     aux[0] = (aux[0] & kmask2) | (((tmp >> 0) & kmask1) << 4);
     aux[1] = (aux[1] & kmask2) | (((tmp >> 2) & kmask1) << 4);
     auto scale = [&](int i) { return static_cast<int>(static_cast<std::int8_t>(aux[i / 4] >> (8 * (i % 4)))); };
-    std::size_t o = 0, q = 32;
+    std::size_t o = 0, q = NINFER_AT_(gguf_q3_k, "qs");
     int is = 0;
     std::uint8_t m = 1;
     for (int n = 0; n < 256; n += 128) {
@@ -259,7 +262,7 @@ void gguf_q3_k(const Bytes &x, Out<A> &y) {  // hmask[32], qs[64], scales[12], d
                 const auto dl = A::mul(d, A::num(scale(is++) - 32));
                 for (int l = 0; l < 16; ++l) {
                     const int lo = (x.u8(q + 16 * half + l) >> shift) & 3;
-                    const int hi = (x.u8(static_cast<std::size_t>(16 * half + l)) & m) ? 0 : 4;
+                    const int hi = (x.u8(NINFER_AT_(gguf_q3_k, "hmask") + static_cast<std::size_t>(16 * half + l)) & m) ? 0 : 4;
                     y[o++] = A::mul(dl, A::num(lo - hi));
                 }
             }
@@ -273,12 +276,13 @@ template <class A>
 void gguf_q4_k(const Bytes &x, Out<A> &y) {  // d, dmin, scales[12], qs[128]: x = d*sc * q - dmin*m
     const auto d = A::fp16(x.u16(field_at(block_fields::gguf_q4_k, "d")));
     const auto dmin = A::fp16(x.u16(field_at(block_fields::gguf_q4_k, "dmin")));
-    std::size_t o = 0, q = 16;
+    constexpr std::size_t scales = NINFER_AT_(gguf_q4_k, "scales");
+    std::size_t o = 0, q = NINFER_AT_(gguf_q4_k, "qs");
     for (int is = 0; is < 8; is += 2) {
         int sc = 0, mn = 0;
-        scale_min_k4(x, 4, is, sc, mn);
+        scale_min_k4(x, scales, is, sc, mn);
         const auto d1 = A::mul(d, A::num(sc)), m1 = A::mul(dmin, A::num(mn));
-        scale_min_k4(x, 4, is + 1, sc, mn);
+        scale_min_k4(x, scales, is + 1, sc, mn);
         const auto d2 = A::mul(d, A::num(sc)), m2 = A::mul(dmin, A::num(mn));
         for (int l = 0; l < 32; ++l) y[o++] = A::sub(A::mul(d1, A::num(x.u8(q + l) & 0xF)), m1);
         for (int l = 0; l < 32; ++l) y[o++] = A::sub(A::mul(d2, A::num(x.u8(q + l) >> 4)), m2);
@@ -290,18 +294,19 @@ template <class A>
 void gguf_q5_k(const Bytes &x, Out<A> &y) {  // d, dmin, scales[12], qh[32], qs[128]
     const auto d = A::fp16(x.u16(field_at(block_fields::gguf_q5_k, "d")));
     const auto dmin = A::fp16(x.u16(field_at(block_fields::gguf_q5_k, "dmin")));
-    std::size_t o = 0, ql = 48;
+    constexpr std::size_t scales = NINFER_AT_(gguf_q5_k, "scales"), qh = NINFER_AT_(gguf_q5_k, "qh");
+    std::size_t o = 0, ql = NINFER_AT_(gguf_q5_k, "qs");
     std::uint8_t u1 = 1, u2 = 2;
     for (int is = 0; is < 8; is += 2) {
         int sc = 0, mn = 0;
-        scale_min_k4(x, 4, is, sc, mn);
+        scale_min_k4(x, scales, is, sc, mn);
         const auto d1 = A::mul(d, A::num(sc)), m1 = A::mul(dmin, A::num(mn));
-        scale_min_k4(x, 4, is + 1, sc, mn);
+        scale_min_k4(x, scales, is + 1, sc, mn);
         const auto d2 = A::mul(d, A::num(sc)), m2 = A::mul(dmin, A::num(mn));
         for (int l = 0; l < 32; ++l)
-            y[o++] = A::sub(A::mul(d1, A::num((x.u8(ql + l) & 0xF) + (x.u8(16 + l) & u1 ? 16 : 0))), m1);
+            y[o++] = A::sub(A::mul(d1, A::num((x.u8(ql + l) & 0xF) + (x.u8(qh + l) & u1 ? 16 : 0))), m1);
         for (int l = 0; l < 32; ++l)
-            y[o++] = A::sub(A::mul(d2, A::num((x.u8(ql + l) >> 4) + (x.u8(16 + l) & u2 ? 16 : 0))), m2);
+            y[o++] = A::sub(A::mul(d2, A::num((x.u8(ql + l) >> 4) + (x.u8(qh + l) & u2 ? 16 : 0))), m2);
         ql += 32;
         u1 = static_cast<std::uint8_t>(u1 << 2);
         u2 = static_cast<std::uint8_t>(u2 << 2);
@@ -312,7 +317,8 @@ template <class A>
 void gguf_q6_k(const Bytes &x, Out<A> &y) {  // ql[128], qh[64], scales[16] int8, d: x = d*sc * (q6 - 32)
     const auto d = A::fp16(x.u16(field_at(block_fields::gguf_q6_k, "d")));
     for (int n = 0; n < 2; ++n) {
-        const std::size_t ql = 64 * n, qh = 128 + 32 * n, sc = 192 + 8 * n, o = 128 * n;
+        const std::size_t ql = NINFER_AT_(gguf_q6_k, "ql") + 64 * n, qh = NINFER_AT_(gguf_q6_k, "qh") + 32 * n,
+                          sc = NINFER_AT_(gguf_q6_k, "scales") + 8 * n, o = 128 * n;
         for (int l = 0; l < 32; ++l) {
             const int is = l / 16;
             const std::uint8_t h = x.u8(qh + l);
@@ -327,7 +333,7 @@ void gguf_q6_k(const Bytes &x, Out<A> &y) {  // ql[128], qh[64], scales[16] int8
 template <class A>
 void gguf_q8_k(const Bytes &x, Out<A> &y) {  // d (binary32), qs[256] int8, bsums[16]: x = d * q
     const auto d = A::word(x.u32(field_at(block_fields::gguf_q8_k, "d")));
-    for (int j = 0; j < 256; ++j) y[j] = A::mul(d, A::num(x.i8(4 + static_cast<std::size_t>(j))));
+    for (int j = 0; j < 256; ++j) y[j] = A::mul(d, A::num(x.i8(NINFER_AT_(gguf_q8_k, "qs") + static_cast<std::size_t>(j))));
 }
 
 // ---- i-quants ------------------------------------------------------------------------------------
@@ -349,7 +355,7 @@ void gguf_iq2_xxs(const Bytes &x, Out<A> &y) {  // d, qs[32] uint16
     const auto d = A::fp16(x.u16(field_at(block_fields::gguf_iq2_xxs, "d")));
     std::size_t o = 0;
     for (int ib = 0; ib < 8; ++ib) {
-        const std::uint32_t a0 = x.u32(2 + 8 * ib), a1 = x.u32(6 + 8 * ib);
+        const std::uint32_t a0 = x.u32(NINFER_AT_(gguf_iq2_xxs, "qs") + 8 * ib), a1 = x.u32(NINFER_AT_(gguf_iq2_xxs, "qs") + 4 + 8 * ib);
         const auto db = half_step_scale<A>(d, a1 >> 28, kQuarter);
         for (int l = 0; l < 4; ++l) {
             const std::uint64_t grid = ggml::iq2xxs_grid[(a0 >> (8 * l)) & 0xFF];
@@ -364,10 +370,10 @@ void gguf_iq2_xs(const Bytes &x, Out<A> &y) {  // d, qs[32] uint16, scales[8]
     const auto d = A::fp16(x.u16(field_at(block_fields::gguf_iq2_xs, "d")));
     std::size_t o = 0;
     for (int ib = 0; ib < 8; ++ib) {
-        const std::uint8_t s = x.u8(66 + static_cast<std::size_t>(ib));
+        const std::uint8_t s = x.u8(NINFER_AT_(gguf_iq2_xs, "scales") + static_cast<std::size_t>(ib));
         const typename A::V db[2] = {half_step_scale<A>(d, s & 0xF, kQuarter), half_step_scale<A>(d, s >> 4, kQuarter)};
         for (int l = 0; l < 4; ++l) {
-            const std::uint16_t q = x.u16(2 + 2 * static_cast<std::size_t>(4 * ib + l));
+            const std::uint16_t q = x.u16(NINFER_AT_(gguf_iq2_xs, "qs") + 2 * static_cast<std::size_t>(4 * ib + l));
             const std::uint64_t grid = ggml::iq2xs_grid[q & 511];
             const std::uint8_t signs = ggml::ksigns_iq2xs[q >> 9];
             for (int j = 0; j < 8; ++j) y[o++] = signed_grid<A>(db[l / 2], grid_byte(grid, j), signs & ggml::kmask_iq2xs[j]);
@@ -380,11 +386,13 @@ void gguf_iq2_s(const Bytes &x, Out<A> &y) {  // d, qs[32] grid low bits, signs[
     const auto d = A::fp16(x.u16(field_at(block_fields::gguf_iq2_s, "d")));
     std::size_t o = 0;
     for (int ib = 0; ib < 8; ++ib) {
-        const std::uint8_t s = x.u8(74 + static_cast<std::size_t>(ib)), qh = x.u8(66 + static_cast<std::size_t>(ib));
+        const std::uint8_t s = x.u8(NINFER_AT_(gguf_iq2_s, "scales") + static_cast<std::size_t>(ib)),
+                           qh = x.u8(NINFER_AT_(gguf_iq2_s, "qh") + static_cast<std::size_t>(ib));
         const typename A::V db[2] = {half_step_scale<A>(d, s & 0xF, kQuarter), half_step_scale<A>(d, s >> 4, kQuarter)};
         for (int l = 0; l < 4; ++l) {
-            const std::uint8_t lo = x.u8(2 + 4 * static_cast<std::size_t>(ib) + static_cast<std::size_t>(l));
-            const std::uint8_t signs = x.u8(34 + 4 * static_cast<std::size_t>(ib) + static_cast<std::size_t>(l));
+            const std::uint8_t lo = x.u8(NINFER_AT_(gguf_iq2_s, "qs") + 4 * static_cast<std::size_t>(ib) + static_cast<std::size_t>(l));
+            // The sign bytes are the second half of qs.
+            const std::uint8_t signs = x.u8(NINFER_AT_(gguf_iq2_s, "qs") + 32 + 4 * static_cast<std::size_t>(ib) + static_cast<std::size_t>(l));
             const std::uint64_t grid = ggml::iq2s_grid[lo | ((qh << (8 - 2 * l)) & 0x300)];
             for (int j = 0; j < 8; ++j) y[o++] = signed_grid<A>(db[l / 2], grid_byte(grid, j), signs & ggml::kmask_iq2xs[j]);
         }
@@ -396,11 +404,11 @@ void gguf_iq3_xxs(const Bytes &x, Out<A> &y) {  // d, qs[64] grid indices, scale
     const auto d = A::fp16(x.u16(field_at(block_fields::gguf_iq3_xxs, "d")));
     std::size_t o = 0;
     for (int ib = 0; ib < 8; ++ib) {
-        const std::uint32_t aux = x.u32(66 + 4 * static_cast<std::size_t>(ib));
+        const std::uint32_t aux = x.u32(NINFER_AT_(gguf_iq3_xxs, "qs") + 64 + 4 * static_cast<std::size_t>(ib));  // scales_and_signs follow 64 grid bytes
         const auto db = half_step_scale<A>(d, aux >> 28, kHalf);
         for (int l = 0; l < 4; ++l) {
             const std::uint8_t signs = ggml::ksigns_iq2xs[(aux >> (7 * l)) & 127];
-            const std::size_t qs = 2 + 8 * static_cast<std::size_t>(ib) + 2 * static_cast<std::size_t>(l);
+            const std::size_t qs = NINFER_AT_(gguf_iq3_xxs, "qs") + 8 * static_cast<std::size_t>(ib) + 2 * static_cast<std::size_t>(l);
             const std::uint32_t g1 = ggml::iq3xxs_grid[x.u8(qs)], g2 = ggml::iq3xxs_grid[x.u8(qs + 1)];
             for (int j = 0; j < 4; ++j) y[o + static_cast<std::size_t>(j)] = signed_grid<A>(db, grid_byte(g1, j), signs & ggml::kmask_iq2xs[j]);
             for (int j = 0; j < 4; ++j)
@@ -413,12 +421,12 @@ void gguf_iq3_xxs(const Bytes &x, Out<A> &y) {  // d, qs[64] grid indices, scale
 template <class A>
 void gguf_iq3_s(const Bytes &x, Out<A> &y) {  // d, qs[64], qh[8], signs[32], scales[4]
     const auto d = A::fp16(x.u16(field_at(block_fields::gguf_iq3_s, "d")));
-    std::size_t o = 0, qs = 2, signs = 74;
+    std::size_t o = 0, qs = NINFER_AT_(gguf_iq3_s, "qs"), signs = NINFER_AT_(gguf_iq3_s, "signs");
     for (int ib = 0; ib < 8; ib += 2) {
-        const std::uint8_t s = x.u8(106 + static_cast<std::size_t>(ib / 2));
+        const std::uint8_t s = x.u8(NINFER_AT_(gguf_iq3_s, "scales") + static_cast<std::size_t>(ib / 2));
         const typename A::V db[2] = {A::mul(d, A::num(1 + 2 * (s & 0xF))), A::mul(d, A::num(1 + 2 * (s >> 4)))};
         for (int half = 0; half < 2; ++half) {
-            const std::uint8_t qh = x.u8(66 + static_cast<std::size_t>(ib + half));
+            const std::uint8_t qh = x.u8(NINFER_AT_(gguf_iq3_s, "qh") + static_cast<std::size_t>(ib + half));
             for (int l = 0; l < 4; ++l) {
                 const std::uint32_t g1 = ggml::iq3s_grid[x.u8(qs + 2 * static_cast<std::size_t>(l)) | ((qh << (8 - 2 * l)) & 256)];
                 const std::uint32_t g2 = ggml::iq3s_grid[x.u8(qs + 2 * static_cast<std::size_t>(l) + 1) | ((qh << (7 - 2 * l)) & 256)];
@@ -445,10 +453,10 @@ void gguf_iq1_s(const Bytes &x, Out<A> &y) {  // d, qs[32], qh[8] uint16
     const auto d = A::fp16(x.u16(field_at(block_fields::gguf_iq1_s, "d")));
     std::size_t o = 0;
     for (int ib = 0; ib < 8; ++ib) {
-        const std::uint16_t qh = x.u16(34 + 2 * static_cast<std::size_t>(ib));
+        const std::uint16_t qh = x.u16(NINFER_AT_(gguf_iq1_s, "qh") + 2 * static_cast<std::size_t>(ib));
         const auto dl = A::mul(d, A::num(2 * ((qh >> 12) & 7) + 1));
         for (int l = 0; l < 4; ++l) {
-            const std::uint64_t grid = ggml::iq1s_grid[x.u8(2 + 4 * static_cast<std::size_t>(ib) + static_cast<std::size_t>(l)) | (((qh >> (3 * l)) & 7) << 8)];
+            const std::uint64_t grid = ggml::iq1s_grid[x.u8(NINFER_AT_(gguf_iq1_s, "qs") + 4 * static_cast<std::size_t>(ib) + static_cast<std::size_t>(l)) | (((qh >> (3 * l)) & 7) << 8)];
             for (int j = 0; j < 8; ++j) y[o++] = iq1_element<A>(dl, grid, j, qh & 0x8000);
         }
     }
@@ -464,7 +472,8 @@ void gguf_iq1_m(const Bytes &x, Out<A> &y) {  // qs[32], qh[16], scales[8] (four
     for (int ib = 0; ib < 8; ++ib) {
         const auto dl1 = A::mul(d, A::num(2 * ((sc[ib / 2] >> (6 * (ib % 2) + 0)) & 7) + 1));
         const auto dl2 = A::mul(d, A::num(2 * ((sc[ib / 2] >> (6 * (ib % 2) + 3)) & 7) + 1));
-        const std::size_t qs = 4 * static_cast<std::size_t>(ib), qh = 32 + 2 * static_cast<std::size_t>(ib);
+        const std::size_t qs = NINFER_AT_(gguf_iq1_m, "qs") + 4 * static_cast<std::size_t>(ib),
+                          qh = NINFER_AT_(gguf_iq1_m, "qh") + 2 * static_cast<std::size_t>(ib);
         const int idx[4] = {x.u8(qs) | ((x.u8(qh) << 8) & 0x700), x.u8(qs + 1) | ((x.u8(qh) << 4) & 0x700),
                             x.u8(qs + 2) | ((x.u8(qh + 1) << 8) & 0x700), x.u8(qs + 3) | ((x.u8(qh + 1) << 4) & 0x700)};
         const bool neg[4] = {(x.u8(qh) & 0x08) != 0, (x.u8(qh) & 0x80) != 0, (x.u8(qh + 1) & 0x08) != 0, (x.u8(qh + 1) & 0x80) != 0};
@@ -477,8 +486,8 @@ template <class A>
 void gguf_iq4_nl(const Bytes &x, Out<A> &y) {  // d, qs[16]: x = d * kvalues_iq4nl[nibble]
     const auto d = A::fp16(x.u16(field_at(block_fields::gguf_iq4_nl, "d")));
     for (int j = 0; j < 16; ++j) {
-        y[j] = A::mul(d, A::num(ggml::kvalues_iq4nl[x.u8(2 + j) & 0xF]));
-        y[j + 16] = A::mul(d, A::num(ggml::kvalues_iq4nl[x.u8(2 + j) >> 4]));
+        y[j] = A::mul(d, A::num(ggml::kvalues_iq4nl[x.u8(NINFER_AT_(gguf_iq4_nl, "qs") + j) & 0xF]));
+        y[j + 16] = A::mul(d, A::num(ggml::kvalues_iq4nl[x.u8(NINFER_AT_(gguf_iq4_nl, "qs") + j) >> 4]));
     }
 }
 
@@ -487,15 +496,17 @@ void gguf_iq4_xs(const Bytes &x, Out<A> &y) {  // d, scales_h, scales_l[4], qs[1
     const auto d = A::fp16(x.u16(field_at(block_fields::gguf_iq4_xs, "d")));
     const std::uint16_t sh = x.u16(field_at(block_fields::gguf_iq4_xs, "scales_h"));
     for (int ib = 0; ib < 8; ++ib) {
-        const int ls = ((x.u8(4 + static_cast<std::size_t>(ib / 2)) >> (4 * (ib % 2))) & 0xF) | (((sh >> (2 * ib)) & 3) << 4);
+        const int ls = ((x.u8(NINFER_AT_(gguf_iq4_xs, "scales_l") + static_cast<std::size_t>(ib / 2)) >> (4 * (ib % 2))) & 0xF) | (((sh >> (2 * ib)) & 3) << 4);
         const auto dl = A::mul(d, A::num(ls - 32));
         for (int j = 0; j < 16; ++j) {
-            const std::uint8_t q = x.u8(8 + 16 * static_cast<std::size_t>(ib) + static_cast<std::size_t>(j));
+            const std::uint8_t q = x.u8(NINFER_AT_(gguf_iq4_xs, "qs") + 16 * static_cast<std::size_t>(ib) + static_cast<std::size_t>(j));
             y[32 * ib + j] = A::mul(dl, A::num(ggml::kvalues_iq4nl[q & 0xF]));
             y[32 * ib + j + 16] = A::mul(dl, A::num(ggml::kvalues_iq4nl[q >> 4]));
         }
     }
 }
+
+#undef NINFER_AT_
 
 /// A decoder of one block, evaluated with policy A.
 template <class A>

@@ -242,9 +242,10 @@ void scale_min_k4(int j, const std::uint8_t *q, std::uint8_t &d, std::uint8_t &m
 }
 
 std::vector<std::uint8_t> q2_k(const F *x) {
-    constexpr std::size_t d_at = field_at(block_fields::gguf_q2_k, "d"), dmin_at = field_at(block_fields::gguf_q2_k, "dmin");
-    std::vector<std::uint8_t> y(84, 0);
-    std::uint8_t *scales_out = y.data(), *qs = y.data() + 16;
+    constexpr auto &f = block_fields::gguf_q2_k;
+    constexpr std::size_t d_at = field_at(f, "d"), dmin_at = field_at(f, "dmin");
+    std::vector<std::uint8_t> y(block_size(f), 0);
+    std::uint8_t *scales_out = y.data() + field_at(f, "scales"), *qs = y.data() + field_at(f, "qs");
     std::uint8_t L[256];
     F weights[16], mins[16], scales[16];
     const F q4scale = F(15);
@@ -270,9 +271,9 @@ std::vector<std::uint8_t> q2_k(const F *x) {
         abi::store_le16(&y[dmin_at], to_fp16(F(0)));
     }
     for (int j = 0; j < 16; ++j) {
-        const F d = from_fp16(static_cast<std::uint16_t>(y[d_at] | y[d_at + 1] << 8)) * F(scales_out[j] & 0xF);
+        const F d = from_fp16(abi::load_le16(&y[d_at])) * F(scales_out[j] & 0xF);
         if (!truthy(d)) continue;
-        const F dm = from_fp16(static_cast<std::uint16_t>(y[dmin_at] | y[dmin_at + 1] << 8)) * F(scales_out[j] >> 4);
+        const F dm = from_fp16(abi::load_le16(&y[dmin_at])) * F(scales_out[j] >> 4);
         for (int ii = 0; ii < 16; ++ii) {
             const int l = nearest_int((x[16 * j + ii] + dm) / d);
             L[16 * j + ii] = static_cast<std::uint8_t>(std::max(0, std::min(3, l)));
@@ -285,9 +286,10 @@ std::vector<std::uint8_t> q2_k(const F *x) {
 }
 
 std::vector<std::uint8_t> q3_k(const F *x) {
-    constexpr std::size_t d_at = field_at(block_fields::gguf_q3_k, "d");
-    std::vector<std::uint8_t> y(110, 0);
-    std::uint8_t *hmask = y.data(), *qs = y.data() + 32, *sc_out = y.data() + 96;
+    constexpr auto &f = block_fields::gguf_q3_k;
+    constexpr std::size_t d_at = field_at(f, "d");
+    std::vector<std::uint8_t> y(block_size(f), 0);
+    std::uint8_t *hmask = y.data() + field_at(f, "hmask"), *qs = y.data() + field_at(f, "qs"), *sc_out = y.data() + field_at(f, "scales");
     std::int8_t L[256];
     F scales[16];
     F max_scale, amax;
@@ -318,7 +320,7 @@ std::vector<std::uint8_t> q3_k(const F *x) {
     for (int j = 0; j < 16; ++j) {
         auto sc = static_cast<std::int8_t>(j < 8 ? sc_out[j] & 0xF : sc_out[j - 8] >> 4);
         sc = static_cast<std::int8_t>((sc | (((sc_out[8 + j % 4] >> (2 * (j / 4))) & 3) << 4)) - 32);
-        const F d = from_fp16(static_cast<std::uint16_t>(y[d_at] | y[d_at + 1] << 8)) * F(sc);
+        const F d = from_fp16(abi::load_le16(&y[d_at])) * F(sc);
         if (!truthy(d)) continue;
         for (int ii = 0; ii < 16; ++ii) {
             const int l = nearest_int(x[16 * j + ii] / d);
@@ -349,8 +351,11 @@ std::vector<std::uint8_t> q45_k(const F *x, int bits) {
     constexpr std::size_t d_at = field_at(block_fields::gguf_q4_k, "d"), dmin_at = field_at(block_fields::gguf_q4_k, "dmin");
     static_assert(d_at == field_at(block_fields::gguf_q5_k, "d") && dmin_at == field_at(block_fields::gguf_q5_k, "dmin"));
     const int nmax = (1 << bits) - 1;
-    std::vector<std::uint8_t> y(bits == 4 ? 144 : 176, 0);
-    std::uint8_t *sc_out = y.data() + 4;
+    constexpr auto &f4 = block_fields::gguf_q4_k;
+    constexpr auto &f5 = block_fields::gguf_q5_k;
+    static_assert(field_at(f4, "scales") == field_at(f5, "scales"));
+    std::vector<std::uint8_t> y(bits == 4 ? block_size(f4) : block_size(f5), 0);
+    std::uint8_t *sc_out = y.data() + field_at(f4, "scales");
     std::uint8_t L[256];
     F weights[32], mins[8], scales[8];
     F max_scale, max_min;
@@ -385,20 +390,20 @@ std::vector<std::uint8_t> q45_k(const F *x, int bits) {
     for (int j = 0; j < 8; ++j) {
         std::uint8_t sc = 0, m = 0;
         scale_min_k4(j, sc_out, sc, m);
-        const F d = from_fp16(static_cast<std::uint16_t>(y[d_at] | y[d_at + 1] << 8)) * F(sc);
+        const F d = from_fp16(abi::load_le16(&y[d_at])) * F(sc);
         if (!truthy(d)) continue;
-        const F dm = from_fp16(static_cast<std::uint16_t>(y[dmin_at] | y[dmin_at + 1] << 8)) * F(m);
+        const F dm = from_fp16(abi::load_le16(&y[dmin_at])) * F(m);
         for (int ii = 0; ii < 32; ++ii) {
             const int l = nearest_int((x[32 * j + ii] + dm) / d);
             L[32 * j + ii] = static_cast<std::uint8_t>(std::max(0, std::min(nmax, l)));
         }
     }
     if (bits == 4) {
-        for (int j = 0, q = 16; j < 256; j += 64, q += 32)
+        for (int j = 0, q = static_cast<int>(field_at(f4, "qs")); j < 256; j += 64, q += 32)
             for (int l = 0; l < 32; ++l) y[static_cast<std::size_t>(q + l)] = static_cast<std::uint8_t>(L[j + l] | (L[j + l + 32] << 4));
         return y;
     }
-    std::uint8_t *qh = y.data() + 16, *ql = y.data() + 48;
+    std::uint8_t *qh = y.data() + field_at(f5, "qh"), *ql = y.data() + field_at(f5, "qs");
     std::uint8_t m1 = 1, m2 = 2;
     for (int n = 0; n < 256; n += 64) {
         for (int j = 0; j < 32; ++j) {
@@ -421,8 +426,9 @@ std::vector<std::uint8_t> q45_k(const F *x, int bits) {
 }
 
 std::vector<std::uint8_t> q6_k(const F *x) {
-    constexpr std::size_t d_at = field_at(block_fields::gguf_q6_k, "d");
-    std::vector<std::uint8_t> y(210, 0);
+    constexpr auto &f = block_fields::gguf_q6_k;
+    constexpr std::size_t d_at = field_at(f, "d");
+    std::vector<std::uint8_t> y(block_size(f), 0);
     std::int8_t L[256];
     F scales[16];
     F max_scale, max_abs_scale;
@@ -440,17 +446,17 @@ std::vector<std::uint8_t> q6_k(const F *x) {
     }
     const F iscale = F(-128) / max_scale;
     abi::store_le16(&y[d_at], to_fp16(F(1) / iscale));
-    auto *sc_out = reinterpret_cast<std::int8_t *>(y.data() + 192);
+    auto *sc_out = reinterpret_cast<std::int8_t *>(y.data() + field_at(f, "scales"));
     for (int ib = 0; ib < 16; ++ib) sc_out[ib] = static_cast<std::int8_t>(std::min(127, nearest_int(iscale * scales[ib])));
     for (int j = 0; j < 16; ++j) {
-        const F d = from_fp16(static_cast<std::uint16_t>(y[d_at] | y[d_at + 1] << 8)) * F(sc_out[j]);
+        const F d = from_fp16(abi::load_le16(&y[d_at])) * F(sc_out[j]);
         if (!truthy(d)) continue;
         for (int ii = 0; ii < 16; ++ii) {
             const int l = nearest_int(x[16 * j + ii] / d);
             L[16 * j + ii] = static_cast<std::int8_t>(std::max(-32, std::min(31, l)) + 32);
         }
     }
-    std::uint8_t *ql = y.data(), *qh = y.data() + 128;
+    std::uint8_t *ql = y.data() + field_at(f, "ql"), *qh = y.data() + field_at(f, "qh");
     for (int j = 0; j < 256; j += 128) {
         for (int l = 0; l < 32; ++l) {
             const int q1 = L[j + l] & 0xF, q2 = L[j + l + 32] & 0xF, q3 = L[j + l + 64] & 0xF, q4 = L[j + l + 96] & 0xF;

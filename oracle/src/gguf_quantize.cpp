@@ -9,6 +9,7 @@
 
 #include "ninfer/abi/bytes.hpp"
 #include "ninfer/abi/gguf_table.hpp"
+#include "ninfer/oracle/gguf_fields.hpp"
 #include "gguf_internal.hpp"
 
 namespace ninfer::oracle {
@@ -17,6 +18,7 @@ namespace {
 
 using B = gguf_detail::Binary32;
 using W = std::uint32_t;
+namespace F = ninfer::oracle::block_fields;
 
 constexpr W kZero = 0, kOne = 0x3F800000u, kHalf = 0x3F000000u, kFltMax = 0x7F7FFFFFu;
 
@@ -72,19 +74,20 @@ std::vector<std::uint8_t> symmetric_nibbles(std::span<const W> x, int bits, std:
     const long half = 1L << (bits - 1), qmax = (1L << bits) - 1;
     const W d = B::div(signed_absmax(x), B::num(-half));
     const W id = inverse_or_zero(d);
-    abi::store_le16(&b[0], B::to_fp16(d));
+    abi::store_le16(&b[field_at(F::gguf_q4_0, "d")], B::to_fp16(d));
+    static_assert(field_at(F::gguf_q4_0, "d") == field_at(F::gguf_q5_0, "d"));
     const W offset = B::add(B::num(half), kHalf);  // 8.5f, 16.5f: exact
     std::uint32_t qh = 0;
     for (std::size_t j = 0; j < 16; ++j) {
         const long xi0 = std::min(qmax, int8_of(trunc_to_int(B::add(B::mul(x[j], id), offset))));
         const long xi1 = std::min(qmax, int8_of(trunc_to_int(B::add(B::mul(x[j + 16], id), offset))));
-        const std::size_t qs = bits == 4 ? 2 : 6;
+        const std::size_t qs = bits == 4 ? field_at(F::gguf_q4_0, "qs") : field_at(F::gguf_q5_0, "qs");
         b[qs + j] = static_cast<std::uint8_t>((xi0 & 0xF) | (xi1 & 0xF) << 4);
         qh |= static_cast<std::uint32_t>((xi0 & 0x10) >> 4) << j;
         qh |= static_cast<std::uint32_t>((xi1 & 0x10) >> 4) << (j + 16);
     }
     if (bits == 5)
-        abi::store_le32(&b[2], qh);
+        abi::store_le32(&b[field_at(F::gguf_q5_0, "qh")], qh);
     return b;
 }
 
@@ -95,8 +98,9 @@ std::vector<std::uint8_t> affine_nibbles(std::span<const W> x, int bits, std::si
     min_max(x, min, max);
     const W d = B::div(B::sub(max, min), B::num((1L << bits) - 1));
     const W id = inverse_or_zero(d);
-    abi::store_le16(&b[0], B::to_fp16(d));
-    abi::store_le16(&b[2], B::to_fp16(min));
+    static_assert(field_at(F::gguf_q4_1, "d") == field_at(F::gguf_q5_1, "d") && field_at(F::gguf_q4_1, "m") == field_at(F::gguf_q5_1, "m"));
+    abi::store_le16(&b[field_at(F::gguf_q4_1, "d")], B::to_fp16(d));
+    abi::store_le16(&b[field_at(F::gguf_q4_1, "m")], B::to_fp16(min));
     std::uint32_t qh = 0;
     for (std::size_t j = 0; j < 16; ++j) {
         long xi0 = trunc_to_int(B::add(B::mul(B::sub(x[j], min), id), kHalf));
@@ -105,13 +109,13 @@ std::vector<std::uint8_t> affine_nibbles(std::span<const W> x, int bits, std::si
             xi0 = std::min(15L, int8_of(xi0));
             xi1 = std::min(15L, int8_of(xi1));
         }
-        const std::size_t qs = bits == 4 ? 4 : 8;
+        const std::size_t qs = bits == 4 ? field_at(F::gguf_q4_1, "qs") : field_at(F::gguf_q5_1, "qs");
         b[qs + j] = static_cast<std::uint8_t>((xi0 & 0xF) | (xi1 & 0xF) << 4);
         qh |= static_cast<std::uint32_t>((xi0 & 0x10) >> 4) << j;
         qh |= static_cast<std::uint32_t>((xi1 & 0x10) >> 4) << (j + 16);
     }
     if (bits == 5)
-        abi::store_le32(&b[4], qh);
+        abi::store_le32(&b[field_at(F::gguf_q5_1, "qh")], qh);
     return b;
 }
 
@@ -123,15 +127,16 @@ std::vector<std::uint8_t> q8_blocks(std::span<const W> x, bool with_sum, std::si
     for (const W v : x) amax = B::less(amax, B::abs(v)) ? B::abs(v) : amax;  // MAX(amax, fabsf(v))
     const W d = B::div(amax, B::num(127));
     const W id = inverse_or_zero(d);
-    abi::store_le16(&b[0], B::to_fp16(d));
-    const std::size_t qs = with_sum ? 4 : 2;
+    static_assert(field_at(F::gguf_q8_0, "d") == field_at(F::gguf_q8_1, "d"));
+    abi::store_le16(&b[field_at(F::gguf_q8_0, "d")], B::to_fp16(d));
+    const std::size_t qs = with_sum ? field_at(F::gguf_q8_1, "qs") : field_at(F::gguf_q8_0, "qs");
     long sum = 0;
     for (std::size_t j = 0; j < 32; ++j) {
         const auto q = static_cast<std::int8_t>(int8_of(roundf_to_int(B::mul(x[j], id))));
         b[qs + j] = static_cast<std::uint8_t>(q);
         sum += q;
     }
-    if (with_sum) abi::store_le16(&b[2], B::to_fp16(B::mul(B::num(sum), d)));
+    if (with_sum) abi::store_le16(&b[field_at(F::gguf_q8_1, "s")], B::to_fp16(B::mul(B::num(sum), d)));
     return b;
 }
 
@@ -139,7 +144,8 @@ std::vector<std::uint8_t> q8_blocks(std::span<const W> x, bool with_sum, std::si
 /// bsums per 16, d = 1 / iscale as binary32. An all-zero block stores d = 0, codes 0 and (suite
 /// reading: ggml leaves them unwritten) bsums 0.
 std::vector<std::uint8_t> q8_k_block(std::span<const W> x) {
-    std::vector<std::uint8_t> b(292, 0);
+    constexpr std::size_t qs = field_at(F::gguf_q8_k, "qs"), bsums = field_at(F::gguf_q8_k, "bsums");
+    std::vector<std::uint8_t> b(block_size(F::gguf_q8_k), 0);
     W amax = kZero, max = kZero;
     for (const W v : x)
         if (B::less(amax, B::abs(v))) {
@@ -148,14 +154,14 @@ std::vector<std::uint8_t> q8_k_block(std::span<const W> x) {
         }
     if (!nonzero(amax)) return b;
     const W iscale = B::div(B::num(-127), max);
-    for (std::size_t j = 0; j < 256; ++j) b[4 + j] = static_cast<std::uint8_t>(std::min(127, gguf_detail::nearest_int(B::mul(iscale, x[j]))));
+    for (std::size_t j = 0; j < 256; ++j) b[qs + j] = static_cast<std::uint8_t>(std::min(127, gguf_detail::nearest_int(B::mul(iscale, x[j]))));
     for (std::size_t g = 0; g < 16; ++g) {
         int sum = 0;
-        for (std::size_t i = 0; i < 16; ++i) sum += static_cast<std::int8_t>(b[4 + 16 * g + i]);
-        abi::store_le16(&b[260 + 2 * g], static_cast<std::uint16_t>(sum));
+        for (std::size_t i = 0; i < 16; ++i) sum += static_cast<std::int8_t>(b[qs + 16 * g + i]);
+        abi::store_le16(&b[bsums + 2 * g], static_cast<std::uint16_t>(sum));
     }
     const W d = B::div(kOne, iscale);
-    abi::store_le32(&b[0], d);
+    abi::store_le32(&b[field_at(F::gguf_q8_k, "d")], d);
     return b;
 }
 

@@ -14,6 +14,7 @@
 #include <fmt/format.h>
 
 #include "ninfer/abi/bytes.hpp"
+#include "ninfer/oracle/gguf_fields.hpp"
 #include "gguf_internal.hpp"
 #include "ninfer/oracle/ggml_tables.hpp"
 
@@ -23,6 +24,7 @@ namespace {
 
 using B = Binary32;
 using W = std::uint32_t;
+namespace F = ninfer::oracle::block_fields;
 
 constexpr W kZero = 0, kOne = 0x3F800000u, kSign = 0x80000000u;
 constexpr W kGroupMaxEps = 0x26901D7Du;  // GROUP_MAX_EPS = 1e-15f, the binary32 nearest 1e-15
@@ -109,7 +111,7 @@ void super_block_scales(const W *x, const W *scales, W max_scale, std::vector<st
     const int nb = static_cast<int>(y.size() - 8) * 2 / kSubBlock;
     const W d = B::div(max_scale ^ kSign, B::num(32));
     const std::uint16_t dh = fp16_x86(d);
-    abi::store_le16(y.data(), dh);
+    abi::store_le16(y.data() + field_at(F::gguf_iq4_xs, "d"), dh);
     const W id = nonzero(d) ? B::div(kOne, d) : kZero;
     std::uint16_t scales_h = 0;
     for (int ib = 0; ib < nb; ++ib) {
@@ -118,17 +120,17 @@ void super_block_scales(const W *x, const W *scales, W max_scale, std::vector<st
         const W idl = nonzero(dl) ? B::div(kOne, dl) : kZero;
         for (int j = 0; j < kSubBlock; ++j) L[kSubBlock * ib + j] = static_cast<std::uint8_t>(best_index(B::mul(idl, x[kSubBlock * ib + j])));
         const int ls = l + 32;
-        y[4 + static_cast<std::size_t>(ib / 2)] |= static_cast<std::uint8_t>((ls & 0xF) << (4 * (ib % 2)));
+        y[field_at(F::gguf_iq4_xs, "scales_l") + static_cast<std::size_t>(ib / 2)] |= static_cast<std::uint8_t>((ls & 0xF) << (4 * (ib % 2)));
         scales_h = static_cast<std::uint16_t>(scales_h | (ls >> 4) << (2 * (ib % 8)));
     }
-    abi::store_le16(y.data() + 2, scales_h);
+    abi::store_le16(y.data() + field_at(F::gguf_iq4_xs, "scales_h"), scales_h);
 }
 
 /// quantize_row_iq4_nl_impl(super, 32, x, ..., kvalues_iq4nl, NULL, ntry) of one block.
 GgufQuantized iq4_impl(std::span<const W> x, int ntry, const char *name) {
     GgufQuantized out;
     const int super = static_cast<int>(x.size()), nb = super / kSubBlock;
-    out.block.assign(nb > 1 ? 8 + static_cast<std::size_t>(super) / 2 : 2 + static_cast<std::size_t>(super) / 2, 0);
+    out.block.assign(nb > 1 ? block_size(F::gguf_iq4_xs) : block_size(F::gguf_iq4_nl), 0);
     std::vector<std::uint8_t> L(static_cast<std::size_t>(super), 0);
     std::vector<W> scales(static_cast<std::size_t>(nb), kZero);
     W max_scale = kZero, amax_scale = kZero;
@@ -152,13 +154,13 @@ GgufQuantized iq4_impl(std::span<const W> x, int ntry, const char *name) {
             return out;
         }
         const std::uint16_t dh = fp16_x86(scales[0]);
-        abi::store_le16(&out.block[0], dh);
+        abi::store_le16(&out.block[field_at(F::gguf_iq4_nl, "d")], dh);
         if (ntry > 0) {
             const W id = nonzero(scales[0]) ? B::div(kOne, scales[0]) : kZero;
             for (int j = 0; j < super; ++j) L[static_cast<std::size_t>(j)] = static_cast<std::uint8_t>(best_index(B::mul(id, x[static_cast<std::size_t>(j)])));
         }
     }
-    const std::size_t qs = nb > 1 ? 8 : 2;
+    const std::size_t qs = nb > 1 ? field_at(F::gguf_iq4_xs, "qs") : field_at(F::gguf_iq4_nl, "qs");
     for (int i = 0; i < super / 32; ++i)
         for (int j = 0; j < 16; ++j)
             out.block[qs + static_cast<std::size_t>(16 * i + j)] =

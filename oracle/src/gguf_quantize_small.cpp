@@ -10,6 +10,7 @@
 #include <string>
 
 #include "ninfer/abi/bytes.hpp"
+#include "ninfer/oracle/gguf_fields.hpp"
 #include "gguf_internal.hpp"
 #include "ninfer/oracle/ggml_tables.hpp"
 
@@ -20,6 +21,7 @@ namespace {
 using B = Binary32;
 using W = std::uint32_t;
 using Block = std::vector<std::uint8_t>;
+namespace F = ninfer::oracle::block_fields;
 
 constexpr W kZero = 0, kOne = 0x3F800000u, kHalf = 0x3F000000u;
 constexpr W k448 = 0x43E00000u, k512 = 0x44000000u;  // 448.0f, 512.0f
@@ -45,24 +47,26 @@ int lroundf_plus_one(W v) {
 
 /// q1_0: d = (sum of |x|) / 128 in ggml's order; bit j set when x[j] >= 0 (-0 included).
 Block q1_0(std::span<const W> x) {
-    Block b(18, 0);
+    constexpr auto &f = F::gguf_q1_0;
+    Block b(block_size(f), 0);
     W sum = kZero;
     for (const W v : x) sum = B::add(sum, B::abs(v));
-    abi::store_le16(&b[0], B::to_fp16(B::div(sum, B::num(128))));
+    abi::store_le16(&b[field_at(f, "d")], B::to_fp16(B::div(sum, B::num(128))));
     for (std::size_t j = 0; j < 128; ++j)
-        if (!B::less(x[j], kZero)) b[2 + j / 8] |= static_cast<std::uint8_t>(1u << (j % 8));
+        if (!B::less(x[j], kZero)) b[field_at(f, "qs") + j / 8] |= static_cast<std::uint8_t>(1u << (j % 8));
     return b;
 }
 
 /// q2_0: d = amax, id = d > 0 ? 1/d : 0, u = clamp((int)roundf(x * id) + 1, 0, 3), LSB first.
 Block q2_0(std::span<const W> x) {
-    Block b(18, 0);
+    constexpr auto &f = F::gguf_q2_0;
+    Block b(block_size(f), 0);
     const W d = amax_of(x);
     const W id = B::less(kZero, d) ? B::div(kOne, d) : kZero;
-    abi::store_le16(&b[0], B::to_fp16(d));
+    abi::store_le16(&b[field_at(f, "d")], B::to_fp16(d));
     for (std::size_t j = 0; j < 64; ++j) {
         const long long u = std::clamp(roundf_int(B::mul(x[j], id)) + 1, 0LL, 3LL);
-        b[2 + j / 4] |= static_cast<std::uint8_t>(u << ((j % 4) * 2));
+        b[field_at(f, "qs") + j / 4] |= static_cast<std::uint8_t>(u << ((j % 4) * 2));
     }
     return b;
 }
@@ -89,27 +93,30 @@ void tq1_0_run(std::span<const W> x, const Ternary &t, std::size_t base, std::si
 /// tq1_0 = qs[48], qh[4], binary16 d: 32 bytes of 5 trits (values 0..159), 16 bytes of 5
 /// (160..239), 4 bytes of 4 (240..255).
 Block tq1_0(std::span<const W> x) {
-    Block b(54, 0);
+    constexpr auto &f = F::gguf_tq1_0;
+    constexpr std::size_t qs = field_at(f, "qs");
+    Block b(block_size(f), 0);
     const Ternary t(x);
-    tq1_0_run(x, t, 0, 32, 5, b.data());
-    tq1_0_run(x, t, 160, 16, 5, b.data() + 32);
-    tq1_0_run(x, t, 240, 4, 4, b.data() + 48);
-    abi::store_le16(&b[52], B::to_fp16(t.d));
+    tq1_0_run(x, t, 0, 32, 5, b.data() + qs);
+    tq1_0_run(x, t, 160, 16, 5, b.data() + qs + 32);  // qs holds 32 + 16 bytes
+    tq1_0_run(x, t, 240, 4, 4, b.data() + field_at(f, "qh"));
+    abi::store_le16(&b[field_at(f, "d")], B::to_fp16(t.d));
     return b;
 }
 
 /// tq2_0 = qs[64], binary16 d: byte j + m (j = 0, 32) holds the trits of values 4j + m + 32n
 /// (n < 4) in bits 2n.
 Block tq2_0(std::span<const W> x) {
-    Block b(66, 0);
+    constexpr auto &f = F::gguf_tq2_0;
+    Block b(block_size(f), 0);
     const Ternary t(x);
     for (std::size_t j = 0; j < 64; j += 32)
         for (std::size_t m = 0; m < 32; ++m) {
             unsigned q = 0;
             for (std::size_t n = 0; n < 4; ++n) q += static_cast<unsigned>(t.trit(x[4 * j + m + 32 * n]) & 3) << (2 * n);
-            b[j + m] = static_cast<std::uint8_t>(q);
+            b[field_at(f, "qs") + j + m] = static_cast<std::uint8_t>(q);
         }
-    abi::store_le16(&b[64], B::to_fp16(t.d));
+    abi::store_le16(&b[field_at(f, "d")], B::to_fp16(t.d));
     return b;
 }
 
@@ -142,12 +149,13 @@ long floor_log2f(W a) {
 /// float arithmetic is exact on these integers; below 2^-125 the conversion's low byte wraps,
 /// as x86-64's cvttss2si leaves it), d = ggml_e8m0_to_fp32_half(e), codes best_index_mxfp4.
 Block mxfp4(std::span<const W> x) {
-    Block b(17, 0);
+    constexpr auto &f = F::gguf_mxfp4;
+    Block b(block_size(f), 0);
     const W amax = amax_of(x);
     const auto e = static_cast<std::uint8_t>(B::less(kZero, amax) ? (floor_log2f(amax) - 2 + 127) & 0xFF : 0);
     const W d = e8m0_half_word(e);
-    b[0] = e;
-    for (std::size_t j = 0; j < 16; ++j) b[1 + j] = static_cast<std::uint8_t>(best_index_fp4(x[j], d) | best_index_fp4(x[j + 16], d) << 4);
+    b[field_at(f, "e")] = e;
+    for (std::size_t j = 0; j < 16; ++j) b[field_at(f, "qs") + j] = static_cast<std::uint8_t>(best_index_fp4(x[j], d) | best_index_fp4(x[j + 16], d) << 4);
     return b;
 }
 
@@ -175,14 +183,15 @@ std::uint8_t fp32_to_ue4m3(W v) {
 /// ggml's nvfp4 = d[4] UE4M3, qs[32]: per 16 values ue = fp32_to_ue4m3(amax / 6), d =
 /// ggml_ue4m3_to_fp32(ue) (halved), byte 8s + j holds values j (low) and j + 8 (high).
 Block nvfp4(std::span<const W> x) {
-    Block b(36, 0);
+    constexpr auto &f = F::gguf_nvfp4;
+    Block b(block_size(f), 0);
     for (std::size_t s = 0; s < 4; ++s) {
         const auto xb = x.subspan(16 * s, 16);
         const std::uint8_t ue = fp32_to_ue4m3(B::div(amax_of(xb), B::num(6)));
-        b[s] = ue;
+        b[field_at(f, "d0") + s] = ue;  // d0 .. d3
         const W d = ue4m3_half_word(ue);
         for (std::size_t j = 0; j < 8; ++j)
-            b[4 + 8 * s + j] = static_cast<std::uint8_t>(best_index_fp4(xb[j], d) | best_index_fp4(xb[j + 8], d) << 4);
+            b[field_at(f, "qs") + 8 * s + j] = static_cast<std::uint8_t>(best_index_fp4(xb[j], d) | best_index_fp4(xb[j + 8], d) << 4);
     }
     return b;
 }

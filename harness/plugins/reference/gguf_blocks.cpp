@@ -8,10 +8,12 @@
 #include "gguf_blocks.hpp"
 
 #include <bit>
+#include <cstring>
 
 #include "ninfer/abi/bytes.hpp"
 #include "ninfer/abi/gguf_table.hpp"
 #include "ninfer/oracle/ggml_tables.hpp"
+#include "gguf_block_structs.hpp"
 
 namespace ninfer::reference::gguf_blocks {
 
@@ -62,17 +64,19 @@ inline void put(std::uint8_t *out, std::uint64_t i, float v) {
     abi::store_le32(out + 4 * i, v != v ? kCanonicalNaN : std::bit_cast<std::uint32_t>(v));
 }
 
-using abi::load_le16;
 using abi::load_le32;
-inline float half_at(const std::uint8_t *p) { return fp16_to_f32(load_le16(p)); }
+using namespace ggml_struct;
 
 // ---- 32-value blocks -----------------------------------------------------------------------------
+// Each decoder copies block i of the row into ggml's struct (gguf_block_structs.hpp) and reads
+// its members by name.
 
 void gguf_q4_0(const std::uint8_t *x, std::uint64_t nb, std::uint8_t *y) {
-    for (std::uint64_t i = 0; i < nb; ++i, x += 18) {
-        const float d = half_at(x);
+    for (std::uint64_t i = 0; i < nb; ++i) {
+        const auto b = load<block_q4_0>(x, i);
+        const float d = fp16_to_f32(b.d);
         for (int j = 0; j < 16; ++j) {
-            const int x0 = (x[2 + j] & 0x0F) - 8, x1 = (x[2 + j] >> 4) - 8;
+            const int x0 = (b.qs[j] & 0x0F) - 8, x1 = (b.qs[j] >> 4) - 8;
             put(y, 32 * i + j, static_cast<float>(x0) * d);
             put(y, 32 * i + j + 16, static_cast<float>(x1) * d);
         }
@@ -80,22 +84,27 @@ void gguf_q4_0(const std::uint8_t *x, std::uint64_t nb, std::uint8_t *y) {
 }
 
 void gguf_q4_1(const std::uint8_t *x, std::uint64_t nb, std::uint8_t *y) {
-    for (std::uint64_t i = 0; i < nb; ++i, x += 20) {
-        const float d = half_at(x), m = half_at(x + 2);
+    for (std::uint64_t i = 0; i < nb; ++i) {
+        const auto b = load<block_q4_1>(x, i);
+        const float d = fp16_to_f32(b.d), m = fp16_to_f32(b.m);
         for (int j = 0; j < 16; ++j) {
-            put(y, 32 * i + j, static_cast<float>(x[4 + j] & 0x0F) * d + m);
-            put(y, 32 * i + j + 16, static_cast<float>(x[4 + j] >> 4) * d + m);
+            put(y, 32 * i + j, static_cast<float>(b.qs[j] & 0x0F) * d + m);
+            put(y, 32 * i + j + 16, static_cast<float>(b.qs[j] >> 4) * d + m);
         }
     }
 }
 
+/// qh as ggml reads it: memcpy of the four bytes into a uint32_t.
+inline std::uint32_t qh_word(const std::uint8_t (&qh)[4]) { return load_le32(qh); }
+
 void gguf_q5_0(const std::uint8_t *x, std::uint64_t nb, std::uint8_t *y) {
-    for (std::uint64_t i = 0; i < nb; ++i, x += 22) {
-        const float d = half_at(x);
-        const std::uint32_t qh = load_le32(x + 2);
+    for (std::uint64_t i = 0; i < nb; ++i) {
+        const auto b = load<block_q5_0>(x, i);
+        const float d = fp16_to_f32(b.d);
+        const std::uint32_t qh = qh_word(b.qh);
         for (int j = 0; j < 16; ++j) {
             const std::uint32_t xh0 = ((qh >> j) << 4) & 0x10, xh1 = (qh >> (j + 12)) & 0x10;
-            const int x0 = static_cast<int>((x[6 + j] & 0x0Fu) | xh0) - 16, x1 = static_cast<int>((x[6 + j] >> 4) | xh1) - 16;
+            const int x0 = static_cast<int>((b.qs[j] & 0x0Fu) | xh0) - 16, x1 = static_cast<int>((b.qs[j] >> 4) | xh1) - 16;
             put(y, 32 * i + j, static_cast<float>(x0) * d);
             put(y, 32 * i + j + 16, static_cast<float>(x1) * d);
         }
@@ -103,12 +112,13 @@ void gguf_q5_0(const std::uint8_t *x, std::uint64_t nb, std::uint8_t *y) {
 }
 
 void gguf_q5_1(const std::uint8_t *x, std::uint64_t nb, std::uint8_t *y) {
-    for (std::uint64_t i = 0; i < nb; ++i, x += 24) {
-        const float d = half_at(x), m = half_at(x + 2);
-        const std::uint32_t qh = load_le32(x + 4);
+    for (std::uint64_t i = 0; i < nb; ++i) {
+        const auto b = load<block_q5_1>(x, i);
+        const float d = fp16_to_f32(b.d), m = fp16_to_f32(b.m);
+        const std::uint32_t qh = qh_word(b.qh);
         for (int j = 0; j < 16; ++j) {
             const std::uint32_t xh0 = ((qh >> j) << 4) & 0x10, xh1 = (qh >> (j + 12)) & 0x10;
-            const auto x0 = static_cast<int>((x[8 + j] & 0x0Fu) | xh0), x1 = static_cast<int>((x[8 + j] >> 4) | xh1);
+            const auto x0 = static_cast<int>((b.qs[j] & 0x0Fu) | xh0), x1 = static_cast<int>((b.qs[j] >> 4) | xh1);
             put(y, 32 * i + j, static_cast<float>(x0) * d + m);
             put(y, 32 * i + j + 16, static_cast<float>(x1) * d + m);
         }
@@ -116,26 +126,29 @@ void gguf_q5_1(const std::uint8_t *x, std::uint64_t nb, std::uint8_t *y) {
 }
 
 void gguf_q8_0(const std::uint8_t *x, std::uint64_t nb, std::uint8_t *y) {
-    for (std::uint64_t i = 0; i < nb; ++i, x += 34) {
-        const float d = half_at(x);
-        for (int j = 0; j < 32; ++j) put(y, 32 * i + j, static_cast<float>(static_cast<std::int8_t>(x[2 + j])) * d);
+    for (std::uint64_t i = 0; i < nb; ++i) {
+        const auto b = load<block_q8_0>(x, i);
+        const float d = fp16_to_f32(b.d);
+        for (int j = 0; j < 32; ++j) put(y, 32 * i + j, static_cast<float>(b.qs[j]) * d);
     }
 }
 
 /// q8_1 has no dequantize_row in ggml: the value of an element is q * d (s is metadata).
 void gguf_q8_1(const std::uint8_t *x, std::uint64_t nb, std::uint8_t *y) {
-    for (std::uint64_t i = 0; i < nb; ++i, x += 36) {
-        const float d = half_at(x);
-        for (int j = 0; j < 32; ++j) put(y, 32 * i + j, static_cast<float>(static_cast<std::int8_t>(x[4 + j])) * d);
+    for (std::uint64_t i = 0; i < nb; ++i) {
+        const auto b = load<block_q8_1>(x, i);
+        const float d = fp16_to_f32(b.d);
+        for (int j = 0; j < 32; ++j) put(y, 32 * i + j, static_cast<float>(b.qs[j]) * d);
     }
 }
 
 void gguf_iq4_nl(const std::uint8_t *x, std::uint64_t nb, std::uint8_t *y) {
-    for (std::uint64_t i = 0; i < nb; ++i, x += 18) {
-        const float d = half_at(x);
+    for (std::uint64_t i = 0; i < nb; ++i) {
+        const auto b = load<block_iq4_nl>(x, i);
+        const float d = fp16_to_f32(b.d);
         for (int j = 0; j < 16; ++j) {
-            put(y, 32 * i + j, d * static_cast<float>(tables::kvalues_iq4nl[x[2 + j] & 0x0F]));
-            put(y, 32 * i + j + 16, d * static_cast<float>(tables::kvalues_iq4nl[x[2 + j] >> 4]));
+            put(y, 32 * i + j, d * static_cast<float>(tables::kvalues_iq4nl[b.qs[j] & 0x0F]));
+            put(y, 32 * i + j + 16, d * static_cast<float>(tables::kvalues_iq4nl[b.qs[j] >> 4]));
         }
     }
 }
@@ -146,11 +159,12 @@ inline float e8m0_half(std::uint8_t e) {
 }
 
 void gguf_mxfp4(const std::uint8_t *x, std::uint64_t nb, std::uint8_t *y) {
-    for (std::uint64_t i = 0; i < nb; ++i, x += 17) {
-        const float d = e8m0_half(x[0]);
+    for (std::uint64_t i = 0; i < nb; ++i) {
+        const auto b = load<block_mxfp4>(x, i);
+        const float d = e8m0_half(b.e);
         for (int j = 0; j < 16; ++j) {
-            put(y, 32 * i + j, static_cast<float>(tables::kvalues_fp4[x[1 + j] & 0x0F]) * d);
-            put(y, 32 * i + j + 16, static_cast<float>(tables::kvalues_fp4[x[1 + j] >> 4]) * d);
+            put(y, 32 * i + j, static_cast<float>(tables::kvalues_fp4[b.qs[j] & 0x0F]) * d);
+            put(y, 32 * i + j + 16, static_cast<float>(tables::kvalues_fp4[b.qs[j] >> 4]) * d);
         }
     }
 }
@@ -166,10 +180,11 @@ inline float ue4m3_half(std::uint8_t s) {
 }
 
 void gguf_nvfp4(const std::uint8_t *x, std::uint64_t nb, std::uint8_t *y) {
-    for (std::uint64_t i = 0; i < nb; ++i, x += 36) {
+    for (std::uint64_t i = 0; i < nb; ++i) {
+        const auto b = load<block_nvfp4>(x, i);
         for (int s = 0; s < 4; ++s) {
-            const float d = ue4m3_half(x[s]);
-            const std::uint8_t *q = x + 4 + 8 * s;
+            const float d = ue4m3_half(b.d[s]);
+            const std::uint8_t *q = b.qs + 8 * s;
             const std::uint64_t o = 64 * i + 16 * static_cast<std::uint64_t>(s);
             for (int j = 0; j < 8; ++j) {
                 put(y, o + j, static_cast<float>(tables::kvalues_fp4[q[j] & 0x0F]) * d);
@@ -180,22 +195,24 @@ void gguf_nvfp4(const std::uint8_t *x, std::uint64_t nb, std::uint8_t *y) {
 }
 
 void gguf_q1_0(const std::uint8_t *x, std::uint64_t nb, std::uint8_t *y) {
-    for (std::uint64_t i = 0; i < nb; ++i, x += 18) {
-        const float d = half_at(x), neg_d = -d;
+    for (std::uint64_t i = 0; i < nb; ++i) {
+        const auto b = load<block_q1_0>(x, i);
+        const float d = fp16_to_f32(b.d), neg_d = -d;
         // The value is d itself or its negation: a NaN d keeps its word (no operation made it).
         const std::uint32_t wd = std::bit_cast<std::uint32_t>(d), wn = d != d ? kCanonicalNaN : std::bit_cast<std::uint32_t>(neg_d);
         for (int j = 0; j < 128; ++j) {
-            const std::uint32_t w = (x[2 + j / 8] >> (j % 8)) & 1 ? wd : wn;
+            const std::uint32_t w = (b.qs[j / 8] >> (j % 8)) & 1 ? wd : wn;
             abi::store_le32(y + 4 * (128 * i + static_cast<std::uint64_t>(j)), w);
         }
     }
 }
 
 void gguf_q2_0(const std::uint8_t *x, std::uint64_t nb, std::uint8_t *y) {
-    for (std::uint64_t i = 0; i < nb; ++i, x += 18) {
-        const float d = half_at(x);
+    for (std::uint64_t i = 0; i < nb; ++i) {
+        const auto b = load<block_q2_0>(x, i);
+        const float d = fp16_to_f32(b.d);
         for (int j = 0; j < 64; ++j) {
-            const int q = (x[2 + j / 4] >> ((j % 4) * 2)) & 3;
+            const int q = (b.qs[j / 4] >> ((j % 4) * 2)) & 3;
             put(y, 64 * i + j, static_cast<float>(q - 1) * d);
         }
     }
@@ -211,98 +228,80 @@ inline int tq1_trit(std::uint8_t byte, int n) {
 }
 
 void gguf_tq1_0(const std::uint8_t *x, std::uint64_t nb, std::uint8_t *y) {
-    for (std::uint64_t i = 0; i < nb; ++i, x += 54) {
-        const float d = half_at(x + 52);
+    for (std::uint64_t i = 0; i < nb; ++i) {
+        const auto b = load<block_tq1_0>(x, i);
+        const float d = fp16_to_f32(b.d);
         std::uint64_t o = 256 * i;
         for (int n = 0; n < 5; ++n)
-            for (int m = 0; m < 32; ++m) put(y, o++, static_cast<float>(tq1_trit(x[m], n) - 1) * d);
+            for (int m = 0; m < 32; ++m) put(y, o++, static_cast<float>(tq1_trit(b.qs[m], n) - 1) * d);
         for (int n = 0; n < 5; ++n)
-            for (int m = 0; m < 16; ++m) put(y, o++, static_cast<float>(tq1_trit(x[32 + m], n) - 1) * d);
+            for (int m = 0; m < 16; ++m) put(y, o++, static_cast<float>(tq1_trit(b.qs[32 + m], n) - 1) * d);
         for (int n = 0; n < 4; ++n)
-            for (int j = 0; j < 4; ++j) put(y, o++, static_cast<float>(tq1_trit(x[48 + j], n) - 1) * d);
+            for (int j = 0; j < 4; ++j) put(y, o++, static_cast<float>(tq1_trit(b.qh[j], n) - 1) * d);
     }
 }
 
 void gguf_tq2_0(const std::uint8_t *x, std::uint64_t nb, std::uint8_t *y) {
-    for (std::uint64_t i = 0; i < nb; ++i, x += 66) {
-        const float d = half_at(x + 64);
+    for (std::uint64_t i = 0; i < nb; ++i) {
+        const auto b = load<block_tq2_0>(x, i);
+        const float d = fp16_to_f32(b.d);
         std::uint64_t o = 256 * i;
         for (int j = 0; j < 64; j += 32)
             for (int l = 0; l < 4; ++l)
-                for (int m = 0; m < 32; ++m) put(y, o++, static_cast<float>(((x[j + m] >> (2 * l)) & 3) - 1) * d);
+                for (int m = 0; m < 32; ++m) put(y, o++, static_cast<float>(((b.qs[j + m] >> (2 * l)) & 3) - 1) * d);
     }
 }
 
 // ---- K-quants ------------------------------------------------------------------------------------
 
 void gguf_q2_k(const std::uint8_t *x, std::uint64_t nb, std::uint8_t *y) {
-    for (std::uint64_t i = 0; i < nb; ++i, x += 84) {
-        const float d = half_at(x + 80), dmin = half_at(x + 82);
+    for (std::uint64_t i = 0; i < nb; ++i) {
+        const auto b = load<block_q2_K>(x, i);
+        const float d = fp16_to_f32(b.d), dmin = fp16_to_f32(b.dmin);
         std::uint64_t o = 256 * i;
-        const std::uint8_t *q = x + 16;
+        const std::uint8_t *q = b.qs;
         int is = 0;
         for (int n = 0; n < 2; ++n, q += 32)
             for (int shift = 0; shift < 8; shift += 2)
                 for (int half = 0; half < 2; ++half) {
-                    const std::uint8_t sc = x[is++];
+                    const std::uint8_t sc = b.scales[is++];
                     const float dl = d * static_cast<float>(sc & 0xF), ml = dmin * static_cast<float>(sc >> 4);
                     for (int l = 0; l < 16; ++l) put(y, o++, dl * static_cast<float>((q[16 * half + l] >> shift) & 3) - ml);
                 }
     }
 }
 
-/// The sixteen 6-bit q3_K scales (bias 32 not removed): low nibbles from bytes 0..7, the high
-/// two bits from bytes 8..11.
-inline void q3_k_scales(const std::uint8_t *s, int out[16]) {
-    for (int j = 0; j < 16; ++j) {
-        const int lo = j < 8 ? s[j] & 0xF : s[j - 8] >> 4;
-        const int hi = (s[8 + j % 4] >> (2 * (j / 4))) & 3;
-        out[j] = lo | hi << 4;
-    }
-}
-
 void gguf_q3_k(const std::uint8_t *x, std::uint64_t nb, std::uint8_t *y) {
-    for (std::uint64_t i = 0; i < nb; ++i, x += 110) {
-        const float d = half_at(x + 108);
-        int scales[16];
-        q3_k_scales(x + 96, scales);
+    for (std::uint64_t i = 0; i < nb; ++i) {
+        const auto b = load<block_q3_K>(x, i);
+        const float d = fp16_to_f32(b.d);
         std::uint64_t o = 256 * i;
-        const std::uint8_t *q = x + 32, *hm = x;
+        const std::uint8_t *q = b.qs;
         int is = 0;
         unsigned m = 1;
         for (int n = 0; n < 2; ++n, q += 32)
             for (int shift = 0; shift < 8; shift += 2, m <<= 1)
                 for (int half = 0; half < 2; ++half) {
-                    const float dl = d * static_cast<float>(scales[is++] - 32);
+                    const float dl = d * static_cast<float>(q3_k_scale(b.scales, is++) - 32);
                     for (int l = 0; l < 16; ++l) {
-                        const int v = ((q[16 * half + l] >> shift) & 3) - ((hm[16 * half + l] & m) ? 0 : 4);
+                        const int v = ((q[16 * half + l] >> shift) & 3) - ((b.hmask[16 * half + l] & m) ? 0 : 4);
                         put(y, o++, dl * static_cast<float>(v));
                     }
                 }
     }
 }
 
-/// Scale and min of sub-block j of q4_K / q5_K from their 12 packed bytes.
-inline void k4_scale_min(const std::uint8_t *q, int j, int &sc, int &mn) {
-    if (j < 4) {
-        sc = q[j] & 63;
-        mn = q[j + 4] & 63;
-    } else {
-        sc = (q[j + 4] & 0xF) | ((q[j - 4] >> 6) << 4);
-        mn = (q[j + 4] >> 4) | ((q[j] >> 6) << 4);
-    }
-}
-
 void gguf_q4_k(const std::uint8_t *x, std::uint64_t nb, std::uint8_t *y) {
-    for (std::uint64_t i = 0; i < nb; ++i, x += 144) {
-        const float d = half_at(x), dmin = half_at(x + 2);
-        const std::uint8_t *q = x + 16;
+    for (std::uint64_t i = 0; i < nb; ++i) {
+        const auto b = load<block_q4_K>(x, i);
+        const float d = fp16_to_f32(b.d), dmin = fp16_to_f32(b.dmin);
+        const std::uint8_t *q = b.qs;
         std::uint64_t o = 256 * i;
         for (int is = 0; is < 8; is += 2, q += 32) {
             int sc = 0, mn = 0;
-            k4_scale_min(x + 4, is, sc, mn);
+            k4_scale_min(b.scales, is, sc, mn);
             const float d1 = d * static_cast<float>(sc), m1 = dmin * static_cast<float>(mn);
-            k4_scale_min(x + 4, is + 1, sc, mn);
+            k4_scale_min(b.scales, is + 1, sc, mn);
             const float d2 = d * static_cast<float>(sc), m2 = dmin * static_cast<float>(mn);
             for (int l = 0; l < 32; ++l) put(y, o++, d1 * static_cast<float>(q[l] & 0xF) - m1);
             for (int l = 0; l < 32; ++l) put(y, o++, d2 * static_cast<float>(q[l] >> 4) - m2);
@@ -311,16 +310,17 @@ void gguf_q4_k(const std::uint8_t *x, std::uint64_t nb, std::uint8_t *y) {
 }
 
 void gguf_q5_k(const std::uint8_t *x, std::uint64_t nb, std::uint8_t *y) {
-    for (std::uint64_t i = 0; i < nb; ++i, x += 176) {
-        const float d = half_at(x), dmin = half_at(x + 2);
-        const std::uint8_t *ql = x + 48, *qh = x + 16;
+    for (std::uint64_t i = 0; i < nb; ++i) {
+        const auto b = load<block_q5_K>(x, i);
+        const float d = fp16_to_f32(b.d), dmin = fp16_to_f32(b.dmin);
+        const std::uint8_t *ql = b.qs, *qh = b.qh;
         std::uint64_t o = 256 * i;
         unsigned u1 = 1, u2 = 2;
         for (int is = 0; is < 8; is += 2, ql += 32, u1 <<= 2, u2 <<= 2) {
             int sc = 0, mn = 0;
-            k4_scale_min(x + 4, is, sc, mn);
+            k4_scale_min(b.scales, is, sc, mn);
             const float d1 = d * static_cast<float>(sc), m1 = dmin * static_cast<float>(mn);
-            k4_scale_min(x + 4, is + 1, sc, mn);
+            k4_scale_min(b.scales, is + 1, sc, mn);
             const float d2 = d * static_cast<float>(sc), m2 = dmin * static_cast<float>(mn);
             for (int l = 0; l < 32; ++l) put(y, o++, d1 * static_cast<float>((ql[l] & 0xF) + (qh[l] & u1 ? 16 : 0)) - m1);
             for (int l = 0; l < 32; ++l) put(y, o++, d2 * static_cast<float>((ql[l] >> 4) + (qh[l] & u2 ? 16 : 0)) - m2);
@@ -329,11 +329,12 @@ void gguf_q5_k(const std::uint8_t *x, std::uint64_t nb, std::uint8_t *y) {
 }
 
 void gguf_q6_k(const std::uint8_t *x, std::uint64_t nb, std::uint8_t *y) {
-    for (std::uint64_t i = 0; i < nb; ++i, x += 210) {
-        const float d = half_at(x + 208);
+    for (std::uint64_t i = 0; i < nb; ++i) {
+        const auto b = load<block_q6_K>(x, i);
+        const float d = fp16_to_f32(b.d);
         for (int n = 0; n < 2; ++n) {
-            const std::uint8_t *ql = x + 64 * n, *qh = x + 128 + 32 * n;
-            const auto *sc = reinterpret_cast<const std::int8_t *>(x + 192 + 8 * n);
+            const std::uint8_t *ql = b.ql + 64 * n, *qh = b.qh + 32 * n;
+            const std::int8_t *sc = b.scales + 8 * n;
             const std::uint64_t o = 256 * i + 128 * static_cast<std::uint64_t>(n);
             for (int l = 0; l < 32; ++l) {
                 const int is = l / 16;
@@ -351,9 +352,9 @@ void gguf_q6_k(const std::uint8_t *x, std::uint64_t nb, std::uint8_t *y) {
 }
 
 void gguf_q8_k(const std::uint8_t *x, std::uint64_t nb, std::uint8_t *y) {
-    for (std::uint64_t i = 0; i < nb; ++i, x += 292) {
-        const float d = std::bit_cast<float>(load_le32(x));
-        for (int j = 0; j < 256; ++j) put(y, 256 * i + j, d * static_cast<float>(static_cast<std::int8_t>(x[4 + j])));
+    for (std::uint64_t i = 0; i < nb; ++i) {
+        const auto b = load<block_q8_K>(x, i);
+        for (int j = 0; j < 256; ++j) put(y, 256 * i + j, b.d * static_cast<float>(b.qs[j]));
     }
 }
 
@@ -368,11 +369,14 @@ inline float signed_grid(float db, std::uint8_t g, bool negative) {
 }
 
 void gguf_iq2_xxs(const std::uint8_t *x, std::uint64_t nb, std::uint8_t *y) {
-    for (std::uint64_t i = 0; i < nb; ++i, x += 66) {
-        const float d = half_at(x);
+    for (std::uint64_t i = 0; i < nb; ++i) {
+        const auto b = load<block_iq2_xxs>(x, i);
+        const float d = fp16_to_f32(b.d);
         std::uint64_t o = 256 * i;
         for (int ib = 0; ib < 8; ++ib) {
-            const std::uint32_t aux0 = load_le32(x + 2 + 8 * ib), aux1 = load_le32(x + 6 + 8 * ib);
+            // ggml memcpy's two uint32_t out of qs[4 ib .. 4 ib + 3].
+            const std::uint32_t aux0 = b.qs[4 * ib] | static_cast<std::uint32_t>(b.qs[4 * ib + 1]) << 16;
+            const std::uint32_t aux1 = b.qs[4 * ib + 2] | static_cast<std::uint32_t>(b.qs[4 * ib + 3]) << 16;
             const float db = d * (0.5f + static_cast<float>(aux1 >> 28)) * 0.25f;
             for (int l = 0; l < 4; ++l) {
                 const std::uint64_t grid = tables::iq2xxs_grid[(aux0 >> (8 * l)) & 0xFF];
@@ -384,14 +388,15 @@ void gguf_iq2_xxs(const std::uint8_t *x, std::uint64_t nb, std::uint8_t *y) {
 }
 
 void gguf_iq2_xs(const std::uint8_t *x, std::uint64_t nb, std::uint8_t *y) {
-    for (std::uint64_t i = 0; i < nb; ++i, x += 74) {
-        const float d = half_at(x);
+    for (std::uint64_t i = 0; i < nb; ++i) {
+        const auto b = load<block_iq2_xs>(x, i);
+        const float d = fp16_to_f32(b.d);
         std::uint64_t o = 256 * i;
         for (int ib = 0; ib < 8; ++ib) {
-            const std::uint8_t s = x[66 + ib];
+            const std::uint8_t s = b.scales[ib];
             const float db[2] = {d * (0.5f + static_cast<float>(s & 0xF)) * 0.25f, d * (0.5f + static_cast<float>(s >> 4)) * 0.25f};
             for (int l = 0; l < 4; ++l) {
-                const std::uint16_t q = load_le16(x + 2 + 2 * (4 * ib + l));
+                const std::uint16_t q = b.qs[4 * ib + l];
                 const std::uint64_t grid = tables::iq2xs_grid[q & 511];
                 const std::uint8_t signs = tables::ksigns_iq2xs[q >> 9];
                 for (int j = 0; j < 8; ++j) put(y, o++, signed_grid(db[l / 2], grid_byte(grid, j), signs & tables::kmask_iq2xs[j]));
@@ -401,31 +406,34 @@ void gguf_iq2_xs(const std::uint8_t *x, std::uint64_t nb, std::uint8_t *y) {
 }
 
 void gguf_iq2_s(const std::uint8_t *x, std::uint64_t nb, std::uint8_t *y) {
-    for (std::uint64_t i = 0; i < nb; ++i, x += 82) {
-        const float d = half_at(x);
+    for (std::uint64_t i = 0; i < nb; ++i) {
+        const auto b = load<block_iq2_s>(x, i);
+        const float d = fp16_to_f32(b.d);
+        const std::uint8_t *signs = b.qs + QK_K / 8;  // ggml: the sign bytes follow the 32 grid bytes in qs
         std::uint64_t o = 256 * i;
         for (int ib = 0; ib < 8; ++ib) {
-            const std::uint8_t s = x[74 + ib], qh = x[66 + ib];
+            const std::uint8_t s = b.scales[ib], qh = b.qh[ib];
             const float db[2] = {d * (0.5f + static_cast<float>(s & 0xF)) * 0.25f, d * (0.5f + static_cast<float>(s >> 4)) * 0.25f};
             for (int l = 0; l < 4; ++l) {
-                const std::uint64_t grid = tables::iq2s_grid[x[2 + 4 * ib + l] | ((qh << (8 - 2 * l)) & 0x300)];
-                const std::uint8_t signs = x[34 + 4 * ib + l];
-                for (int j = 0; j < 8; ++j) put(y, o++, signed_grid(db[l / 2], grid_byte(grid, j), signs & tables::kmask_iq2xs[j]));
+                const std::uint64_t grid = tables::iq2s_grid[b.qs[4 * ib + l] | ((qh << (8 - 2 * l)) & 0x300)];
+                for (int j = 0; j < 8; ++j) put(y, o++, signed_grid(db[l / 2], grid_byte(grid, j), signs[4 * ib + l] & tables::kmask_iq2xs[j]));
             }
         }
     }
 }
 
 void gguf_iq3_xxs(const std::uint8_t *x, std::uint64_t nb, std::uint8_t *y) {
-    for (std::uint64_t i = 0; i < nb; ++i, x += 98) {
-        const float d = half_at(x);
+    for (std::uint64_t i = 0; i < nb; ++i) {
+        const auto b = load<block_iq3_xxs>(x, i);
+        const float d = fp16_to_f32(b.d);
+        const std::uint8_t *scales_and_signs = b.qs + QK_K / 4;  // ggml: after the 64 grid indices
         std::uint64_t o = 256 * i;
         for (int ib = 0; ib < 8; ++ib) {
-            const std::uint32_t aux = load_le32(x + 66 + 4 * ib);
+            const std::uint32_t aux = load_le32(scales_and_signs + 4 * ib);
             const float db = d * (0.5f + static_cast<float>(aux >> 28)) * 0.5f;
             for (int l = 0; l < 4; ++l) {
                 const std::uint8_t signs = tables::ksigns_iq2xs[(aux >> (7 * l)) & 127];
-                const std::uint32_t g1 = tables::iq3xxs_grid[x[2 + 8 * ib + 2 * l]], g2 = tables::iq3xxs_grid[x[3 + 8 * ib + 2 * l]];
+                const std::uint32_t g1 = tables::iq3xxs_grid[b.qs[8 * ib + 2 * l]], g2 = tables::iq3xxs_grid[b.qs[8 * ib + 2 * l + 1]];
                 for (int j = 0; j < 4; ++j) put(y, o + j, signed_grid(db, grid_byte(g1, j), signs & tables::kmask_iq2xs[j]));
                 for (int j = 0; j < 4; ++j) put(y, o + 4 + j, signed_grid(db, grid_byte(g2, j), signs & tables::kmask_iq2xs[j + 4]));
                 o += 8;
@@ -435,15 +443,16 @@ void gguf_iq3_xxs(const std::uint8_t *x, std::uint64_t nb, std::uint8_t *y) {
 }
 
 void gguf_iq3_s(const std::uint8_t *x, std::uint64_t nb, std::uint8_t *y) {
-    for (std::uint64_t i = 0; i < nb; ++i, x += 110) {
-        const float d = half_at(x);
+    for (std::uint64_t i = 0; i < nb; ++i) {
+        const auto b = load<block_iq3_s>(x, i);
+        const float d = fp16_to_f32(b.d);
         std::uint64_t o = 256 * i;
-        const std::uint8_t *qs = x + 2, *signs = x + 74;
+        const std::uint8_t *qs = b.qs, *signs = b.signs;
         for (int ib = 0; ib < 8; ib += 2) {
-            const std::uint8_t s = x[106 + ib / 2];
+            const std::uint8_t s = b.scales[ib / 2];
             const float db[2] = {d * static_cast<float>(1 + 2 * (s & 0xF)), d * static_cast<float>(1 + 2 * (s >> 4))};
             for (int half = 0; half < 2; ++half, qs += 8, signs += 4) {
-                const std::uint8_t qh = x[66 + ib + half];
+                const std::uint8_t qh = b.qh[ib + half];
                 for (int l = 0; l < 4; ++l) {
                     const std::uint32_t g1 = tables::iq3s_grid[qs[2 * l] | ((qh << (8 - 2 * l)) & 256)];
                     const std::uint32_t g2 = tables::iq3s_grid[qs[2 * l + 1] | ((qh << (7 - 2 * l)) & 256)];
@@ -467,29 +476,32 @@ inline void iq1_group(float dl, std::uint64_t grid, float delta, std::uint8_t *y
 }
 
 void gguf_iq1_s(const std::uint8_t *x, std::uint64_t nb, std::uint8_t *y) {
-    for (std::uint64_t i = 0; i < nb; ++i, x += 50) {
-        const float d = half_at(x);
+    for (std::uint64_t i = 0; i < nb; ++i) {
+        const auto b = load<block_iq1_s>(x, i);
+        const float d = fp16_to_f32(b.d);
         std::uint64_t o = 256 * i;
         for (int ib = 0; ib < 8; ++ib) {
-            const std::uint16_t qh = load_le16(x + 34 + 2 * ib);
+            const std::uint16_t qh = b.qh[ib];
             const float dl = d * static_cast<float>(2 * ((qh >> 12) & 7) + 1);
             const float delta = qh & 0x8000 ? -kIq1Delta : kIq1Delta;
-            for (int l = 0; l < 4; ++l, o += 8)
-                iq1_group(dl, tables::iq1s_grid[x[2 + 4 * ib + l] | (((qh >> (3 * l)) & 7) << 8)], delta, y, o);
+            for (int l = 0; l < 4; ++l, o += 8) iq1_group(dl, tables::iq1s_grid[b.qs[4 * ib + l] | (((qh >> (3 * l)) & 7) << 8)], delta, y, o);
         }
     }
 }
 
 void gguf_iq1_m(const std::uint8_t *x, std::uint64_t nb, std::uint8_t *y) {
-    for (std::uint64_t i = 0; i < nb; ++i, x += 56) {
-        const std::uint16_t sc[4] = {load_le16(x + 48), load_le16(x + 50), load_le16(x + 52), load_le16(x + 54)};
+    for (std::uint64_t i = 0; i < nb; ++i) {
+        const auto b = load<block_iq1_m>(x, i);
+        // ggml reads the eight scale bytes as four uint16_t (iq1m_scale_t).
+        std::uint16_t sc[4];
+        std::memcpy(sc, b.scales, sizeof sc);
         const float d = fp16_to_f32(static_cast<std::uint16_t>((sc[0] >> 12) | ((sc[1] >> 8) & 0x00F0) | ((sc[2] >> 4) & 0x0F00) |
                                                                (sc[3] & 0xF000)));
         std::uint64_t o = 256 * i;
         for (int ib = 0; ib < 8; ++ib) {
             const float dl1 = d * static_cast<float>(2 * ((sc[ib / 2] >> (6 * (ib % 2) + 0)) & 7) + 1);
             const float dl2 = d * static_cast<float>(2 * ((sc[ib / 2] >> (6 * (ib % 2) + 3)) & 7) + 1);
-            const std::uint8_t *qs = x + 4 * ib, *qh = x + 32 + 2 * ib;
+            const std::uint8_t *qs = b.qs + 4 * ib, *qh = b.qh + 2 * ib;
             const int idx[4] = {qs[0] | ((qh[0] << 8) & 0x700), qs[1] | ((qh[0] << 4) & 0x700), qs[2] | ((qh[1] << 8) & 0x700),
                                 qs[3] | ((qh[1] << 4) & 0x700)};
             const float delta[4] = {qh[0] & 0x08 ? -kIq1Delta : kIq1Delta, qh[0] & 0x80 ? -kIq1Delta : kIq1Delta,
@@ -500,13 +512,13 @@ void gguf_iq1_m(const std::uint8_t *x, std::uint64_t nb, std::uint8_t *y) {
 }
 
 void gguf_iq4_xs(const std::uint8_t *x, std::uint64_t nb, std::uint8_t *y) {
-    for (std::uint64_t i = 0; i < nb; ++i, x += 136) {
-        const float d = half_at(x);
-        const std::uint16_t sh = load_le16(x + 2);
+    for (std::uint64_t i = 0; i < nb; ++i) {
+        const auto b = load<block_iq4_xs>(x, i);
+        const float d = fp16_to_f32(b.d);
         for (int ib = 0; ib < 8; ++ib) {
-            const int ls = ((x[4 + ib / 2] >> (4 * (ib % 2))) & 0xF) | (((sh >> (2 * ib)) & 3) << 4);
+            const int ls = ((b.scales_l[ib / 2] >> (4 * (ib % 2))) & 0xF) | (((b.scales_h >> (2 * ib)) & 3) << 4);
             const float dl = d * static_cast<float>(ls - 32);
-            const std::uint8_t *q = x + 8 + 16 * ib;
+            const std::uint8_t *q = b.qs + 16 * ib;
             const std::uint64_t o = 256 * i + 32 * static_cast<std::uint64_t>(ib);
             for (int j = 0; j < 16; ++j) {
                 put(y, o + j, dl * static_cast<float>(tables::kvalues_iq4nl[q[j] & 0xF]));

@@ -11,6 +11,7 @@
 #include <cmath>
 #include <string>
 
+#include "gguf_block_structs.hpp"
 #include "gguf_blocks.hpp"
 #include "gguf_quantize_iq4.hpp"
 #include "ninfer/abi/gguf_table.hpp"
@@ -18,6 +19,8 @@
 #include "ninfer/oracle/ggml_tables.hpp"
 
 namespace ninfer::reference::gguf_blocks {
+
+using namespace ggml_struct;  // the block structs (gguf_block_structs.hpp): offsets by member
 
 namespace {
 
@@ -43,10 +46,11 @@ void symmetric_block(const float *x, int bits, std::uint8_t *b) {
     const float max = signed_extreme(x, 32, amax);
     const float d = max / static_cast<float>(-half);
     const float id = inverse_or_zero(d);
-    abi::store_le16(b, f32_to_fp16(d));
+    static_assert(offsetof(block_q4_0, d) == offsetof(block_q5_0, d));
+    abi::store_le16(b + offsetof(block_q4_0, d), f32_to_fp16(d));
     const float offset = static_cast<float>(half) + 0.5f;
     std::uint32_t qh = 0;
-    std::uint8_t *qs = b + (bits == 4 ? 2 : 6);
+    std::uint8_t *qs = b + (bits == 4 ? offsetof(block_q4_0, qs) : offsetof(block_q5_0, qs));
     for (int j = 0; j < 16; ++j) {
         const int xi0 = std::min(qmax, static_cast<int>(static_cast<std::int8_t>(trunc_int(x[j] * id + offset))));
         const int xi1 = std::min(qmax, static_cast<int>(static_cast<std::int8_t>(trunc_int(x[j + 16] * id + offset))));
@@ -55,7 +59,7 @@ void symmetric_block(const float *x, int bits, std::uint8_t *b) {
         qh |= static_cast<std::uint32_t>((xi1 & 0x10) >> 4) << (j + 16);
     }
     if (bits == 5)
-        abi::store_le32(b + 2, qh);
+        abi::store_le32(b + offsetof(block_q5_0, qh), qh);
 }
 
 /// q4_1 (bits 4) and q5_1 (bits 5): d = (max - min) / (2^bits - 1), m = min, codes (x - min)*id + 0.5 truncated.
@@ -67,10 +71,11 @@ void affine_block(const float *x, int bits, std::uint8_t *b) {
     }
     const float d = (max - min) / static_cast<float>((1 << bits) - 1);
     const float id = inverse_or_zero(d);
-    abi::store_le16(b, f32_to_fp16(d));
-    abi::store_le16(b + 2, f32_to_fp16(min));
+    static_assert(offsetof(block_q4_1, d) == offsetof(block_q5_1, d) && offsetof(block_q4_1, m) == offsetof(block_q5_1, m));
+    abi::store_le16(b + offsetof(block_q4_1, d), f32_to_fp16(d));
+    abi::store_le16(b + offsetof(block_q4_1, m), f32_to_fp16(min));
     std::uint32_t qh = 0;
-    std::uint8_t *qs = b + (bits == 4 ? 4 : 8);
+    std::uint8_t *qs = b + (bits == 4 ? offsetof(block_q4_1, qs) : offsetof(block_q5_1, qs));
     for (int j = 0; j < 16; ++j) {
         int xi0 = trunc_int((x[j] - min) * id + 0.5f), xi1 = trunc_int((x[j + 16] - min) * id + 0.5f);
         if (bits == 4) {  // MIN(15, (int8_t)...); q5_1 stores (uint8_t) unclamped
@@ -85,7 +90,7 @@ void affine_block(const float *x, int bits, std::uint8_t *b) {
         qh |= static_cast<std::uint32_t>((xi1 & 0x10) >> 4) << (j + 16);
     }
     if (bits == 5)
-        abi::store_le32(b + 4, qh);
+        abi::store_le32(b + offsetof(block_q5_1, qh), qh);
 }
 
 /// q8_0 and q8_1: d = amax / 127, codes roundf(x * id) stored as int8 (wrapped as x86 stores
@@ -95,33 +100,35 @@ void q8_block(const float *x, bool with_sum, std::uint8_t *b) {
     for (int j = 0; j < 32; ++j) amax = std::max(amax, std::fabs(x[j]));
     const float d = amax / 127.0f;
     const float id = inverse_or_zero(d);
-    abi::store_le16(b, f32_to_fp16(d));
-    std::uint8_t *qs = b + (with_sum ? 4 : 2);
+    static_assert(offsetof(block_q8_0, d) == offsetof(block_q8_1, d));
+    abi::store_le16(b + offsetof(block_q8_0, d), f32_to_fp16(d));
+    std::uint8_t *qs = b + (with_sum ? offsetof(block_q8_1, qs) : offsetof(block_q8_0, qs));
     int sum = 0;
     for (int j = 0; j < 32; ++j) {
         const auto q = static_cast<std::int8_t>(static_cast<std::uint8_t>(trunc_int(std::round(x[j] * id)) & 0xFF));
         qs[j] = static_cast<std::uint8_t>(q);
         sum += q;
     }
-    if (with_sum) abi::store_le16(b + 2, f32_to_fp16(static_cast<float>(sum) * d));
+    if (with_sum) abi::store_le16(b + offsetof(block_q8_1, s), f32_to_fp16(static_cast<float>(sum) * d));
 }
 
 /// q8_K: iscale = -127 / max, codes MIN(127, nearest_int(iscale * x)), bsums per 16 values,
 /// d = 1 / iscale. An all-zero block stores d = 0, codes 0 and bsums 0.
 void q8_k_block(const float *x, std::uint8_t *b) {
-    std::fill(b, b + 292, std::uint8_t{0});
+    std::fill(b, b + sizeof(block_q8_K), std::uint8_t{0});
+    std::uint8_t *qs = b + offsetof(block_q8_K, qs);
     float amax = 0.0f;
     const float max = signed_extreme(x, 256, amax);
     if (amax == 0.0f) return;
     const float iscale = -127.0f / max;
-    for (int j = 0; j < 256; ++j) b[4 + j] = static_cast<std::uint8_t>(std::min(127, nearest_int(iscale * x[j])));
+    for (int j = 0; j < 256; ++j) qs[j] = static_cast<std::uint8_t>(std::min(127, nearest_int(iscale * x[j])));
     for (int g = 0; g < 16; ++g) {
         int sum = 0;
-        for (int i = 0; i < 16; ++i) sum += static_cast<std::int8_t>(b[4 + 16 * g + i]);
-        abi::store_le16(b + 260 + 2 * g, static_cast<std::uint16_t>(sum));
+        for (int i = 0; i < 16; ++i) sum += static_cast<std::int8_t>(qs[16 * g + i]);
+        abi::store_le16(b + offsetof(block_q8_K, bsums) + 2 * g, static_cast<std::uint16_t>(sum));
     }
     const std::uint32_t d = std::bit_cast<std::uint32_t>(1.0f / iscale);
-    abi::store_le32(b, d);
+    abi::store_le32(b + offsetof(block_q8_K, d), d);
 }
 
 EncodeOutcome refuse(std::int32_t status, std::string message) { return {status, std::move(message)}; }
@@ -214,10 +221,10 @@ EncodeOutcome mxfp4_encode_row(std::span<const float> x, std::uint8_t *out) {
     if (auto o = check_finite(x); o.status != NINFER_OK) return o;
     for (std::size_t i = 0; i + 32 <= x.size(); i += 32) {
         const float *xb = x.data() + i;
-        std::uint8_t *b = out + (i / 32) * 17;
+        std::uint8_t *b = out + (i / 32) * sizeof(block_mxfp4);
         float amax = 0.0f;
         for (int j = 0; j < 32; ++j) amax = std::max(amax, std::fabs(xb[j]));
-        std::fill(b, b + 17, std::uint8_t{0});
+        std::fill(b, b + sizeof(block_mxfp4), std::uint8_t{0});
         if (amax == 0.0f) continue;  // scale byte 0 and +0 codes
         // 1. floor(log2(amax)) exactly: the binary exponent of amax (subnormals included).
         int exp2 = 0;
@@ -226,11 +233,11 @@ EncodeOutcome mxfp4_encode_row(std::span<const float> x, std::uint8_t *out) {
         if (e < 0 || e > 254)
             return refuse(NINFER_E_SCALE_OVERFLOW, "block " + std::to_string(i / 32) + ": scale exponent " + std::to_string(e - 127) +
                                                        " is outside E8M0");
-        b[0] = static_cast<std::uint8_t>(e);
+        b[offsetof(block_mxfp4, e)] = static_cast<std::uint8_t>(e);
         // 2. The nearest E2M1 value times the scale (kvalues_fp4 are doubled, the scale halved).
         const float d = e < 2 ? std::bit_cast<float>(0x00200000u << e) : std::bit_cast<float>(static_cast<std::uint32_t>(e - 1) << 23);
         for (int j = 0; j < 16; ++j)
-            b[1 + j] = static_cast<std::uint8_t>(best_index_mxfp4(xb[j], d) | best_index_mxfp4(xb[j + 16], d) << 4);
+            b[offsetof(block_mxfp4, qs) + j] = static_cast<std::uint8_t>(best_index_mxfp4(xb[j], d) | best_index_mxfp4(xb[j + 16], d) << 4);
     }
     return {};
 }

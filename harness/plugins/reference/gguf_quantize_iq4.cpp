@@ -10,10 +10,13 @@
 #include <cmath>
 #include <cstring>
 
+#include "gguf_block_structs.hpp"
 #include "gguf_blocks.hpp"
 #include "ninfer/oracle/ggml_tables.hpp"
 
 namespace ninfer::reference::gguf_blocks {
+
+using namespace ggml_struct;  // the block structs (gguf_block_structs.hpp): offsets by member
 
 namespace {
 
@@ -85,7 +88,7 @@ bool sub_scale(const float *xb, int ntry, float &scale, std::uint8_t *L) {
 /// block_iq4_xs's d, scales_h, scales_l, and every code re-chosen at its sub-block's d * l.
 void xs_scales(int super, const float *x, const float *scales, float max_scale, std::uint8_t *y, std::uint8_t *L) {
     const float d = -max_scale / 32.0f;
-    store_half(y, d);
+    store_half(y + offsetof(block_iq4_xs, d), d);
     const float id = d != 0.0f ? 1.0f / d : 0.0f;
     unsigned scales_h = 0;
     for (int ib = 0; ib < super / kSub; ++ib) {
@@ -94,11 +97,12 @@ void xs_scales(int super, const float *x, const float *scales, float max_scale, 
         const float idl = dl != 0.0f ? 1.0f / dl : 0.0f;
         for (int j = 0; j < kSub; ++j) L[kSub * ib + j] = static_cast<std::uint8_t>(nearest_code(idl * x[kSub * ib + j]));
         const int ls = l + 32;
-        y[4 + ib / 2] = static_cast<std::uint8_t>(ib % 2 ? y[4 + ib / 2] | (ls & 0xF) << 4 : ls & 0xF);
+        std::uint8_t &sl = y[offsetof(block_iq4_xs, scales_l) + static_cast<std::size_t>(ib / 2)];
+        sl = static_cast<std::uint8_t>(ib % 2 ? sl | (ls & 0xF) << 4 : ls & 0xF);
         scales_h |= static_cast<unsigned>(ls >> 4) << (2 * (ib % 8));
     }
-    y[2] = static_cast<std::uint8_t>(scales_h);
-    y[3] = static_cast<std::uint8_t>(scales_h >> 8);
+    y[offsetof(block_iq4_xs, scales_h)] = static_cast<std::uint8_t>(scales_h);
+    y[offsetof(block_iq4_xs, scales_h) + 1] = static_cast<std::uint8_t>(scales_h >> 8);
 }
 
 }  // namespace
@@ -116,12 +120,12 @@ bool iq4_block(int super, int ntry, const float *x, std::uint8_t *y) {
             max_scale = scales[ib];
         }
     }
-    std::uint8_t *qs = y + (nb > 1 ? 8 : 2);
+    std::uint8_t *qs = y + (nb > 1 ? offsetof(block_iq4_xs, qs) : offsetof(block_iq4_nl, qs));
     if (nb > 1) {
         xs_scales(super, x, scales, max_scale, y, L);
     } else {
         if (ntry <= 0 && !all_written) return false;
-        store_half(y, scales[0]);
+        store_half(y + offsetof(block_iq4_nl, d), scales[0]);
         if (ntry > 0) {
             const float id = scales[0] != 0.0f ? 1.0f / scales[0] : 0.0f;
             for (int j = 0; j < super; ++j) L[j] = static_cast<std::uint8_t>(nearest_code(id * x[j]));

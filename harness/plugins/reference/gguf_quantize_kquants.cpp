@@ -1,431 +1,357 @@
 // SPDX-License-Identifier: Apache-2.0
 // The reference's own K-quant reference quantizers (the gguf_* paragraph of tensor-formats.txt;
 // ggml-quants.c quantize_row_q2_K_ref .. q6_K_ref without an importance matrix, read for their
-// order of operations): the helpers make_qx_quants, make_q3_quants and make_qkx2_quants and the
-// five block writers. Host binary32 arithmetic in ggml's order (C's left-to-right evaluation,
-// int operands converted to float where C converts them), compiled with -ffp-contract=off;
-// nearest_int by ggml's 12582912.f addition (its release behaviour beyond 2^22); the narrowing
-// stores of C (int to int8_t / uint8_t) as two's complement truncation.
+// order of operations). Organised by what each step computes, not by ggml's loops: a sub-block
+// fit is a search over candidate inverse scales (SymmetricFit, AffineFit, Q3Fit); a super-block
+// is its fits, the scales quantized into the block struct (gguf_block_structs.hpp), the codes
+// recomputed from the stored scales, then each code's bits placed by element index. Host binary32
+// in ggml's order (C's left-to-right evaluation, int operands converted where C converts them),
+// compiled with -ffp-contract=off; nearest_int by ggml's 12582912.f addition; C's narrowing
+// stores as two's complement truncation. The oracle's transcription (oracle/src/gguf_kquants.cpp)
+// follows ggml's loops; the tests hold the two byte-equal.
 #include <algorithm>
 #include <cmath>
-#include <cstring>
 
+#include "gguf_block_structs.hpp"
 #include "gguf_blocks.hpp"
 
 namespace ninfer::reference::gguf_blocks {
 
 namespace {
 
+using namespace ggml_struct;
+
 constexpr float kGroupMaxEps = 1e-15f;  // GROUP_MAX_EPS
 
-
 inline int clamp(int lo, int hi, int v) { return std::max(lo, std::min(hi, v)); }
+inline float f(int i) { return static_cast<float>(i); }
 
-/// The value of largest magnitude of x[0..n), the first on ties (ggml's `ax > amax` scan).
-inline float signed_extreme(int n, const float *x, float &amax) {
-    float max = 0;
-    amax = 0;
-    for (int i = 0; i < n; ++i) {
-        const float ax = std::fabs(x[i]);
-        if (ax > amax) {
-            amax = ax;
-            max = x[i];
+/// The value of largest magnitude of x[0..n) (the first on ties, ggml's `ax > amax` scan) and
+/// that magnitude.
+struct Extreme {
+    float value = 0, magnitude = 0;
+    Extreme(const float *x, int n) {
+        for (int i = 0; i < n; ++i)
+            if (std::fabs(x[i]) > magnitude) magnitude = std::fabs(x[i]), value = x[i];
+    }
+};
+
+/// make_qx_quants, rmse_type 1, no importance (q6_K): the weights are x * x; the candidates are
+/// -nmax / max, then -(nmax + 0.1 is) / max for is = -9..9 but 0; the last better one wins.
+struct SymmetricFit {
+    const float *x;
+    int n, nmax;
+
+    int code(float iscale, int i) const { return clamp(-nmax, nmax - 1, nearest_int(iscale * x[i])); }
+    /// sum w x l and sum w l l of the codes at `iscale`.
+    void sums(float iscale, float &lx, float &l2) const {
+        lx = l2 = 0;
+        for (int i = 0; i < n; ++i) {
+            const float w = x[i] * x[i], l = f(code(iscale, i));
+            lx += w * x[i] * l;
+            l2 += w * l * l;
         }
     }
-    return max;
-}
+    /// The scale; L[i] = the chosen candidate's code + nmax.
+    float run(std::int8_t *L) const {
+        const Extreme e(x, n);
+        if (e.magnitude < kGroupMaxEps) {
+            std::fill(L, L + n, std::int8_t{0});
+            return 0;
+        }
+        float chosen = f(-nmax) / e.value, lx = 0, l2 = 0;
+        sums(chosen, lx, l2);
+        float scale = l2 != 0 ? lx / l2 : 0.0f, best = scale * lx;
+        for (int is = -9; is <= 9; ++is) {
+            if (is == 0) continue;
+            const float iscale = -(f(nmax) + 0.1f * f(is)) / e.value;
+            sums(iscale, lx, l2);
+            if (!(l2 > 0 && lx * lx > best * l2)) continue;
+            chosen = iscale;
+            scale = lx / l2;
+            best = scale * lx;
+        }
+        for (int i = 0; i < n; ++i) L[i] = static_cast<std::int8_t>(nmax + code(chosen, i));
+        return scale;
+    }
+};
 
-/// make_qx_quants with rmse_type 1 and no importance (q6_K): L[i] in 0..2*nmax-1, the scale.
-float make_qx_quants_rmse1(int n, int nmax, const float *x, std::int8_t *L) {
-    float amax = 0;
-    const float max = signed_extreme(n, x, amax);
-    if (amax < kGroupMaxEps) {
-        for (int i = 0; i < n; ++i) L[i] = 0;
-        return 0.f;
-    }
-    float iscale = static_cast<float>(-nmax) / max;
-    float sumlx = 0, suml2 = 0;
-    for (int i = 0; i < n; ++i) {
-        const int l = clamp(-nmax, nmax - 1, nearest_int(iscale * x[i]));
-        L[i] = static_cast<std::int8_t>(l + nmax);
+/// make_q3_quants with do_rmse (q3_K): codes at -nmax / max, then up to five sweeps of single-code
+/// moves, each kept where it raises sum(w x l)^2 / sum(w l l) (weights x * x).
+struct Q3Fit {
+    const float *x;
+    int n, nmax;
+    float lx = 0, l2 = 0;
+
+    /// One move of code i; whether it was kept.
+    bool move(int i, std::int8_t *L) {
         const float w = x[i] * x[i];
-        sumlx += w * x[i] * static_cast<float>(l);
-        suml2 += w * static_cast<float>(l) * static_cast<float>(l);
+        float slx = lx - w * x[i] * f(L[i]);
+        if (!(slx > 0)) return false;
+        float sl2 = l2 - w * f(L[i]) * f(L[i]);
+        const int to = clamp(-nmax, nmax - 1, nearest_int(x[i] * sl2 / slx));
+        if (to == L[i]) return false;
+        slx += w * x[i] * f(to);
+        sl2 += w * f(to) * f(to);
+        if (!(sl2 > 0 && slx * slx * l2 > lx * lx * sl2)) return false;
+        L[i] = static_cast<std::int8_t>(to);
+        lx = slx;
+        l2 = sl2;
+        return true;
     }
-    float scale = suml2 != 0 ? sumlx / suml2 : 0.0f;
-    float best = scale * sumlx;
-    for (int is = -9; is <= 9; ++is) {
-        if (is == 0) continue;
-        iscale = -(static_cast<float>(nmax) + 0.1f * static_cast<float>(is)) / max;
-        sumlx = suml2 = 0;
+    float run(std::int8_t *L) {
+        const Extreme e(x, n);
+        if (e.magnitude < kGroupMaxEps) {
+            std::fill(L, L + n, std::int8_t{0});
+            return 0;
+        }
+        const float iscale = f(-nmax) / e.value;
         for (int i = 0; i < n; ++i) {
             const int l = clamp(-nmax, nmax - 1, nearest_int(iscale * x[i]));
+            L[i] = static_cast<std::int8_t>(l);
             const float w = x[i] * x[i];
-            sumlx += w * x[i] * static_cast<float>(l);
-            suml2 += w * static_cast<float>(l) * static_cast<float>(l);
+            lx += w * x[i] * f(l);
+            l2 += w * f(l) * f(l);
         }
-        if (suml2 > 0 && sumlx * sumlx > best * suml2) {
-            for (int i = 0; i < n; ++i) L[i] = static_cast<std::int8_t>(nmax + clamp(-nmax, nmax - 1, nearest_int(iscale * x[i])));
-            scale = sumlx / suml2;
-            best = scale * sumlx;
+        for (int sweep = 0; sweep < 5; ++sweep) {
+            int kept = 0;
+            for (int i = 0; i < n; ++i) kept += move(i, L) ? 1 : 0;
+            if (kept == 0) break;
         }
+        for (int i = 0; i < n; ++i) L[i] = static_cast<std::int8_t>(L[i] + nmax);
+        return l2 > 0.0f ? lx / l2 : 0.0f;
     }
-    return scale;
-}
+};
 
-/// make_q3_quants with do_rmse (q3_K): L[i] in 0..2*nmax-1, the scale.
-float make_q3_quants(int n, int nmax, const float *x, std::int8_t *L) {
-    float amax = 0;
-    const float max = signed_extreme(n, x, amax);
-    if (amax < kGroupMaxEps) {
-        for (int i = 0; i < n; ++i) L[i] = 0;
-        return 0.f;
-    }
-    const float iscale = static_cast<float>(-nmax) / max;
-    float sumlx = 0, suml2 = 0;
-    for (int i = 0; i < n; ++i) {
-        const int l = clamp(-nmax, nmax - 1, nearest_int(iscale * x[i]));
-        L[i] = static_cast<std::int8_t>(l);
-        const float w = x[i] * x[i];
-        sumlx += w * x[i] * static_cast<float>(l);
-        suml2 += w * static_cast<float>(l) * static_cast<float>(l);
-    }
-    for (int itry = 0; itry < 5; ++itry) {
-        int n_changed = 0;
-        for (int i = 0; i < n; ++i) {
-            const float w = x[i] * x[i];
-            float slx = sumlx - w * x[i] * static_cast<float>(L[i]);
-            if (slx > 0) {
-                float sl2 = suml2 - w * static_cast<float>(L[i]) * static_cast<float>(L[i]);
-                const int new_l = clamp(-nmax, nmax - 1, nearest_int(x[i] * sl2 / slx));
-                if (new_l != L[i]) {
-                    slx += w * x[i] * static_cast<float>(new_l);
-                    sl2 += w * static_cast<float>(new_l) * static_cast<float>(new_l);
-                    if (sl2 > 0 && slx * slx * suml2 > sumlx * sumlx * sl2) {
-                        L[i] = static_cast<std::int8_t>(new_l);
-                        sumlx = slx;
-                        suml2 = sl2;
-                        ++n_changed;
-                    }
-                }
-            }
-        }
-        if (!n_changed) break;
-    }
-    for (int i = 0; i < n; ++i) L[i] = static_cast<std::int8_t>(L[i] + nmax);
-    return suml2 > 0.0f ? sumlx / suml2 : 0.0f;
-}
+/// make_qkx2_quants (q2_K, q4_K, q5_K): x ~ scale * l + min with l in 0..nmax, min <= 0; the
+/// candidates are nmax / (max - min), then (rmin + rdelta is + nmax) / (max - min) for is = 0..nstep,
+/// each refitted by weighted least squares and kept where its weighted error is lower. The min
+/// of the running best enters the next candidate (as in ggml).
+struct AffineFit {
+    const float *x, *w;
+    int n, nmax;
+    bool mad;
 
-/// make_qkx2_quants (q2_K, q4_K, q5_K): L[i] in 0..nmax, the scale, and -min in `the_min`.
-float make_qkx2_quants(int n, int nmax, const float *x, const float *weights, std::uint8_t *L, float *the_min, std::uint8_t *Laux,
-                       float rmin, float rdelta, int nstep, bool use_mad) {
-    float min = x[0], max = x[0];
-    float sum_w = weights[0];
-    float sum_x = sum_w * x[0];
-    for (int i = 1; i < n; ++i) {
-        if (x[i] < min) min = x[i];
-        if (x[i] > max) max = x[i];
-        const float w = weights[i];
-        sum_w += w;
-        sum_x += w * x[i];
+    void codes(float iscale, float min, std::uint8_t *L) const {
+        for (int i = 0; i < n; ++i) L[i] = static_cast<std::uint8_t>(clamp(0, nmax, nearest_int(iscale * (x[i] - min))));
     }
-    if (min > 0) min = 0;
-    if (max == min) {
-        for (int i = 0; i < n; ++i) L[i] = 0;
-        *the_min = -min;
-        return 0.f;
-    }
-    float iscale = static_cast<float>(nmax) / (max - min);
-    float scale = 1 / iscale;
-    float best_error = 0;
-    for (int i = 0; i < n; ++i) {
-        const int l = nearest_int(iscale * (x[i] - min));
-        L[i] = static_cast<std::uint8_t>(clamp(0, nmax, l));
-        float diff = scale * static_cast<float>(L[i]) + min - x[i];
-        diff = use_mad ? std::fabs(diff) : diff * diff;
-        best_error += weights[i] * diff;
-    }
-    for (int is = 0; is <= nstep; ++is) {
-        iscale = (rmin + rdelta * static_cast<float>(is) + static_cast<float>(nmax)) / (max - min);
-        float sum_l = 0, sum_l2 = 0, sum_xl = 0;
+    float error(float scale, float min, const std::uint8_t *L) const {
+        float err = 0;
         for (int i = 0; i < n; ++i) {
-            const int l = clamp(0, nmax, nearest_int(iscale * (x[i] - min)));
-            Laux[i] = static_cast<std::uint8_t>(l);
-            const float w = weights[i];
-            sum_l += w * static_cast<float>(l);
-            sum_l2 += w * static_cast<float>(l) * static_cast<float>(l);
-            sum_xl += w * static_cast<float>(l) * x[i];
+            const float diff = scale * f(L[i]) + min - x[i];
+            err += w[i] * (mad ? std::fabs(diff) : diff * diff);
         }
-        const float D = sum_w * sum_l2 - sum_l * sum_l;
-        if (D > 0) {
-            float this_scale = (sum_w * sum_xl - sum_x * sum_l) / D;
-            float this_min = (sum_l2 * sum_x - sum_l * sum_xl) / D;
-            if (this_min > 0) {
-                this_min = 0;
-                this_scale = sum_xl / sum_l2;
-            }
-            float cur_error = 0;
+        return err;
+    }
+    /// The scale; `neg_min` = -min; L the best codes.
+    float run(float rmin, float rdelta, int nstep, std::uint8_t *L, float &neg_min) const {
+        float min = x[0], max = x[0], sum_w = w[0], sum_x = sum_w * x[0];
+        for (int i = 1; i < n; ++i) {
+            min = x[i] < min ? x[i] : min;
+            max = x[i] > max ? x[i] : max;
+            sum_w += w[i];
+            sum_x += w[i] * x[i];
+        }
+        if (min > 0) min = 0;
+        if (max == min) {
+            std::fill(L, L + n, std::uint8_t{0});
+            neg_min = -min;
+            return 0;
+        }
+        // The running best: its scale, min and weighted error; its min enters the next candidate.
+        struct Best {
+            float scale, min, err;
+        } best{1 / (f(nmax) / (max - min)), min, 0};
+        codes(f(nmax) / (max - min), min, L);
+        best.err = error(best.scale, best.min, L);
+        std::uint8_t trial[32];
+        for (int is = 0; is <= nstep; ++is) {
+            const float iscale = (rmin + rdelta * f(is) + f(nmax)) / (max - best.min);
+            codes(iscale, best.min, trial);
+            float sl = 0, sl2 = 0, sxl = 0;
             for (int i = 0; i < n; ++i) {
-                float diff = this_scale * static_cast<float>(Laux[i]) + this_min - x[i];
-                diff = use_mad ? std::fabs(diff) : diff * diff;
-                cur_error += weights[i] * diff;
+                sl += w[i] * f(trial[i]);
+                sl2 += w[i] * f(trial[i]) * f(trial[i]);
+                sxl += w[i] * f(trial[i]) * x[i];
             }
-            if (cur_error < best_error) {
-                for (int i = 0; i < n; ++i) L[i] = Laux[i];
-                best_error = cur_error;
-                scale = this_scale;
-                min = this_min;
-            }
+            const float D = sum_w * sl2 - sl * sl;
+            if (!(D > 0)) continue;
+            Best c{(sum_w * sxl - sum_x * sl) / D, (sl2 * sum_x - sl * sxl) / D, 0};
+            if (c.min > 0) c = {sxl / sl2, 0, 0};
+            c.err = error(c.scale, c.min, trial);
+            if (!(c.err < best.err)) continue;
+            best = c;
+            std::copy(trial, trial + n, L);
         }
+        neg_min = -best.min;
+        return best.scale;
     }
-    *the_min = -min;
-    return scale;
-}
+};
 
-/// Four 2-bit codes a byte, 32 bytes per 128 values (q2_K and q3_K's qs).
+/// The codes of a sub-block recomputed from its stored scale d (and min dm): clamp(lo, hi,
+/// nearest_int((x + dm) / d)) + bias, or nearest_int(x / d) where the type has no min; a zero d
+/// keeps the fit's codes.
 template <class Code>
-void pack_2bit(const Code *L, std::uint8_t *qs) {
-    for (int j = 0; j < 256; j += 128)
-        for (int l = 0; l < 32; ++l)
-            qs[j / 4 + l] = static_cast<std::uint8_t>(L[j + l] | (L[j + l + 32] << 2) | (L[j + l + 64] << 4) | (L[j + l + 96] << 6));
+void requantize(const float *x, int n, float d, const float *dm, int lo, int hi, int bias, Code *L) {
+    if (d == 0) return;
+    for (int i = 0; i < n; ++i) L[i] = static_cast<Code>(clamp(lo, hi, nearest_int((dm ? x[i] + *dm : x[i]) / d)) + bias);
 }
 
-void q2_k_block(const float *x, std::uint8_t *y) {  // scales[16], qs[64], d, dmin
-    std::uint8_t L[256], Laux[16];
-    float weights[16], mins[16], scales[16];
+/// Bit placement by element index i of a 256-value super-block (ggml's packing loops, flattened).
+inline void put_bits(std::uint8_t *dst, int at, int v, int shift) { dst[at] = static_cast<std::uint8_t>(dst[at] | v << shift); }
+/// 2-bit codes (q2_K, q3_K qs): 32 bytes per 128 values, four 32-value runs per byte.
+inline void place_2bit(std::uint8_t (&qs)[QK_K / 4], int i, int v) { put_bits(qs, i / 128 * 32 + i % 32, v, 2 * (i % 128 / 32)); }
+/// 4-bit codes (q4_K, q5_K qs): 32 bytes per 64 values, low nibble first.
+inline void place_4bit(std::uint8_t (&qs)[QK_K / 2], int i, int v) { put_bits(qs, i / 64 * 32 + i % 32, v, 4 * (i % 64 / 32)); }
+
+bool q2_k(const float *x, block_q2_K &b) {
+    std::uint8_t L[QK_K];
+    float scale[16], min[16], max_scale = 0, max_min = 0;
+    for (int j = 0; j < 16; ++j) {
+        float w[16];
+        for (int l = 0; l < 16; ++l) w[l] = std::fabs(x[16 * j + l]);
+        scale[j] = AffineFit{x + 16 * j, w, 16, 3, true}.run(-0.5f, 0.1f, 15, L + 16 * j, min[j]);
+        max_scale = scale[j] > max_scale ? scale[j] : max_scale;
+        max_min = min[j] > max_min ? min[j] : max_min;
+    }
     const float q4scale = 15.f;
-    float max_scale = 0, max_min = 0;
+    b.d = f32_to_fp16(max_scale > 0 ? max_scale / q4scale : 0.f);
+    b.dmin = f32_to_fp16(max_min > 0 ? max_min / q4scale : 0.f);
     for (int j = 0; j < 16; ++j) {
-        for (int l = 0; l < 16; ++l) weights[l] = std::fabs(x[16 * j + l]);
-        scales[j] = make_qkx2_quants(16, 3, x + 16 * j, weights, L + 16 * j, &mins[j], Laux, -0.5f, 0.1f, 15, true);
-        if (scales[j] > max_scale) max_scale = scales[j];
-        if (mins[j] > max_min) max_min = mins[j];
+        const int ls = max_scale > 0 ? nearest_int(q4scale / max_scale * scale[j]) : 0;
+        const int lm = max_min > 0 ? nearest_int(q4scale / max_min * min[j]) : 0;
+        b.scales[j] = static_cast<std::uint8_t>(ls | lm << 4);
     }
-    std::uint8_t *sc = y;
-    if (max_scale > 0) {
-        const float iscale = q4scale / max_scale;
-        for (int j = 0; j < 16; ++j) sc[j] = static_cast<std::uint8_t>(nearest_int(iscale * scales[j]));
-        abi::store_le16(y + 80, f32_to_fp16(max_scale / q4scale));
-    } else {
-        for (int j = 0; j < 16; ++j) sc[j] = 0;
-        abi::store_le16(y + 80, f32_to_fp16(0.f));
-    }
-    if (max_min > 0) {
-        const float iscale = q4scale / max_min;
-        for (int j = 0; j < 16; ++j) sc[j] = static_cast<std::uint8_t>(sc[j] | (nearest_int(iscale * mins[j]) << 4));
-        abi::store_le16(y + 82, f32_to_fp16(max_min / q4scale));
-    } else {
-        abi::store_le16(y + 82, f32_to_fp16(0.f));
-    }
-    const float d_all = fp16_to_f32(static_cast<std::uint16_t>(y[80] | y[81] << 8));
-    const float dmin_all = fp16_to_f32(static_cast<std::uint16_t>(y[82] | y[83] << 8));
+    const float d = fp16_to_f32(b.d), dmin = fp16_to_f32(b.dmin);
     for (int j = 0; j < 16; ++j) {
-        const float d = d_all * static_cast<float>(sc[j] & 0xF);
-        if (d == 0) continue;
-        const float dm = dmin_all * static_cast<float>(sc[j] >> 4);
-        for (int ii = 0; ii < 16; ++ii) L[16 * j + ii] = static_cast<std::uint8_t>(clamp(0, 3, nearest_int((x[16 * j + ii] + dm) / d)));
+        const float dm = dmin * f(b.scales[j] >> 4);
+        requantize(x + 16 * j, 16, d * f(b.scales[j] & 0xF), &dm, 0, 3, 0, L + 16 * j);
     }
-    pack_2bit(L, y + 16);
+    for (int i = 0; i < QK_K; ++i) place_2bit(b.qs, i, L[i]);
+    return true;
 }
 
-void q3_k_block(const float *x, std::uint8_t *y) {  // hmask[32], qs[64], scales[12], d
-    std::int8_t L[256];
-    float scales[16];
+bool q3_k(const float *x, block_q3_K &b) {
+    std::int8_t L[QK_K];
+    float scale[16];
+    for (int j = 0; j < 16; ++j) scale[j] = Q3Fit{x + 16 * j, 16, 4}.run(L + 16 * j);
     float max_scale = 0, amax = 0;
-    for (int j = 0; j < 16; ++j) {
-        scales[j] = make_q3_quants(16, 4, x + 16 * j, L + 16 * j);
-        const float scale = std::fabs(scales[j]);
-        if (scale > amax) {
-            amax = scale;
-            max_scale = scales[j];
-        }
-    }
-    std::uint8_t *sc = y + 96;
-    std::memset(sc, 0, 12);
+    for (int j = 0; j < 16; ++j)
+        if (std::fabs(scale[j]) > amax) amax = std::fabs(scale[j]), max_scale = scale[j];
     if (max_scale != 0) {
         const float iscale = -32.f / max_scale;
         for (int j = 0; j < 16; ++j) {
-            auto l = static_cast<std::int8_t>(nearest_int(iscale * scales[j]));
-            l = static_cast<std::int8_t>(clamp(-32, 31, l) + 32);
-            if (j < 8)
-                sc[j] = static_cast<std::uint8_t>(l & 0xF);
-            else
-                sc[j - 8] = static_cast<std::uint8_t>(sc[j - 8] | ((l & 0xF) << 4));
-            l = static_cast<std::int8_t>(l >> 4);
-            sc[j % 4 + 8] = static_cast<std::uint8_t>(sc[j % 4 + 8] | (l << (2 * (j / 4))));
+            // C stores nearest_int into an int8_t, then clamps and biases it into an int8_t again.
+            const auto l = static_cast<std::int8_t>(nearest_int(iscale * scale[j]));
+            q3_k_put_scale(b.scales, j, static_cast<std::int8_t>(clamp(-32, 31, l) + 32));
         }
-        abi::store_le16(y + 108, f32_to_fp16(1 / iscale));
+        b.d = f32_to_fp16(1 / iscale);
     } else {
-        abi::store_le16(y + 108, f32_to_fp16(0.f));
+        b.d = f32_to_fp16(0.f);
     }
-    const float d_all = fp16_to_f32(static_cast<std::uint16_t>(y[108] | y[109] << 8));
+    const float d = fp16_to_f32(b.d);
     for (int j = 0; j < 16; ++j) {
-        auto s = static_cast<std::int8_t>(j < 8 ? sc[j] & 0xF : sc[j - 8] >> 4);
-        s = static_cast<std::int8_t>((s | (((sc[8 + j % 4] >> (2 * (j / 4))) & 3) << 4)) - 32);
-        const float d = d_all * static_cast<float>(s);
-        if (d == 0) continue;
-        for (int ii = 0; ii < 16; ++ii) L[16 * j + ii] = static_cast<std::int8_t>(clamp(-4, 3, nearest_int(x[16 * j + ii] / d)) + 4);
+        const auto sc = static_cast<std::int8_t>(q3_k_scale(b.scales, j) - 32);
+        requantize(x + 16 * j, 16, d * f(sc), static_cast<const float *>(nullptr), -4, 3, 4, L + 16 * j);
     }
-    std::uint8_t *hmask = y;
-    std::memset(hmask, 0, 32);
-    int m = 0;
-    std::uint8_t hm = 1;
-    for (int j = 0; j < 256; ++j) {
-        if (L[j] > 3) {
-            hmask[m] = static_cast<std::uint8_t>(hmask[m] | hm);
-            L[j] = static_cast<std::int8_t>(L[j] - 4);
-        }
-        if (++m == 32) {
-            m = 0;
-            hm = static_cast<std::uint8_t>(hm << 1);
-        }
+    for (int i = 0; i < QK_K; ++i) {
+        put_bits(b.hmask, i % 32, (L[i] >> 2) & 1, i / 32);
+        place_2bit(b.qs, i, L[i] & 3);
     }
-    pack_2bit(L, y + 32);
+    return true;
 }
 
-/// q4_K and q5_K share everything up to the packing of the codes (nmax 15 / 31).
-void k4_scales_and_codes(const float *x, std::uint8_t *y, int nmax, float rmin, int nstep, std::uint8_t *L) {
-    std::uint8_t Laux[32];
-    float weights[32], mins[8], scales[8];
-    float max_scale = 0, max_min = 0;
+/// q4_K and q5_K alike up to the placing of the codes: eight 32-value fits weighted by
+/// sqrt(mean x^2) + |x|, 6-bit scales and mins against max / 63.
+template <class Block>
+void k4_scales_and_codes(const float *x, Block &b, int nmax, float rmin, int nstep, std::uint8_t *L) {
+    float scale[8], min[8], max_scale = 0, max_min = 0;
     for (int j = 0; j < 8; ++j) {
-        float sum_x2 = 0;
-        for (int l = 0; l < 32; ++l) sum_x2 += x[32 * j + l] * x[32 * j + l];
+        const float *xs = x + 32 * j;
+        float sum_x2 = 0, w[32];
+        for (int l = 0; l < 32; ++l) sum_x2 += xs[l] * xs[l];
         const float av_x = std::sqrt(sum_x2 / 32);
-        for (int l = 0; l < 32; ++l) weights[l] = av_x + std::fabs(x[32 * j + l]);
-        scales[j] = make_qkx2_quants(32, nmax, x + 32 * j, weights, L + 32 * j, &mins[j], Laux, rmin, 0.1f, nstep, false);
-        if (scales[j] > max_scale) max_scale = scales[j];
-        if (mins[j] > max_min) max_min = mins[j];
+        for (int l = 0; l < 32; ++l) w[l] = av_x + std::fabs(xs[l]);
+        scale[j] = AffineFit{xs, w, 32, nmax, false}.run(rmin, 0.1f, nstep, L + 32 * j, min[j]);
+        max_scale = scale[j] > max_scale ? scale[j] : max_scale;
+        max_min = min[j] > max_min ? min[j] : max_min;
     }
-    const float inv_scale = max_scale > 0 ? 63.f / max_scale : 0.f;
-    const float inv_min = max_min > 0 ? 63.f / max_min : 0.f;
-    std::uint8_t *sc = y + 4;
+    const float inv_scale = max_scale > 0 ? 63.f / max_scale : 0.f, inv_min = max_min > 0 ? 63.f / max_min : 0.f;
+    for (int j = 0; j < 8; ++j) {  // in order: k4_put_scale_min assigns the low bytes first
+        const auto ls = std::min<std::uint8_t>(63, static_cast<std::uint8_t>(nearest_int(inv_scale * scale[j])));
+        const auto lm = std::min<std::uint8_t>(63, static_cast<std::uint8_t>(nearest_int(inv_min * min[j])));
+        k4_put_scale_min(b.scales, j, ls, lm);
+    }
+    b.d = f32_to_fp16(max_scale / 63.f);
+    b.dmin = f32_to_fp16(max_min / 63.f);
+    const float d = fp16_to_f32(b.d), dmin = fp16_to_f32(b.dmin);
     for (int j = 0; j < 8; ++j) {
-        auto ls = static_cast<std::uint8_t>(nearest_int(inv_scale * scales[j]));
-        auto lm = static_cast<std::uint8_t>(nearest_int(inv_min * mins[j]));
-        ls = std::min<std::uint8_t>(63, ls);
-        lm = std::min<std::uint8_t>(63, lm);
-        if (j < 4) {
-            sc[j] = ls;
-            sc[j + 4] = lm;
-        } else {
-            sc[j + 4] = static_cast<std::uint8_t>((ls & 0xF) | ((lm & 0xF) << 4));
-            sc[j - 4] = static_cast<std::uint8_t>(sc[j - 4] | ((ls >> 4) << 6));
-            sc[j] = static_cast<std::uint8_t>(sc[j] | ((lm >> 4) << 6));
-        }
-    }
-    abi::store_le16(y, f32_to_fp16(max_scale / 63.f));
-    abi::store_le16(y + 2, f32_to_fp16(max_min / 63.f));
-    const float d_all = fp16_to_f32(static_cast<std::uint16_t>(y[0] | y[1] << 8));
-    const float dmin_all = fp16_to_f32(static_cast<std::uint16_t>(y[2] | y[3] << 8));
-    for (int j = 0; j < 8; ++j) {
-        int s = 0, m = 0;
-        if (j < 4) {
-            s = sc[j] & 63;
-            m = sc[j + 4] & 63;
-        } else {
-            s = (sc[j + 4] & 0xF) | ((sc[j - 4] >> 6) << 4);
-            m = (sc[j + 4] >> 4) | ((sc[j] >> 6) << 4);
-        }
-        const float d = d_all * static_cast<float>(s);
-        if (d == 0) continue;
-        const float dm = dmin_all * static_cast<float>(m);
-        for (int ii = 0; ii < 32; ++ii) L[32 * j + ii] = static_cast<std::uint8_t>(clamp(0, nmax, nearest_int((x[32 * j + ii] + dm) / d)));
+        int sc = 0, mn = 0;
+        k4_scale_min(b.scales, j, sc, mn);
+        const float dm = dmin * f(mn);
+        requantize(x + 32 * j, 32, d * f(sc), &dm, 0, nmax, 0, L + 32 * j);
     }
 }
 
-void q4_k_block(const float *x, std::uint8_t *y) {  // d, dmin, scales[12], qs[128]
-    std::uint8_t L[256];
-    k4_scales_and_codes(x, y, 15, -1.f, 20, L);
-    std::uint8_t *q = y + 16;
-    for (int j = 0; j < 256; j += 64, q += 32)
-        for (int l = 0; l < 32; ++l) q[l] = static_cast<std::uint8_t>(L[j + l] | (L[j + l + 32] << 4));
+bool q4_k(const float *x, block_q4_K &b) {
+    std::uint8_t L[QK_K];
+    k4_scales_and_codes(x, b, 15, -1.f, 20, L);
+    for (int i = 0; i < QK_K; ++i) place_4bit(b.qs, i, L[i]);
+    return true;
 }
 
-void q5_k_block(const float *x, std::uint8_t *y) {  // d, dmin, scales[12], qh[32], qs[128]
-    std::uint8_t L[256];
-    k4_scales_and_codes(x, y, 31, -0.5f, 15, L);
-    std::uint8_t *qh = y + 16, *ql = y + 48;
-    std::memset(qh, 0, 32);
-    std::uint8_t m1 = 1, m2 = 2;
-    for (int n = 0; n < 256; n += 64, ql += 32) {
-        for (int j = 0; j < 32; ++j) {
-            int l1 = L[n + j], l2 = L[n + j + 32];
-            if (l1 > 15) {
-                l1 -= 16;
-                qh[j] = static_cast<std::uint8_t>(qh[j] | m1);
-            }
-            if (l2 > 15) {
-                l2 -= 16;
-                qh[j] = static_cast<std::uint8_t>(qh[j] | m2);
-            }
-            ql[j] = static_cast<std::uint8_t>(l1 | (l2 << 4));
-        }
-        m1 = static_cast<std::uint8_t>(m1 << 2);
-        m2 = static_cast<std::uint8_t>(m2 << 2);
+bool q5_k(const float *x, block_q5_K &b) {
+    std::uint8_t L[QK_K];
+    k4_scales_and_codes(x, b, 31, -0.5f, 15, L);
+    for (int i = 0; i < QK_K; ++i) {  // the fifth bit of element i: bit i / 32 of qh[i % 32]
+        place_4bit(b.qs, i, L[i] & 0xF);
+        put_bits(b.qh, i % 32, L[i] >> 4, i / 32);
     }
+    return true;
 }
 
-void q6_k_block(const float *x, std::uint8_t *y) {  // ql[128], qh[64], scales[16] int8, d
-    std::int8_t L[256];
-    float scales[16];
-    float max_scale = 0, max_abs_scale = 0;
-    for (int ib = 0; ib < 16; ++ib) {
-        const float scale = make_qx_quants_rmse1(16, 32, x + 16 * ib, L + 16 * ib);
-        scales[ib] = scale;
-        const float abs_scale = std::fabs(scale);
-        if (abs_scale > max_abs_scale) {
-            max_abs_scale = abs_scale;
-            max_scale = scale;
-        }
+bool q6_k(const float *x, block_q6_K &b) {
+    std::int8_t L[QK_K];
+    float scale[16], max_scale = 0, max_abs_scale = 0;
+    for (int j = 0; j < 16; ++j) {
+        scale[j] = SymmetricFit{x + 16 * j, 16, 32}.run(L + 16 * j);
+        if (std::fabs(scale[j]) > max_abs_scale) max_abs_scale = std::fabs(scale[j]), max_scale = scale[j];
     }
-    if (max_abs_scale < kGroupMaxEps) {
-        std::memset(y, 0, 210);
-        abi::store_le16(y + 208, f32_to_fp16(0.f));
-        return;
+    if (max_abs_scale < kGroupMaxEps) {  // the whole block zero, d = +0
+        b = block_q6_K{};
+        b.d = f32_to_fp16(0.f);
+        return true;
     }
     const float iscale = -128.f / max_scale;
-    abi::store_le16(y + 208, f32_to_fp16(1 / iscale));
-    auto *sc = reinterpret_cast<std::int8_t *>(y + 192);
-    for (int ib = 0; ib < 16; ++ib) sc[ib] = static_cast<std::int8_t>(std::min(127, nearest_int(iscale * scales[ib])));
-    const float d_all = fp16_to_f32(static_cast<std::uint16_t>(y[208] | y[209] << 8));
-    for (int j = 0; j < 16; ++j) {
-        const float d = d_all * static_cast<float>(sc[j]);
-        if (d == 0) continue;
-        for (int ii = 0; ii < 16; ++ii) L[16 * j + ii] = static_cast<std::int8_t>(clamp(-32, 31, nearest_int(x[16 * j + ii] / d)) + 32);
+    b.d = f32_to_fp16(1 / iscale);
+    for (int j = 0; j < 16; ++j) b.scales[j] = static_cast<std::int8_t>(std::min(127, nearest_int(iscale * scale[j])));
+    const float d = fp16_to_f32(b.d);
+    for (int j = 0; j < 16; ++j) requantize(x + 16 * j, 16, d * f(b.scales[j]), static_cast<const float *>(nullptr), -32, 31, 32, L + 16 * j);
+    for (int i = 0; i < QK_K; ++i) {
+        // Element i = 128 h + 32 t + l: low nibble in ql[64 h + 32 (t & 1) + l] (t >= 2 high),
+        // the top two bits in qh[32 h + l] at bit 2 t.
+        const int h = i / 128, t = i % 128 / 32, l = i % 32;
+        put_bits(b.ql, 64 * h + 32 * (t & 1) + l, L[i] & 0xF, 4 * (t >> 1));
+        put_bits(b.qh, 32 * h + l, (L[i] >> 4) & 3, 2 * t);
     }
-    std::uint8_t *ql = y, *qh = y + 128;
-    for (int j = 0; j < 256; j += 128, ql += 64, qh += 32)
-        for (int l = 0; l < 32; ++l) {
-            const int q1 = L[j + l] & 0xF, q2 = L[j + l + 32] & 0xF, q3 = L[j + l + 64] & 0xF, q4 = L[j + l + 96] & 0xF;
-            ql[l] = static_cast<std::uint8_t>(q1 | (q3 << 4));
-            ql[l + 32] = static_cast<std::uint8_t>(q2 | (q4 << 4));
-            qh[l] = static_cast<std::uint8_t>((L[j + l] >> 4) | ((L[j + l + 32] >> 4) << 2) | ((L[j + l + 64] >> 4) << 4) |
-                                              ((L[j + l + 96] >> 4) << 6));
-        }
+    return true;
+}
+
+/// One block through its struct: zeroed, written by `fill`, stored at `out`.
+template <class Block>
+bool through_struct(const float *x, std::uint8_t *out, bool (*fill)(const float *, Block &)) {
+    Block b{};
+    const bool ok = fill(x, b);
+    store(b, out);
+    return ok;
 }
 
 }  // namespace
 
-bool quantize_block::gguf_q2_k(const float *x, std::uint8_t *b) {
-    q2_k_block(x, b);
-    return true;
-}
-bool quantize_block::gguf_q3_k(const float *x, std::uint8_t *b) {
-    q3_k_block(x, b);
-    return true;
-}
-bool quantize_block::gguf_q4_k(const float *x, std::uint8_t *b) {
-    q4_k_block(x, b);
-    return true;
-}
-bool quantize_block::gguf_q5_k(const float *x, std::uint8_t *b) {
-    q5_k_block(x, b);
-    return true;
-}
-bool quantize_block::gguf_q6_k(const float *x, std::uint8_t *b) {
-    q6_k_block(x, b);
-    return true;
-}
+bool quantize_block::gguf_q2_k(const float *x, std::uint8_t *b) { return through_struct<block_q2_K>(x, b, q2_k); }
+bool quantize_block::gguf_q3_k(const float *x, std::uint8_t *b) { return through_struct<block_q3_K>(x, b, q3_k); }
+bool quantize_block::gguf_q4_k(const float *x, std::uint8_t *b) { return through_struct<block_q4_K>(x, b, q4_k); }
+bool quantize_block::gguf_q5_k(const float *x, std::uint8_t *b) { return through_struct<block_q5_K>(x, b, q5_k); }
+bool quantize_block::gguf_q6_k(const float *x, std::uint8_t *b) { return through_struct<block_q6_K>(x, b, q6_k); }
 
 }  // namespace ninfer::reference::gguf_blocks

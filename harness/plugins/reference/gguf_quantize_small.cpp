@@ -9,9 +9,12 @@
 #include <cmath>
 #include <cstdint>
 
+#include "gguf_block_structs.hpp"
 #include "gguf_blocks.hpp"
 
 namespace ninfer::reference::gguf_blocks {
+
+using namespace ggml_struct;  // the block structs (gguf_block_structs.hpp): offsets by member
 
 namespace {
 
@@ -31,19 +34,19 @@ int lround_plus_one(float v) { return std::isfinite(v) ? static_cast<int>(std::l
 void q1_0(const float *x, std::uint8_t *b) {
     float sum = 0.0f;
     for (int j = 0; j < 128; ++j) sum += std::fabs(x[j]);
-    abi::store_le16(b, f32_to_fp16(sum / 128.0f));
+    abi::store_le16(b + offsetof(block_q1_0, d), f32_to_fp16(sum / 128.0f));
     for (int j = 0; j < 128; ++j)
-        if (x[j] >= 0.0f) b[2 + j / 8] |= static_cast<std::uint8_t>(1 << (j % 8));
+        if (x[j] >= 0.0f) b[offsetof(block_q1_0, qs) + j / 8] |= static_cast<std::uint8_t>(1 << (j % 8));
 }
 
 /// q2_0: d = amax, code clamp((int)roundf(x / d) + 1, 0, 3), four per byte LSB first.
 void q2_0(const float *x, std::uint8_t *b) {
     const float d = amax_of(x, 64);
     const float id = d > 0.0f ? 1.0f / d : 0.0f;
-    abi::store_le16(b, f32_to_fp16(d));
+    abi::store_le16(b + offsetof(block_q2_0, d), f32_to_fp16(d));
     for (int j = 0; j < 64; ++j) {
         const long long q = std::clamp(static_cast<long long>(trunc_int(std::round(x[j] * id))) + 1, 0LL, 3LL);
-        b[2 + j / 4] |= static_cast<std::uint8_t>(q << (2 * (j % 4)));
+        b[offsetof(block_q2_0, qs) + j / 4] |= static_cast<std::uint8_t>(q << (2 * (j % 4)));
     }
 }
 
@@ -66,9 +69,9 @@ void tq2_0(const float *x, std::uint8_t *b) {
         for (int m = 0; m < 32; ++m) {
             int q = 0;
             for (int n = 0; n < 4; ++n) q += (lround_plus_one(x[4 * j + m + 32 * n] * id) & 3) << (2 * n);
-            b[j + m] = static_cast<std::uint8_t>(q);
+            b[offsetof(block_tq2_0, qs) + j + m] = static_cast<std::uint8_t>(q);
         }
-    abi::store_le16(b + 64, f32_to_fp16(d));
+    abi::store_le16(b + offsetof(block_tq2_0, d), f32_to_fp16(d));
 }
 
 /// mxfp4: e = (uint8_t)(floor(log2(amax)) - 2 + 127), the low byte of the integer, as x86-64
@@ -77,9 +80,9 @@ void tq2_0(const float *x, std::uint8_t *b) {
 void mxfp4(const float *x, std::uint8_t *b) {
     const float amax = amax_of(x, 32);
     const int e = amax > 0.0f ? (static_cast<int>(std::floor(std::log2(amax))) + 125) & 0xFF : 0;
-    b[0] = static_cast<std::uint8_t>(e);
+    b[offsetof(block_mxfp4, e)] = static_cast<std::uint8_t>(e);
     const float d = e < 2 ? std::bit_cast<float>(0x00200000u << e) : std::bit_cast<float>(static_cast<std::uint32_t>(e - 1) << 23);
-    for (int j = 0; j < 16; ++j) b[1 + j] = static_cast<std::uint8_t>(best_index_mxfp4(x[j], d) | best_index_mxfp4(x[j + 16], d) << 4);
+    for (int j = 0; j < 16; ++j) b[offsetof(block_mxfp4, qs) + j] = static_cast<std::uint8_t>(best_index_mxfp4(x[j], d) | best_index_mxfp4(x[j + 16], d) << 4);
 }
 
 /// ggml_fp32_to_ue4m3 (clamp to 448, subnormal codes by (int)(x * 512 + 0.5), else round half
@@ -110,19 +113,21 @@ void nvfp4(const float *x, std::uint8_t *b) { nvfp4_block_with(x, b, to_ue4m3); 
 void tq1_0_block_with(const float *x, std::uint8_t *b, int (*trit_of)(float)) {
     const float d = amax_of(x, 256);
     const float id = d != 0.0f ? 1.0f / d : 0.0f;
-    tq1_0_run(x, id, 32, 5, b, trit_of);
-    tq1_0_run(x + 160, id, 16, 5, b + 32, trit_of);
-    tq1_0_run(x + 240, id, 4, 4, b + 48, trit_of);
-    abi::store_le16(b + 52, f32_to_fp16(d));
+    std::uint8_t *qs = b + offsetof(block_tq1_0, qs);
+    tq1_0_run(x, id, 32, 5, qs, trit_of);
+    tq1_0_run(x + 160, id, 16, 5, qs + 32, trit_of);  // qs is 32 + 16 bytes
+    tq1_0_run(x + 240, id, 4, 4, b + offsetof(block_tq1_0, qh), trit_of);
+    abi::store_le16(b + offsetof(block_tq1_0, d), f32_to_fp16(d));
 }
 
 void nvfp4_block_with(const float *x, std::uint8_t *b, std::uint8_t (*scale_of)(float)) {
     for (int s = 0; s < 4; ++s) {
         const float *xb = x + 16 * s;
-        b[s] = scale_of(amax_of(xb, 16) / 6.0f);
-        const float d = ue4m3_half(b[s]);
+        std::uint8_t &ds = b[offsetof(block_nvfp4, d) + static_cast<std::size_t>(s)];
+        ds = scale_of(amax_of(xb, 16) / 6.0f);
+        const float d = ue4m3_half(ds);
         for (int j = 0; j < 8; ++j)
-            b[4 + 8 * s + j] = static_cast<std::uint8_t>(best_index_mxfp4(xb[j], d) | best_index_mxfp4(xb[j + 8], d) << 4);
+            b[offsetof(block_nvfp4, qs) + 8 * s + j] = static_cast<std::uint8_t>(best_index_mxfp4(xb[j], d) | best_index_mxfp4(xb[j + 8], d) << 4);
     }
 }
 

@@ -167,6 +167,9 @@ Bytes base_block(const GgufType &t) {
     return b;
 }
 
+/// The byte offset of field `name` of registry row `row`'s block (ninfer/oracle/gguf_fields.hpp).
+#define AT_(row, name) std::size_t{oracle::field_at(oracle::block_fields::row, name)}
+
 /// A deterministic byte pattern that runs through all 256 values (odd multiplier).
 std::uint8_t pattern(std::size_t seed, std::size_t i) { return static_cast<std::uint8_t>(seed * 29 + i * 53 + 7); }
 
@@ -234,9 +237,8 @@ std::vector<BlockGroup> nibble_codes(const GgufType &t, std::size_t at) {
     return {{"codes", blocks_of(t, 1, [at](Bytes &b, int) { nibble_ramp(b, at, 16); })}};
 }
 
-/// q5_0 (qh at 2), q5_1 (qh at 4): every 5-bit word in both halves; high bits in bit order.
-std::vector<BlockGroup> five_bit_codes(const GgufType &t, std::size_t qh) {
-    const std::size_t qs = qh + 4;
+/// q5_0, q5_1 (qh and qs at their fields): every 5-bit word in both halves; high bits in bit order.
+std::vector<BlockGroup> five_bit_codes(const GgufType &t, std::size_t qh, std::size_t qs) {
     static constexpr std::uint32_t kQh[] = {0x0000FFFFu, 0xFFFF0000u, 0x5A5AC3C3u, 0x00000001u, 0x80000000u};
     return {{"high_bits", blocks_of(t, 5, [&](Bytes &b, int v) {
                  nibble_ramp(b, qs, 16);
@@ -244,11 +246,11 @@ std::vector<BlockGroup> five_bit_codes(const GgufType &t, std::size_t qh) {
              })}};
 }
 
-/// q8_0 (qs at 2), q8_1 (qs at 4, its s metadata varied): all 256 int8 codes over 8 blocks.
+/// q8_0, q8_1 (its s metadata varied): all 256 int8 codes over 8 blocks.
 std::vector<BlockGroup> int8_codes(const GgufType &t, std::size_t qs, bool with_sum) {
     return {{"codes", blocks_of(t, 8, [&](Bytes &b, int v) {
                  for (std::size_t j = 0; j < 32; ++j) b[qs + j] = static_cast<std::uint8_t>(32 * v + static_cast<int>(j));
-                 if (with_sum) put16(b, 2, static_cast<std::uint16_t>(0x1234 * (v + 1)));
+                 if (with_sum) put16(b, AT_(gguf_q8_1, "s"), static_cast<std::uint16_t>(0x1234 * (v + 1)));
              })}};
 }
 
@@ -257,8 +259,9 @@ std::vector<BlockGroup> k4_scales_and_mins(const GgufType &t) {
     return {{"scales", blocks_of(t, 64, [&](Bytes &b, int v) {
                      int sc[8], mn[8];
                      for (int j = 0; j < 8; ++j) sc[j] = (v + 8 * j) % 64, mn[j] = (v + 8 * j + 37) % 64;
-                     pack_scale_min_k4(b, 4, sc, mn);
-                     for (std::size_t m = 16; m < b.size(); ++m) b[m] = pattern(static_cast<std::size_t>(v), m);  // qh, qs
+                     static_assert(AT_(gguf_q4_k, "scales") == AT_(gguf_q5_k, "scales") && AT_(gguf_q4_k, "qs") == AT_(gguf_q5_k, "qh"));
+                     pack_scale_min_k4(b, AT_(gguf_q4_k, "scales"), sc, mn);
+                     for (std::size_t m = AT_(gguf_q4_k, "qs"); m < b.size(); ++m) b[m] = pattern(static_cast<std::size_t>(v), m);  // qh, qs
                  })}};
 }
 
@@ -266,34 +269,35 @@ std::vector<BlockGroup> k4_scales_and_mins(const GgufType &t) {
 namespace coverage {
 
 /// q4_0: every nibble in both halves (split halves, not interleaved)
-std::vector<BlockGroup> gguf_q4_0(const GgufType &t) { return nibble_codes(t, 2); }
+std::vector<BlockGroup> gguf_q4_0(const GgufType &t) { return nibble_codes(t, AT_(gguf_q4_0, "qs")); }
 
 /// iq4_nl: every code book entry in both halves
-std::vector<BlockGroup> gguf_iq4_nl(const GgufType &t) { return nibble_codes(t, 2); }
+std::vector<BlockGroup> gguf_iq4_nl(const GgufType &t) { return nibble_codes(t, AT_(gguf_iq4_nl, "qs")); }
 
 /// q4_1
-std::vector<BlockGroup> gguf_q4_1(const GgufType &t) { return nibble_codes(t, 4); }
+std::vector<BlockGroup> gguf_q4_1(const GgufType &t) { return nibble_codes(t, AT_(gguf_q4_1, "qs")); }
 
 /// q5_0: every 5-bit word in both halves; high bits in bit order
-std::vector<BlockGroup> gguf_q5_0(const GgufType &t) { return five_bit_codes(t, 2); }
+std::vector<BlockGroup> gguf_q5_0(const GgufType &t) { return five_bit_codes(t, AT_(gguf_q5_0, "qh"), AT_(gguf_q5_0, "qs")); }
 
 /// q5_1
-std::vector<BlockGroup> gguf_q5_1(const GgufType &t) { return five_bit_codes(t, 4); }
+std::vector<BlockGroup> gguf_q5_1(const GgufType &t) { return five_bit_codes(t, AT_(gguf_q5_1, "qh"), AT_(gguf_q5_1, "qs")); }
 
 /// q8_0: all 256 int8 codes over 8 blocks
-std::vector<BlockGroup> gguf_q8_0(const GgufType &t) { return int8_codes(t, 2, false); }
+std::vector<BlockGroup> gguf_q8_0(const GgufType &t) { return int8_codes(t, AT_(gguf_q8_0, "qs"), false); }
 
 /// q8_1 (s: metadata, varied)
-std::vector<BlockGroup> gguf_q8_1(const GgufType &t) { return int8_codes(t, 4, true); }
+std::vector<BlockGroup> gguf_q8_1(const GgufType &t) { return int8_codes(t, AT_(gguf_q8_1, "qs"), true); }
 
 /// q8_K: all 256 codes in one block, bsums consistent
 std::vector<BlockGroup> gguf_q8_k(const GgufType &t) {
     return {{"codes", blocks_of(t, 1, [](Bytes &b, int) {
-                     for (std::size_t j = 0; j < 256; ++j) b[4 + j] = static_cast<std::uint8_t>(j);
+                     constexpr std::size_t qs = AT_(gguf_q8_k, "qs");
+                     for (std::size_t j = 0; j < 256; ++j) b[qs + j] = static_cast<std::uint8_t>(j);
                      for (std::size_t i = 0; i < 16; ++i) {
                          int sum = 0;
-                         for (std::size_t j = 0; j < 16; ++j) sum += static_cast<std::int8_t>(b[4 + 16 * i + j]);
-                         put16(b, 260 + 2 * i, static_cast<std::uint16_t>(static_cast<std::int16_t>(sum)));
+                         for (std::size_t j = 0; j < 16; ++j) sum += static_cast<std::int8_t>(b[qs + 16 * i + j]);
+                         put16(b, AT_(gguf_q8_k, "bsums") + 2 * i, static_cast<std::uint16_t>(static_cast<std::int16_t>(sum)));
                      }
                  })}};
 }
@@ -303,48 +307,48 @@ std::vector<BlockGroup> gguf_q1_0(const GgufType &t) {
     return {{"bits", blocks_of(t, 1, [](Bytes &b, int) {
                      static constexpr std::uint8_t kBits[16] = {0x00, 0xFF, 0x55, 0xAA, 0x01, 0x80, 0x0F, 0xF0,
                                                                 0x33, 0xCC, 0x12, 0x48, 0xFE, 0x7F, 0x96, 0x69};
-                     for (std::size_t j = 0; j < 16; ++j) b[2 + j] = kBits[j];
+                     for (std::size_t j = 0; j < 16; ++j) b[AT_(gguf_q1_0, "qs") + j] = kBits[j];
                  })}};
 }
 
 /// q2_0: every 2-bit word at every position, u - 1
 std::vector<BlockGroup> gguf_q2_0(const GgufType &t) {
     return {{"codes", blocks_of(t, 1, [](Bytes &b, int) {
-                     for (std::size_t j = 0; j < 16; ++j) b[2 + j] = j < 8 ? 0xE4 : static_cast<std::uint8_t>(0x1B ^ (j * 0x11));
+                     for (std::size_t j = 0; j < 16; ++j) b[AT_(gguf_q2_0, "qs") + j] = j < 8 ? 0xE4 : static_cast<std::uint8_t>(0x1B ^ (j * 0x11));
                  })}};
 }
 
 /// mxfp4: every code in both halves
-std::vector<BlockGroup> gguf_mxfp4(const GgufType &t) { return nibble_codes(t, 1); }
+std::vector<BlockGroup> gguf_mxfp4(const GgufType &t) { return nibble_codes(t, AT_(gguf_mxfp4, "qs")); }
 
 /// ggml's nvfp4: every code in both halves of each sub-block, distinct sub-block scales
 std::vector<BlockGroup> gguf_nvfp4(const GgufType &t) {
     return {{"codes", blocks_of(t, 1, [](Bytes &b, int) {
-                     nibble_ramp(b, 4, 32);
-                     b[0] = 0x38, b[1] = 0x30, b[2] = 0x41, b[3] = 0x09;
+                     nibble_ramp(b, AT_(gguf_nvfp4, "qs"), 32);
+                     b[AT_(gguf_nvfp4, "d0")] = 0x38, b[AT_(gguf_nvfp4, "d1")] = 0x30, b[AT_(gguf_nvfp4, "d2")] = 0x41, b[AT_(gguf_nvfp4, "d3")] = 0x09;
                  })}};
 }
 
 /// tq1_0: every byte value in qs, varied qh: ggml's base-3 digits
 std::vector<BlockGroup> gguf_tq1_0(const GgufType &t) {
     return {{"trits", blocks_of(t, 6, [](Bytes &b, int v) {
-                     for (std::size_t m = 0; m < 48; ++m) b[m] = static_cast<std::uint8_t>(48 * v + static_cast<int>(m));
-                     for (std::size_t j = 0; j < 4; ++j) b[48 + j] = static_cast<std::uint8_t>(43 * (4 * v + static_cast<int>(j)) + 242);
+                     for (std::size_t m = 0; m < 48; ++m) b[AT_(gguf_tq1_0, "qs") + m] = static_cast<std::uint8_t>(48 * v + static_cast<int>(m));
+                     for (std::size_t j = 0; j < 4; ++j) b[AT_(gguf_tq1_0, "qh") + j] = static_cast<std::uint8_t>(43 * (4 * v + static_cast<int>(j)) + 242);
                  })}};
 }
 
 /// tq2_0: every 2-bit field at every shift, offset 1
 std::vector<BlockGroup> gguf_tq2_0(const GgufType &t) {
     return {{"offsets", blocks_of(t, 2, [](Bytes &b, int v) {
-                     for (std::size_t m = 0; m < 64; ++m) b[m] = v ? pattern(3, m) : (m % 2 ? 0x1B : 0xE4);
+                     for (std::size_t m = 0; m < 64; ++m) b[AT_(gguf_tq2_0, "qs") + m] = v ? pattern(3, m) : (m % 2 ? 0x1B : 0xE4);
                  })}};
 }
 
 /// q2_K: all 16 scales and mins at every sub-block position
 std::vector<BlockGroup> gguf_q2_k(const GgufType &t) {
     return {{"scales", blocks_of(t, 16, [](Bytes &b, int v) {
-                     for (int i = 0; i < 16; ++i) b[static_cast<std::size_t>(i)] = static_cast<std::uint8_t>(((v + i) % 16) | ((v + i + 8) % 16) << 4);
-                     for (std::size_t m = 0; m < 64; ++m) b[16 + m] = pattern(static_cast<std::size_t>(v), m);
+                     for (int i = 0; i < 16; ++i) b[AT_(gguf_q2_k, "scales") + static_cast<std::size_t>(i)] = static_cast<std::uint8_t>(((v + i) % 16) | ((v + i + 8) % 16) << 4);
+                     for (std::size_t m = 0; m < 64; ++m) b[AT_(gguf_q2_k, "qs") + m] = pattern(static_cast<std::size_t>(v), m);
                  })}};
 }
 
@@ -353,8 +357,9 @@ std::vector<BlockGroup> gguf_q3_k(const GgufType &t) {
     return {{"scales", blocks_of(t, 64, [](Bytes &b, int v) {
                      int s[16];
                      for (int i = 0; i < 16; ++i) s[i] = (v + 4 * i) % 64;
-                     pack_q3k_scales(b, 96, s);
-                     for (std::size_t m = 0; m < 96; ++m) b[m] = pattern(static_cast<std::size_t>(v), m);
+                     pack_q3k_scales(b, AT_(gguf_q3_k, "scales"), s);
+                     static_assert(AT_(gguf_q3_k, "hmask") == 0 && AT_(gguf_q3_k, "qs") + 64 == AT_(gguf_q3_k, "scales"));
+                     for (std::size_t m = 0; m < AT_(gguf_q3_k, "scales"); ++m) b[m] = pattern(static_cast<std::size_t>(v), m);
                  })}};
 }
 
@@ -367,8 +372,9 @@ std::vector<BlockGroup> gguf_q5_k(const GgufType &t) { return k4_scales_and_mins
 /// q6_K: every int8 scale byte, every 6-bit code
 std::vector<BlockGroup> gguf_q6_k(const GgufType &t) {
     return {{"scales", blocks_of(t, 16, [](Bytes &b, int v) {
-                     for (std::size_t i = 0; i < 16; ++i) b[192 + i] = static_cast<std::uint8_t>(16 * v + 17 * static_cast<int>(i));
-                     for (std::size_t m = 0; m < 192; ++m) b[m] = pattern(static_cast<std::size_t>(v), m);
+                     for (std::size_t i = 0; i < 16; ++i) b[AT_(gguf_q6_k, "scales") + i] = static_cast<std::uint8_t>(16 * v + 17 * static_cast<int>(i));
+                     static_assert(AT_(gguf_q6_k, "ql") == 0);  // ql, then qh: all bytes before the scales
+                     for (std::size_t m = 0; m < AT_(gguf_q6_k, "scales"); ++m) b[m] = pattern(static_cast<std::size_t>(v), m);
                  })}};
 }
 
@@ -379,10 +385,10 @@ std::vector<BlockGroup> gguf_iq2_xxs(const GgufType &t) {
                          std::uint32_t a1 = static_cast<std::uint32_t>((8 * v + ib) % 16) << 28;
                          for (int l = 0; l < 4; ++l) {
                              const int e = 32 * v + 4 * ib + l;
-                             b[2 + 8 * static_cast<std::size_t>(ib) + static_cast<std::size_t>(l)] = static_cast<std::uint8_t>(e);
+                             b[AT_(gguf_iq2_xxs, "qs") + 8 * static_cast<std::size_t>(ib) + static_cast<std::size_t>(l)] = static_cast<std::uint8_t>(e);
                              a1 |= static_cast<std::uint32_t>((e + 64) % 128) << (7 * l);
                          }
-                         put32(b, 6 + 8 * static_cast<std::size_t>(ib), a1);
+                         put32(b, AT_(gguf_iq2_xxs, "qs") + 4 + 8 * static_cast<std::size_t>(ib), a1);
                      }
                  })}};
 }
@@ -393,9 +399,9 @@ std::vector<BlockGroup> gguf_iq2_xs(const GgufType &t) {
                      for (int ib = 0; ib < 8; ++ib) {
                          for (int l = 0; l < 4; ++l) {
                              const int e = 32 * v + 4 * ib + l;
-                             put16(b, 2 + 2 * static_cast<std::size_t>(4 * ib + l), static_cast<std::uint16_t>(e | ((e + 5) % 128) << 9));
+                             put16(b, AT_(gguf_iq2_xs, "qs") + 2 * static_cast<std::size_t>(4 * ib + l), static_cast<std::uint16_t>(e | ((e + 5) % 128) << 9));
                          }
-                         b[66 + static_cast<std::size_t>(ib)] = static_cast<std::uint8_t>((2 * ib + v) % 16 | ((2 * ib + v + 1) % 16) << 4);
+                         b[AT_(gguf_iq2_xs, "scales") + static_cast<std::size_t>(ib)] = static_cast<std::uint8_t>((2 * ib + v) % 16 | ((2 * ib + v + 1) % 16) << 4);
                      }
                  })}};
 }
@@ -407,12 +413,12 @@ std::vector<BlockGroup> gguf_iq2_s(const GgufType &t) {
                          std::uint8_t qh = 0;
                          for (int l = 0; l < 4; ++l) {
                              const int e = 32 * v + 4 * ib + l;
-                             b[2 + static_cast<std::size_t>(4 * ib + l)] = static_cast<std::uint8_t>(e);
-                             b[34 + static_cast<std::size_t>(4 * ib + l)] = static_cast<std::uint8_t>(e * 7 + 3);
+                             b[AT_(gguf_iq2_s, "qs") + static_cast<std::size_t>(4 * ib + l)] = static_cast<std::uint8_t>(e);
+                             b[AT_(gguf_iq2_s, "qs") + 32 + static_cast<std::size_t>(4 * ib + l)] = static_cast<std::uint8_t>(e * 7 + 3);  // the signs
                              qh = static_cast<std::uint8_t>(qh | ((e >> 8) & 3) << (2 * l));
                          }
-                         b[66 + static_cast<std::size_t>(ib)] = qh;
-                         b[74 + static_cast<std::size_t>(ib)] = static_cast<std::uint8_t>((2 * ib + v) % 16 | ((2 * ib + v + 1) % 16) << 4);
+                         b[AT_(gguf_iq2_s, "qh") + static_cast<std::size_t>(ib)] = qh;
+                         b[AT_(gguf_iq2_s, "scales") + static_cast<std::size_t>(ib)] = static_cast<std::uint8_t>((2 * ib + v) % 16 | ((2 * ib + v + 1) % 16) << 4);
                      }
                  })}};
 }
@@ -420,11 +426,11 @@ std::vector<BlockGroup> gguf_iq2_s(const GgufType &t) {
 /// iq3_xxs: 256 grid indices over 4 blocks, all ksigns, every scale
 std::vector<BlockGroup> gguf_iq3_xxs(const GgufType &t) {
     return {{"grid", blocks_of(t, 4, [](Bytes &b, int v) {
-                     for (std::size_t m = 0; m < 64; ++m) b[2 + m] = static_cast<std::uint8_t>(64 * v + static_cast<int>(m));
+                     for (std::size_t m = 0; m < 64; ++m) b[AT_(gguf_iq3_xxs, "qs") + m] = static_cast<std::uint8_t>(64 * v + static_cast<int>(m));
                      for (int ib = 0; ib < 8; ++ib) {
                          std::uint32_t aux = static_cast<std::uint32_t>((4 * v + 2 * ib + v / 2) % 16) << 28;
                          for (int l = 0; l < 4; ++l) aux |= static_cast<std::uint32_t>((32 * v + 4 * ib + l) % 128) << (7 * l);
-                         put32(b, 66 + 4 * static_cast<std::size_t>(ib), aux);
+                         put32(b, AT_(gguf_iq3_xxs, "qs") + 64 + 4 * static_cast<std::size_t>(ib), aux);  // scales_and_signs
                      }
                  })}};
 }
@@ -436,13 +442,13 @@ std::vector<BlockGroup> gguf_iq3_s(const GgufType &t) {
                          std::uint8_t qh = 0;
                          for (int e = 0; e < 8; ++e) {
                              const int idx = 64 * v + 8 * k + e;
-                             b[2 + static_cast<std::size_t>(8 * k + e)] = static_cast<std::uint8_t>(idx);
+                             b[AT_(gguf_iq3_s, "qs") + static_cast<std::size_t>(8 * k + e)] = static_cast<std::uint8_t>(idx);
                              qh = static_cast<std::uint8_t>(qh | ((idx >> 8) & 1) << e);
                          }
-                         b[66 + static_cast<std::size_t>(k)] = qh;
-                         for (int l = 0; l < 4; ++l) b[74 + static_cast<std::size_t>(4 * k + l)] = static_cast<std::uint8_t>(32 * v + 4 * k + l);
+                         b[AT_(gguf_iq3_s, "qh") + static_cast<std::size_t>(k)] = qh;
+                         for (int l = 0; l < 4; ++l) b[AT_(gguf_iq3_s, "signs") + static_cast<std::size_t>(4 * k + l)] = static_cast<std::uint8_t>(32 * v + 4 * k + l);
                      }
-                     for (int i = 0; i < 4; ++i) b[106 + static_cast<std::size_t>(i)] = static_cast<std::uint8_t>((2 * i + 8 * v) % 16 | ((2 * i + 8 * v + 1) % 16) << 4);
+                     for (int i = 0; i < 4; ++i) b[AT_(gguf_iq3_s, "scales") + static_cast<std::size_t>(i)] = static_cast<std::uint8_t>((2 * i + 8 * v) % 16 | ((2 * i + 8 * v + 1) % 16) << 4);
                  })}};
 }
 
@@ -453,10 +459,10 @@ std::vector<BlockGroup> gguf_iq1_s(const GgufType &t) {
                          std::uint16_t qh = static_cast<std::uint16_t>(((v + ib) % 8) << 12 | ((v + ib) % 2) << 15);
                          for (int l = 0; l < 4; ++l) {
                              const int e = 32 * v + 4 * ib + l;
-                             b[2 + static_cast<std::size_t>(4 * ib + l)] = static_cast<std::uint8_t>(e);
+                             b[AT_(gguf_iq1_s, "qs") + static_cast<std::size_t>(4 * ib + l)] = static_cast<std::uint8_t>(e);
                              qh = static_cast<std::uint16_t>(qh | ((e >> 8) & 7) << (3 * l));
                          }
-                         put16(b, 34 + 2 * static_cast<std::size_t>(ib), qh);
+                         put16(b, AT_(gguf_iq1_s, "qh") + 2 * static_cast<std::size_t>(ib), qh);
                      }
                  })}};
 }
@@ -468,12 +474,12 @@ std::vector<BlockGroup> gguf_iq1_m(const GgufType &t) {
                          int idx[4];
                          for (int l = 0; l < 4; ++l) {
                              idx[l] = 32 * v + 4 * ib + l;
-                             b[static_cast<std::size_t>(4 * ib + l)] = static_cast<std::uint8_t>(idx[l]);
+                             b[AT_(gguf_iq1_m, "qs") + static_cast<std::size_t>(4 * ib + l)] = static_cast<std::uint8_t>(idx[l]);
                          }
                          const int s = (v + ib) % 16;  // the delta signs of the four groups
-                         b[32 + 2 * static_cast<std::size_t>(ib)] =
+                         b[AT_(gguf_iq1_m, "qh") + 2 * static_cast<std::size_t>(ib)] =
                              static_cast<std::uint8_t>(((idx[0] >> 8) & 7) | (s & 1) << 3 | ((idx[1] >> 8) & 7) << 4 | (s & 2) << 6);
-                         b[33 + 2 * static_cast<std::size_t>(ib)] =
+                         b[AT_(gguf_iq1_m, "qh") + 1 + 2 * static_cast<std::size_t>(ib)] =
                              static_cast<std::uint8_t>(((idx[2] >> 8) & 7) | (s & 4) << 1 | ((idx[3] >> 8) & 7) << 4 | (s & 8) << 4);
                      }
                      // Sub-block scales: 3 bits each, 12 bits per uint16, its top nibble a part of d.
@@ -481,8 +487,9 @@ std::vector<BlockGroup> gguf_iq1_m(const GgufType &t) {
                          const int s0 = (v + static_cast<int>(4 * k)) % 8, s1 = (v + static_cast<int>(4 * k) + 1) % 8,
                                    s2 = (v + static_cast<int>(4 * k) + 2) % 8, s3 = (v + static_cast<int>(4 * k) + 3) % 8;
                          const std::uint16_t lo = static_cast<std::uint16_t>(s0 | s1 << 3 | s2 << 6 | s3 << 9);
-                         b[48 + 2 * k] = static_cast<std::uint8_t>(lo);
-                         b[49 + 2 * k] = static_cast<std::uint8_t>((b[49 + 2 * k] & 0xF0) | (lo >> 8));
+                         constexpr std::size_t sc = AT_(gguf_iq1_m, "scales");
+                         b[sc + 2 * k] = static_cast<std::uint8_t>(lo);
+                         b[sc + 1 + 2 * k] = static_cast<std::uint8_t>((b[sc + 1 + 2 * k] & 0xF0) | (lo >> 8));
                      }
                  })}};
 }
@@ -493,15 +500,17 @@ std::vector<BlockGroup> gguf_iq4_xs(const GgufType &t) {
                      std::uint16_t sh = 0;
                      for (int ib = 0; ib < 8; ++ib) {
                          const int ls = (8 * v + 3 * ib) % 64;
-                         b[4 + static_cast<std::size_t>(ib / 2)] |= static_cast<std::uint8_t>((ls & 0xF) << (4 * (ib % 2)));
+                         b[AT_(gguf_iq4_xs, "scales_l") + static_cast<std::size_t>(ib / 2)] |= static_cast<std::uint8_t>((ls & 0xF) << (4 * (ib % 2)));
                          sh = static_cast<std::uint16_t>(sh | (ls >> 4) << (2 * ib));
-                         nibble_ramp(b, 8 + 16 * static_cast<std::size_t>(ib), 16);
+                         nibble_ramp(b, AT_(gguf_iq4_xs, "qs") + 16 * static_cast<std::size_t>(ib), 16);
                      }
-                     put16(b, 2, sh);
+                     put16(b, AT_(gguf_iq4_xs, "scales_h"), sh);
                  })}};
 }
 
 }  // namespace coverage
+
+#undef AT_
 
 /// The coverage builders by registry row.
 using CoverageOf = std::vector<BlockGroup> (*)(const GgufType &);

@@ -83,14 +83,21 @@ bool is_flushed_subnormal_input(const oracle::WordFormat &in, std::uint64_t src,
                                 std::uint64_t expected, std::uint64_t actual);
 bool is_saturation_vs_infinity(const oracle::WordFormat &f, std::uint64_t expected, std::uint64_t actual);
 bool is_infinity_vs_saturation(const oracle::WordFormat &f, std::uint64_t expected, std::uint64_t actual);
-bool is_wrong_tie_side(const oracle::Conversion &c, std::uint64_t src, std::uint64_t expected, std::uint64_t actual);
+/// Whether a conversion's source word is a tie (oracle::conversion_is_tie): the oracle's exact
+/// answer, the definition, or the native one from the word's bits (native::conversion_is_tie),
+/// which the tests hold equal to it over every conversion. Sweeps ask the native one per word.
+using TieTest = bool (*)(const oracle::Conversion &c, std::uint64_t src);
+bool oracle_tie(const oracle::Conversion &c, std::uint64_t src);
+bool native_tie(const oracle::Conversion &c, std::uint64_t src);
+bool is_wrong_tie_side(const oracle::Conversion &c, std::uint64_t src, std::uint64_t expected, std::uint64_t actual,
+                       TieTest tie = oracle_tie);
 bool is_off_by_one_ulp(const oracle::WordFormat &f, std::uint64_t expected, std::uint64_t actual);
 
 /// The class of a mismatching output word of format `f`; `conv` (may be null) and `src` let the
-/// tie decision ask the oracle whether the input is a tie; `in` (may be null) is the input's format.
+/// tie decision ask `tie` whether the input is a tie; `in` (may be null) is the input's format.
 MismatchClass classify_word_mismatch(const oracle::WordFormat &f, const oracle::Conversion *conv, std::uint64_t src,
                                      std::uint64_t expected, std::uint64_t actual,
-                                     const oracle::WordFormat *in = nullptr);
+                                     const oracle::WordFormat *in = nullptr, TieTest tie = oracle_tie);
 /// validate: verdict bytes (NINFER_VERDICT_*).
 MismatchClass classify_verdict_mismatch(std::uint8_t expected, std::uint8_t actual);
 /// classify: class bytes (NINFER_CLASS_* | sign).

@@ -180,6 +180,9 @@ enum class WordVerdict : std::uint8_t { pass, fail, not_judged };
 /// the source word's bits alone: the sweep's test per word, cross-checked against the oracle's
 /// classes in the tests.
 bool sweep_in_domain(const oracle::Conversion &c, std::uint64_t src);
+/// How many of the source words first .. first+n-1 lie outside the conversion's domain, counted
+/// by ranges (a block that compares equal); the words sweep_in_domain refuses, one by one.
+std::uint64_t sweep_words_outside_domain(const oracle::Conversion &c, std::uint64_t first, std::uint64_t n);
 
 WordVerdict sweep_word_verdict(const oracle::Conversion &c, suites::NanPolicy policy, std::uint64_t src,
                                std::uint64_t expected, std::uint64_t actual);

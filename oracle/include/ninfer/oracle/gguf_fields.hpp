@@ -2,8 +2,9 @@
 // The GGUF block layouts, named once on the truth side (tensor-formats.txt, the gguf_* paragraph;
 // ggml-common.h's block_* structs): per registry row, every field of a block in order, with its
 // byte offset, size and kind. The fields tile the block exactly (static_assert against the row's
-// block bytes), so a transcription slip in an offset fails to compile. The suites read their scale
-// fields from here; the reference plugin keeps its own view, written from ggml's structs.
+// block bytes), so a transcription slip in an offset fails to compile. The oracle's decoders and
+// quantizers and the suites' block builders read every field from here (field_at); the reference
+// plugin keeps its own view, written from ggml's structs (reference/gguf_block_structs.hpp).
 #pragma once
 
 #include <cstdint>
@@ -102,6 +103,9 @@ consteval std::uint32_t field_at(std::span<const BlockField> fields, std::string
         if (f.name == name) return f.offset;
     throw "no such block field";
 }
+
+/// The bytes of a block of `fields` (the end of its last field).
+consteval std::uint32_t block_size(std::span<const BlockField> fields) { return fields.back().offset + fields.back().size; }
 
 /// The fields of each registry row, by row.
 inline constexpr abi::GgufTable<std::span<const BlockField>> kBlockFields = {

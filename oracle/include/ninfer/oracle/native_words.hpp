@@ -25,6 +25,14 @@ std::uint64_t convert_word(std::uint32_t conversion_id, std::uint64_t src);
 /// bytes as plugin.h says). False for an unknown conversion id (nothing written).
 bool convert_batch(std::uint32_t conversion_id, const std::uint8_t *in, std::uint8_t *out, std::uint64_t n);
 
+/// Whether the source word of the named conversion lies exactly halfway between two neighbours
+/// of the target's grid (the target's precision above its smallest normal, its subnormal quantum
+/// below, no exponent bound above) under a nearest rounding (rne, rna, rnu): what
+/// oracle::conversion_is_tie answers, from the words' bits (a sweep's wrong_tie_side class).
+/// False for directed and exact roundings, NaN, infinity, zero, a word wider than its format, a
+/// non-positive input of an unsigned target and an unknown id.
+bool conversion_is_tie(std::uint32_t conversion_id, std::uint64_t src);
+
 /// Whether `format_id` is a scalar word format of the registry (NINFER_WORD_FORMATS).
 bool knows_format(std::uint32_t format_id);
 

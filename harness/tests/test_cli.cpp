@@ -194,7 +194,8 @@ TEST_CASE("run --pin convert.SR=CONVENTION judges an sr conversion's exact cases
     const fs::path free = tmp_dir() / "sr-free.json", pinned = tmp_dir() / "sr-pinned.json", strict = tmp_dir() / "sr-ref.json";
     const auto exact_cases = [&rule](const fs::path &report, const std::string &status) {
         std::size_t n = 0;
-        for (const auto &c : json::parse(slurp(report)).at("cases")) n += c.at("rule") == rule && c.at("status") == status;
+        const auto doc = json::parse(slurp(report));
+        for (const auto &c : doc.at("cases")) n += c.at("rule") == rule && c.at("status") == status;
         return n;
     };
     cli(run + "mutant_sr_few_bits --report '" + free.string() + "'");

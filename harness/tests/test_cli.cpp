@@ -187,7 +187,7 @@ TEST_CASE("run accepts every choice of an open reading, says which was taken, an
     }
 }
 
-TEST_CASE("run --pin convert.SR=CONVENTION judges an sr conversion's exact cases by it; fingerprint names it (issue 34)") {
+TEST_CASE("run --pin convert.SR=CONVENTION judges an sr conversion's exact cases by it and fingerprint names it (issue 34)") {
     // mutant_sr_few_bits is gfloat's StochasticFastest with 8 random bits (suites/SR.md, "Conventions")
     const std::string rule = "convert.fp32_to_bf16_sr_satfinite";
     const std::string run = "run --suite scalar.convert --rule " + rule + " --plugin ";

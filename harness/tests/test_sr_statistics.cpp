@@ -81,7 +81,7 @@ private:
 
 }  // namespace
 
-TEST_CASE("sr: fingerprint names each convention of a subject given bits, in its record (issue 34)", "[sr][fingerprint]") {
+TEST_CASE("sr: fingerprint names each convention of a subject given bits in its record (issue 34)", "[sr][fingerprint]") {
     for (const auto &v : oracle::kSrConventions) {
         // the target a convention is documented for (e2m1 for PTX's f4x4, e4m3fn otherwise)
         const auto &c = oracle::conversion(v.targets == "e2m1" ? NINFER_CONVERSION_fp32_to_e2m1_sr_satfinite
@@ -244,7 +244,7 @@ TEST_CASE("sr: power of the statistical rules against each SR mutant over K seed
     }
 }
 
-TEST_CASE("sr: the convention of a subject given bits is named exactly; self-drawn, k is estimated", "[sr][fingerprint]") {
+TEST_CASE("sr: the convention of a subject given bits is named exactly and a self-drawn k is estimated", "[sr][fingerprint]") {
     const auto &bf16 = oracle::conversion(NINFER_CONVERSION_fp32_to_bf16_sr_satfinite);
     const auto &e4m3 = oracle::conversion(NINFER_CONVERSION_fp32_to_e4m3fn_sr_satfinite);
     const auto has = [](const std::vector<std::string> &names, const std::string &n) {

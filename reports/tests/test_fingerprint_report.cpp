@@ -109,7 +109,7 @@ TEST_CASE("fingerprints: the JSON holds every field after the cases and reads ba
     CHECK(back == r.fingerprints);
 }
 
-TEST_CASE("fingerprints: raz, the unsigned choices and an sr convention validate and read back (issue 34)",
+TEST_CASE("fingerprints: raz and the unsigned choices and an sr convention validate and read back (issue 34)",
           "[reports][fingerprint][schema]") {
     Report r = fingerprinted_report();
     r.started_at = r.finished_at = "2026-12-02T00:00:00Z";

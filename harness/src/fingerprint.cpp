@@ -216,6 +216,53 @@ void Tally::add(std::uint64_t index, std::uint64_t input, std::uint64_t actual) 
     }
 }
 
+void Tally::add_block(std::uint64_t index, std::uint64_t base, const std::uint64_t *actual) {
+    add(index, base, actual[0]);
+    const auto d = lattice::decompose(shape_, base | 1);
+    // the distinct answers of words 1.. with their counts and first index (a policy gives one word)
+    struct Seen {
+        std::uint64_t word, count, first;
+    };
+    Seen seen[8];
+    std::size_t distinct = 0;
+    for (std::uint64_t i = 1; i < kBlock && !d.nan; ++i) {
+        std::size_t k = 0;
+        while (k < distinct && seen[k].word != actual[i]) ++k;
+        if (k == distinct) {
+            if (distinct == std::size(seen)) break;  // many words: counted one by one
+            seen[distinct++] = {actual[i], 0, i};
+        }
+        ++seen[k].count;
+    }
+    std::uint64_t counted = 0;
+    for (std::size_t k = 0; k < distinct; ++k) counted += seen[k].count;
+    if (d.nan || counted != kBlock - 1) {  // NaN payloads differ word by word
+        for (std::uint64_t i = 1; i < kBlock; ++i) add(index + i, base | i, actual[i]);
+        return;
+    }
+    class_inputs_[static_cast<int>(d.cls)] += kBlock - 1;
+    auto &cells = cells_[static_cast<std::size_t>(d.cls) * lattice::kDimCombinations + d.dims];
+    const std::size_t n = combinations(d.dims);
+    if (cells.empty()) cells.resize(n);
+    for (std::size_t k = 0; k < n; ++k) {
+        const auto w = lattice::policy_word(shape_, d, combination(d.dims, k));
+        const Seen *first = nullptr;  // the earliest answer other than w
+        std::uint64_t same = 0;
+        for (std::size_t j = 0; j < distinct; ++j) {
+            if (seen[j].word == w) same = seen[j].count;
+            else if (!first || seen[j].first < first->first) first = &seen[j];
+        }
+        if (first) merge_cell(cells[k], Cell{kBlock - 1 - same, index + first->first, base | first->first, w, first->word});
+    }
+}
+
+bool block_counting(const Target &t) {
+    if (t.op != NINFER_OP_convert || t.conversion->src != NINFER_FORMAT_fp32) return false;
+    const auto shape = t.shape();
+    const auto &dst = *shape.dst;
+    return !shape.widening && dst.special != oracle::Special::INT && dst.man_bits <= 11 && 1 - dst.bias - dst.man_bits >= -137;
+}
+
 void Tally::add_nan(std::uint64_t index, std::uint64_t input, std::uint64_t actual) {
     // per output word: how many NaN inputs gave it, and the first of them (a constant's residue)
     auto [it, fresh] = nan_outputs_.try_emplace(actual);
@@ -372,6 +419,8 @@ reports::Fingerprint conclude(const Tally &t, const Domain &d) {
     f.overflow = lattice::overflow_name(p.overflow);
     f.subnormals = lattice::subnormal_name(p.subnormals);
     f.nan = lattice::nan_name(shape, p);
+    if (lattice::signless_choices(shape).size() > 1) f.signless = lattice::signless_name(p.signless);  // unsigned targets
+    if (lattice::tiny_choices(shape).size() > 1) f.tiny = lattice::tiny_name(p.tiny);
     f.policy_text = lattice::policy_text(shape, p);
     f.named = named_conversion(t.target(), p);
     // the same words on every input: only certain when both match every input
@@ -390,9 +439,26 @@ reports::Fingerprint conclude(const Tally &t, const Domain &d) {
 
 namespace {
 
-/// Count domain indices [begin, end) of `actual` (offset by `base`) on `jobs` threads.
+/// Count domain indices [begin, end) of `actual` (offset by `base`) on `jobs` threads: whole
+/// blocks (Tally::add_block) where the domain is every fp32 word and block_counting allows.
 Tally tally_range(const Target &t, const Domain &d, const std::uint64_t *actual, std::uint64_t base, std::uint64_t begin,
                   std::uint64_t end, unsigned jobs) {
+    if (d.kind == Domain::Kind::all && d.extra.empty() && begin % kBlock == 0 && (end - begin) % kBlock == 0 && block_counting(t)) {
+        const std::uint64_t blocks = (end - begin) / kBlock;
+        jobs = std::max(1u, std::min<unsigned>(jobs, static_cast<unsigned>(std::max<std::uint64_t>(1, blocks))));
+        std::vector<Tally> parts(jobs, Tally(t));
+        std::vector<std::thread> threads;
+        for (unsigned j = 0; j < jobs; ++j)
+            threads.emplace_back([&, j] {
+                for (std::uint64_t b = blocks * j / jobs; b < blocks * (j + 1) / jobs; ++b) {
+                    const std::uint64_t i = begin + b * kBlock;
+                    parts[j].add_block(i, i, actual + (i - base));
+                }
+            });
+        for (auto &th : threads) th.join();
+        for (unsigned j = 1; j < jobs; ++j) parts[0].merge(parts[j]);
+        return std::move(parts[0]);
+    }
     jobs = std::max(1u, std::min<unsigned>(jobs, static_cast<unsigned>(std::max<std::uint64_t>(1, (end - begin) / 4096))));
     std::vector<Tally> parts(jobs, Tally(t));
     std::vector<std::thread> threads;

@@ -8,18 +8,21 @@
 #include <algorithm>
 #include <atomic>
 #include <chrono>
+#include <optional>
 #include <cstdio>
 #include <set>
 #include <thread>
 
 #include <fmt/format.h>
 
+#include "ninfer/abi/bytes.hpp"
 #include "ninfer/abi/methods.hpp"
 #include "ninfer/harness/case_cache.hpp"
 #include "ninfer/harness/compare.hpp"
 #include "ninfer/harness/progress.hpp"
 #include "ninfer/harness/suggest.hpp"
 #include "ninfer/oracle/formats.hpp"
+#include "ninfer/oracle/sr_conventions.hpp"
 #include "ninfer/suites/rules.hpp"
 #include "ninfer/suites/suites.hpp"
 #include "ninfer/vectors/bounded_input.hpp"
@@ -57,8 +60,60 @@ std::vector<std::string> open_rule_ids() {
 
 }  // namespace
 
+namespace {
+
+/// The sr conversion whose exact rule `rule` is ("convert.fp32_to_e4m3fn_sr_satfinite"), else none:
+/// `--pin` of that rule names the SR convention its exact cases are judged by (issue 34;
+/// suites/SR.md, "Conventions").
+const oracle::Conversion *sr_pinned_conversion(const std::string &rule) {
+    for (const auto &c : oracle::kConversions)
+        if (abi::is_stochastic(c) && rule == "convert." + std::string(c.name)) return &c;
+    return nullptr;
+}
+
+/// "NAME" or "NAME:K" (K random bits, for gfloat's conventions: k a parameter, srnumbits).
+std::optional<std::pair<oracle::SrConvention, int>> sr_choice(const std::string &choice) {
+    const auto colon = choice.find(':');
+    const auto v = oracle::find_sr_convention(std::string_view(choice).substr(0, colon));
+    if (!v) return std::nullopt;
+    if (colon == std::string::npos) return std::pair{*v, 0};
+    const std::string k = choice.substr(colon + 1);
+    if (v->k != 0 || v->place != oracle::SrPlace::result_quantum || v->name == "ninfer" || k.empty() || k.size() > 2 ||
+        k.find_first_not_of("0123456789") != std::string::npos || std::stoi(k) < 1 || std::stoi(k) > 32)
+        return std::nullopt;
+    return std::pair{*v, std::stoi(k)};
+}
+
+std::vector<std::string> sr_convention_names() {
+    std::vector<std::string> names;
+    for (const auto &v : oracle::kSrConventions) names.emplace_back(v.name);
+    return names;
+}
+
+/// The expected words of an sr case recomputed under the pinned convention (the random plane's values).
+void pin_sr_case(suites::Case &c, const oracle::Conversion &cv, const oracle::SrConvention &v, int k) {
+    const auto &words = c.input(NINFER_PLANE_WORDS);
+    const auto &random = c.input(NINFER_PLANE_RANDOM);
+    auto &out = c.expect.output(NINFER_PLANE_WORDS);
+    const int ob = oracle::word_format(cv.dst).bytes();
+    if (random.size() != 4 * c.count || words.size() != 4 * c.count || out.size() != ob * c.count) return;
+    for (std::uint64_t i = 0; i < c.count; ++i) {
+        const auto w = abi::load_le(words.data() + 4 * i, 4);
+        const auto r = static_cast<std::uint32_t>(abi::load_le(random.data() + 4 * i, 4));
+        abi::store_le(out.data() + ob * i, oracle::convert_word_sr_as(cv, w, r, v, k), ob);
+    }
+}
+
+}  // namespace
+
 void apply_pins(std::vector<SuiteCase> &cases, const std::map<std::string, std::string> &pins) {
     if (pins.empty()) return;
+    for (const auto &[rule, choice] : pins)
+        if (const auto *cv = sr_pinned_conversion(rule)) {
+            const auto [v, k] = *sr_choice(choice);  // check_pins accepted it
+            for (auto &sc : cases)
+                if (sc.c.op == NINFER_OP_convert && sc.c.method == cv->id) pin_sr_case(sc.c, *cv, v, k);
+        }
     for (auto &sc : cases)
         if (const auto it = pins.find(sc.c.expect.reading); it != pins.end() && !sc.c.expect.alternatives.empty())
             if (!suites::pin_choice(sc.c, it->second))
@@ -74,6 +129,13 @@ std::pair<std::string, std::string> parse_pin(const std::string &text) {
 
 void check_pins(const std::map<std::string, std::string> &pins) {
     for (const auto &[rule, choice] : pins) {
+        if (sr_pinned_conversion(rule)) {  // an sr conversion's exact rule: its convention (issue 34)
+            if (!sr_choice(choice))
+                throw UsageError(unknown_name_line(fmt::format("--pin {}: unknown SR convention '{}' (NAME, or NAME:K for a k "
+                                                               "of gfloat_*)", rule, vectors::echo(choice)),
+                                                   choice, sr_convention_names()));
+            continue;
+        }
         const auto *r = suites::find_rule(rule);
         if (!r || r->reading_kind != suites::ReadingKind::open)
             throw UsageError(unknown_name_line(fmt::format("--pin: '{}' is not a rule with an open reading", vectors::echo(rule)),

@@ -4,11 +4,14 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdlib>
 #include <random>
 
 #include <fmt/format.h>
 
+#include "ninfer/harness/fingerprint.hpp"  // grouped
 #include "ninfer/harness/sr_run.hpp"
+#include "ninfer/oracle/fingerprint_lattice.hpp"
 #include "ninfer/oracle/scalar.hpp"
 #include "ninfer/oracle/sr_conventions.hpp"
 
@@ -39,13 +42,15 @@ std::vector<std::uint32_t> probe_randoms(int r) {
 }
 
 /// Ups among n self-drawn words of x (down is the word at R = 0).
-std::string count_ups(Subject &s, const oracle::Conversion &c, std::uint32_t x, std::uint64_t n, std::uint64_t &ups) {
+std::string count_ups(Subject &s, const oracle::Conversion &c, std::uint32_t x, std::uint64_t n, std::uint64_t &ups,
+                      std::uint64_t &drawn) {
     const auto down = oracle::convert_word_sr(c, x, 0);
     ups = 0;
     for (std::uint64_t done = 0; done < n;) {
         const std::uint64_t lanes = std::min<std::uint64_t>(n - done, 1u << 16);
         std::vector<std::uint64_t> words;
         if (auto e = draw_self(s, c, x, lanes, words); !e.empty()) return e;
+        drawn += lanes;
         for (const auto w : words) ups += w == down + 1 ? 1 : 0;
         done += lanes;
     }
@@ -64,25 +69,57 @@ SrConventionMatch sr_convention_given_bits(Subject &s, const oracle::Conversion 
             xs.push_back(x);
             rs.push_back(r);
         }
+    // each input at the random values beside its threshold under the suite's rule (an off-by-one
+    // comparison differs only there), and an exact input at the largest random values
+    const std::uint64_t span = std::uint64_t{1} << abi::sr_random_bits(c.id);
+    for (const auto x : xs0) {
+        std::uint64_t lo = 0, hi = span;  // the smallest R that rounds up (span: none)
+        const auto down = oracle::convert_word_sr(c, x, 0);
+        while (lo < hi) {
+            const std::uint64_t mid = (lo + hi) / 2;
+            if (oracle::convert_word_sr(c, x, static_cast<std::uint32_t>(mid)) == down) lo = mid + 1;
+            else hi = mid;
+        }
+        for (const std::uint64_t t : {lo - 1, lo})
+            if (t < span) {
+                xs.push_back(x);
+                rs.push_back(static_cast<std::uint32_t>(t));
+            }
+    }
+    for (const std::uint32_t x : {0x3F800000u, 0xBF800000u})
+        for (const std::uint32_t r : {static_cast<std::uint32_t>(span - 1), 0xFFFFFFFFu}) {
+            xs.push_back(x);
+            rs.push_back(r);
+        }
     std::vector<std::uint64_t> words;
     out.error = convert_lanes(s, c, xs, &rs, words);
     out.probes = xs.size();
     if (!out.error.empty()) return out;
     const int r = abi::sr_random_bits(c.id);
-    const auto matches = [&](const oracle::SrConvention &v, int k) {
-        for (std::size_t i = 0; i < xs.size(); ++i)
-            if (oracle::convert_word_sr_as(c, xs[i], rs[i], v, k) != words[i]) return false;
-        return true;
+    // the probes a convention at k gives the subject's word on (the nearest is kept)
+    const auto matched = [&](const oracle::SrConvention &v, int k) {
+        std::uint64_t m = 0;
+        for (std::size_t i = 0; i < xs.size(); ++i) m += oracle::convert_word_sr_as(c, xs[i], rs[i], v, k) == words[i];
+        if (m > out.nearest_matched) {
+            out.nearest_matched = m;
+            out.nearest = k ? fmt::format("{} (k = {})", v.name, k) : std::string(v.name);
+            if (out.names.empty()) out.k = k ? k : (v.k ? v.k : r);
+        }
+        return m == xs.size();
     };
+    const std::string_view dst = oracle::word_format(c.dst).name;
     for (const auto &v : oracle::kSrConventions) {
-        if (matches(v, 0)) {
+        if (!v.targets.empty() && v.targets.find(dst) == std::string_view::npos) continue;  // documented for other targets
+        if (matched(v, 0)) {
+            if (out.names.empty()) out.k = v.k ? v.k : r;
             out.names.emplace_back(v.name);
             continue;
         }
         // a convention whose k is a parameter (gfloat's srnumbits): the k < r that fits, if one does
-        if (v.k != 0 || v.place != oracle::SrPlace::result_quantum) continue;
+        if (v.k != 0 || v.place != oracle::SrPlace::result_quantum || v.name == "ninfer") continue;
         for (int k = r - 1; k >= 1; --k)
-            if (matches(v, k)) {
+            if (matched(v, k)) {
+                if (out.names.empty()) out.k = k;
                 out.names.push_back(fmt::format("{} (k = {})", v.name, k));
                 break;
             }
@@ -104,7 +141,7 @@ SrEstimate sr_convention_self_drawn(Subject &s, const oracle::Conversion &c) {
             break;
         }
         std::uint64_t ups = 0;
-        if (out.error = count_ups(s, c, 0x3F800000u | (1u << j), n, ups); !out.error.empty()) return out;
+        if (out.error = count_ups(s, c, 0x3F800000u | (1u << j), n, ups, out.draws); !out.error.empty()) return out;
         if (ups == 0) {
             out.k_min = out.k_max = r - j - 1;
             break;
@@ -113,7 +150,7 @@ SrEstimate sr_convention_self_drawn(Subject &s, const oracle::Conversion &c) {
     }
     const std::uint64_t n = 1ull << 16;
     std::uint64_t ups = 0;
-    if (out.error = count_ups(s, c, 0x3F800000u | (1u << (r - 2)), n, ups); !out.error.empty()) return out;
+    if (out.error = count_ups(s, c, 0x3F800000u | (1u << (r - 2)), n, ups, out.draws); !out.error.empty()) return out;
     out.quarter_bias = static_cast<double>(ups) / static_cast<double>(n) - 0.25;
     out.quarter_error = std::sqrt(3.0 / 16.0 / static_cast<double>(n));
     // the conventions of that k documented for this target (those without a k: at k = r)
@@ -135,6 +172,76 @@ std::string describe(const SrEstimate &e, const oracle::Conversion &c) {
     const std::string k = e.k_min == e.k_max ? fmt::format("k = {}", e.k_min) : fmt::format("k in {}..{}", e.k_min, e.k_max);
     return fmt::format("{}: self-drawn, {} of r = {}, bias {:+.4f} +- {:.4f} at the quarter{}{}", c.name, k, r,
                        e.quarter_bias, e.quarter_error, names.empty() ? "" : ": ", names);
+}
+
+namespace {
+
+/// The record's coordinates other than the convention: the conversion's overflow and NaN rule.
+reports::Fingerprint sr_record(const oracle::Conversion &c, const std::string &domain) {
+    namespace lattice = oracle::lattice;
+    const auto shape = lattice::conversion_shape(c);
+    const auto policy = lattice::conversion_policy(c);
+    reports::Fingerprint f;
+    f.op = "convert";
+    f.conversion = std::string(c.name);
+    f.source = std::string(shape.src->name);
+    f.target = std::string(shape.dst->name);
+    f.domain = domain;
+    f.rounding = "sr";
+    f.overflow = lattice::overflow_name(policy.overflow);
+    f.subnormals = "kept";
+    f.nan = lattice::nan_name(shape, policy);
+    return f;
+}
+
+/// "NAME: k = 16 at the result's quantum, bits below truncated; one random value per lane" of a
+/// convention as sr_convention_given_bits names it ("gfloat_stochastic_fastest (k = 8)": k given).
+std::string convention_text(const std::string &name, int r) {
+    const auto space = name.find(' ');
+    const auto v = oracle::find_sr_convention(std::string_view(name).substr(0, space));
+    if (!v) return name;
+    const int k = space != std::string::npos ? std::atoi(name.c_str() + name.rfind('=') + 1) : (v->k ? v->k : r);
+    static const char *const places[] = {"at the result's quantum", "at the input's last place",
+                                         "at the input's last place, r bits"};
+    static const char *const reduces[] = {"bits below truncated", "bits below rounded to nearest-even",
+                                          "bits below rounded to odd", "half offset"};
+    return fmt::format("{}: k = {} {}, {}; {}", name, k, places[static_cast<int>(v->place)], reduces[static_cast<int>(v->reduce)],
+                       v->lanes);
+}
+
+}  // namespace
+
+reports::Fingerprint sr_fingerprint(Subject &s, const oracle::Conversion &c, std::string &error) {
+    const int r = abi::sr_random_bits(c.id);
+    const bool given = covers(s.info().capabilities, NINFER_OP_convert, c.dst, c.src, 0, c.id, 0);
+    if (!given) {
+        const SrEstimate e = sr_convention_self_drawn(s, c);
+        error = e.error;
+        reports::Fingerprint f = sr_record(c, "sr_draws");
+        f.inputs = e.draws;
+        f.sr = reports::SrFingerprint{"self_drawn", r, e.k_min, e.k_max, e.quarter_bias, e.quarter_error, e.names};
+        f.named = e.names.empty() ? "" : e.names[0];
+        for (std::size_t i = 1; i < e.names.size(); ++i) f.equivalent.push_back(e.names[i]);
+        f.policy_text = "stochastic, " + describe(e, c).substr(c.name.size() + 2);
+        f.sentence = fmt::format("convert {} (sr draws: {} self-drawn lanes): estimates {}", c.name, fingerprint::grouped(e.draws),
+                                 f.policy_text);
+        return f;
+    }
+    const SrConventionMatch m = sr_convention_given_bits(s, c);
+    error = m.error;
+    reports::Fingerprint f = sr_record(c, "sr_probes");
+    f.inputs = m.probes;
+    f.matched = m.nearest_matched;
+    const int k = m.names.empty() ? 0 : m.k;  // no convention fits: no k
+    f.sr = reports::SrFingerprint{"given", r, k, k, 0, 0, m.names};
+    f.named = m.names.empty() ? "" : m.names[0];
+    for (std::size_t i = 1; i < m.names.size(); ++i) f.equivalent.push_back(convention_text(m.names[i], r));
+    const std::string head = m.names.empty() ? m.nearest : m.names[0];
+    f.policy_text = "stochastic, convention " + convention_text(head, r);
+    f.sentence = fmt::format("convert {} (sr probes: given random values, r = {}): {} {} on {} of {} probes", c.name, r,
+                             m.names.empty() ? "matches no named convention; nearest" : "matches", f.policy_text,
+                             fingerprint::grouped(f.matched), fingerprint::grouped(f.inputs));
+    return f;
 }
 
 }  // namespace ninfer::harness

@@ -187,6 +187,50 @@ TEST_CASE("run accepts every choice of an open reading, says which was taken, an
     }
 }
 
+TEST_CASE("run --pin convert.SR=CONVENTION judges an sr conversion's exact cases by it and fingerprint names it (issue 34)") {
+    // mutant_sr_few_bits is gfloat's StochasticFastest with 8 random bits (suites/SR.md, "Conventions")
+    const std::string rule = "convert.fp32_to_bf16_sr_satfinite";
+    const std::string run = "run --suite scalar.convert --rule " + rule + " --plugin ";
+    const fs::path free = tmp_dir() / "sr-free.json", pinned = tmp_dir() / "sr-pinned.json", strict = tmp_dir() / "sr-ref.json";
+    const auto exact_cases = [&rule](const fs::path &report, const std::string &status) {
+        std::size_t n = 0;
+        const auto doc = json::parse(slurp(report));
+        for (const auto &c : doc.at("cases")) n += c.at("rule") == rule && c.at("status") == status;
+        return n;
+    };
+    cli(run + "mutant_sr_few_bits --report '" + free.string() + "'");
+    CHECK(exact_cases(free, "fail") > 0);
+    const auto pin = cli(run + "mutant_sr_few_bits --pin " + rule + "=gfloat_stochastic_fastest:8 --report '" + pinned.string() + "'");
+    INFO(pin.out << pin.err);
+    CHECK(pin.out.find("pinned: " + rule + " = gfloat_stochastic_fastest:8\n") != std::string::npos);
+    CHECK(exact_cases(pinned, "fail") == 0);
+    CHECK(exact_cases(pinned, "pass") > 0);
+    CHECK(json::parse(slurp(pinned)).at("options").at("pins") == json{{rule, "gfloat_stochastic_fastest:8"}});
+    // the pin is a judgement, not a pass: the reference (16 bits) fails the 8-bit convention
+    cli(run + "reference --pin " + rule + "=gfloat_stochastic_fastest:8 --report '" + strict.string() + "'");
+    CHECK(exact_cases(strict, "fail") > 0);
+    for (const auto &choice : {"ptx_rs", "ptx_rs_f8x4:8", "gfloat_stochastic:99"}) {
+        const auto bad = cli(run + "reference --pin " + rule + "=" + choice);
+        INFO(choice << ": " << bad.err);
+        CHECK(bad.status == 2);
+        CHECK(bad.err.rfind("ninfer-conform: --pin " + rule + ": unknown SR convention '" + choice + "'", 0) == 0);
+        CHECK(lines(bad.err) == 1);
+    }
+    // fingerprint names the convention, in the text and in a report the schema accepts
+    const fs::path fp = tmp_dir() / "sr-fingerprint.json";
+    const auto named = cli("fingerprint --plugin mutant_sr_few_bits --conversion fp32_to_bf16_sr_satfinite --json '" + fp.string() + "'");
+    INFO(named.out << named.err);
+    CHECK(named.status == 0);
+    CHECK(named.out.rfind("convert fp32_to_bf16_sr_satfinite (sr probes: given random values, r = 16): matches stochastic, "
+                          "convention gfloat_stochastic_fastest (k = 8): k = 8 at the result's quantum", 0) == 0);
+    const auto j = json::parse(slurp(fp)).at("fingerprints").at(0);
+    CHECK(j.at("policy").at("rounding") == "sr");
+    CHECK(j.at("sr").at("bits") == "given");
+    CHECK(j.at("sr").at("k_min") == 8);
+    CHECK(shell(std::string("'") + NINFER_PYTHON + "' '" + NINFER_REPORT_VALIDATOR + "' '" + NINFER_REPORT_SCHEMA + "' '" +
+                fp.string() + "'") == 0);
+}
+
 TEST_CASE("oracle convert, classify, validate") {
     // 0x3f808000 = 1 + 2^-8: the tie between bf16 1.0 (3f80) and 1 + 2^-7; even side 3f80.
     auto o = cli("oracle convert --conversion fp32_to_bf16_rne --word 3f808000");

@@ -400,3 +400,74 @@ TEST_CASE("fingerprint: rounding away from zero is named", "[fingerprint]") {
     CHECK(f.rounding == "raz");
     CHECK(f.policy_text.starts_with("away from zero, to infinity, "));
 }
+
+namespace {
+
+/// Aligned fp32 blocks (their first words) around every boundary of a target: the blocks of the
+/// fp32 values of its words 0, 1, 2, the smallest normal and its predecessor, the largest finite
+/// and its predecessor (both signs, and the block after each), the infinity and NaN blocks, and
+/// 24 blocks drawn from a fixed seed.
+std::vector<std::uint64_t> boundary_blocks(const oracle::Conversion &c) {
+    const auto &dst = oracle::word_format(c.dst);
+    const oracle::Conversion *widen = nullptr;
+    for (const auto &w : oracle::kConversions)
+        if (w.src == c.dst && w.dst == format("fp32").id) widen = &w;
+    REQUIRE(widen);
+    const std::uint64_t min_normal = std::uint64_t{1} << dst.man_bits, top = dst.has_sign ? dst.mask() >> 1 : dst.mask();
+    std::uint64_t largest = top;
+    while (largest > 0 && lat::decompose(lat::conversion_shape(*widen), largest).cls != lat::InputClass::exact) --largest;
+    std::vector<std::uint64_t> out = {0x7F800000u, 0x7FC00000u, 0xFF800000u};
+    for (std::uint64_t t : {std::uint64_t{0}, std::uint64_t{1}, std::uint64_t{2}, min_normal, min_normal - 1, largest, largest - 1}) {
+        const std::uint64_t x = oracle::convert_word(*widen, t) & ~std::uint64_t{fp::kBlock - 1};
+        for (std::uint64_t b : {x, x + fp::kBlock}) {
+            out.push_back(b & 0xFFFFFFFFu);
+            out.push_back((b | 0x80000000u) & 0xFFFFFFFFu);
+        }
+    }
+    std::uint64_t h = 34;
+    for (int i = 0; i < 24; ++i) out.push_back(((h = h * 6364136223846793005ull + 1442695040888963407ull) >> 32) & ~(fp::kBlock - 1));
+    std::sort(out.begin(), out.end());
+    out.erase(std::unique(out.begin(), out.end()), out.end());
+    return out;
+}
+
+}  // namespace
+
+TEST_CASE("fingerprint: block counting equals the per-input count on boundary blocks of every fp32 target (issue 34)",
+          "[fingerprint]") {
+    std::size_t counted = 0;
+    for (const auto &c : oracle::kConversions) {
+        if (c.src != format("fp32").id || !fp::fingerprintable(c)) continue;
+        const auto t = target(c);
+        if (!fp::block_counting(t)) continue;
+        ++counted;
+        const auto s = t.shape();
+        fp::Tally by_block(t), by_input(t);
+        std::vector<std::uint64_t> actual(fp::kBlock);
+        std::uint64_t n = 0;
+        for (const auto base : boundary_blocks(c)) {
+            // a subject off its policy in every other block, and one stray word in every third
+            for (std::uint64_t i = 0; i < fp::kBlock; ++i)
+                actual[i] = n % 2 ? scrambled(s, t.named_policy(), base | i) : lat::policy_word(s, lat::decompose(s, base | i), t.named_policy());
+            if (n % 3 == 0) actual[fp::kBlock / 2 + n] ^= 1;
+            by_block.add_block(base, base, actual.data());
+            for (std::uint64_t i = 0; i < fp::kBlock; ++i) by_input.add(base | i, base | i, actual[i]);
+            ++n;
+        }
+        INFO(c.name);
+        CHECK(by_block.inputs() == by_input.inputs());
+        for (const auto &p : by_input.policies())
+            for (int k = 0; k < lat::kInputClasses; ++k) {
+                const auto cls = static_cast<lat::InputClass>(k);
+                const auto a = by_block.mismatches(p, cls), b = by_input.mismatches(p, cls);
+                INFO(lat::policy_text(s, p) << ", class " << lat::class_name(cls));
+                CHECK(by_block.inputs(cls) == by_input.inputs(cls));
+                CHECK(a.mismatches == b.mismatches);
+                CHECK(a.first_index == b.first_index);
+                CHECK(a.input == b.input);
+                CHECK(a.expected == b.expected);
+                CHECK(a.actual == b.actual);
+            }
+    }
+    CHECK(counted >= 10);  // bf16, fp16, the FP8s, FP6s, FP4 and E8M0 targets under their roundings
+}

@@ -13,7 +13,11 @@
 #include <map>
 #include <string>
 
+#include <random>
+
+#include "ninfer/abi/bytes.hpp"
 #include "ninfer/harness/sr_fingerprint.hpp"
+#include "ninfer/oracle/sr_conventions.hpp"
 #include "ninfer/harness/sr_run.hpp"
 #include "ninfer/oracle/formats.hpp"
 
@@ -38,7 +42,96 @@ std::vector<suites::sr::Test> tests_of(std::uint32_t conversion) {
     return out;
 }
 
+/// An in-process subject implementing one SR convention (oracle::convert_word_sr_as) for one sr
+/// conversion: with the random plane when `given`, else from its own generator (NINFER_SR_SELF_DRAWN).
+class ConventionSubject : public Subject {
+public:
+    ConventionSubject(const oracle::Conversion &c, const oracle::SrConvention &v, bool given, int k = 0)
+        : c_(c), v_(v), k_(k), rng_(34) {
+        info_.capabilities = {{NINFER_OP_convert, c.dst, c.src, 0, c.id, given ? 0u : NINFER_SR_SELF_DRAWN}};
+    }
+    const SubjectInfo &info() const override { return info_; }
+    const std::string &open_error() const override { return error_; }
+    Reply call(const Call &call) override {
+        const int ob = oracle::word_format(c_.dst).bytes();
+        std::vector<std::uint8_t> out(call.count * static_cast<std::uint64_t>(ob));
+        const std::vector<std::uint8_t> *random = nullptr;
+        for (const auto &p : call.inputs)
+            if (p.name == NINFER_PLANE_RANDOM) random = &p.bytes;
+        for (std::uint64_t i = 0; i < call.count; ++i) {
+            const auto x = abi::load_le(call.inputs[0].bytes.data() + 4 * i, 4);
+            const auto r = random ? static_cast<std::uint32_t>(abi::load_le(random->data() + 4 * i, 4)) : static_cast<std::uint32_t>(rng_());
+            abi::store_le(out.data() + ob * i, oracle::convert_word_sr_as(c_, x, r, v_, k_), ob);
+        }
+        Reply r;
+        r.outcome = Outcome::returned;
+        r.status = NINFER_OK;
+        r.outputs = {{NINFER_PLANE_WORDS, 0, std::move(out)}};
+        return r;
+    }
+
+private:
+    const oracle::Conversion &c_;
+    oracle::SrConvention v_;
+    int k_;
+    std::mt19937 rng_;
+    SubjectInfo info_;
+    std::string error_;
+};
+
 }  // namespace
+
+TEST_CASE("sr: fingerprint names each convention of a subject given bits in its record (issue 34)", "[sr][fingerprint]") {
+    for (const auto &v : oracle::kSrConventions) {
+        // the target a convention is documented for (e2m1 for PTX's f4x4, e4m3fn otherwise)
+        const auto &c = oracle::conversion(v.targets == "e2m1" ? NINFER_CONVERSION_fp32_to_e2m1_sr_satfinite
+                                                               : NINFER_CONVERSION_fp32_to_e4m3fn_sr_satfinite);
+        const int k = v.k == 0 && v.place == oracle::SrPlace::result_quantum && v.name != "ninfer" ? 12 : 0;
+        ConventionSubject s(c, v, true, k);
+        std::string error;
+        const auto f = sr_fingerprint(s, c, error);
+        INFO(v.name << ": " << f.sentence);
+        REQUIRE(error.empty());
+        REQUIRE(f.sr);
+        CHECK(f.sr->bits == "given");
+        CHECK(f.domain == "sr_probes");
+        CHECK(f.rounding == "sr");
+        CHECK(f.matched == f.inputs);
+        const std::string want = k ? std::string(v.name) + " (k = " + std::to_string(k) + ")" : std::string(v.name);
+        CHECK(std::find(f.sr->conventions.begin(), f.sr->conventions.end(), want) != f.sr->conventions.end());
+        CHECK(f.sentence.find("matches " ) != std::string::npos);
+    }
+}
+
+TEST_CASE("sr: fingerprint estimates the k of a self-drawn subject and names no convention off its probes (issue 34)",
+          "[sr][fingerprint]") {
+    const auto &e4m3 = oracle::conversion(NINFER_CONVERSION_fp32_to_e4m3fn_sr_satfinite);
+    {
+        ConventionSubject s(e4m3, *oracle::find_sr_convention("ptx_rs_f8x4"), false);  // 16 of r = 20 bits
+        std::string error;
+        const auto f = sr_fingerprint(s, e4m3, error);
+        INFO(f.sentence);
+        REQUIRE(error.empty());
+        REQUIRE(f.sr);
+        CHECK(f.sr->bits == "self_drawn");
+        CHECK(f.domain == "sr_draws");
+        CHECK(f.sr->k_min == 16);
+        CHECK(f.sr->k_max == 16);
+        CHECK(f.named == "ptx_rs_f8x4");
+        CHECK(std::abs(f.sr->quarter_bias) < 6 * f.sr->quarter_error);
+    }
+    {
+        // a subject given bits that answers the probes with a bit flipped: no convention, the nearest said
+        auto biased = open_bundled("mutant_sr_biased");
+        std::string error;
+        const auto f = sr_fingerprint(*biased, e4m3, error);
+        INFO(f.sentence);
+        REQUIRE(error.empty());
+        CHECK(f.sr->conventions.empty());
+        CHECK(f.matched < f.inputs);
+        CHECK(f.sentence.find("matches no named convention; nearest") != std::string::npos);
+    }
+}
 
 TEST_CASE("sr: the reference passes every statistical rule at 1e-9 per run", "[sr]") {
     auto s = open_bundled("reference");
@@ -151,7 +244,7 @@ TEST_CASE("sr: power of the statistical rules against each SR mutant over K seed
     }
 }
 
-TEST_CASE("sr: the convention of a subject given bits is named exactly; self-drawn, k is estimated", "[sr][fingerprint]") {
+TEST_CASE("sr: the convention of a subject given bits is named exactly and a self-drawn k is estimated", "[sr][fingerprint]") {
     const auto &bf16 = oracle::conversion(NINFER_CONVERSION_fp32_to_bf16_sr_satfinite);
     const auto &e4m3 = oracle::conversion(NINFER_CONVERSION_fp32_to_e4m3fn_sr_satfinite);
     const auto has = [](const std::vector<std::string> &names, const std::string &n) {

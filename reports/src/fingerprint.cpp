@@ -17,11 +17,14 @@ namespace {
 using json = nlohmann::json;
 
 // The lattice names docs/cli.md lists ("fingerprint"); the schema's enums are the same lists.
-constexpr std::array<std::string_view, 7> kRoundings = {"rne", "rna", "rnu", "rtz", "rup", "rdn", "exact"};
+constexpr std::array<std::string_view, 9> kRoundings = {"rne", "rna", "rnu", "rtz", "rup", "rdn", "raz", "exact", "sr"};
 constexpr std::array<std::string_view, 5> kOverflows = {"satfinite", "satfinite_finite_only", "inf", "nan", "none"};
 constexpr std::array<std::string_view, 4> kSubnormals = {"kept", "ftz", "daz", "ftz_daz"};
 constexpr std::array<std::string_view, 2> kOps = {"convert", "decode"};
-constexpr std::array<std::string_view, 3> kDomains = {"all", "stratified", "sparse"};
+constexpr std::array<std::string_view, 3> kSignless = {"zero", "nan", "magnitude"};
+constexpr std::array<std::string_view, 2> kTiny = {"smallest", "nan"};
+constexpr std::array<std::string_view, 5> kDomains = {"all", "stratified", "sparse", "sr_probes", "sr_draws"};
+constexpr std::array<std::string_view, 2> kSrBits = {"given", "self_drawn"};
 
 bool is_hex(const std::string &s) { return s.find_first_not_of("0123456789abcdef") == std::string::npos; }
 
@@ -68,6 +71,10 @@ struct FieldReader {
         }
         return v ? v->get<std::uint64_t>() : 0;
     }
+    double number(const char *key) {
+        const json *v = find(key, &json::is_number, "a number");
+        return v ? v->get<double>() : 0.0;
+    }
     std::vector<std::string> texts(const char *key) {
         std::vector<std::string> out;
         if (const json *v = find(key, &json::is_array, "an array of strings"))
@@ -105,6 +112,20 @@ FingerprintResidue residue_from_json(const json &j, const std::string &where, st
     return r;
 }
 
+/// The "sr" object of an sr conversion's fingerprint (issue 34).
+SrFingerprint sr_from_json(FieldReader &in, const std::string &where, std::string &error) {
+    FieldReader sr{in.object("sr"), where + "\"sr\" ", error};
+    SrFingerprint out;
+    out.bits = sr.name("bits", kSrBits);
+    out.r = static_cast<int>(sr.count("r"));
+    out.k_min = static_cast<int>(sr.count("k_min"));
+    out.k_max = static_cast<int>(sr.count("k_max"));
+    out.quarter_bias = sr.number("quarter_bias");
+    out.quarter_error = sr.number("quarter_error");
+    out.conventions = sr.texts("conventions");
+    return out;
+}
+
 Fingerprint fingerprint_from_json(const json &j, const std::string &where, std::string &error) {
     Fingerprint f;
     if (!j.is_object()) {
@@ -125,6 +146,8 @@ Fingerprint fingerprint_from_json(const json &j, const std::string &where, std::
     f.overflow = policy.name("overflow", kOverflows);
     f.subnormals = policy.name("subnormals", kSubnormals);
     f.nan = policy.text("nan");
+    if (policy.obj.contains("signless")) f.signless = policy.name("signless", kSignless);
+    if (policy.obj.contains("tiny")) f.tiny = policy.name("tiny", kTiny);
     f.policy_text = in.text("policy_text");
     if (const auto it = j.find("named"); it == j.end() || !it->is_null()) f.named = in.text("named");
     f.equivalent = in.texts("equivalent");
@@ -132,6 +155,7 @@ Fingerprint fingerprint_from_json(const json &j, const std::string &where, std::
         for (std::size_t i = 0; i < residue->size(); ++i)
             f.residue.push_back(residue_from_json((*residue)[i], fmt::format("{}residue[{}] ", where, i), error));
     f.sentence = in.text("sentence");
+    if (j.contains("sr")) f.sr = sr_from_json(in, where, error);
     return f;
 }
 
@@ -145,6 +169,8 @@ nlohmann::ordered_json fingerprint_json(const Fingerprint &f) {
                                 {"target", f.target}, {"domain", f.domain},         {"inputs", f.inputs},
                                 {"matched", f.matched}};
     j["policy"] = {{"rounding", f.rounding}, {"overflow", f.overflow}, {"subnormals", f.subnormals}, {"nan", f.nan}};
+    if (!f.signless.empty()) j["policy"]["signless"] = f.signless;  // unsigned targets only (issue 34)
+    if (!f.tiny.empty()) j["policy"]["tiny"] = f.tiny;
     j["policy_text"] = f.policy_text;
     j["named"] = f.named.empty() ? nlohmann::ordered_json() : nlohmann::ordered_json(f.named);
     j["equivalent"] = f.equivalent;
@@ -157,6 +183,14 @@ nlohmann::ordered_json fingerprint_json(const Fingerprint &f) {
         j["residue"].push_back(std::move(e));
     }
     j["sentence"] = f.sentence;
+    if (f.sr)
+        j["sr"] = {{"bits", f.sr->bits},
+                   {"r", f.sr->r},
+                   {"k_min", f.sr->k_min},
+                   {"k_max", f.sr->k_max},
+                   {"quarter_bias", f.sr->quarter_bias},
+                   {"quarter_error", f.sr->quarter_error},
+                   {"conventions", f.sr->conventions}};
     return j;
 }
 

@@ -109,9 +109,41 @@ TEST_CASE("fingerprints: the JSON holds every field after the cases and reads ba
     CHECK(back == r.fingerprints);
 }
 
+TEST_CASE("fingerprints: raz and the unsigned choices and an sr convention validate and read back (issue 34)",
+          "[reports][fingerprint][schema]") {
+    Report r = fingerprinted_report();
+    r.started_at = r.finished_at = "2026-12-02T00:00:00Z";
+    r.fingerprints[0].rounding = "raz";  // away from zero: a lattice choice since issue 34
+    Fingerprint e8m0 = residue_fingerprint();
+    e8m0.conversion = "fp32_to_e8m0_rne_satfinite";
+    e8m0.target = "e8m0";
+    e8m0.signless = "nan";  // ml_dtypes' e8m0: zero and negatives to the NaN
+    e8m0.tiny = "smallest";
+    Fingerprint sr = residue_fingerprint();
+    sr.conversion = "fp32_to_e4m3fn_sr_satfinite";
+    sr.domain = "sr_probes";
+    sr.rounding = "sr";
+    sr.sr = SrFingerprint{"given", 20, 16, 16, 0, 0, {"ptx_rs_f8x4"}};
+    r.fingerprints.push_back(e8m0);
+    r.fingerprints.push_back(sr);
+    const auto j = nlohmann::json::parse(render_json(r));
+    INFO(report_schema_violation(j));
+    CHECK(report_schema_violation(j).empty());
+    CHECK(j["fingerprints"][0]["policy"]["rounding"] == "raz");
+    CHECK(j["fingerprints"][2]["policy"]["signless"] == "nan");
+    CHECK_FALSE(j["fingerprints"][0]["policy"].contains("signless"));  // a signed target has no such choice
+    CHECK(j["fingerprints"][3]["sr"]["conventions"] == nlohmann::json::array({"ptx_rs_f8x4"}));
+    CHECK(read_back(j["fingerprints"]) == r.fingerprints);
+    auto bad = j;
+    bad["fingerprints"][2]["policy"]["signless"] = "negative";
+    CHECK_FALSE(report_schema_violation(bad).empty());
+}
+
 TEST_CASE("fingerprints: the reader refuses what the schema refuses, naming the field", "[reports][fingerprint]") {
     CHECK(refusal([](nlohmann::json &f) { f["policy"]["rounding"] = "half_up"; }) ==
-          "fingerprints[0] \"policy\" \"rounding\" is \"half_up\", expected one of rne, rna, rnu, rtz, rup, rdn, exact");
+          "fingerprints[0] \"policy\" \"rounding\" is \"half_up\", expected one of rne, rna, rnu, rtz, rup, rdn, raz, exact, sr");
+    CHECK(refusal([](nlohmann::json &f) { f["policy"]["tiny"] = "zero"; }) ==
+          "fingerprints[0] \"policy\" \"tiny\" is \"zero\", expected one of smallest, nan");
     CHECK(refusal([](nlohmann::json &f) { f["matched"] = 4097; }) == "fingerprints[0] \"matched\" is 4097, more than the 4096 inputs");
     CHECK(refusal([](nlohmann::json &f) { f["residue"][0]["first"]["actual"] = "0x7F81"; }) ==
           "fingerprints[0] residue[0] \"first\" \"actual\" is \"0x7F81\", expected lowercase hex digits");

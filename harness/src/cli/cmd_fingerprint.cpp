@@ -10,6 +10,8 @@
 #include "cmd_common.hpp"
 #include "ninfer/harness/fingerprint.hpp"
 #include "ninfer/harness/runner.hpp"  // suite_version
+#include "ninfer/harness/sr_fingerprint.hpp"
+#include "ninfer/harness/sr_run.hpp"  // declares_sr
 #include "ninfer/oracle/formats.hpp"
 
 namespace ninfer::harness::cli {
@@ -34,9 +36,6 @@ std::vector<fingerprint::Target> targets_of(const FingerprintArgs &a, Subject &s
     if (!a.conversion.empty()) {
         if (decode) throw UsageError("--conversion names a convert; give --format F with --op decode");
         const auto &c = require_name(oracle::kConversions, a.conversion, "conversion");
-        if (!fingerprint::fingerprintable(c))
-            throw UsageError("--conversion " + a.conversion +
-                             " rounds stochastically; its exact and statistical rules test it (suites/SR.md), not a fingerprint");
         out.push_back({NINFER_OP_convert, &c, nullptr});
         return out;
     }
@@ -49,8 +48,10 @@ std::vector<fingerprint::Target> targets_of(const FingerprintArgs &a, Subject &s
         return out;
     }
     for (const auto &c : oracle::kConversions) {
-        const bool declared = covers(caps, NINFER_OP_convert, c.dst, c.src, NINFER_LAYOUT_NONE, c.id);
-        if (declared && fingerprint::fingerprintable(c) && (!f || c.src == f->id || c.dst == f->id))
+        // an sr conversion: its convention (declared for the random plane or self-drawn)
+        const bool declared = fingerprint::fingerprintable(c) ? covers(caps, NINFER_OP_convert, c.dst, c.src, NINFER_LAYOUT_NONE, c.id)
+                                                               : declares_sr(s.info(), c);
+        if (declared && (!f || c.src == f->id || c.dst == f->id))
             out.push_back({NINFER_OP_convert, &c, nullptr});
     }
     return out;
@@ -109,6 +110,18 @@ void finish_and_write(reports::Report &rep, const std::string &json, std::chrono
     if (!json.empty()) std::printf("json: %s\n", json.c_str());
 }
 
+/// The fingerprint of one target: the lattice's, or an sr conversion's convention (issue 34).
+reports::Fingerprint fingerprint_target(Subject &s, const fingerprint::Target &t, const FingerprintArgs &a, unsigned jobs) {
+    if (t.op == NINFER_OP_decode || fingerprint::fingerprintable(*t.conversion))
+        return fingerprint::fingerprint_subject(s, t, domain_of(a.domain, *t.shape().src), jobs, progress_shown(a.progress));
+    if (!declares_sr(s.info(), *t.conversion))
+        throw fingerprint::SubjectFailed("the subject does not declare convert of " + t.name());
+    std::string error;
+    auto f = sr_fingerprint(s, *t.conversion, error);
+    if (!error.empty()) throw fingerprint::SubjectFailed(error);
+    return f;
+}
+
 }  // namespace
 
 void add_fingerprint(CLI::App &app) {
@@ -160,8 +173,7 @@ void add_fingerprint(CLI::App &app) {
         }
         for (const auto &t : targets) {
             try {
-                rep.fingerprints.push_back(fingerprint::fingerprint_subject(*subject, t, domain_of(a->domain, *t.shape().src), jobs,
-                                                                                progress_shown(a->progress)));
+                rep.fingerprints.push_back(fingerprint_target(*subject, t, *a, jobs));
                 print_block(rep.fingerprints.back());
             } catch (const fingerprint::SubjectFailed &e) {
                 const std::string said = reports::untrusted_text(e.what());

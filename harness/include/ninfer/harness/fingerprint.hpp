@@ -59,6 +59,15 @@ Domain auto_domain(const oracle::WordFormat &src);
 /// draws on random bits, and its exact and statistical rules test it instead (suites/SR.md).
 inline bool fingerprintable(const oracle::Conversion &c) { return !abi::is_stochastic(c); }
 
+/// Words per block of the block counting (as sweep's blocks: the low 12 bits of an fp32 word).
+inline constexpr std::uint64_t kBlock = 4096;
+
+/// Whether the domain `all` of a target may be counted block by block (issue 34 item 5): a
+/// conversion from fp32 whose target's quantum is at least 2^12 fp32 quanta at every magnitude
+/// (at most 11 fraction bits, smallest quantum at least 2^-137), so that the fp32 words x of a
+/// block whose low 12 bits are nonzero share their class, neighbours and side of half.
+bool block_counting(const Target &t);
+
 /// A mismatch counter of one combination of a region's dimensions.
 struct Cell {
     std::uint64_t mismatches = 0;
@@ -79,6 +88,10 @@ public:
     explicit Tally(const Target &t);
     /// One input at domain index `index`, answered `actual` by the subject.
     void add(std::uint64_t index, std::uint64_t input, std::uint64_t actual);
+    /// The kBlock inputs of an aligned fp32 block from domain index `index` (word `base`, its low 12
+    /// bits zero; block_counting(t)): the first word counted alone, the other 4095 as one, since
+    /// they decompose alike (docs/cli.md "fingerprint", The counting). Same counters as add().
+    void add_block(std::uint64_t index, std::uint64_t base, const std::uint64_t *actual);
     /// Add the counters of a tally of later indices.
     void merge(const Tally &later);
 

@@ -200,6 +200,18 @@ struct FingerprintResidue {
     bool operator==(const FingerprintResidue &) const = default;
 };
 
+/// The stochastic-rounding convention of an sr conversion (issue 34 item 2; suites/SR.md
+/// "Conventions"): named exactly from probes with given random values ("given"), or estimated from
+/// the subject's own draws ("self_drawn": k in k_min..k_max, P(up) at the quarter minus 1/4).
+struct SrFingerprint {
+    std::string bits;                 ///< "given" or "self_drawn"
+    int r = 0;                        ///< the conversion's random bits (SR.md)
+    int k_min = 0, k_max = 0;         ///< given: the named convention's k (0: none); self_drawn: the estimate
+    double quarter_bias = 0, quarter_error = 0;  ///< self_drawn only (0 when given)
+    std::vector<std::string> conventions;        ///< the conventions that fit (empty: none)
+    bool operator==(const SrFingerprint &) const = default;
+};
+
 /// A behaviour fingerprint of one conversion or decode (`ninfer-conform fingerprint`, and `run`
 /// beside a conversion's failures): the policy of the lattice (rounding x overflow x subnormals x
 /// NaN) that matches the subject on the most inputs of the domain, with the residue by input class.
@@ -211,11 +223,13 @@ struct Fingerprint {
     std::uint64_t inputs = 0;         ///< inputs offered
     std::uint64_t matched = 0;        ///< inputs on which the subject's word equals the policy's
     std::string rounding, overflow, subnormals, nan;  ///< the policy's coordinates (lattice names)
+    std::string signless, tiny;       ///< unsigned targets' choices (lattice names), "" where the target has none
     std::string policy_text;          ///< "nearest-even, saturate finite only, NaN canonical (0x7F)"
     std::string named;                ///< the registry conversion that is this policy, or ""
     std::vector<std::string> equivalent;      ///< other policies with the same words on this domain
     std::vector<FingerprintResidue> residue;  ///< input classes with mismatches (empty on a full match)
     std::string sentence;             ///< "matches fp32_to_e4m3fn_rne_satfinite: ... on N of N inputs"
+    std::optional<SrFingerprint> sr;  ///< an sr conversion's convention (rounding "sr"), else none
     bool operator==(const Fingerprint &) const = default;
 };
 

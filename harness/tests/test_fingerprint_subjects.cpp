@@ -224,11 +224,8 @@ public:
         const auto &in = call.inputs[0].bytes;
         for (std::uint64_t i = 0; i < call.count; ++i)
             ninfer::abi::store_le(out.data() + i * ob, f_(ninfer::abi::load_le(in.data() + i * ib, ib)), ob);
-        Reply r;
-        r.outcome = Outcome::returned;
-        r.status = NINFER_OK;
-        r.outputs = {{NINFER_PLANE_WORDS, 0, std::move(out)}};
-        return r;
+        return Reply{.outcome = Outcome::returned, .status = NINFER_OK, .detail = 0, .message = {},
+                     .outputs = {{NINFER_PLANE_WORDS, 0, std::move(out)}}};
     }
 
 private:

@@ -369,6 +369,20 @@ void expect_nothing_left(const std::string &tag, pid_t harness) {
     CHECK(left.empty());
 }
 
+/// Once the escape tree `tag` runs under `harness`: `sig` ends the harness within 10 s (a liveness bound,
+/// generous on a loaded machine), with at most 64 zombies before it and nothing left after.
+void expect_signal_ends_tree(pid_t harness, int sig, const std::string &tag, const fs::path &dir) {
+    REQUIRE(eventually([&] { return live_named(tag) > 0; }));
+    std::this_thread::sleep_for(std::chrono::milliseconds(500));
+    CHECK(zombies_under(harness) <= 64);
+    const auto sent = Clock::now();
+    expect_ended_by(harness, sig, {}, dir);
+    const double seconds = std::chrono::duration<double>(Clock::now() - sent).count();
+    INFO("ended " << seconds << " s after the signal; " << read_text(dir / "stderr"));
+    CHECK(seconds < 10);
+    expect_nothing_left(tag, harness);
+}
+
 const char *const kModes[] = {"auto", "process-tree"};
 
 /// The containment the report names for `mode` on this machine (root here: CI runs as root).
@@ -434,17 +448,8 @@ TEST_CASE("a signal ends run within seconds whatever a plugin's or exec subject'
                 args.insert(args.end(), {"--plugin", std::string(NINFER_TEST_PLUGIN_DIR) + "/fixture_escape.so",
                                          "--custom-vectors", vectors.string()});
             }
-            const pid_t harness = start_cli(dir, args);
             // The tree runs (and the worker hangs, ignoring SIGTERM) once a process of it is seen.
-            REQUIRE(eventually([&] { return live_named(tag) > 0; }));
-            std::this_thread::sleep_for(std::chrono::milliseconds(500));
-            CHECK(zombies_under(harness) <= 64);
-            const auto sent = Clock::now();
-            expect_ended_by(harness, sig, {}, dir);
-            const double seconds = std::chrono::duration<double>(Clock::now() - sent).count();
-            INFO("ended " << seconds << " s after the signal; " << read_text(dir / "stderr"));
-            CHECK(seconds < 10);  // a liveness bound, generous on a loaded machine
-            expect_nothing_left(tag, harness);
+            expect_signal_ends_tree(start_cli(dir, args), sig, tag, dir);
         }
 }
 
@@ -507,17 +512,8 @@ TEST_CASE("a signal ends fingerprint and sweep within seconds whatever their sub
                 args.insert(args.end(), {"--exec", std::string("'") + NINFER_ESCAPE_TREE + "' " + tree + " 30 " + tag + " exec hang"});
             else
                 args.insert(args.end(), {"--plugin", std::string(NINFER_TEST_PLUGIN_DIR) + "/fixture_escape.so"});
-            const pid_t harness = start_cli(dir, args);
-            REQUIRE(eventually([&] { return live_named(tag) > 0; }));
-            std::this_thread::sleep_for(std::chrono::milliseconds(500));
-            CHECK(zombies_under(harness) <= 64);
-            const auto sent = Clock::now();
-            expect_ended_by(harness, sig, {}, dir);
-            const double seconds = std::chrono::duration<double>(Clock::now() - sent).count();
-            INFO("ended " << seconds << " s after the signal; " << read_text(dir / "stderr"));
-            CHECK(seconds < 10);  // a liveness bound, generous on a loaded machine
+            expect_signal_ends_tree(start_cli(dir, args), sig, tag, dir);
             CHECK(read_text(dir / "stderr").find(std::string("interrupted by ") + signal_name(sig)) != std::string::npos);
-            expect_nothing_left(tag, harness);
         }
 }
 

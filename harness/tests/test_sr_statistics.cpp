@@ -63,11 +63,8 @@ public:
             const auto r = random ? static_cast<std::uint32_t>(abi::load_le(random->data() + 4 * i, 4)) : static_cast<std::uint32_t>(rng_());
             abi::store_le(out.data() + ob * i, oracle::convert_word_sr_as(c_, x, r, v_, k_), ob);
         }
-        Reply r;
-        r.outcome = Outcome::returned;
-        r.status = NINFER_OK;
-        r.outputs = {{NINFER_PLANE_WORDS, 0, std::move(out)}};
-        return r;
+        return Reply{.outcome = Outcome::returned, .status = NINFER_OK, .detail = 0, .message = {},
+                     .outputs = {{NINFER_PLANE_WORDS, 0, std::move(out)}}};
     }
 
 private:

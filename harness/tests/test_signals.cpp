@@ -286,15 +286,21 @@ std::map<pid_t, Proc> process_table() {
     return table;
 }
 
-/// Zombies among the descendants of `root`.
-std::size_t zombies_under(pid_t root) {
-    const auto table = process_table();
+/// `root` and its descendants in `table`.
+std::set<pid_t> tree_of(pid_t root, const std::map<pid_t, Proc> &table) {
     std::set<pid_t> tree{root};
     for (bool grew = true; grew;) {
         grew = false;
         for (const auto &[pid, p] : table)
             if (tree.count(p.parent) && tree.insert(pid).second) grew = true;
     }
+    return tree;
+}
+
+/// Zombies among the descendants of `root`.
+std::size_t zombies_under(pid_t root) {
+    const auto table = process_table();
+    const auto tree = tree_of(root, table);
     std::size_t zombies = 0;
     for (pid_t pid : tree)
         if (auto it = table.find(pid); it != table.end() && it->second.state == 'Z') ++zombies;
@@ -535,13 +541,7 @@ bool busy_for(pid_t pid, double seconds) {
 
 /// The processes under `root` now (its descendants, `root` aside).
 std::vector<pid_t> descendants_of(pid_t root) {
-    const auto table = process_table();
-    std::set<pid_t> tree{root};
-    for (bool grew = true; grew;) {
-        grew = false;
-        for (const auto &[pid, p] : table)
-            if (tree.count(p.parent) && tree.insert(pid).second) grew = true;
-    }
+    auto tree = tree_of(root, process_table());
     tree.erase(root);
     return {tree.begin(), tree.end()};
 }

@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: Apache-2.0
 # The command line `ninfer-conform` (docs/cli.md): one file per command under src/cli/.
-# The format families' CLI descriptors (src/cli/families.hpp) and the oracle I/O they share: a
+# The format families' CLI descriptors (src/cli/families.hpp), the oracle I/O they share and the `oracle` command: a
 # library, so that the executable, the fuzz harness and the tests link the same descriptors.
 add_library(ninfer_cli_families STATIC
   ${CMAKE_CURRENT_LIST_DIR}/src/cli/families.cpp
@@ -8,7 +8,11 @@ add_library(ninfer_cli_families STATIC
   ${CMAKE_CURRENT_LIST_DIR}/src/cli/oracle_grouped.cpp
   ${CMAKE_CURRENT_LIST_DIR}/src/cli/oracle_scaled.cpp
   ${CMAKE_CURRENT_LIST_DIR}/src/cli/oracle_gguf.cpp
-  ${CMAKE_CURRENT_LIST_DIR}/src/cli/oracle_io.cpp)
+  ${CMAKE_CURRENT_LIST_DIR}/src/cli/oracle_io.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/src/cli/cmd_oracle.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/src/cli/oracle_layout.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/src/cli/files.cpp)
+ninfer_precompile(ninfer_cli_families)
 target_include_directories(ninfer_cli_families PUBLIC ${CMAKE_CURRENT_LIST_DIR}/src/cli)
 target_link_libraries(ninfer_cli_families PUBLIC ninfer::harness ninfer::suites ninfer::vectors ninfer::oracle
   ninfer::reports CLI11::CLI11 fmt::fmt nlohmann_json::nlohmann_json)
@@ -21,17 +25,14 @@ add_executable(ninfer-conform
   ${CMAKE_CURRENT_LIST_DIR}/src/cli/cmd_rules.cpp
   ${CMAKE_CURRENT_LIST_DIR}/src/cli/cmd_coverage.cpp
   ${CMAKE_CURRENT_LIST_DIR}/src/cli/cmd_generate.cpp
-  ${CMAKE_CURRENT_LIST_DIR}/src/cli/cmd_oracle.cpp
   ${CMAKE_CURRENT_LIST_DIR}/src/cli/cmd_plugins.cpp
   ${CMAKE_CURRENT_LIST_DIR}/src/cli/cmd_report.cpp
   ${CMAKE_CURRENT_LIST_DIR}/src/cli/dirs.cpp
-  ${CMAKE_CURRENT_LIST_DIR}/src/cli/files.cpp
   ${CMAKE_CURRENT_LIST_DIR}/src/cli/cmd_run.cpp
   ${CMAKE_CURRENT_LIST_DIR}/src/cli/cmd_sweep.cpp
   ${CMAKE_CURRENT_LIST_DIR}/src/cli/cmd_fingerprint.cpp
   ${CMAKE_CURRENT_LIST_DIR}/src/cli/cmd_worker.cpp
   ${CMAKE_CURRENT_LIST_DIR}/src/cli/subject_options.cpp
-  ${CMAKE_CURRENT_LIST_DIR}/src/cli/oracle_layout.cpp
   ${NINFER_OWN_MANIFEST_CPP})
 ninfer_precompile(ninfer-conform)
 target_link_libraries(ninfer-conform PRIVATE ninfer_cli_families ninfer::harness ninfer::suites ninfer::vectors ninfer::oracle

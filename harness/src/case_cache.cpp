@@ -11,7 +11,8 @@
 
 #include <openssl/crypto.h>
 #include <openssl/evp.h>
-#include <openssl/hmac.h>
+#include <openssl/core_names.h>
+#include <openssl/params.h>
 #include <openssl/rand.h>
 
 #include <utility>
@@ -19,6 +20,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <memory>
 #include <optional>
 #include <stdexcept>
 
@@ -73,10 +75,8 @@ nlohmann::ordered_json header_of(const Key &k, std::size_t cases, const std::str
 
 /// What the HMAC of a file covers: its header line without "hmac", a newline, its case lines.
 std::string mac_of(const CaseCacheKey &key, const nlohmann::ordered_json &header, std::string_view lines) {
-    std::string covered = header.dump();
-    covered.push_back('\n');
-    covered.append(lines);
-    return hmac_sha256_hex(key.bytes, covered);
+    const std::string head = header.dump() + "\n";
+    return hmac_sha256_hex(key.bytes, {head, lines});
 }
 
 /// Whether a header (format already checked) was written for this very key.
@@ -311,13 +311,22 @@ std::vector<Case> seeded_cases(const suites::Suite &suite, std::uint64_t seed, s
     return cases;
 }
 
-std::string hmac_sha256_hex(std::string_view key, std::string_view bytes) {
-    unsigned char mac[EVP_MAX_MD_SIZE];
-    unsigned int len = 0;
-    if (!HMAC(EVP_sha256(), key.data(), static_cast<int>(key.size()), reinterpret_cast<const unsigned char *>(bytes.data()),
-              bytes.size(), mac, &len))
-        throw std::runtime_error("HMAC-SHA-256 failed (OpenSSL)");
-    return abi::hex_bytes({mac, len});
+std::string hmac_sha256_hex(std::string_view key, std::string_view bytes) { return hmac_sha256_hex(key, {bytes}); }
+
+std::string hmac_sha256_hex(std::string_view key, std::initializer_list<std::string_view> parts) {
+    const auto fail_mac = [] { throw std::runtime_error("HMAC-SHA-256 failed (OpenSSL)"); };
+    const std::unique_ptr<EVP_MAC, decltype(&EVP_MAC_free)> mac(EVP_MAC_fetch(nullptr, "HMAC", nullptr), &EVP_MAC_free);
+    if (!mac) fail_mac();
+    const std::unique_ptr<EVP_MAC_CTX, decltype(&EVP_MAC_CTX_free)> ctx(EVP_MAC_CTX_new(mac.get()), &EVP_MAC_CTX_free);
+    char digest[] = "SHA256";
+    const OSSL_PARAM params[] = {OSSL_PARAM_construct_utf8_string("digest", digest, 0), OSSL_PARAM_construct_end()};
+    if (!ctx || !EVP_MAC_init(ctx.get(), reinterpret_cast<const unsigned char *>(key.data()), key.size(), params)) fail_mac();
+    for (const auto part : parts)
+        if (!EVP_MAC_update(ctx.get(), reinterpret_cast<const unsigned char *>(part.data()), part.size())) fail_mac();
+    unsigned char out[EVP_MAX_MD_SIZE];
+    std::size_t len = 0;
+    if (!EVP_MAC_final(ctx.get(), out, &len, sizeof out)) fail_mac();
+    return abi::hex_bytes({out, len});
 }
 
 fs::path case_cache_key_file(const std::string &explicit_file) {

@@ -258,10 +258,18 @@ RunDelays run_delays(pid_t pid) {
         char *end = nullptr;
         const long tid = std::strtol(e->d_name, &end, 10);
         if (tid <= 0 || *end != '\0') continue;
-        // "run time, run delay, timeslices", in nanoseconds.
-        std::stringstream in(read_text(dir + "/" + e->d_name + "/schedstat"));
-        std::uint64_t ran = 0, waited = 0;
-        if (in >> ran >> waited) out[static_cast<pid_t>(tid)] = waited;
+        // "run time, run delay, timeslices", in nanoseconds: one short read per call of a subject.
+        char line[128];
+        const int fd = ::openat(::dirfd(d), (std::string(e->d_name) + "/schedstat").c_str(), O_RDONLY | O_CLOEXEC);
+        if (fd < 0) continue;
+        const ssize_t got = ::read(fd, line, sizeof line - 1);
+        ::close(fd);
+        if (got <= 0) continue;
+        line[got] = '\0';
+        char *after_ran = nullptr, *after_waited = nullptr;
+        std::strtoull(line, &after_ran, 10);
+        const std::uint64_t waited = std::strtoull(after_ran, &after_waited, 10);
+        if (after_ran != line && after_waited != after_ran) out[static_cast<pid_t>(tid)] = waited;
     }
     ::closedir(d);
     return out;

@@ -4,6 +4,7 @@
 #include <cstdint>
 
 #include "gguf_internal.hpp"
+#include "linear_internal.hpp"
 
 namespace ninfer::oracle::gguf_detail {
 
@@ -32,29 +33,11 @@ Binary32::V Binary32::num(long i) {
     return static_cast<V>(round_real(r, fp32(), kRne, kInf));
 }
 
-Binary32::V Binary32::mul(V a, V b) {
-    const auto ia = word_info(fp32(), a), ib = word_info(fp32(), b);
-    if (is_nan(ia) || is_nan(ib)) return kNaN;
-    const std::uint32_t sign = (a ^ b) & 0x80000000u;
-    if (is_inf(ia) || is_inf(ib)) {
-        if ((!is_inf(ia) && is_zero(a)) || (!is_inf(ib) && is_zero(b))) return kNaN;  // inf * 0
-        return sign | 0x7F800000u;
-    }
-    Real r = exact_zero();
-    r = real_of(a) * real_of(b);
-    return static_cast<V>(round_real(r, fp32(), kRne, kInf));
-}
+// IEEE multiply and add round once; the linear oracle's exact-integer binary32 arithmetic does
+// just that (pinned against MPFR in oracle/tests/test_linear.cpp), at a fraction of MPFR's cost.
+Binary32::V Binary32::mul(V a, V b) { return linear_detail::mul_b32(a, b); }
 
-Binary32::V Binary32::add(V a, V b) {
-    const auto ia = word_info(fp32(), a), ib = word_info(fp32(), b);
-    if (is_nan(ia) || is_nan(ib)) return kNaN;
-    if (is_inf(ia) && is_inf(ib)) return ((a ^ b) & 0x80000000u) ? kNaN : a;  // inf - inf
-    if (is_inf(ia)) return a;
-    if (is_inf(ib)) return b;
-    Real r = exact_zero();
-    r = real_of(a) + real_of(b);
-    return static_cast<V>(round_real(r, fp32(), kRne, kInf));
-}
+Binary32::V Binary32::add(V a, V b) { return linear_detail::add_b32(a, b); }
 
 Binary32::V Binary32::div(V a, V b) {
     const auto ia = word_info(fp32(), a), ib = word_info(fp32(), b);

@@ -81,43 +81,65 @@ void set_dyadic(Real &v, bool negative, std::uint64_t sig, long exp) {
     if (negative) mpfr_neg(v.backend().data(), v.backend().data(), MPFR_RNDN);
 }
 
-void set_nan(WordInfo &info) { mpfr_set_nan(info.value.backend().data()); }
-
-/// Float formats with an exponent/fraction split (IEEE, FN, NONE): Section 3.1 value classes.
-void float_info(const WordFormat &f, std::uint64_t word, WordInfo &info) {
+/// The exact value of a finite word of class `c` (NaN for NaN and outside words, signed infinity).
+void value_into(const WordFormat &f, std::uint64_t word, const WordClass &c, Real &v) {
+    if (c.cls == NINFER_CLASS_OUTSIDE || is_nan_class(c.cls)) {
+        mpfr_set_nan(v.backend().data());
+        return;
+    }
+    if (c.cls == NINFER_CLASS_INFINITE) {
+        mpfr_set_inf(v.backend().data(), c.negative ? -1 : 1);
+        return;
+    }
+    switch (f.special) {
+    case Special::INT:  // value = u - 2^bits when the top bit is set (two's complement)
+        set_dyadic(v, c.negative, c.negative ? ((~word + 1) & f.mask()) : word, 0);
+        return;
+    case Special::E8M0: set_dyadic(v, false, 1, static_cast<long>(word) - f.bias); return;
+    default: break;
+    }
     const auto fl = fields(f, word);
-    const std::uint64_t exp_ones = (1ull << f.exp_bits) - 1;
-    const std::uint64_t frac_ones = (1ull << f.man_bits) - 1;
-    info.negative = fl.negative;
-    if (f.special == Special::IEEE && fl.exp == exp_ones) {
-        if (fl.frac == 0) {
-            info.cls = NINFER_CLASS_INFINITE;
-            mpfr_set_inf(info.value.backend().data(), fl.negative ? -1 : 1);
-            return;
-        }
-        info.quiet = (fl.frac >> (f.man_bits - 1)) & 1u;
-        info.payload = fl.frac & (frac_ones >> 1);
-        info.cls = info.quiet ? NINFER_CLASS_QNAN : NINFER_CLASS_SNAN;
-        set_nan(info);
-        return;
-    }
-    if (f.special == Special::FN && fl.exp == exp_ones && fl.frac == frac_ones) {
-        info.cls = NINFER_CLASS_NAN;
-        set_nan(info);
-        return;
-    }
     const long emin = 1 - f.bias;  // exponent of the smallest normal
-    if (fl.exp == 0) {
-        info.cls = fl.frac == 0 ? NINFER_CLASS_ZERO : NINFER_CLASS_SUBNORMAL;
-        set_dyadic(info.value, fl.negative, fl.frac, emin - f.man_bits);
-        return;
-    }
-    info.cls = NINFER_CLASS_NORMAL;
-    set_dyadic(info.value, fl.negative, (1ull << f.man_bits) | fl.frac,
-               static_cast<long>(fl.exp) - f.bias - f.man_bits);
+    if (fl.exp == 0) set_dyadic(v, fl.negative, fl.frac, emin - f.man_bits);
+    else set_dyadic(v, fl.negative, (1ull << f.man_bits) | fl.frac, static_cast<long>(fl.exp) - f.bias - f.man_bits);
 }
 
 }  // namespace
+
+WordClass word_class(const WordFormat &f, std::uint64_t word) {
+    WordClass c;
+    if (word > f.mask()) {
+        c.cls = NINFER_CLASS_OUTSIDE;
+        return c;
+    }
+    switch (f.special) {
+    case Special::INT:
+        c.cls = NINFER_CLASS_INTEGER;
+        c.negative = (word >> (f.bits - 1)) & 1u;
+        return c;
+    case Special::E8M0: c.cls = word == 0xFF ? NINFER_CLASS_NAN : NINFER_CLASS_NORMAL; return c;
+    default: break;
+    }
+    // Float formats with an exponent/fraction split (IEEE, FN, NONE).
+    const auto fl = fields(f, word);
+    const std::uint64_t exp_ones = (1ull << f.exp_bits) - 1;
+    const std::uint64_t frac_ones = (1ull << f.man_bits) - 1;
+    c.negative = fl.negative;
+    if (f.special == Special::IEEE && fl.exp == exp_ones) {
+        if (fl.frac == 0) {
+            c.cls = NINFER_CLASS_INFINITE;
+            return c;
+        }
+        c.quiet = (fl.frac >> (f.man_bits - 1)) & 1u;
+        c.payload = fl.frac & (frac_ones >> 1);
+        c.cls = c.quiet ? NINFER_CLASS_QNAN : NINFER_CLASS_SNAN;
+        return c;
+    }
+    if (f.special == Special::FN && fl.exp == exp_ones && fl.frac == frac_ones) c.cls = NINFER_CLASS_NAN;
+    else if (fl.exp == 0) c.cls = fl.frac == 0 ? NINFER_CLASS_ZERO : NINFER_CLASS_SUBNORMAL;
+    else c.cls = NINFER_CLASS_NORMAL;
+    return c;
+}
 
 WordInfo word_info(const WordFormat &f, std::uint64_t word) {
     WordInfo info;
@@ -127,38 +149,12 @@ WordInfo word_info(const WordFormat &f, std::uint64_t word) {
 }
 
 void detail::word_info_into(const WordFormat &f, std::uint64_t word, WordInfo &info) {
-    info.cls = 0;
-    info.negative = info.quiet = false;
-    info.payload = 0;
-    if (word > f.mask()) {
-        info.cls = NINFER_CLASS_OUTSIDE;
-        set_nan(info);
-        return;
-    }
-    switch (f.special) {
-    case Special::INT: {
-        // value = u - 2^bits when the top bit is set (two's complement).
-        const bool neg = (word >> (f.bits - 1)) & 1u;
-        info.cls = NINFER_CLASS_INTEGER;
-        info.negative = neg;
-        set_dyadic(info.value, neg, neg ? ((~word + 1) & f.mask()) : word, 0);
-        return;
-    }
-    case Special::E8M0:
-        if (word == 0xFF) {
-            info.cls = NINFER_CLASS_NAN;
-            set_nan(info);
-        } else {
-            info.cls = NINFER_CLASS_NORMAL;
-            set_dyadic(info.value, false, 1, static_cast<long>(word) - f.bias);
-        }
-        return;
-    default: float_info(f, word, info); return;
-    }
+    static_cast<WordClass &>(info) = word_class(f, word);
+    value_into(f, word, info, info.value);
 }
 
 std::uint8_t word_class_byte(const WordFormat &f, std::uint64_t word) {
-    const auto info = word_info(f, word);
+    const auto info = word_class(f, word);
     return static_cast<std::uint8_t>(info.cls | (info.negative ? NINFER_CLASS_SIGN : 0u));
 }
 
@@ -178,7 +174,7 @@ std::uint64_t decode_to_binary64(const WordFormat &f, std::uint64_t word) {
 
 std::uint8_t role_verdict(const Role &r, std::uint64_t word) {
     // What the role accepts is a registry column (registry.h NINFER_ROLES).
-    const auto info = word_info(word_format(r.format), word);
+    const auto info = word_class(word_format(r.format), word);
     // Precedence: outside, NaN, infinity, -0, +0, negative.
     if (info.cls == NINFER_CLASS_OUTSIDE) return NINFER_VERDICT_OUTSIDE;
     if (is_nan_class(info.cls)) return NINFER_VERDICT_NAN;

@@ -313,6 +313,65 @@ TEST_CASE("linear refusals follow the check order", "[linear][refusal]") {
     CHECK(e.output.empty());
 }
 
+namespace {
+
+/// An IEEE binary32 word as an MPFR value of its own precision: NaN, infinities and signed zeros
+/// kept (mpfr_mul and mpfr_add then follow IEEE 754 for them, with one rounding to nearest).
+void set_b32(mpfr_t v, std::uint32_t w) {
+    const auto &f32 = word_format(NINFER_FORMAT_fp32);
+    const int neg = (w >> 31) ? -1 : 1;
+    if ((w & 0x7FFFFFFFu) > 0x7F800000u) mpfr_set_nan(v);
+    else if ((w & 0x7FFFFFFFu) == 0x7F800000u) mpfr_set_inf(v, neg);
+    else if ((w & 0x7FFFFFFFu) == 0) mpfr_set_zero(v, neg);
+    else {
+        const WordInfo info = word_info(f32, w);
+        mpfr_set(v, info.value.backend().data(), MPFR_RNDN);
+    }
+}
+
+/// The binary32 word of an MPFR result: NaN as the positive quiet NaN, the signs of infinities
+/// and zeros kept, a finite nonzero value rounded once by the oracle.
+std::uint32_t b32_of(mpfr_srcptr v) {
+    if (mpfr_nan_p(v)) return 0x7FC00000u;
+    const std::uint32_t sign = mpfr_signbit(v) ? 0x80000000u : 0;
+    if (mpfr_inf_p(v)) return sign | 0x7F800000u;
+    if (mpfr_zero_p(v)) return sign;
+    Real r = exact_zero();
+    mpfr_set_prec(r.backend().data(), mpfr_get_prec(v));
+    mpfr_set(r.backend().data(), v, MPFR_RNDN);
+    return static_cast<std::uint32_t>(round_real(r, word_format(NINFER_FORMAT_fp32), 1, 1));
+}
+
+}  // namespace
+
+// The GGUF oracle's binary32 (gguf_binary32.cpp) multiplies and adds with these functions: every
+// pair of specials and edge words, signs included, against MPFR's IEEE operations.
+TEST_CASE("linear binary32 arithmetic equals MPFR's on every pair of specials and edge words", "[linear]") {
+    using namespace linear_detail;
+    const std::uint32_t edges[] = {0x00000000u, 0x00000001u, 0x007FFFFFu, 0x00800000u, 0x3F800000u, 0x3F800001u,
+                                   0x4B400000u, 0x7F7FFFFFu, 0x7F800000u, 0x7FC00000u, 0x7F800001u, 0x34000000u};
+    mpfr_t a, b, p, s;
+    mpfr_inits2(64, a, b, (mpfr_ptr)0);
+    mpfr_inits2(400, p, s, (mpfr_ptr)0);  // exact: products need 48 bits, sums at most 24 + 277
+    std::size_t pairs = 0;
+    for (const auto ea : edges)
+        for (const auto eb : edges)
+            for (const std::uint32_t sa : {0u, 0x80000000u})
+                for (const std::uint32_t sb : {0u, 0x80000000u}) {
+                    const std::uint32_t x = ea | sa, y = eb | sb;
+                    set_b32(a, x);
+                    set_b32(b, y);
+                    mpfr_mul(p, a, b, MPFR_RNDN);
+                    mpfr_add(s, a, b, MPFR_RNDN);
+                    INFO(std::hex << "a " << x << " b " << y);
+                    CHECK(mul_b32(x, y) == b32_of(p));
+                    CHECK(add_b32(x, y) == b32_of(s));
+                    ++pairs;
+                }
+    mpfr_clears(a, b, p, s, (mpfr_ptr)0);
+    CHECK(pairs == 12 * 12 * 4);
+}
+
 TEST_CASE("linear binary32 arithmetic by integer rounding equals MPFR's", "[linear]") {
     using namespace linear_detail;
     std::mt19937_64 rng(13);

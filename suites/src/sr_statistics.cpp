@@ -4,7 +4,13 @@
 #include "ninfer/suites/sr_statistics.hpp"
 
 #include <algorithm>
+#include <array>
+#include <map>
+#include <mutex>
+#include <optional>
+#include <utility>
 #include <boost/multiprecision/gmp.hpp>
+#include <mpfr.h>
 #include <stdexcept>
 
 #include "ninfer/oracle/scalar.hpp"
@@ -24,11 +30,7 @@ Dyadic reduced(Dyadic p) {
     return p;
 }
 
-Region acceptance(std::uint64_t n, Dyadic p, Level alpha) {
-    p = reduced(p);
-    if (p.bits > 62 || p.num > (1ull << p.bits)) throw std::invalid_argument("acceptance: p outside [0, 1]");
-    if (p.num == 0) return {0, 0};
-    if (p.num == 1ull << p.bits) return {n, n};
+Region detail::acceptance_exact(std::uint64_t n, Dyadic p, Level alpha) {
     // Every probability is an integer over total = 2^(bits n): term_c = C(n, c) a^c b^(n - c).
     const Int a = p.num, b = (Int(1) << p.bits) - a;
     const Int total = Int(1) << static_cast<unsigned>(p.bits * n);
@@ -51,6 +53,102 @@ Region acceptance(std::uint64_t n, Dyadic p, Level alpha) {
         }
         if (c < n) term = term * (n - c) * a / (Int(c + 1) * b);  // exact: the next term is an integer
     }
+    return r;
+}
+
+namespace {
+
+/// Rigorous bounds [lo, hi] of a positive real, each rounded outward at a fixed precision.
+struct Bounds {
+    static constexpr mpfr_prec_t kPrecision = 160;
+    mpfr_t lo, hi;
+    Bounds() { mpfr_inits2(kPrecision, lo, hi, static_cast<mpfr_ptr>(nullptr)); }
+    ~Bounds() { mpfr_clears(lo, hi, static_cast<mpfr_ptr>(nullptr)); }
+    Bounds(const Bounds &) = delete;
+    Bounds &operator=(const Bounds &) = delete;
+};
+
+/// Whether x * k <= num holds for every x in [x.lo, x.hi]: true, false, or unknown (nullopt).
+std::optional<bool> times_at_most(const Bounds &x, std::uint64_t k, std::uint64_t num, mpfr_ptr scratch) {
+    mpfr_mul_ui(scratch, x.hi, k, MPFR_RNDU);
+    if (mpfr_cmp_ui(scratch, num) <= 0) return true;
+    mpfr_mul_ui(scratch, x.lo, k, MPFR_RNDD);
+    if (mpfr_cmp_ui(scratch, num) > 0) return false;
+    return std::nullopt;
+}
+
+}  // namespace
+
+std::optional<Region> detail::acceptance_bounded(std::uint64_t n, Dyadic p, Level alpha) {
+    if (alpha.den > (std::uint64_t{1} << 62) || n >= (std::uint64_t{1} << 62)) return std::nullopt;
+    const std::uint64_t a = p.num, b = (std::uint64_t{1} << p.bits) - a, twice_den = 2 * alpha.den;
+    Bounds term, below, above;
+    mpfr_t scratch;
+    mpfr_init2(scratch, Bounds::kPrecision);
+    // term_0 = (b / 2^bits)^n: b / 2^bits is exact at this precision (bits <= 62)
+    mpfr_set_ui_2exp(term.lo, b, -p.bits, MPFR_RNDN);
+    mpfr_pow_ui(term.hi, term.lo, n, MPFR_RNDU);
+    mpfr_pow_ui(term.lo, term.lo, n, MPFR_RNDD);
+    mpfr_set_zero(below.lo, 1);
+    mpfr_set_zero(below.hi, 1);
+    Region r{0, n};
+    bool lo_found = false;
+    std::optional<Region> out;
+    for (std::uint64_t c = 0; c <= n; ++c) {
+        mpfr_ui_sub(above.hi, 1, below.lo, MPFR_RNDU);  // P(X >= c) = 1 - P(X <= c - 1)
+        mpfr_ui_sub(above.lo, 1, below.hi, MPFR_RNDD);
+        const auto past = times_at_most(above, twice_den, alpha.num, scratch);
+        if (!past) break;
+        if (*past) {
+            r.hi = c - 1;
+            out = r;
+            break;
+        }
+        mpfr_add(below.lo, below.lo, term.lo, MPFR_RNDD);
+        mpfr_add(below.hi, below.hi, term.hi, MPFR_RNDU);
+        if (!lo_found) {
+            const auto within = times_at_most(below, twice_den, alpha.num, scratch);
+            if (!within) break;
+            if (!*within) {
+                r.lo = c;
+                lo_found = true;
+            }
+        }
+        if (c == n) {
+            out = r;
+            break;
+        }
+        // term_(c+1) = term_c (n - c) a / ((c + 1) b)
+        for (const auto &[t, rnd] : {std::pair{term.lo, MPFR_RNDD}, std::pair{term.hi, MPFR_RNDU}}) {
+            mpfr_mul_ui(t, t, n - c, rnd);
+            mpfr_mul_ui(t, t, a, rnd);
+            mpfr_div_ui(t, t, c + 1, rnd);
+            mpfr_div_ui(t, t, b, rnd);
+        }
+    }
+    mpfr_clear(scratch);
+    return out;
+}
+
+Region acceptance(std::uint64_t n, Dyadic p, Level alpha) {
+    p = reduced(p);
+    if (p.bits > 62 || p.num > (1ull << p.bits)) throw std::invalid_argument("acceptance: p outside [0, 1]");
+    if (p.num == 0) return {0, 0};
+    if (p.num == 1ull << p.bits) return {n, n};
+    // A run asks for the same region many times (both signs, several binades share p): each is
+    // computed once per process, the exact sums being of integers of n * bits bits.
+    using Key = std::array<std::uint64_t, 5>;
+    static std::mutex mutex;
+    static std::map<Key, Region> known;
+    const Key key{n, p.num, static_cast<std::uint64_t>(p.bits), alpha.num, alpha.den};
+    {
+        const std::lock_guard<std::mutex> lock(mutex);
+        if (const auto it = known.find(key); it != known.end()) return it->second;
+    }
+    const auto bounded = detail::acceptance_bounded(n, p, alpha);
+    const Region r = bounded ? *bounded : detail::acceptance_exact(n, p, alpha);
+    const std::lock_guard<std::mutex> lock(mutex);
+    known.emplace(key, r);
     return r;
 }
 

@@ -5,6 +5,8 @@
 #include <catch2/catch.hpp>
 
 #include <map>
+#include <set>
+#include <tuple>
 #include <string>
 
 #include "ninfer/oracle/formats.hpp"
@@ -34,6 +36,53 @@ TEST_CASE("sr statistics: acceptance regions equal binomial tails worked by hand
     CHECK(sr::acceptance(1000, {1 << 16, 16}, {1, 1000}).lo == 1000);
     CHECK(sr::acceptance(10, {1, 1}, {1, 10}).accepts(2));
     CHECK_FALSE(sr::acceptance(10, {1, 1}, {1, 10}).accepts(9));
+}
+
+// acceptance() walks the tails in outward-rounded MPFR bounds and falls back to exact integers
+// where a decision is open: on every region a run asks for, and on small cases where a tail can
+// equal alpha / 2 exactly, the bounded walk must agree with the exact one or leave it the decision.
+TEST_CASE("sr statistics: the bounded walk takes the exact walk's decisions on every region a run uses", "[sr]") {
+    const auto all = sr::tests();
+    std::set<std::tuple<std::uint64_t, std::uint64_t, int>> seen;
+    for (const std::size_t count : {all.size(), all.size() / 5}) {  // every sr conversion, or one
+        const Level level = sr::per_test({1, 1000000000}, count);
+        for (const auto &t : all) {
+            const std::uint64_t n = t.kind == sr::Kind::unbiased ? t.draws : t.draws / 2;
+            const Dyadic p = sr::reduced(t.p);
+            if (p.num == 0 || p.num == (std::uint64_t{1} << p.bits)) continue;
+            if (!seen.insert({n * 1000 + count, p.num, p.bits}).second) continue;
+            INFO(t.rule << " " << t.input << " n " << n << " p " << p.num << "/2^" << p.bits);
+            const auto bounded = sr::detail::acceptance_bounded(n, p, level);
+            REQUIRE(bounded.has_value());  // the bounds settle every decision of a real run
+            const auto exact = sr::detail::acceptance_exact(n, p, level);
+            CHECK(bounded->lo == exact.lo);
+            CHECK(bounded->hi == exact.hi);
+        }
+    }
+    CHECK(seen.size() >= 10);
+    // small n: every p of 1 to 4 bits, levels including tails that equal alpha / 2 exactly
+    std::size_t decided = 0, open = 0;
+    for (std::uint64_t n = 1; n <= 24; ++n)
+        for (int bits = 1; bits <= 4; ++bits)
+            for (std::uint64_t num = 1; num < (std::uint64_t{1} << bits); num += 2)
+                for (const Level alpha : {Level{1, 2}, Level{1, 4}, Level{1, 10}, Level{1, 64}, Level{3, 1024}, Level{1, 1000}}) {
+                    INFO("n " << n << " p " << num << "/2^" << bits << " alpha " << alpha.num << "/" << alpha.den);
+                    const auto exact = sr::detail::acceptance_exact(n, {num, bits}, alpha);
+                    const auto bounded = sr::detail::acceptance_bounded(n, {num, bits}, alpha);
+                    if (bounded) {
+                        ++decided;
+                        CHECK(bounded->lo == exact.lo);
+                        CHECK(bounded->hi == exact.hi);
+                    } else {
+                        ++open;
+                    }
+                    const auto r = sr::acceptance(n, {num, bits}, alpha);
+                    CHECK(r.lo == exact.lo);
+                    CHECK(r.hi == exact.hi);
+                }
+    CHECK(decided > 0);
+    INFO("decided " << decided << " open " << open);
+    CHECK(decided > open);
 }
 
 TEST_CASE("sr statistics: Bonferroni divides the run's level by the tests", "[sr]") {

@@ -6,6 +6,7 @@
 
 #include <cstdint>
 #include <filesystem>
+#include <initializer_list>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -40,6 +41,8 @@ CaseCacheKey load_case_cache_key(const std::filesystem::path &file, const std::f
 
 /// HMAC-SHA-256 (RFC 2104) of `bytes` under `key`, as 64 lowercase hex digits.
 std::string hmac_sha256_hex(std::string_view key, std::string_view bytes);
+/// The same of the concatenation of `parts`, without building it (a cache file's lines are large).
+std::string hmac_sha256_hex(std::string_view key, std::initializer_list<std::string_view> parts);
 
 /// SHA-256 of this process's executable (/proc/self/exe), computed once: the build whose
 /// oracle and suites generated a cache file.

@@ -26,15 +26,21 @@ Real exact_zero();
 /// The binary64 geometry, used only to write decode results; not a registry format.
 inline constexpr WordFormat kBinary64{0, "binary64", 64, 11, 52, 1023, true, Special::IEEE, false};
 
-/// Decomposed word: class byte (NINFER_CLASS_* | NINFER_CLASS_SIGN), and for finite words the
-/// exact value.
-struct WordInfo {
+/// A word's class (tensor-formats.txt Section 3.1 value classes), read from its bits alone.
+struct WordClass {
     std::uint8_t cls = 0;      ///< NINFER_CLASS_*
     bool negative = false;     ///< sign bit (false for unsigned formats)
     bool quiet = false;        ///< IEEE NaN quiet bit
     std::uint64_t payload = 0; ///< NaN payload: fraction bits below the quiet bit
-    Real value;                ///< exact value of a finite word (zero, subnormal, normal, integer)
 };
+
+/// Decomposed word: its class, and for finite words the exact value.
+struct WordInfo : WordClass {
+    Real value;  ///< exact value of a finite word (zero, subnormal, normal, integer)
+};
+
+/// Class of one word of `f` (bits above the format width => CLASS_OUTSIDE), without its value.
+WordClass word_class(const WordFormat &f, std::uint64_t word);
 
 /// Class and exact value of one word of `f` (bits above the format width => CLASS_OUTSIDE).
 WordInfo word_info(const WordFormat &f, std::uint64_t word);

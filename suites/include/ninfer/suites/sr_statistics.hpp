@@ -6,6 +6,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -36,6 +37,15 @@ struct Region {
     bool accepts(std::uint64_t count) const { return lo <= count && count <= hi; }
 };
 Region acceptance(std::uint64_t n, Dyadic p, Level alpha);
+
+namespace detail {
+/// acceptance()'s two ways, for p reduced with 0 < p < 1 (the tests hold one to the other): the
+/// walk over exact integer tails, and the same walk over tails enclosed in outward-rounded MPFR
+/// bounds, which takes each decision the bounds settle and gives nullopt where one is open
+/// (a tail within about 2^-140 of alpha / 2); acceptance() then takes the exact walk.
+Region acceptance_exact(std::uint64_t n, Dyadic p, Level alpha);
+std::optional<Region> acceptance_bounded(std::uint64_t n, Dyadic p, Level alpha);
+}  // namespace detail
 
 /// What a statistical test counts.
 enum class Kind : std::uint8_t {

@@ -9,6 +9,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstddef>
 #include <cstdint>
@@ -185,6 +186,8 @@ inline bool read_fd_capped(int fd, std::size_t cap, std::string &out, std::strin
     }
     const std::string too_large = "larger than the limit of " + std::to_string(cap) + " bytes (is it the right file?)";
     ::fcntl(fd, F_SETFL, ::fcntl(fd, F_GETFL) & ~O_NONBLOCK);
+    // Room for the size fstat saw, within the cap: a large file is not copied as the string grows.
+    out.reserve(static_cast<std::size_t>(std::min<std::uint64_t>(static_cast<std::uint64_t>(st.st_size), cap)));
     // A file that grows while it is read still stops at the cap.
     char buf[1 << 16];
     while (true) {

@@ -62,8 +62,9 @@ std::uint8_t fp4_element(Fp4Elements elements, std::uint32_t x, long s);
 /// binary16 scale, and how the normalized binary32 value becomes an integer code.
 enum GroupedNormalize : std::size_t { reciprocal, division };
 inline constexpr std::array<Coordinate, 2> kGroupedNormalize{{
-    {"reciprocal", "round_f32(x * round_f32(1 / scale32))", "tensor-formats.txt 7.2 (normative for grouped_absmax)"},
-    {"division", "round_f32(x / scale32)", "the lesson's Example 11 q = round(x / scale); ggml's q8_0 and q4_0 multiply by id = 1/d"},
+    {"reciprocal", "round_f32(x * round_f32(1 / scale32))",
+     "tensor-formats.txt 7.2 (normative for grouped_absmax); ggml's q8_0 and q4_0 multiply by id = 1/d"},
+    {"division", "round_f32(x / scale32)", "the lesson's Example 11 q = round(x / scale)"},
 }};
 enum GroupedCodes : std::size_t { code_rne, code_rna, code_rtz };
 inline constexpr std::array<Coordinate, 3> kGroupedCodes{{

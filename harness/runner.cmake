@@ -13,7 +13,8 @@ target_sources(ninfer_harness PRIVATE
   ${CMAKE_CURRENT_LIST_DIR}/src/fingerprint.cpp
   ${CMAKE_CURRENT_LIST_DIR}/src/fingerprint_run.cpp
   ${CMAKE_CURRENT_LIST_DIR}/src/sr_run.cpp
-  ${CMAKE_CURRENT_LIST_DIR}/src/sr_fingerprint.cpp)
+  ${CMAKE_CURRENT_LIST_DIR}/src/sr_fingerprint.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/src/recipe_fingerprint.cpp)
 target_link_libraries(ninfer_harness
   PUBLIC ninfer::reports ninfer::vectors ninfer::oracle
   PRIVATE ninfer::native nlohmann_json::nlohmann_json fmt::fmt OpenSSL::Crypto)

@@ -4,10 +4,12 @@
 target_sources(ninfer_oracle PRIVATE
   ${CMAKE_CURRENT_LIST_DIR}/src/nvfp4.cpp
   ${CMAKE_CURRENT_LIST_DIR}/src/fp8_rows.cpp
-  ${CMAKE_CURRENT_LIST_DIR}/src/fp4_recipes.cpp)
+  ${CMAKE_CURRENT_LIST_DIR}/src/fp4_recipes.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/src/block_recipes.cpp)
 target_link_libraries(ninfer_oracle PRIVATE fmt::fmt)
 
 if(NINFER_BUILD_TESTS)
-  target_sources(ninfer_oracle_tests PRIVATE ${CMAKE_CURRENT_LIST_DIR}/tests/test_scaled.cpp)
+  target_sources(ninfer_oracle_tests PRIVATE ${CMAKE_CURRENT_LIST_DIR}/tests/test_scaled.cpp
+    ${CMAKE_CURRENT_LIST_DIR}/tests/test_block_recipes.cpp)
 endif()
 

@@ -17,13 +17,13 @@ namespace {
 using json = nlohmann::json;
 
 // The lattice names docs/cli.md lists ("fingerprint"); the schema's enums are the same lists.
-constexpr std::array<std::string_view, 9> kRoundings = {"rne", "rna", "rnu", "rtz", "rup", "rdn", "raz", "exact", "sr"};
+constexpr std::array<std::string_view, 10> kRoundings = {"rne", "rna", "rnu", "rtz", "rup", "rdn", "raz", "exact", "sr", "rnz"};
 constexpr std::array<std::string_view, 5> kOverflows = {"satfinite", "satfinite_finite_only", "inf", "nan", "none"};
 constexpr std::array<std::string_view, 4> kSubnormals = {"kept", "ftz", "daz", "ftz_daz"};
-constexpr std::array<std::string_view, 2> kOps = {"convert", "decode"};
+constexpr std::array<std::string_view, 3> kOps = {"convert", "decode", "quant_encode"};
 constexpr std::array<std::string_view, 3> kSignless = {"zero", "nan", "magnitude"};
 constexpr std::array<std::string_view, 2> kTiny = {"smallest", "nan"};
-constexpr std::array<std::string_view, 5> kDomains = {"all", "stratified", "sparse", "sr_probes", "sr_draws"};
+constexpr std::array<std::string_view, 6> kDomains = {"all", "stratified", "sparse", "sr_probes", "sr_draws", "recipe_probes"};
 constexpr std::array<std::string_view, 2> kSrBits = {"given", "self_drawn"};
 
 bool is_hex(const std::string &s) { return s.find_first_not_of("0123456789abcdef") == std::string::npos; }
@@ -126,6 +126,27 @@ SrFingerprint sr_from_json(FieldReader &in, const std::string &where, std::strin
     return out;
 }
 
+/// The "recipe" object of a quant_encode's fingerprint (issue 34 item 6).
+RecipeFingerprint recipe_from_json(FieldReader &in, const std::string &where, std::string &error) {
+    FieldReader rc{in.object("recipe"), where + "\"recipe\" ", error};
+    RecipeFingerprint out;
+    out.family = rc.text("family");
+    if (const json *coords = rc.find("coordinates", &json::is_array, "an array of objects"))
+        for (std::size_t i = 0; i < coords->size(); ++i) {
+            const json &c = (*coords)[i];
+            if (!c.is_object()) {
+                rc.fail("coordinates", fmt::format("holds {}, expected objects", c.type_name()));
+                break;
+            }
+            FieldReader one{c, fmt::format("{}\"recipe\" \"coordinates\"[{}] ", where, i), error};
+            std::string axis = one.text("axis"), value = one.text("value");
+            out.coordinates.emplace_back(std::move(axis), std::move(value));
+        }
+    out.recipes = rc.texts("recipes");
+    if (const json *c = rc.find("canonical", &json::is_boolean, "a boolean")) out.canonical = c->get<bool>();
+    return out;
+}
+
 Fingerprint fingerprint_from_json(const json &j, const std::string &where, std::string &error) {
     Fingerprint f;
     if (!j.is_object()) {
@@ -156,6 +177,7 @@ Fingerprint fingerprint_from_json(const json &j, const std::string &where, std::
             f.residue.push_back(residue_from_json((*residue)[i], fmt::format("{}residue[{}] ", where, i), error));
     f.sentence = in.text("sentence");
     if (j.contains("sr")) f.sr = sr_from_json(in, where, error);
+    if (j.contains("recipe")) f.recipe = recipe_from_json(in, where, error);
     return f;
 }
 
@@ -191,6 +213,14 @@ nlohmann::ordered_json fingerprint_json(const Fingerprint &f) {
                    {"quarter_bias", f.sr->quarter_bias},
                    {"quarter_error", f.sr->quarter_error},
                    {"conventions", f.sr->conventions}};
+    if (f.recipe) {
+        nlohmann::ordered_json coords = nlohmann::ordered_json::array();
+        for (const auto &[axis, value] : f.recipe->coordinates) coords.push_back({{"axis", axis}, {"value", value}});
+        j["recipe"] = {{"family", f.recipe->family},
+                       {"coordinates", coords},
+                       {"recipes", f.recipe->recipes},
+                       {"canonical", f.recipe->canonical}};
+    }
     return j;
 }
 

@@ -141,7 +141,7 @@ TEST_CASE("fingerprints: raz and the unsigned choices and an sr convention valid
 
 TEST_CASE("fingerprints: the reader refuses what the schema refuses, naming the field", "[reports][fingerprint]") {
     CHECK(refusal([](nlohmann::json &f) { f["policy"]["rounding"] = "half_up"; }) ==
-          "fingerprints[0] \"policy\" \"rounding\" is \"half_up\", expected one of rne, rna, rnu, rtz, rup, rdn, raz, exact, sr");
+          "fingerprints[0] \"policy\" \"rounding\" is \"half_up\", expected one of rne, rna, rnu, rtz, rup, rdn, raz, exact, sr, rnz");
     CHECK(refusal([](nlohmann::json &f) { f["policy"]["tiny"] = "zero"; }) ==
           "fingerprints[0] \"policy\" \"tiny\" is \"zero\", expected one of smallest, nan");
     CHECK(refusal([](nlohmann::json &f) { f["matched"] = 4097; }) == "fingerprints[0] \"matched\" is 4097, more than the 4096 inputs");

@@ -9,6 +9,7 @@
 
 #include "cmd_common.hpp"
 #include "ninfer/harness/fingerprint.hpp"
+#include "ninfer/harness/recipe_fingerprint.hpp"
 #include "ninfer/harness/runner.hpp"  // suite_version
 #include "ninfer/harness/sr_fingerprint.hpp"
 #include "ninfer/harness/sr_run.hpp"  // declares_sr
@@ -22,7 +23,7 @@ constexpr int kExitSubjectFailed = 3;
 
 struct FingerprintArgs {
     SubjectArgs subject;
-    std::string conversion, format, op = "convert", domain = "auto", json;
+    std::string conversion, format, op = "convert", domain = "auto", json, method;
     bool all = false;
     unsigned jobs = 0;
     ProgressMode progress = ProgressMode::automatic;  ///< --progress, --no-progress
@@ -122,6 +123,44 @@ reports::Fingerprint fingerprint_target(Subject &s, const fingerprint::Target &t
     return f;
 }
 
+/// The (format, method) pairs of `--op quant_encode` that have a recipe lattice: --format F
+/// (default: every format with one) and --method M (default: every method of F with one).
+std::vector<std::pair<std::uint32_t, std::uint32_t>> recipe_targets(const FingerprintArgs &a) {
+    if (!a.conversion.empty()) throw UsageError("--conversion names a convert; give --format F with --op quant_encode");
+    std::vector<std::pair<std::uint32_t, std::uint32_t>> out;
+    for (const auto &f : abi::kAllFormats)
+        for (const auto &e : abi::kEncoders)
+            if ((a.format.empty() || a.format == f.name) && (a.method.empty() || a.method == e.name) &&
+                recipes::has_lattice(f.id, e.id))
+                out.emplace_back(f.id, e.id);
+    if (out.empty())
+        throw UsageError(fmt::format("fingerprint --op quant_encode: no recipe lattice for {}{} (suites/RECIPES.md: gguf_mxfp4 "
+                                     "with mxfp4_ocp or ggml_quantize_ref, q4/q5/q6/q8 with grouped_absmax)",
+                                     a.format.empty() ? "any format" : "format " + a.format,
+                                     a.method.empty() ? "" : " and method " + a.method));
+    return out;
+}
+
+/// `fingerprint --op quant_encode`: the recipe of each (format, method) the subject answers.
+bool fingerprint_recipes(const FingerprintArgs &a, Subject &s, reports::Report &rep) {
+    bool failed = false;
+    for (const auto &[format, method] : recipe_targets(a)) {
+        const std::string name = fmt::format("{}.{}", abi::find_format(format)->name, abi::find_id(abi::kEncoders, method)->name);
+        std::string error;
+        auto f = recipes::recipe_fingerprint(s, format, method, error);
+        if (!error.empty()) {
+            const std::string said = reports::untrusted_text(error);
+            std::printf("quant_encode %s: error: %s\n", name.c_str(), said.c_str());
+            rep.cases.push_back(failure_case("quant_encode." + name, said));
+            failed = true;
+            continue;
+        }
+        rep.fingerprints.push_back(std::move(f));
+        print_block(rep.fingerprints.back());
+    }
+    return failed;
+}
+
 }  // namespace
 
 void add_fingerprint(CLI::App &app) {
@@ -137,7 +176,10 @@ void add_fingerprint(CLI::App &app) {
     auto *all = cmd->add_flag("--all", a->all, "every conversion (or decode) the subject declares");
     conversion->excludes(format)->excludes(all);
     format->excludes(all);
-    cmd->add_option("--op", a->op, "convert (default) or decode")->check(CLI::IsMember({"convert", "decode"}));
+    cmd->add_option("--op", a->op, "convert (default), decode, or quant_encode (a block quantizer's recipe)")
+        ->check(CLI::IsMember({"convert", "decode", "quant_encode"}));
+    cmd->add_option("--method", a->method, "with --op quant_encode: the encoder method (default: every one with a lattice)")
+        ->check(CLI::IsMember({"mxfp4_ocp", "ggml_quantize_ref", "grouped_absmax"}));
     cmd->add_option("--domain", a->domain,
                     "auto (default: every word of an 8- or 16-bit source, the stratified sample of fp32), all "
                     "(2^32 for fp32), stratified, sparse")
@@ -148,10 +190,13 @@ void add_fingerprint(CLI::App &app) {
     add_progress_options(*cmd, a->progress);
     cmd->callback([a] {
         require_one_subject(a->subject, "fingerprint");
+        const bool recipe = a->op == "quant_encode";
         if (a->conversion.empty() && a->format.empty() && !a->all)
             throw UsageError("fingerprint: give one of --conversion NAME, --format F or --all");
+        if (!a->method.empty() && !recipe) throw UsageError("fingerprint: --method goes with --op quant_encode");
         if (!a->conversion.empty()) require_name(oracle::kConversions, a->conversion, "conversion");
-        if (!a->format.empty()) require_name(oracle::kWordFormats, a->format, "word format");
+        if (!a->format.empty() && !recipe) require_name(oracle::kWordFormats, a->format, "word format");
+        if (recipe) recipe_targets(*a);  // bad arguments before the subject starts
         CommandFiles files;
         files.inputs = {{"--plugin", a->subject.plugin}};
         files.outputs = {{"--json", a->json}};
@@ -165,6 +210,12 @@ void add_fingerprint(CLI::App &app) {
         if (subject_failed)
             std::fprintf(stderr, "ninfer-conform: fingerprint: the subject did not start: %s\n",
                          reports::untrusted_text(rep.open_error).c_str());
+        if (recipe) {
+            if (!subject_failed) subject_failed = fingerprint_recipes(*a, *subject, rep);
+            finish_and_write(rep, a->json, t0);
+            if (subject_failed) throw CLI::RuntimeError(kExitSubjectFailed);
+            return;
+        }
         const auto targets = subject_failed ? std::vector<fingerprint::Target>{} : targets_of(*a, *subject);
         if (!subject_failed && targets.empty()) {
             std::fprintf(stderr, "ninfer-conform: fingerprint: the subject declares no %s of what was asked\n", a->op.c_str());

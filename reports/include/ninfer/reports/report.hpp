@@ -212,6 +212,16 @@ struct SrFingerprint {
     bool operator==(const SrFingerprint &) const = default;
 };
 
+/// The recipe of a block quantizer (issue 34 item 6; suites/RECIPES.md): its lattice's family,
+/// the point's coordinates (axis, value) and every point consistent with the probes.
+struct RecipeFingerprint {
+    std::string family;                                              ///< "mxfp4", "grouped"
+    std::vector<std::pair<std::string, std::string>> coordinates;     ///< (axis, value) of the named or nearest point
+    std::vector<std::string> recipes;                                ///< the consistent points (empty: none)
+    bool canonical = false;                                          ///< the named point is the method's own recipe
+    bool operator==(const RecipeFingerprint &) const = default;
+};
+
 /// A behaviour fingerprint of one conversion or decode (`ninfer-conform fingerprint`, and `run`
 /// beside a conversion's failures): the policy of the lattice (rounding x overflow x subnormals x
 /// NaN) that matches the subject on the most inputs of the domain, with the residue by input class.
@@ -230,6 +240,7 @@ struct Fingerprint {
     std::vector<FingerprintResidue> residue;  ///< input classes with mismatches (empty on a full match)
     std::string sentence;             ///< "matches fp32_to_e4m3fn_rne_satfinite: ... on N of N inputs"
     std::optional<SrFingerprint> sr;  ///< an sr conversion's convention (rounding "sr"), else none
+    std::optional<RecipeFingerprint> recipe;  ///< a quant_encode's recipe (op "quant_encode"), else none
     bool operator==(const Fingerprint &) const = default;
 };
 

@@ -1,0 +1,21 @@
+// SPDX-License-Identifier: Apache-2.0
+// Recipe point even/rne (suites/RECIPES.md): torchao's ScaleCalculationMode.EVEN, amax rounded
+// at E2M1's one mantissa bit before the floor (a mantissa of 1.75 or more carries into the next
+// binade), then - 2; nearest-even elements, on the lesson's recipe (mxfp4_ocp).
+#include "mutant_gguf_mxfp4_common.hpp"
+
+namespace {
+namespace mx = ninfer::mutants::gguf::mxfp4;
+int scale_exponent(float amax) {
+    float m = 0.0f;
+    const int f = mx::binade(amax, m);
+    return f + (m >= 1.75f ? 1 : 0) - 2;
+}
+struct M {
+    static constexpr const char *name = "mutant_gguf_mxfp4_scale_even";
+    static constexpr const char *breaks = ninfer::suites::rule::lesson_mxfp4;
+    static void after(const ninfer_call_v2 *c, ninfer_result_v2 *) { mx::reencode(c, scale_exponent); }
+};
+}  // namespace
+
+NINFER_MUTANT_V2(M)

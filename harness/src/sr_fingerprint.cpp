@@ -6,6 +6,7 @@
 #include <cmath>
 #include <cstdlib>
 #include <random>
+#include <utility>
 
 #include <fmt/format.h>
 
@@ -24,10 +25,16 @@ std::vector<std::uint32_t> probe_inputs(const oracle::Conversion &c) {
     const int r = abi::sr_random_bits(c.id);
     const auto &dst = oracle::word_format(c.dst);
     const int emin = 1 - dst.bias;
-    const int q = emin - dst.man_bits + 127;  // the subnormal quantum's binary32 exponent field
+    const int q = emin - dst.man_bits;  // the subnormal quantum Q = 2^q
     std::vector<std::uint32_t> xs = {0x3F800000u | (1u << (r - 1)), 0x3F800000u | (1u << (r - 2)), 0x3F800000u | 255u,
                                      0x3F800000u | 15u, 0x3F800000u | (1u << (r - 1)) | 1u};
-    if (q >= 1) xs.push_back(static_cast<std::uint32_t>(q) << 23 | 1u << 21 | 1u);  // Q (1 + 1/4 + 2^-23): subnormal
+    // subnormal results Q (1 + 1/4) and Q (1 + 3/4), each plus the input's last place: a rule of
+    // its own below the normal range that rounds to nearest parts from pattern_add only above the
+    // midpoint (issue 34: with the 1/4 probe alone mutant_sr_subnormal_nearest was named pattern_add)
+    for (const std::uint32_t fraction : {1u << 21, 3u << 21}) {
+        if (q >= -126) xs.push_back(static_cast<std::uint32_t>(q + 127) << 23 | fraction | 1u);
+        else if (q >= -147) xs.push_back(1u << (q + 149) | fraction >> (-126 - q) | 1u);  // a binary32 subnormal
+    }
     const std::size_t positive = xs.size();
     for (std::size_t i = 0; i < positive; ++i) xs.push_back(xs[i] | 0x80000000u);
     return xs;
@@ -39,6 +46,24 @@ std::vector<std::uint32_t> probe_randoms(int r) {
     std::mt19937 g(34);
     for (int i = 0; i < 8; ++i) rs.push_back(static_cast<std::uint32_t>(g()));
     return rs;
+}
+
+/// For every k < r, inputs where gfloat's modes at k part (their words differ only at the random
+/// values beside a k-bit threshold): 1 + half a unit of 2^(q - k) (nearest-even keeps it down,
+/// StochasticFast carries it at R = 2^k - 1, odd makes it a unit) and an input drawn from a fixed
+/// seed, at R = T and T - 1, T the threshold of its top k dropped bits (issue 34: without them
+/// gfloat_stochastic_fast at k = 12 was named gfloat_stochastic).
+void add_k_probes(int r, std::vector<std::uint32_t> &xs, std::vector<std::uint32_t> &rs) {
+    std::mt19937 g(3402);
+    for (int k = 1; k < r; ++k) {
+        const std::uint32_t span = 1u << k, half = 0x3F800000u | 1u << (r - k - 1);
+        const std::uint32_t drawn = 0x3F800000u | (static_cast<std::uint32_t>(g()) & 0x7FFFFFu);
+        const std::uint32_t threshold = span - ((drawn >> (r - k)) & (span - 1));
+        for (const auto &[x, R] : {std::pair{half, span - 1}, {half, span - 2}, {drawn, threshold}, {drawn, threshold - 1}}) {
+            xs.push_back(x);
+            rs.push_back(R);
+        }
+    }
 }
 
 /// Ups among n self-drawn words of x (down is the word at R = 0).
@@ -91,6 +116,7 @@ SrConventionMatch sr_convention_given_bits(Subject &s, const oracle::Conversion 
             xs.push_back(x);
             rs.push_back(r);
         }
+    add_k_probes(abi::sr_random_bits(c.id), xs, rs);
     std::vector<std::uint64_t> words;
     out.error = convert_lanes(s, c, xs, &rs, words);
     out.probes = xs.size();
@@ -133,6 +159,7 @@ SrEstimate sr_convention_self_drawn(Subject &s, const oracle::Conversion &c) {
     constexpr std::uint64_t kBudget = 1ull << 21;  // draws per probe at most
     out.k_min = 0;
     out.k_max = r;
+    bool sticky = false;
     // the dropped bit 2^j, from the top down: the first that never rounds up bounds k
     for (int j = r - 1; j >= 0; --j) {
         const std::uint64_t n = 1ull << (r - j + 4);  // 16 ups expected under k = r
@@ -144,6 +171,13 @@ SrEstimate sr_convention_self_drawn(Subject &s, const oracle::Conversion &c) {
         if (out.error = count_ups(s, c, 0x3F800000u | (1u << j), n, ups, out.draws); !out.error.empty()) return out;
         if (ups == 0) {
             out.k_min = out.k_max = r - j - 1;
+            break;
+        }
+        // far above the 16 of the law (P(Poisson(16) > 64) < 1e-17): every bit below 2^(q - k) rounds
+        // up as a whole, a sticky bit (gfloat's StochasticOdd): P(up) = 2^-k read from the count
+        if (ups > 64) {
+            out.k_min = out.k_max = static_cast<int>(std::lround(std::log2(static_cast<double>(n) / static_cast<double>(ups))));
+            sticky = true;
             break;
         }
         if (j == 0) out.k_min = r;
@@ -160,6 +194,7 @@ SrEstimate sr_convention_self_drawn(Subject &s, const oracle::Conversion &c) {
         const int k = v.k && v.k < r ? v.k : r;
         if (out.k_min == out.k_max && k == out.k_min && for_dst && (v.k == 0 || v.k < r)) out.names.emplace_back(v.name);
     }
+    if (sticky) out.names = {fmt::format("gfloat_stochastic_odd (srnumbits = {})", out.k_min)};
     if (out.k_min == out.k_max && out.k_min < r && out.names.empty())
         out.names.push_back(fmt::format("gfloat_stochastic_fastest (srnumbits = {})", out.k_min));
     return out;

@@ -29,8 +29,9 @@ struct SrConventionMatch {
 SrConventionMatch sr_convention_given_bits(Subject &s, const oracle::Conversion &c);
 
 /// Self-drawn: k, the random bits the subject uses, from the smallest dropped bit 2^j that still
-/// rounds up (1 + 2^j 2^-23 with 16 ups expected under k = r; none when j < r - k), and the bias
-/// of P(up) at the quarter (ups / N - 1/4, its standard error sqrt(3/16 / N)).
+/// rounds up (1 + 2^j 2^-23 with 16 ups expected under k = r; none when j < r - k; more than 64:
+/// a sticky bit below 2^(q - k), k = log2(N / ups)), and the bias of P(up) at the quarter (ups / N
+/// - 1/4, its standard error sqrt(3/16 / N)).
 struct SrEstimate {
     int k_min = 0, k_max = 0;  ///< k in [k_min, k_max] (equal when the probes resolve it)
     double quarter_bias = 0, quarter_error = 0;

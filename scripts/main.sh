@@ -5,13 +5,16 @@
 # and print a one-screen summary.
 #   NINFER_LEVEL=quick|full|exhaustive (default full), NINFER_SEED=N (default: the suite's seed)
 #   NINFER_JOBS=N plugin runs at a time (default: nproc)
+#   NINFER_BUILD=DIR the CLI and plugins already built in DIR (e.g. build/cpu): no setup, no build
 set -euo pipefail
 cd "$(dirname "$0")/.."
-bash scripts/setup.sh
-cmake --preset ci >/dev/null
-cmake --build --preset ci -j "$(nproc)"
+if [[ -z ${NINFER_BUILD:-} ]]; then
+  bash scripts/setup.sh
+  cmake --preset ci >/dev/null
+  cmake --build --preset ci -j "$(nproc)"
+fi
 
-exe=build/ci/harness/ninfer-conform
+exe=${NINFER_BUILD:-build/ci}/harness/ninfer-conform
 out=reports/out
 level=${NINFER_LEVEL:-full}
 seed_args=()

@@ -8,6 +8,7 @@
 # A cheaper snapshot, for a shared machine: NINFER_SAME_PLUGINS="reference mutant_x ..." runs only
 # those plugins (as the main job runs each, one after another, without the sweeps and the page) at
 # NINFER_LEVEL (default full), with the CLI of NINFER_BUILD (default build/ci, built beforehand).
+# NINFER_BUILD without NINFER_SAME_PLUGINS: the whole main job with that build (main.sh builds nothing).
 # Normalized away: started_at, finished_at, duration_s, the case cache's temporary directory and
 # the id of its per-job key (JSON); time= and timestamp= (JUnit); lines with seconds or words/s
 # (summaries, progress).

@@ -12,11 +12,13 @@
 // ggml's operations in ggml's order (ggml-quants.c), grids and code books from GgmlTables.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #if !defined(__CUDA_ARCH__)
 #include <cstring>
 #endif
 
+#include "gguf_block_structs.hpp"
 #include "ninfer/abi/registry.h"
 #include "weight_view.hpp"
 
@@ -253,6 +255,11 @@ NINFER_HOST_DEVICE inline float iq1_element(float dl, std::uint64_t grid, std::u
     return f32_mul(dl, f32_add(f32_int(static_cast<std::int8_t>(grid_byte(grid, j))), delta));
 }
 
+/// ggml's block structs (ggml-common.h, as the reference plugin writes them: its
+/// gguf_block_structs.hpp, sizes and offsets asserted there): every field below is addressed by
+/// offsetof of its member, a constant on the device too, never by a literal byte offset.
+namespace blocks = ::ninfer::reference::gguf_blocks::ggml_struct;
+
 /// Value j of one ggml block `b`, one function per type named by the registry (registry.h
 /// NINFER_GGUF_TYPES): ggml's dequantize_row_<type> operations in ggml's order (binary32, no
 /// contraction).
@@ -260,58 +267,71 @@ namespace block_value {
 
 /// q4_0: d, qs[16]; (nibble - 8) * d
 NINFER_HOST_DEVICE inline float gguf_q4_0(const std::uint8_t *b, std::uint32_t j, const GgmlTables &) {
-    const int q = (j < 16 ? (b[2 + j] & 0xF) : (b[2 + j - 16] >> 4)) - 8;
-    return f32_mul(f32_int(q), half_value(load16(b)));
+    using B = blocks::block_q4_0;
+    const std::uint8_t *qs = b + offsetof(B, qs);
+    const int q = (j < 16 ? (qs[j] & 0xF) : (qs[j - 16] >> 4)) - 8;
+    return f32_mul(f32_int(q), half_value(load16(b + offsetof(B, d))));
 }
 
 /// q4_1: d, m, qs[16]; nibble * d + m
 NINFER_HOST_DEVICE inline float gguf_q4_1(const std::uint8_t *b, std::uint32_t j, const GgmlTables &) {
-    const int q = j < 16 ? (b[4 + j] & 0xF) : (b[4 + j - 16] >> 4);
-    return f32_add(f32_mul(f32_int(q), half_value(load16(b))), half_value(load16(b + 2)));
+    using B = blocks::block_q4_1;
+    const std::uint8_t *qs = b + offsetof(B, qs);
+    const int q = j < 16 ? (qs[j] & 0xF) : (qs[j - 16] >> 4);
+    return f32_add(f32_mul(f32_int(q), half_value(load16(b + offsetof(B, d)))), half_value(load16(b + offsetof(B, m))));
 }
 
 /// q5_0: d, qh[4], qs[16]; (5-bit word - 16) * d
 NINFER_HOST_DEVICE inline float gguf_q5_0(const std::uint8_t *b, std::uint32_t j, const GgmlTables &) {
-    const std::uint32_t qh = load32(b + 2);
-    const int q = j < 16 ? static_cast<int>((b[6 + j] & 0xFu) | (((qh >> j) << 4) & 0x10u))
-                         : static_cast<int>((b[6 + j - 16] >> 4) | ((qh >> (j - 16 + 12)) & 0x10u));
-    return f32_mul(f32_int(q - 16), half_value(load16(b)));
+    using B = blocks::block_q5_0;
+    const std::uint32_t qh = load32(b + offsetof(B, qh));
+    const std::uint8_t *qs = b + offsetof(B, qs);
+    const int q = j < 16 ? static_cast<int>((qs[j] & 0xFu) | (((qh >> j) << 4) & 0x10u))
+                         : static_cast<int>((qs[j - 16] >> 4) | ((qh >> (j - 16 + 12)) & 0x10u));
+    return f32_mul(f32_int(q - 16), half_value(load16(b + offsetof(B, d))));
 }
 
 /// q5_1: d, m, qh[4], qs[16]; 5-bit word * d + m
 NINFER_HOST_DEVICE inline float gguf_q5_1(const std::uint8_t *b, std::uint32_t j, const GgmlTables &) {
-    const std::uint32_t qh = load32(b + 4);
-    const int q = j < 16 ? static_cast<int>((b[8 + j] & 0xFu) | (((qh >> j) << 4) & 0x10u))
-                         : static_cast<int>((b[8 + j - 16] >> 4) | ((qh >> (j - 16 + 12)) & 0x10u));
-    return f32_add(f32_mul(f32_int(q), half_value(load16(b))), half_value(load16(b + 2)));
+    using B = blocks::block_q5_1;
+    const std::uint32_t qh = load32(b + offsetof(B, qh));
+    const std::uint8_t *qs = b + offsetof(B, qs);
+    const int q = j < 16 ? static_cast<int>((qs[j] & 0xFu) | (((qh >> j) << 4) & 0x10u))
+                         : static_cast<int>((qs[j - 16] >> 4) | ((qh >> (j - 16 + 12)) & 0x10u));
+    return f32_add(f32_mul(f32_int(q), half_value(load16(b + offsetof(B, d)))), half_value(load16(b + offsetof(B, m))));
 }
 
 /// q8_0: d, qs[32] int8; q * d
 NINFER_HOST_DEVICE inline float gguf_q8_0(const std::uint8_t *b, std::uint32_t j, const GgmlTables &) {
-    return f32_mul(f32_int(static_cast<std::int8_t>(b[2 + j])), half_value(load16(b)));
+    using B = blocks::block_q8_0;
+    return f32_mul(f32_int(static_cast<std::int8_t>(b[offsetof(B, qs) + j])), half_value(load16(b + offsetof(B, d))));
 }
 
 /// q8_1: d, s, qs[32] int8; q * d (s is metadata)
 NINFER_HOST_DEVICE inline float gguf_q8_1(const std::uint8_t *b, std::uint32_t j, const GgmlTables &) {
-    return f32_mul(f32_int(static_cast<std::int8_t>(b[4 + j])), half_value(load16(b)));
+    using B = blocks::block_q8_1;
+    return f32_mul(f32_int(static_cast<std::int8_t>(b[offsetof(B, qs) + j])), half_value(load16(b + offsetof(B, d))));
 }
 
 /// q2_K: scales[16], qs[64], d, dmin; d*(sc & 15) * q - dmin*(sc >> 4)
 NINFER_HOST_DEVICE inline float gguf_q2_k(const std::uint8_t *b, std::uint32_t j, const GgmlTables &) {
     const std::uint32_t chunk = j / 128, r = j % 128, s = r / 32, half = (r % 32) / 16, l = r % 16;
-    const std::uint32_t sc = b[chunk * 8 + s * 2 + half];
-    const float dl = f32_mul(half_value(load16(b + 80)), f32_int(static_cast<int>(sc & 0xF)));
-    const float ml = f32_mul(half_value(load16(b + 82)), f32_int(static_cast<int>(sc >> 4)));
-    const int q = (b[16 + 32 * chunk + 16 * half + l] >> (2 * s)) & 3;
+    using B = blocks::block_q2_K;
+    const std::uint32_t sc = b[offsetof(B, scales) + chunk * 8 + s * 2 + half];
+    const float dl = f32_mul(half_value(load16(b + offsetof(B, d))), f32_int(static_cast<int>(sc & 0xF)));
+    const float ml = f32_mul(half_value(load16(b + offsetof(B, dmin))), f32_int(static_cast<int>(sc >> 4)));
+    const int q = (b[offsetof(B, qs) + 32 * chunk + 16 * half + l] >> (2 * s)) & 3;
     return f32_sub(f32_mul(dl, f32_int(q)), ml);
 }
 
 /// q3_K: hmask[32], qs[64], scales[12], d; d*(sc - 32) * (q2 - 4 * !hbit)
 NINFER_HOST_DEVICE inline float gguf_q3_k(const std::uint8_t *b, std::uint32_t j, const GgmlTables &) {
     const std::uint32_t chunk = j / 128, r = j % 128, s = r / 32, half = (r % 32) / 16, l = r % 16;
-    const float dl = f32_mul(half_value(load16(b + 108)), f32_int(q3k_scale(b + 96, chunk * 8 + s * 2 + half) - 32));
-    const int lo = (b[32 + 32 * chunk + 16 * half + l] >> (2 * s)) & 3;
-    const int hi = (b[16 * half + l] & (1u << (4 * chunk + s))) ? 0 : 4;
+    using B = blocks::block_q3_K;
+    const float dl =
+        f32_mul(half_value(load16(b + offsetof(B, d))), f32_int(q3k_scale(b + offsetof(B, scales), chunk * 8 + s * 2 + half) - 32));
+    const int lo = (b[offsetof(B, qs) + 32 * chunk + 16 * half + l] >> (2 * s)) & 3;
+    const int hi = (b[offsetof(B, hmask) + 16 * half + l] & (1u << (4 * chunk + s))) ? 0 : 4;
     return f32_mul(dl, f32_int(lo - hi));
 }
 
@@ -319,11 +339,12 @@ NINFER_HOST_DEVICE inline float gguf_q3_k(const std::uint8_t *b, std::uint32_t j
 NINFER_HOST_DEVICE inline float gguf_q4_k(const std::uint8_t *b, std::uint32_t j, const GgmlTables &) {
     const std::uint32_t chunk = j / 64, within = j % 64, l = within % 32;
     int sc = 0, m = 0;
-    scale_min_k4(b + 4, static_cast<int>(2 * chunk + within / 32), sc, m);
-    const std::uint8_t byte = b[16 + 32 * chunk + l];
+    using B = blocks::block_q4_K;
+    scale_min_k4(b + offsetof(B, scales), static_cast<int>(2 * chunk + within / 32), sc, m);
+    const std::uint8_t byte = b[offsetof(B, qs) + 32 * chunk + l];
     const int q = within < 32 ? (byte & 0xF) : (byte >> 4);
-    const float d1 = f32_mul(half_value(load16(b)), f32_int(sc));
-    const float m1 = f32_mul(half_value(load16(b + 2)), f32_int(m));
+    const float d1 = f32_mul(half_value(load16(b + offsetof(B, d))), f32_int(sc));
+    const float m1 = f32_mul(half_value(load16(b + offsetof(B, dmin))), f32_int(m));
     return f32_sub(f32_mul(d1, f32_int(q)), m1);
 }
 
@@ -331,34 +352,39 @@ NINFER_HOST_DEVICE inline float gguf_q4_k(const std::uint8_t *b, std::uint32_t j
 NINFER_HOST_DEVICE inline float gguf_q5_k(const std::uint8_t *b, std::uint32_t j, const GgmlTables &) {
     const std::uint32_t chunk = j / 64, upper = (j % 64) / 32, l = j % 32;
     int sc = 0, m = 0;
-    scale_min_k4(b + 4, static_cast<int>(2 * chunk + upper), sc, m);
-    const std::uint8_t byte = b[48 + 32 * chunk + l];
-    const int q = (upper ? (byte >> 4) : (byte & 0xF)) + ((b[16 + l] & (1u << (2 * chunk + upper))) ? 16 : 0);
-    const float d1 = f32_mul(half_value(load16(b)), f32_int(sc));
-    const float m1 = f32_mul(half_value(load16(b + 2)), f32_int(m));
+    using B = blocks::block_q5_K;
+    scale_min_k4(b + offsetof(B, scales), static_cast<int>(2 * chunk + upper), sc, m);
+    const std::uint8_t byte = b[offsetof(B, qs) + 32 * chunk + l];
+    const int q = (upper ? (byte >> 4) : (byte & 0xF)) + ((b[offsetof(B, qh) + l] & (1u << (2 * chunk + upper))) ? 16 : 0);
+    const float d1 = f32_mul(half_value(load16(b + offsetof(B, d))), f32_int(sc));
+    const float m1 = f32_mul(half_value(load16(b + offsetof(B, dmin))), f32_int(m));
     return f32_sub(f32_mul(d1, f32_int(q)), m1);
 }
 
 /// q6_K: ql[128], qh[64], scales[16] int8, d; d*sc * (q6 - 32)
 NINFER_HOST_DEVICE inline float gguf_q6_k(const std::uint8_t *b, std::uint32_t j, const GgmlTables &) {
     const std::uint32_t half = j / 128, r = j % 128, s = r / 32, l = r % 32;
-    const std::uint8_t *ql = b + 64 * half, *qh = b + 128 + 32 * half;
-    const std::int8_t sc = static_cast<std::int8_t>(b[192 + 8 * half + l / 16 + 2 * s]);
+    using B = blocks::block_q6_K;
+    const std::uint8_t *ql = b + offsetof(B, ql) + 64 * half, *qh = b + offsetof(B, qh) + 32 * half;
+    const std::int8_t sc = static_cast<std::int8_t>(b[offsetof(B, scales) + 8 * half + l / 16 + 2 * s]);
     const std::uint8_t lo = (s % 2 == 0) ? ql[l] : ql[l + 32];
     const int q = ((s < 2 ? (lo & 0xF) : (lo >> 4)) | (((qh[l] >> (2 * s)) & 3) << 4)) - 32;
-    return f32_mul(f32_mul(half_value(load16(b + 208)), f32_int(sc)), f32_int(q));
+    return f32_mul(f32_mul(half_value(load16(b + offsetof(B, d))), f32_int(sc)), f32_int(q));
 }
 
 /// q8_K: d (binary32), qs[256] int8, bsums[16]; d * q
 NINFER_HOST_DEVICE inline float gguf_q8_k(const std::uint8_t *b, std::uint32_t j, const GgmlTables &) {
-    return f32_mul(f32_of(load32(b)), f32_int(static_cast<std::int8_t>(b[4 + j])));
+    using B = blocks::block_q8_K;
+    return f32_mul(f32_of(load32(b + offsetof(B, d))), f32_int(static_cast<std::int8_t>(b[offsetof(B, qs) + j])));
 }
 
 /// iq2_xxs: d, qs[32] uint16 (per 32 values: 4 grid indices, then 4 x 7 sign bits + 4-bit scale)
 NINFER_HOST_DEVICE inline float gguf_iq2_xxs(const std::uint8_t *b, std::uint32_t j, const GgmlTables &t) {
     const std::uint32_t ib = j / 32, l = (j % 32) / 8, e = j % 8;
-    const std::uint32_t a0 = load32(b + 2 + 8 * ib), a1 = load32(b + 6 + 8 * ib);
-    const float db = half_step_scale(half_value(load16(b)), a1 >> 28, 0.25f);
+    using B = blocks::block_iq2_xxs;
+    const std::uint8_t *qs = b + offsetof(B, qs) + 8 * ib;
+    const std::uint32_t a0 = load32(qs), a1 = load32(qs + 4);
+    const float db = half_step_scale(half_value(load16(b + offsetof(B, d))), a1 >> 28, 0.25f);
     const std::uint64_t grid = t.iq2xxs_grid[(a0 >> (8 * l)) & 0xFF];
     const std::uint32_t signs = t.ksigns_iq2xs[(a1 >> (7 * l)) & 127];
     return signed_grid(db, grid_byte(grid, e), (signs >> e) & 1u);
@@ -367,9 +393,10 @@ NINFER_HOST_DEVICE inline float gguf_iq2_xxs(const std::uint8_t *b, std::uint32_
 /// iq2_xs: d, qs[32] uint16 (9-bit grid index, 7-bit sign index), scales[8]
 NINFER_HOST_DEVICE inline float gguf_iq2_xs(const std::uint8_t *b, std::uint32_t j, const GgmlTables &t) {
     const std::uint32_t ib = j / 32, l = (j % 32) / 8, e = j % 8;
-    const std::uint32_t s = b[66 + ib];
-    const float db = half_step_scale(half_value(load16(b)), l < 2 ? (s & 0xF) : (s >> 4), 0.25f);
-    const std::uint32_t q = load16(b + 2 + 2 * (4 * ib + l));
+    using B = blocks::block_iq2_xs;
+    const std::uint32_t s = b[offsetof(B, scales) + ib];
+    const float db = half_step_scale(half_value(load16(b + offsetof(B, d))), l < 2 ? (s & 0xF) : (s >> 4), 0.25f);
+    const std::uint32_t q = load16(b + offsetof(B, qs) + 2 * (4 * ib + l));
     const std::uint32_t signs = t.ksigns_iq2xs[q >> 9];
     return signed_grid(db, grid_byte(t.iq2xs_grid[q & 511], e), (signs >> e) & 1u);
 }
@@ -377,113 +404,133 @@ NINFER_HOST_DEVICE inline float gguf_iq2_xs(const std::uint8_t *b, std::uint32_t
 /// iq3_xxs: d, qs[64] grid indices, scales_and_signs[32]
 NINFER_HOST_DEVICE inline float gguf_iq3_xxs(const std::uint8_t *b, std::uint32_t j, const GgmlTables &t) {
     const std::uint32_t ib = j / 32, l = (j % 32) / 8, e = j % 8;
-    const std::uint32_t aux = load32(b + 66 + 4 * ib);
-    const float db = half_step_scale(half_value(load16(b)), aux >> 28, 0.5f);
+    using B = blocks::block_iq3_xxs;
+    const std::uint8_t *qs = b + offsetof(B, qs), *scales_and_signs = qs + blocks::QK_K / 4;
+    const std::uint32_t aux = load32(scales_and_signs + 4 * ib);
+    const float db = half_step_scale(half_value(load16(b + offsetof(B, d))), aux >> 28, 0.5f);
     const std::uint32_t signs = t.ksigns_iq2xs[(aux >> (7 * l)) & 127];
-    const std::uint32_t grid = t.iq3xxs_grid[b[2 + 8 * ib + 2 * l + e / 4]];
+    const std::uint32_t grid = t.iq3xxs_grid[qs[8 * ib + 2 * l + e / 4]];
     return signed_grid(db, grid_byte(grid, e % 4), (signs >> e) & 1u);
 }
 
 /// iq1_s: d, qs[32], qh[8] uint16; dl * (grid + delta)
 NINFER_HOST_DEVICE inline float gguf_iq1_s(const std::uint8_t *b, std::uint32_t j, const GgmlTables &t) {
     const std::uint32_t ib = j / 32, l = (j % 32) / 8, e = j % 8;
-    const std::uint32_t qh = load16(b + 34 + 2 * ib);
-    const float dl = f32_mul(half_value(load16(b)), f32_int(static_cast<int>(2 * ((qh >> 12) & 7) + 1)));
-    const std::uint64_t grid = t.iq1s_grid[b[2 + 4 * ib + l] | (((qh >> (3 * l)) & 7u) << 8)];
+    using B = blocks::block_iq1_s;
+    const std::uint32_t qh = load16(b + offsetof(B, qh) + 2 * ib);
+    const float dl = f32_mul(half_value(load16(b + offsetof(B, d))), f32_int(static_cast<int>(2 * ((qh >> 12) & 7) + 1)));
+    const std::uint64_t grid = t.iq1s_grid[b[offsetof(B, qs) + 4 * ib + l] | (((qh >> (3 * l)) & 7u) << 8)];
     return iq1_element(dl, grid, e, (qh & 0x8000u) ? -t.iq1s_delta : t.iq1s_delta);
 }
 
 /// iq4_nl: d, qs[16]; d * kvalues_iq4nl[nibble]
 NINFER_HOST_DEVICE inline float gguf_iq4_nl(const std::uint8_t *b, std::uint32_t j, const GgmlTables &t) {
-    const std::uint32_t nib = j < 16 ? (b[2 + j] & 0xFu) : (b[2 + j - 16] >> 4);
-    return f32_mul(half_value(load16(b)), f32_int(t.kvalues_iq4nl[nib]));
+    using B = blocks::block_iq4_nl;
+    const std::uint8_t *qs = b + offsetof(B, qs);
+    const std::uint32_t nib = j < 16 ? (qs[j] & 0xFu) : (qs[j - 16] >> 4);
+    return f32_mul(half_value(load16(b + offsetof(B, d))), f32_int(t.kvalues_iq4nl[nib]));
 }
 
 /// iq3_s: d, qs[64], qh[8], signs[32], scales[4]; d * (1 + 2 s) * grid * (+-1)
 NINFER_HOST_DEVICE inline float gguf_iq3_s(const std::uint8_t *b, std::uint32_t j, const GgmlTables &t) {
     const std::uint32_t ib = j / 32, l = (j % 32) / 8, e = j % 8;
-    const std::uint32_t s = b[106 + ib / 2];
-    const float db = f32_mul(half_value(load16(b)), f32_int(static_cast<int>(1 + 2 * (ib % 2 ? s >> 4 : s & 0xF))));
-    const std::uint32_t qh = b[66 + ib];
-    const std::uint8_t *qs = b + 2 + 8 * ib;
+    using B = blocks::block_iq3_s;
+    const std::uint32_t s = b[offsetof(B, scales) + ib / 2];
+    const float db = f32_mul(half_value(load16(b + offsetof(B, d))), f32_int(static_cast<int>(1 + 2 * (ib % 2 ? s >> 4 : s & 0xF))));
+    const std::uint32_t qh = b[offsetof(B, qh) + ib];
+    const std::uint8_t *qs = b + offsetof(B, qs) + 8 * ib;
     const std::uint32_t idx = e < 4 ? (qs[2 * l] | ((qh << (8 - 2 * l)) & 256u)) : (qs[2 * l + 1] | ((qh << (7 - 2 * l)) & 256u));
-    const std::uint32_t sg = b[74 + 4 * ib + l];
+    const std::uint32_t sg = b[offsetof(B, signs) + 4 * ib + l];
     return signed_grid(db, grid_byte(t.iq3s_grid[idx], e % 4), (sg >> e) & 1u);
 }
 
 /// iq2_s: d, qs[64] (32 grid low bytes, 32 sign bytes), qh[8], scales[8]
 NINFER_HOST_DEVICE inline float gguf_iq2_s(const std::uint8_t *b, std::uint32_t j, const GgmlTables &t) {
     const std::uint32_t ib = j / 32, l = (j % 32) / 8, e = j % 8;
-    const std::uint32_t s = b[74 + ib], qh = b[66 + ib];
-    const float db = half_step_scale(half_value(load16(b)), l < 2 ? (s & 0xF) : (s >> 4), 0.25f);
-    const std::uint64_t grid = t.iq2s_grid[b[2 + 4 * ib + l] | ((qh << (8 - 2 * l)) & 0x300u)];
-    const std::uint32_t signs = b[34 + 4 * ib + l];
+    using B = blocks::block_iq2_s;
+    const std::uint8_t *qs = b + offsetof(B, qs), *sign_bytes = qs + blocks::QK_K / 8;
+    const std::uint32_t s = b[offsetof(B, scales) + ib], qh = b[offsetof(B, qh) + ib];
+    const float db = half_step_scale(half_value(load16(b + offsetof(B, d))), l < 2 ? (s & 0xF) : (s >> 4), 0.25f);
+    const std::uint64_t grid = t.iq2s_grid[qs[4 * ib + l] | ((qh << (8 - 2 * l)) & 0x300u)];
+    const std::uint32_t signs = sign_bytes[4 * ib + l];
     return signed_grid(db, grid_byte(grid, e), (signs >> e) & 1u);
 }
 
 /// iq4_xs: d, scales_h, scales_l[4], qs[128]; d * (ls - 32) * kvalues_iq4nl[nibble]
 NINFER_HOST_DEVICE inline float gguf_iq4_xs(const std::uint8_t *b, std::uint32_t j, const GgmlTables &t) {
     const std::uint32_t ib = j / 32, r = j % 32;
-    const std::uint32_t sh = load16(b + 2);
-    const int ls = static_cast<int>(((b[4 + ib / 2] >> (4 * (ib % 2))) & 0xFu) | (((sh >> (2 * ib)) & 3u) << 4));
-    const float dl = f32_mul(half_value(load16(b)), f32_int(ls - 32));
-    const std::uint32_t q = b[8 + 16 * ib + r % 16];
+    using B = blocks::block_iq4_xs;
+    const std::uint32_t sh = load16(b + offsetof(B, scales_h));
+    const int ls = static_cast<int>(((b[offsetof(B, scales_l) + ib / 2] >> (4 * (ib % 2))) & 0xFu) | (((sh >> (2 * ib)) & 3u) << 4));
+    const float dl = f32_mul(half_value(load16(b + offsetof(B, d))), f32_int(ls - 32));
+    const std::uint32_t q = b[offsetof(B, qs) + 16 * ib + r % 16];
     return f32_mul(dl, f32_int(t.kvalues_iq4nl[r < 16 ? (q & 0xF) : (q >> 4)]));
 }
 
 /// iq1_m: qs[32], qh[16], scales[8] (four uint16; the binary16 d in their top nibbles)
 NINFER_HOST_DEVICE inline float gguf_iq1_m(const std::uint8_t *b, std::uint32_t j, const GgmlTables &t) {
     const std::uint32_t ib = j / 32, l = (j % 32) / 8, e = j % 8;
-    const std::uint32_t sc0 = load16(b + 48), sc1 = load16(b + 50), sc2 = load16(b + 52), sc3 = load16(b + 54);
+    using B = blocks::block_iq1_m;
+    const std::uint8_t *scales = b + offsetof(B, scales);
+    const std::uint32_t sc0 = load16(scales), sc1 = load16(scales + 2), sc2 = load16(scales + 4), sc3 = load16(scales + 6);
     const float d = half_value((sc0 >> 12) | ((sc1 >> 8) & 0x00F0u) | ((sc2 >> 4) & 0x0F00u) | (sc3 & 0xF000u));
-    const std::uint32_t sc = load16(b + 48 + 2 * (ib / 2));
+    const std::uint32_t sc = load16(scales + 2 * (ib / 2));
     const std::uint32_t shift = 6 * (ib % 2) + (l < 2 ? 0 : 3);
     const float dl = f32_mul(d, f32_int(static_cast<int>(2 * ((sc >> shift) & 7) + 1)));
-    const std::uint32_t qh = b[32 + 2 * ib + l / 2];
-    const std::uint32_t idx = b[4 * ib + l] | ((l % 2 == 0 ? (qh << 8) : (qh << 4)) & 0x700u);
+    const std::uint32_t qh = b[offsetof(B, qh) + 2 * ib + l / 2];
+    const std::uint32_t idx = b[offsetof(B, qs) + 4 * ib + l] | ((l % 2 == 0 ? (qh << 8) : (qh << 4)) & 0x700u);
     const bool neg = (qh & (l % 2 == 0 ? 0x08u : 0x80u)) != 0;
     return iq1_element(dl, t.iq1s_grid[idx], e, neg ? -t.iq1m_delta : t.iq1m_delta);
 }
 
 /// tq1_0: qs[48], qh[4], d; (trit - 1) * d
 NINFER_HOST_DEVICE inline float gguf_tq1_0(const std::uint8_t *b, std::uint32_t j, const GgmlTables &) {
+    using B = blocks::block_tq1_0;
+    const std::uint8_t *qs = b + offsetof(B, qs), *qh = b + offsetof(B, qh);
     int q = 0;
-    if (j < 160) q = trit(b[j % 32], j / 32);
-    else if (j < 240) q = trit(b[32 + (j - 160) % 16], (j - 160) / 16);
-    else q = trit(b[48 + (j - 240) % 4], (j - 240) / 4);
-    return f32_mul(f32_int(q - 1), half_value(load16(b + 52)));
+    if (j < 160) q = trit(qs[j % 32], j / 32);
+    else if (j < 240) q = trit(qs[32 + (j - 160) % 16], (j - 160) / 16);
+    else q = trit(qh[(j - 240) % 4], (j - 240) / 4);
+    return f32_mul(f32_int(q - 1), half_value(load16(b + offsetof(B, d))));
 }
 
 /// tq2_0: qs[64], d; (2-bit - 1) * d
 NINFER_HOST_DEVICE inline float gguf_tq2_0(const std::uint8_t *b, std::uint32_t j, const GgmlTables &) {
-    const std::uint32_t byte = b[(j / 128) * 32 + j % 32];
-    return f32_mul(f32_int(static_cast<int>((byte >> (2 * ((j % 128) / 32))) & 3u) - 1), half_value(load16(b + 64)));
+    using B = blocks::block_tq2_0;
+    const std::uint32_t byte = b[offsetof(B, qs) + (j / 128) * 32 + j % 32];
+    return f32_mul(f32_int(static_cast<int>((byte >> (2 * ((j % 128) / 32))) & 3u) - 1), half_value(load16(b + offsetof(B, d))));
 }
 
 /// mxfp4: e, qs[16]; kvalues_mxfp4[nibble] * 2^(e - 128) (ggml_e8m0_to_fp32_half)
 NINFER_HOST_DEVICE inline float gguf_mxfp4(const std::uint8_t *b, std::uint32_t j, const GgmlTables &t) {
-    const std::uint32_t e = b[0];
+    using B = blocks::block_mxfp4;
+    const std::uint32_t e = b[offsetof(B, e)];
     const float d = f32_of(e < 2 ? 0x00200000u << e : (e - 1) << 23);
-    const std::uint32_t nib = j < 16 ? (b[1 + j] & 0xFu) : (b[1 + j - 16] >> 4);
+    const std::uint8_t *qs = b + offsetof(B, qs);
+    const std::uint32_t nib = j < 16 ? (qs[j] & 0xFu) : (qs[j - 16] >> 4);
     return f32_mul(f32_int(t.kvalues_fp4[nib]), d);
 }
 
 /// nvfp4 (ggml block): d[4] UE4M3, qs[32]; kvalues[nibble] * ue4m3(d[s]) / 2
 NINFER_HOST_DEVICE inline float gguf_nvfp4(const std::uint8_t *b, std::uint32_t j, const GgmlTables &t) {
     const std::uint32_t s = j / 16, r = j % 16;
-    const std::uint32_t q = b[4 + 8 * s + r % 8];
-    return f32_mul(f32_int(t.kvalues_fp4[r < 8 ? (q & 0xF) : (q >> 4)]), ue4m3_half(b[s]));
+    using B = blocks::block_nvfp4;
+    const std::uint32_t q = b[offsetof(B, qs) + 8 * s + r % 8];
+    return f32_mul(f32_int(t.kvalues_fp4[r < 8 ? (q & 0xF) : (q >> 4)]), ue4m3_half(b[offsetof(B, d) + s]));
 }
 
 /// q1_0: d, qs[16]; bit set: d, clear: d * -1
 NINFER_HOST_DEVICE inline float gguf_q1_0(const std::uint8_t *b, std::uint32_t j, const GgmlTables &) {
-    const float d = half_value(load16(b));
-    return ((b[2 + j / 8] >> (j % 8)) & 1u) ? d : f32_mul(d, -1.0f);
+    using B = blocks::block_q1_0;
+    const float d = half_value(load16(b + offsetof(B, d)));
+    return ((b[offsetof(B, qs) + j / 8] >> (j % 8)) & 1u) ? d : f32_mul(d, -1.0f);
 }
 
 /// q2_0: d, qs[16]; 2-bit u (LSB first) - 1, times d
 NINFER_HOST_DEVICE inline float gguf_q2_0(const std::uint8_t *b, std::uint32_t j, const GgmlTables &) {
-    return f32_mul(f32_int(static_cast<int>((b[2 + j / 4] >> (2 * (j % 4))) & 3u) - 1), half_value(load16(b)));
+    using B = blocks::block_q2_0;
+    return f32_mul(f32_int(static_cast<int>((b[offsetof(B, qs) + j / 4] >> (2 * (j % 4))) & 3u) - 1),
+                   half_value(load16(b + offsetof(B, d))));
 }
 
 }  // namespace block_value

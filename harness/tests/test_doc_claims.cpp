@@ -491,7 +491,9 @@ TEST_CASE("the reference and gpu plugins include what docs/ARCHITECTURE.md says 
     const auto gpu = between(arch, "The gpu plugins:", "`ninfer/oracle/formats.hpp` only");
     const auto gpu_named = captures(gpu, R"(`cuda_device` includes `(ninfer/oracle/[a-z_]+\.hpp)`)");
     REQUIRE(gpu_named.size() == 1);
-    CHECK(foreign_includes(kSource / "gpu/cuda_device") == std::set<std::string>{gpu_named[0], "word_plugin.hpp"});
+    const std::set<std::string> device_includes{gpu_named[0], "word_plugin.hpp", "gguf_block_structs.hpp"};
+    CHECK(foreign_includes(kSource / "gpu/cuda_device") == device_includes);
+    CHECK(gpu.find("the reference's view of ggml's blocks, `gguf_block_structs.hpp`") != std::string::npos);
     CHECK(foreign_includes(kSource / "gpu/cuda_host") == std::set<std::string>{"scaled_codec.hpp", "word_plugin.hpp"});
     CHECK(gpu.find("`cuda_host` links `ninfer::reference`") != std::string::npos);
     const auto cmake = read_text(kSource / "gpu/CMakeLists.txt");

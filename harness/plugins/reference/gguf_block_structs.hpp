@@ -17,7 +17,10 @@
 
 namespace ninfer::reference::gguf_blocks::ggml_struct {
 
+// (nvcc compiles this header as C++17 for cuda_device's decoders, weight_decode.cuh: std::endian is C++20.)
+#if __cplusplus >= 202002L
 static_assert(std::endian::native == std::endian::little, "ggml's blocks are little-endian struct images");
+#endif
 
 using ggml_half = std::uint16_t;  // a binary16 word
 constexpr int QK_K = 256;

@@ -13,7 +13,9 @@ struct Steps : ninfer::mutants::grouped::AbsmaxSteps {
 struct M {
     static constexpr const char *name = "mutant_grouped_ties_away";
     static constexpr const char *breaks = ninfer::suites::rule::grouped_absmax_ties_to_even;
-    static constexpr const char *also_fails[] = {"grouped.absmax.* grouped.group.* row_split.padding"};
+    // ties away also send -127.5 to -128, the one code q8 never emits
+    static constexpr const char *also_fails[] = {
+        "grouped.absmax.* grouped.group.* row_split.padding grouped.code.q8_never_emitted"};
     static constexpr int within_top = 2;
     static std::optional<std::int32_t> before(const ninfer_call *c, ninfer_result *r) {
         return ninfer::mutants::grouped::absmax_call<Steps>(c, r);

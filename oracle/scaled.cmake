@@ -5,7 +5,8 @@ target_sources(ninfer_oracle PRIVATE
   ${CMAKE_CURRENT_LIST_DIR}/src/nvfp4.cpp
   ${CMAKE_CURRENT_LIST_DIR}/src/fp8_rows.cpp
   ${CMAKE_CURRENT_LIST_DIR}/src/fp4_recipes.cpp
-  ${CMAKE_CURRENT_LIST_DIR}/src/block_recipes.cpp)
+  ${CMAKE_CURRENT_LIST_DIR}/src/block_recipes.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/src/block_recipes_nvfp4.cpp)
 target_link_libraries(ninfer_oracle PRIVATE fmt::fmt)
 
 if(NINFER_BUILD_TESTS)

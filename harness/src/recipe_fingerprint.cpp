@@ -207,6 +207,139 @@ Lattice grouped_lattice(std::uint32_t format) {
     return l;
 }
 
+/// An nvfp4 point from its coordinate names (scale, rounding, normalize, elements).
+rc::Nvfp4Point nvfp4_point(const Point &p) {
+    return {static_cast<rc::Nvfp4Scale>(index_of(rc::kNvfp4Scales, p.coordinates[0])),
+            static_cast<rc::Nvfp4ScaleRounding>(index_of(rc::kNvfp4ScaleRoundings, p.coordinates[1])),
+            static_cast<rc::Nvfp4Normalize>(index_of(rc::kNvfp4Normalize, p.coordinates[2])),
+            static_cast<rc::Fp4Elements>(index_of(rc::kFp4Elements, p.coordinates[3]))};
+}
+
+/// An nvfp4 probe: a [128, 64] tensor (the layout's smallest) whose first blocks of 16 are
+/// `blocks` (each padded with zeros of alternating sign), +0 everywhere after them.
+Probe nv_probe(std::string slug, std::vector<std::vector<std::uint32_t>> blocks) {
+    std::vector<std::uint32_t> x(128 * 64, 0);
+    for (std::size_t b = 0; b < blocks.size(); ++b) {
+        blocks[b].resize(16, 0);
+        for (std::size_t j = 1; j < 16; j += 2)
+            if (blocks[b][j] == 0) blocks[b][j] = 0x80000000u;
+        std::copy(blocks[b].begin(), blocks[b].end(), x.begin() + static_cast<std::ptrdiff_t>(16 * b));
+    }
+    return {std::move(slug), {128, 64}, std::move(x)};
+}
+
+oracle::Real f32_value(std::uint32_t w) { return oracle::word_info(oracle::word_format(NINFER_FORMAT_fp32), w).value; }
+
+/// Block amaxes (within 48 words of 6 * tensorScale times an E4M3 midpoint) whose scale code
+/// the lesson's and Transformer Engine's formulas put on opposite sides of the midpoint: the
+/// codes differ under either E4M3 rounding.
+std::vector<std::uint32_t> scale_parting_amaxes(std::uint32_t tensor_amax) {
+    const auto &f32 = oracle::word_format(NINFER_FORMAT_fp32);
+    const auto &e4m3 = oracle::word_format(NINFER_FORMAT_e4m3fn);
+    std::vector<std::uint32_t> out;
+    for (std::uint8_t c = 0x20; c < 0x7E && out.size() < 4; c += 3) {
+        oracle::Real mid = oracle::word_info(e4m3, c).value + oracle::word_info(e4m3, c + 1).value;
+        mid *= f32_value(tensor_amax) * 3;  // (v_c + v_c+1) / 2 * 6 * tensorAmax / 2688
+        mid /= 2688;
+        const auto w0 = static_cast<std::uint32_t>(oracle::round_real(mid, f32, 1, 1));
+        for (int j = -48; j <= 48; ++j) {
+            const std::uint32_t w = w0 + static_cast<std::uint32_t>(j);
+            if (w > tensor_amax) break;
+            const auto code = [&](rc::Nvfp4Scale s, rc::Nvfp4ScaleRounding r) { return rc::nvfp4_recipe_scale({.scale = s, .rounding = r}, tensor_amax, w); };
+            if (code(rc::scale_lesson, rc::e4m3_rne) != code(rc::scale_te, rc::e4m3_rne) &&
+                code(rc::scale_lesson, rc::e4m3_rnu) != code(rc::scale_te, rc::e4m3_rnu)) {
+                out.push_back(w);
+                break;
+            }
+        }
+    }
+    return out;
+}
+
+/// A block of amax `bamax` (on which every scale point agrees) with elements near the E2M1
+/// midpoints times its block scale that division and the reciprocal multiply put on opposite
+/// sides of the midpoint; empty when the scale points disagree.
+std::vector<std::uint32_t> normalize_parting_block(std::uint32_t tensor_amax, std::uint32_t bamax) {
+    const auto &f32 = oracle::word_format(NINFER_FORMAT_fp32);
+    const std::uint8_t c = rc::nvfp4_recipe_scale({}, tensor_amax, bamax);
+    for (const auto s : {rc::scale_lesson, rc::scale_te})
+        for (const auto r : {rc::e4m3_rne, rc::e4m3_rnu})
+            if (rc::nvfp4_recipe_scale({.scale = s, .rounding = r}, tensor_amax, bamax) != c) return {};
+    std::vector<std::uint32_t> out = {bamax};
+    const oracle::Real unit = oracle::word_info(oracle::word_format(NINFER_FORMAT_e4m3fn), c).value * f32_value(tensor_amax) / 2688;
+    for (const int mid4 : {1, 3, 5, 7, 10, 14, 20}) {  // E2M1 midpoints 0.25 ... 5 in units of 1/4
+        oracle::Real m = oracle::exact_zero();
+        m = mid4;
+        m /= 4;
+        const auto w0 = static_cast<std::uint32_t>(oracle::round_real(oracle::Real(m * unit), f32, 1, 1));
+        for (int j = -8; j <= 8; ++j) {
+            const std::uint32_t w = w0 + static_cast<std::uint32_t>(j);
+            const oracle::Real qd = f32_value(rc::nvfp4_recipe_normalized({.normalize = rc::nv_division}, tensor_amax, c, w));
+            const oracle::Real qr = f32_value(rc::nvfp4_recipe_normalized({.normalize = rc::nv_reciprocal}, tensor_amax, c, w));
+            if ((qd < m && qr > m) || (qd > m && qr < m)) {
+                out.push_back(w);
+                out.push_back(w | 0x80000000u);
+                break;
+            }
+        }
+    }
+    return out;
+}
+
+/// nvfp4 probes: at tensorScale 1 (tensor amax 2688) every E2M1 tie and an E4M3 tie (amax
+/// 6.375: 1.0625 is halfway between 1 and 1.125 under both formulas); for tensor amaxes that
+/// are no power of two, the block amaxes where the scale formulas part and the elements where
+/// the normalizations part.
+std::vector<Probe> nvfp4_probes() {
+    std::vector<Probe> p;
+    std::vector<std::uint32_t> ties = {f32w(6, 0)};
+    for (const std::int64_t m4 : {1, 3, 5, 7, 10, 14, 20}) {  // 0.25 ... 5 in units of 1/4
+        ties.push_back(f32w(m4, -2));
+        ties.push_back(f32w(-m4, -2));
+    }
+    p.push_back(nv_probe("ties_tensor_scale_1",
+                         {{f32w(2688, 0)}, ties, {f32w(51, -3), f32w(5, -1), f32w(-3, -2), 0x3DCCCCCDu, 0xBDCCCCCDu}}));
+    for (const std::uint32_t tamax : {0x40490FDBu, 0x3F9D70A4u, 0x42C80000u}) {  // pi, 1.23, 100
+        std::vector<std::vector<std::uint32_t>> blocks = {{tamax}};
+        for (const auto w : scale_parting_amaxes(tamax)) blocks.push_back({w, w - 0x00800000u, w | 0x80000000u});
+        std::uint32_t bamax = tamax - 0x00400000u;
+        for (int tries = 0; tries < 64 && blocks.size() < 12; ++tries, bamax -= 0x00123457u)
+            if (auto b = normalize_parting_block(tamax, bamax); b.size() > 1) blocks.push_back(std::move(b));
+        p.push_back(nv_probe(fmt::format("parting_tensor_amax_{:08x}", tamax), std::move(blocks)));
+    }
+    return p;
+}
+
+Lattice nvfp4_lattice() {
+    Lattice l;
+    l.family = "nvfp4";
+    l.format = NINFER_FORMAT_nvfp4;
+    l.layout = NINFER_LAYOUT_block_scale_k16_m128x4_v1;
+    l.method = NINFER_ENCODER_nvfp4_two_level;
+    l.axes = {"scale", "rounding", "normalize", "elements"};
+    for (const auto &s : rc::kNvfp4Scales)
+        for (const auto &r : rc::kNvfp4ScaleRoundings)
+            for (const auto &n : rc::kNvfp4Normalize)
+                for (const auto &e : rc::kFp4Elements)
+                    l.points.push_back({{std::string(s.name), std::string(r.name), std::string(n.name), std::string(e.name)}});
+    l.canonical = 0;  // lesson/rne/division/nearest_first: the lesson's Example 15 (nvfp4_two_level)
+    l.probes = nvfp4_probes();
+    l.encode = [](const Point &p, const Probe &pr) {
+        const auto b = rc::nvfp4_recipe_payload(nvfp4_point(p), pr.shape[0], pr.shape[1], pr.x);
+        return Encoded{b.status, b.bytes};
+    };
+    l.text = [](const Point &p) {
+        const auto n = nvfp4_point(p);
+        const auto &s = rc::kNvfp4Scales[n.scale];
+        const auto &r = rc::kNvfp4ScaleRoundings[n.rounding];
+        const auto &z = rc::kNvfp4Normalize[n.normalize];
+        const auto &e = rc::kFp4Elements[n.elements];
+        return fmt::format("block scale {}, {}; elements {}, {} ({}; {}; {}; {})", s.text, r.text, z.text, e.text, s.producers,
+                           r.producers, z.producers, e.producers);
+    };
+    return l;
+}
+
 /// The lattice rounding name of a point's element rounding (reports' policy.rounding).
 std::string rounding_name(const std::string &elements) {
     if (elements == "nearest_first") return "rnz";
@@ -225,12 +358,14 @@ std::string Point::name() const {
 
 bool has_lattice(std::uint32_t format, std::uint32_t method) {
     if (format == NINFER_FORMAT_gguf_mxfp4) return method == NINFER_ENCODER_mxfp4_ocp || method == NINFER_ENCODER_ggml_quantize_ref;
+    if (format == NINFER_FORMAT_nvfp4) return method == NINFER_ENCODER_nvfp4_two_level;
     const auto *g = abi::find_id(abi::kGroupedFormats, format);
     return g && g->canonical_encoders && method == NINFER_ENCODER_grouped_absmax;
 }
 
 Lattice lattice_of(std::uint32_t format, std::uint32_t method) {
     if (format == NINFER_FORMAT_gguf_mxfp4) return mxfp4_lattice(method);
+    if (format == NINFER_FORMAT_nvfp4) return nvfp4_lattice();
     return grouped_lattice(format);
 }
 
@@ -319,7 +454,7 @@ reports::Fingerprint recipe_fingerprint(Subject &s, std::uint32_t format, std::u
     for (const auto i : m.consistent) r.recipes.push_back(l.points[i].name());
     r.canonical = !m.consistent.empty() && m.nearest == l.canonical;
     const std::string head = fmt::format("quant_encode {} by {} (recipe probes: {} {})", f.target, method_name, m.probes,
-                                         l.family == "grouped" ? "groups" : "blocks");
+                                         l.family == "grouped" ? "groups" : l.family == "nvfp4" ? "tensors" : "blocks");
     if (!m.consistent.empty()) {
         f.named = point.name();
         for (std::size_t i = 1; i < m.consistent.size(); ++i)

@@ -150,7 +150,9 @@ TEST_CASE("grouped_absmax subjects are named by normalization and code rounding"
     const Row rows[] = {{"reference", "reciprocal/rne", true},
                         {"mutant_grouped_division", "division/rne", false},
                         {"mutant_grouped_truncation", "reciprocal/rtz", false},
-                        {"mutant_grouped_ties_away", "reciprocal/rna", false}};
+                        {"mutant_grouped_ties_away", "reciprocal/rna", false},
+                        {"mutant_grouped_division_ties_away", "division/rna", false},
+                        {"mutant_grouped_division_truncation", "division/rtz", false}};
     for (const auto &r : rows) {
         INFO(r.plugin);
         auto s = plugin(r.plugin);
@@ -176,4 +178,44 @@ TEST_CASE("the probes separate every pair of points of the grouped lattices", "[
                 CHECK(apart);
             }
     }
+}
+
+TEST_CASE("nvfp4 two-level subjects are named by scale formula, scale rounding, normalization and elements", "[recipes]") {
+    struct Row {
+        const char *plugin, *point;
+        bool canonical;
+    };
+    const Row rows[] = {{"reference", "lesson/rne/division/nearest_first", true},
+                        {"mutant_nvfp4_te_recipe", "te/rne/reciprocal/rne", false},
+                        {"mutant_nvfp4_te_scale_half_up", "te/rnu/reciprocal/rne", false}};
+    for (const auto &r : rows) {
+        INFO(r.plugin);
+        auto s = plugin(r.plugin);
+        std::string error;
+        const auto f = rp::recipe_fingerprint(*s, NINFER_FORMAT_nvfp4, NINFER_ENCODER_nvfp4_two_level, error);
+        INFO(error);
+        REQUIRE(error.empty());
+        INFO(f.sentence);
+        CHECK(f.named == r.point);
+        CHECK(f.recipe->recipes == std::vector<std::string>{r.point});
+        CHECK(f.recipe->canonical == r.canonical);
+        CHECK(f.matched == f.inputs);
+    }
+}
+
+TEST_CASE("the probes separate every pair of points of the nvfp4 lattice", "[recipes]") {
+    const auto l = rp::lattice_of(NINFER_FORMAT_nvfp4, NINFER_ENCODER_nvfp4_two_level);
+    REQUIRE(l.points.size() == 24);
+    REQUIRE(l.probes.size() == 4);
+    for (const auto &p : l.probes) {
+        INFO(p.slug);
+        CHECK(p.shape == std::vector<std::uint64_t>{128, 64});
+    }
+    const auto bytes = encodes(l);
+    for (std::size_t i = 0; i < l.points.size(); ++i)
+        for (std::size_t j = i + 1; j < l.points.size(); ++j) {
+            const bool apart = bytes[i] != bytes[j];
+            INFO(l.points[i].name() << " vs " << l.points[j].name());
+            CHECK(apart);
+        }
 }

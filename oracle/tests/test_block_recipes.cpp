@@ -175,3 +175,46 @@ TEST_CASE("grouped code roundings at the spec's integral rounding examples", "[r
         }
     }
 }
+
+TEST_CASE("the nvfp4 lattice's canonical point is the lesson's nvfp4_two_level", "[recipes]") {
+    std::mt19937_64 rng(0x6e76667034ull);
+    for (int t = 0; t < 6; ++t) {
+        std::vector<std::uint32_t> x(128 * 64);
+        for (std::size_t b = 0; b < x.size() / 32; ++b) {
+            const auto block = seeded_block(rng, -30 + t * 6 + static_cast<int>(b % 5));
+            std::copy(block.begin(), block.end(), x.begin() + static_cast<std::ptrdiff_t>(32 * b));
+        }
+        if (t == 1) std::fill(x.begin() + 64, x.begin() + 80, 0u);  // one all-zero block
+        if (t == 2) x[17] = 0x7F800000u;                            // a non-finite input: refused
+        const auto lesson = nvfp4_two_level_encode(128, 64, x);
+        const auto point = rc::nvfp4_recipe_payload({}, 128, 64, x);
+        INFO(t);
+        REQUIRE(point.status == lesson.status);
+        if (lesson.status == NINFER_OK) CHECK(point.bytes == block_scale_encode(lesson.m));
+    }
+}
+
+TEST_CASE("nvfp4 scale formulas, roundings and normalizations worked by hand", "[recipes]") {
+    const std::uint32_t t2688 = f32w(2688, 0);  // tensorScale 1, S_enc 1
+    // amax 6.375: 6.375 / 6 = 1.0625 exactly, halfway between E4M3 1.0 (0x38) and 1.125 (0x39);
+    // Transformer Engine's 6.375 * binary32(1/6) = 1.0625000317 rounds to 1.0625 too.
+    for (const auto s : {rc::scale_lesson, rc::scale_te}) {
+        CHECK(rc::nvfp4_recipe_scale({.scale = s, .rounding = rc::e4m3_rne}, t2688, f32w(51, -3)) == 0x38);
+        CHECK(rc::nvfp4_recipe_scale({.scale = s, .rounding = rc::e4m3_rnu}, t2688, f32w(51, -3)) == 0x39);
+        CHECK(rc::nvfp4_recipe_scale({.scale = s}, t2688, f32w(6, 0)) == 0x38);           // 1.0
+        CHECK(rc::nvfp4_recipe_scale({.scale = s}, t2688, t2688) == 0x7E);                // 448
+        CHECK(rc::nvfp4_recipe_scale({.scale = s}, t2688, f32w(6 * 500, 0)) == 0x7E);     // 500 saturates at 448
+    }
+    // At scale 1.0 both normalizations are exact: 0.75 stays 0.75 (0x3F400000).
+    for (const auto n : {rc::nv_division, rc::nv_reciprocal})
+        CHECK(rc::nvfp4_recipe_normalized({.normalize = n}, t2688, 0x38, f32w(3, -2)) == f32w(3, -2));
+    // Tensor amax 3: S_enc = 896 exactly, tensorScale = binary32(1 / 896) = 2^-10 * 8/7 * (1 +
+    // 3 * 2^-26) (8/7 = 1.001001...b rounds up). Block scale 0x30 (0.5), x = 2^-9, exactly 3.5:
+    // the division's 2^-9 / (tensorScale / 2) = 3.5 / (1 + 3 * 2^-26) and the reciprocal's
+    // 2^-9 * binary32(1792 / (1 + 3 * 2^-26)) = 2^-9 * (1792 - 2^-13) both give 3.5 - 2^-22.
+    for (const auto n : {rc::nv_division, rc::nv_reciprocal})
+        CHECK(rc::nvfp4_recipe_normalized({.normalize = n}, f32w(3, 0), 0x30, f32w(1, -9)) == 0x405FFFFFu);
+    // The zero block scale: the division's +0 (codes +0), the reciprocal's FLT_MAX * 2^-10.
+    CHECK(rc::nvfp4_recipe_normalized({.normalize = rc::nv_division}, t2688, 0x00, f32w(1, 0)) == 0u);
+    CHECK(rc::nvfp4_recipe_normalized({.normalize = rc::nv_reciprocal}, t2688, 0x00, f32w(1, -10)) == 0x7A7FFFFFu);
+}

@@ -135,7 +135,7 @@ std::vector<std::pair<std::uint32_t, std::uint32_t>> recipe_targets(const Finger
                 out.emplace_back(f.id, e.id);
     if (out.empty())
         throw UsageError(fmt::format("fingerprint --op quant_encode: no recipe lattice for {}{} (suites/RECIPES.md: gguf_mxfp4 "
-                                     "with mxfp4_ocp or ggml_quantize_ref, q4/q5/q6/q8 with grouped_absmax)",
+                                     "with mxfp4_ocp or ggml_quantize_ref, q4/q5/q6/q8 with grouped_absmax, nvfp4 with nvfp4_two_level)",
                                      a.format.empty() ? "any format" : "format " + a.format,
                                      a.method.empty() ? "" : " and method " + a.method));
     return out;

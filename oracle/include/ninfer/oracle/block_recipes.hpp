@@ -82,4 +82,48 @@ RecipeBlock grouped_recipe_payload(const GroupedFormat &f, GroupedNormalize norm
 /// The code of x under a scale word (nonzero, finite) at a point (before the clamp).
 long grouped_recipe_code(GroupedNormalize normalize, GroupedCodes codes, std::uint32_t x, std::uint16_t scale16);
 
+/// nvfp4 two-level recipes (tensor-formats.txt 3.3; lesson Example 15; suites/RECIPES.md): every
+/// point shares the global step (d_w = binary32(2688 / tensorAmax), an all-zero tensor d_w = 1,
+/// the refusals of nvfp4_two_level); the axes are the block scale's binary32 formula, its E4M3
+/// rounding, the element's binary32 normalization and its E2M1 rounding.
+enum Nvfp4Scale : std::size_t { scale_lesson, scale_te };
+inline constexpr std::array<Coordinate, 2> kNvfp4Scales{{
+    {"lesson", "binary32(binary32(amax / 6) / tensorScale), tensorScale = binary32(tensorAmax / 2688)",
+     "the lesson (Example 15, nvfp4_two_level)"},
+    {"te", "binary32(amax * binary32(S_enc * binary32(1 / 6))), S_enc = binary32(2688 / tensorAmax)",
+     "Transformer Engine compute_decoding_scaling_factor (core_nvfp4.cuh)"},
+}};
+enum Nvfp4ScaleRounding : std::size_t { e4m3_rne, e4m3_rnu };
+inline constexpr std::array<Coordinate, 2> kNvfp4ScaleRoundings{{
+    {"rne", "E4M3 nearest, ties to even, saturating at 448",
+     "the lesson's toE4m3, Transformer Engine's static_cast<fp8e4m3> (satfinite), PTX cvt.rn.satfinite.e4m3x2.f32"},
+    {"rnu", "E4M3 nearest, ties up (half up), saturating at 448", "ggml_fp32_to_ue4m3 (ggml-impl.h) in its normal range"},
+}};
+enum Nvfp4Normalize : std::size_t { nv_division, nv_reciprocal };
+inline constexpr std::array<Coordinate, 2> kNvfp4Normalize{{
+    {"division", "binary32(x / binary32(e4m3 * tensorScale))", "the lesson (Example 15, nvfp4_two_level)"},
+    {"reciprocal", "binary32(x * min(binary32(1 / binary32(e4m3 * binary32(1 / S_enc))), FLT_MAX))",
+     "Transformer Engine compute_scaling_coefficient<float> (core_nvfp4.cuh)"},
+}};
+
+/// One nvfp4 point: the four coordinates (elements from kFp4Elements, applied at scale 2^0).
+struct Nvfp4Point {
+    Nvfp4Scale scale = scale_lesson;
+    Nvfp4ScaleRounding rounding = e4m3_rne;
+    Nvfp4Normalize normalize = nv_division;
+    Fp4Elements elements = nearest_first;
+};
+
+/// The nvfp4 block_scale_k16_m128x4_v1 payload of [rows, cols] binary32 words (one divisor)
+/// under a point, or nvfp4_two_level's refusal (NINFER_E_NONFINITE, NINFER_E_SCALE_OVERFLOW).
+RecipeBlock nvfp4_recipe_payload(const Nvfp4Point &p, std::uint64_t rows, std::uint64_t cols, std::span<const std::uint32_t> x);
+
+/// The E4M3FN scale code of one block's amax (a binary32 word) under a point's scale formula
+/// and rounding, given the tensor amax (a positive finite binary32 word).
+std::uint8_t nvfp4_recipe_scale(const Nvfp4Point &p, std::uint32_t tensor_amax, std::uint32_t block_amax);
+
+/// The binary32 word x normalizes to under a point, given the block's scale code and the tensor
+/// amax: what its E2M1 rounding then rounds.
+std::uint32_t nvfp4_recipe_normalized(const Nvfp4Point &p, std::uint32_t tensor_amax, std::uint8_t scale, std::uint32_t x);
+
 }  // namespace ninfer::oracle::recipes

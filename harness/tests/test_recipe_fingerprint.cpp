@@ -186,8 +186,8 @@ TEST_CASE("nvfp4 two-level subjects are named by scale formula, scale rounding, 
         bool canonical;
     };
     const Row rows[] = {{"reference", "lesson/rne/division/nearest_first", true},
-                        {"mutant_nvfp4_te_recipe", "te/rne/reciprocal/rne", false},
-                        {"mutant_nvfp4_te_scale_half_up", "te/rnu/reciprocal/rne", false}};
+                        {"mutant_scaled_nvfp4_te_recipe", "te/rne/reciprocal/rne", false},
+                        {"mutant_scaled_nvfp4_te_scale_half_up", "te/rnu/reciprocal/rne", false}};
     for (const auto &r : rows) {
         INFO(r.plugin);
         auto s = plugin(r.plugin);

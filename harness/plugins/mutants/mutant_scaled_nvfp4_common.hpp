@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-// The nvfp4 recipe mutants (mutant_nvfp4_te_*.cpp; suites/RECIPES.md, "nvfp4"): the reference's
+// The nvfp4 recipe mutants (mutant_scaled_nvfp4_te_*.cpp; suites/RECIPES.md, "nvfp4"): the reference's
 // quant_encode nvfp4_two_level on nvfp4 re-encoded by Transformer Engine's NVFP4 recipe
 // (transformer_engine/common/cast/nvfp4/core_nvfp4.cuh: compute_global_encode_scaling_factor_FP4,
 // compute_decoding_scaling_factor, compute_scaling_coefficient<float>, then nearest-even E2M1 as

@@ -120,6 +120,16 @@ void apply_pins(std::vector<SuiteCase> &cases, const std::map<std::string, std::
                 throw UsageError(fmt::format("case {} has no outcome '{}' of {}", sc.c.id, it->second, it->first));
 }
 
+std::vector<suites::sr::Test> apply_sr_pins(std::vector<suites::sr::Test> tests, const std::map<std::string, std::string> &pins) {
+    for (const auto &[rule, choice] : pins)
+        if (const auto *cv = sr_pinned_conversion(rule)) {
+            const auto [v, k] = *sr_choice(choice);  // check_pins accepted it
+            for (auto &t : tests)
+                if (t.conversion == cv->id) t = suites::sr::pinned(t, v, k);
+        }
+    return tests;
+}
+
 std::pair<std::string, std::string> parse_pin(const std::string &text) {
     const auto eq = text.find('=');
     if (eq == std::string::npos || eq == 0 || eq + 1 == text.size())

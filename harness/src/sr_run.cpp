@@ -7,6 +7,7 @@
 #include <fmt/format.h>
 
 #include "ninfer/abi/bytes.hpp"
+#include "ninfer/harness/runner.hpp"
 #include "ninfer/oracle/formats.hpp"
 #include "ninfer/suites/rules.hpp"
 
@@ -51,10 +52,12 @@ bool declares_sr(const SubjectInfo &info, const oracle::Conversion &c) {
            covers(info.capabilities, NINFER_OP_convert, c.dst, c.src, 0, c.id, NINFER_SR_SELF_DRAWN);
 }
 
-std::vector<SrVerdict> run_sr_statistics(Subject &s, suites::sr::Level run, std::uint64_t lanes) {
+std::vector<SrVerdict> run_sr_statistics(Subject &s, suites::sr::Level run, std::uint64_t lanes,
+                                         const std::map<std::string, std::string> &pins) {
     std::vector<suites::sr::Test> chosen;
     for (const auto &t : suites::sr::tests())
         if (declares_sr(s.info(), oracle::conversion(t.conversion))) chosen.push_back(t);
+    chosen = apply_sr_pins(std::move(chosen), pins);
     return run_sr_tests(s, chosen, suites::sr::per_test(run, chosen.size()), lanes);
 }
 
@@ -100,10 +103,11 @@ std::vector<reports::CaseResult> sr_case_results(const std::vector<SrVerdict> &v
             r.status = v.passed ? reports::Status::pass : reports::Status::fail;
             r.mismatches = v.passed ? 0 : 1;
             const auto p = suites::sr::reduced(v.test.p);
-            r.message = fmt::format("{} {} of {} (p = {}/2^{}, accepted {}..{}){}",
+            r.message = fmt::format("{} {} of {} (p = {}/2^{}, accepted {}..{}){}{}",
                                     v.test.kind == suites::sr::Kind::unbiased ? "ups" : "(up, up) pairs", v.tally.count,
                                     v.tally.trials, p.num, p.bits, v.region.lo, v.region.hi,
-                                    v.tally.strays ? fmt::format("; {} words neither neighbour", v.tally.strays) : "");
+                                    v.tally.strays ? fmt::format("; {} words neither neighbour", v.tally.strays) : "",
+                                    v.test.convention.empty() ? "" : "; pinned convention " + v.test.convention);
         }
         out.push_back(std::move(r));
     }

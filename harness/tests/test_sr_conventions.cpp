@@ -7,6 +7,8 @@
 
 #include <algorithm>
 #include <filesystem>
+#include <map>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -187,5 +189,49 @@ TEST_CASE("sr: the subnormal probes part nearest-on-subnormals from pattern_add 
     for (const std::uint32_t R : {0u, 0xFFFFFu, 0xFFFFFFFFu}) {
         CHECK(oracle::convert_word_sr_as(e4m3, above, R, pattern) == 0x01);  // lo = Q
         CHECK(oracle::convert_word_sr_as(e4m3, below, R, pattern) == 0x01);
+    }
+}
+
+TEST_CASE("sr: under its pin a convention's law judges the statistical rules, shared lanes and fewer bits included (issue 34)",
+          "[sr]") {
+    struct Row {
+        const char *plugin;
+        std::map<std::string, std::string> pins;
+        std::vector<std::string> fail_unpinned;  ///< statistical tests the suite's own law fails it on
+    };
+    const Row rows[] = {
+        // PTX cvt.rs e4m3x4/e5m2x4 drawing its own rbits: lanes 0, 1 (and 2, 3) share 16 bits
+        {"sr_convention_ptx_rs_f8x4",
+         {{"convert.fp32_to_e4m3fn_sr_satfinite", "ptx_rs_f8x4"}, {"convert.fp32_to_e5m2_sr_satfinite", "ptx_rs_f8x4"}},
+         {"convert.fp32_to_e4m3fn_sr_satfinite.sr_independent/tie_pairs", "convert.fp32_to_e5m2_sr_satfinite.sr_independent/tie_pairs"}},
+        // 8 random bits for bf16 (r = 16): gfloat's StochasticFastest with srnumbits = 8
+        {"mutant_sr_few_bits",
+         {{"convert.fp32_to_bf16_sr_satfinite", "gfloat_stochastic_fastest:8"}},
+         {"convert.fp32_to_bf16_sr_satfinite.sr_unbiased/low_bits", "convert.fp32_to_bf16_sr_satfinite.sr_unbiased/low_bits_negative"}},
+    };
+    for (const auto &row : rows) {
+        INFO(row.plugin);
+        auto s = open_bundled(row.plugin);
+        std::set<std::string> failed;
+        for (const auto &v : run_sr_statistics(*s, {1, 1000000000})) {
+            CHECK(v.error.empty());
+            if (!v.passed) failed.insert(v.test.rule + "/" + v.test.input);
+        }
+        for (const auto &id : row.fail_unpinned) {
+            INFO(id);
+            CHECK(failed.count(id) == 1);
+        }
+        const auto pinned = run_sr_statistics(*s, {1, 1000000000}, suites::sr::kCallLanes, row.pins);
+        CHECK_FALSE(pinned.empty());
+        for (const auto &v : pinned) {
+            INFO(v.test.rule << "/" << v.test.input << ": " << v.tally.count << " of " << v.tally.trials << " in ["
+                             << v.region.lo << ", " << v.region.hi << "] under " << v.test.convention);
+            CHECK(v.test.convention.empty() == (row.pins.count(v.test.rule.substr(0, v.test.rule.rfind('.'))) == 0));
+            CHECK(v.error.empty());
+            CHECK(v.passed);
+        }
+        std::size_t said = 0;
+        for (const auto &c : sr_case_results(pinned)) said += c.message.find("; pinned convention ") != std::string::npos;
+        CHECK(said == (row.pins.size() == 2 ? 40u : 20u));  // 20 tests per pinned conversion
     }
 }

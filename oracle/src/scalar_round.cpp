@@ -364,23 +364,48 @@ std::optional<SrConvention> find_sr_convention(std::string_view name) {
     return std::nullopt;
 }
 
-std::uint64_t convert_word_sr_as(const Conversion &c, std::uint64_t src_word, std::uint32_t random,
-                                 const SrConvention &v, int k) {
-    // issue 34 item 2 (sr_conventions.hpp): the sr conversion's rule with the convention's bits
+namespace {
+
+/// The rule of a convention on one binary32 source word (k: the pin's, the convention's, or r).
+detail::SrRule sr_rule_of(const Conversion &c, std::uint64_t src_word, const SrConvention &v, int k) {
     if (!abi::is_stochastic(c)) throw std::invalid_argument(std::string(c.name) + " is not a stochastic (sr) conversion");
-    const int bits = k ? k : (v.k ? v.k : abi::sr_random_bits(c.id));
-    if (bits < 1 || bits > 32) throw std::invalid_argument("convert_word_sr_as: k outside 1..32");
-    const Source x = decompose(word_format(c.src), src_word);
-    if (x.nan || x.infinite || x.zero) return convert_detail(c, src_word, &random).word;
     detail::SrRule rule;
-    rule.k = bits;
+    rule.k = k ? k : (v.k ? v.k : abi::sr_random_bits(c.id));
+    if (rule.k < 1 || rule.k > 32) throw std::invalid_argument("convert_word_sr_as: k outside 1..32");
     rule.place = static_cast<int>(v.place);
     rule.reduce = static_cast<int>(v.reduce);
     const auto biased = static_cast<long>((src_word >> 23) & 0xFF);  // binary32 (every sr source)
     rule.input_lsb = biased ? biased - 150 : -149;
+    return rule;
+}
+
+}  // namespace
+
+std::uint64_t convert_word_sr_as(const Conversion &c, std::uint64_t src_word, std::uint32_t random,
+                                 const SrConvention &v, int k) {
+    // issue 34 item 2 (sr_conventions.hpp): the sr conversion's rule with the convention's bits
+    const detail::SrRule rule = sr_rule_of(c, src_word, v, k);
+    const Source x = decompose(word_format(c.src), src_word);
+    if (x.nan || x.infinite || x.zero) return convert_detail(c, src_word, &random).word;
     return detail::round_stochastic_as(x.negative, detail::scratch().m, x.e, word_format(c.dst), rule, random,
                                        c.overflow)
         .word;
+}
+
+SrFraction sr_up_fraction_as(const Conversion &c, std::uint64_t src_word, const SrConvention &v, int k) {
+    const detail::SrRule rule = sr_rule_of(c, src_word, v, k);
+    const Source x = decompose(word_format(c.src), src_word);
+    if (x.nan || x.infinite || x.zero) return {0, 0};
+    const int bits = detail::sr_bits_read(detail::scratch().m, x.e, word_format(c.dst), rule);
+    // the result reads random & (2^bits - 1) and grows with it: the first R that leaves `down`
+    const std::uint64_t down = convert_word_sr_as(c, src_word, 0, v, k), all = std::uint64_t{1} << bits;
+    std::uint64_t lo = 0, hi = all;
+    while (lo < hi) {
+        const std::uint64_t mid = lo + (hi - lo) / 2;
+        if (convert_word_sr_as(c, src_word, static_cast<std::uint32_t>(mid), v, k) != down) hi = mid;
+        else lo = mid + 1;
+    }
+    return {all - lo, bits};
 }
 
 bool conversion_is_tie(const Conversion &c, std::uint64_t src_word) {

@@ -36,20 +36,21 @@ Int reduced_at(const Int &m, long e, long low, SrReduce reduce) {
 
 }  // namespace
 
+int sr_bits_read(const Int &m, long e, const WordFormat &f, const SrRule &rule) {
+    // input_lsb: every dropped bit, at most 32 (then R's lowest place moves up); else k
+    if (static_cast<SrPlace>(rule.place) != SrPlace::input_lsb) return rule.k;
+    return static_cast<int>(std::clamp<long>(grid_quantum(m, e, f) - rule.input_lsb, 0, 32));
+}
+
 Rounded round_stochastic_as(bool negative, const Int &m, long e, const WordFormat &f, const SrRule &rule,
                             std::uint32_t random, std::uint32_t overflow) {
     // 1. The result's last place 2^qe at |x|; R's lowest place 2^low and how many bits of R count.
     const long qe = grid_quantum(m, e, f);
     const auto place = static_cast<SrPlace>(rule.place);
     const auto reduce = static_cast<SrReduce>(rule.reduce);
-    long low = qe - rule.k;
-    int bits = rule.k;
-    if (place == SrPlace::input_lsb) {  // every dropped bit, at most 32 (then R's lowest place moves up)
-        bits = static_cast<int>(std::clamp<long>(qe - rule.input_lsb, 0, 32));
-        low = qe - bits;
-    } else if (place == SrPlace::input_lsb_r) {  // r bits at the input's last place
-        low = std::min(rule.input_lsb, qe);
-    }
+    const int bits = sr_bits_read(m, e, f, rule);
+    long low = qe - bits;
+    if (place == SrPlace::input_lsb_r) low = std::min(rule.input_lsb, qe);  // r bits at the input's last place
     // 2. t = |x| / 2^low reduced (half_offset: at 2^(low - 1), R then counts twice, plus one).
     const std::uint64_t mask = bits >= 32 ? 0xFFFFFFFFull : (1ull << bits) - 1;
     const bool offset = reduce == SrReduce::half_offset;

@@ -18,4 +18,8 @@ struct SrRule {
 Rounded round_stochastic_as(bool negative, const Int &m, long e, const WordFormat &f, const SrRule &rule,
                             std::uint32_t random, std::uint32_t overflow);
 
+/// How many low bits of the random value round_stochastic_as reads for |x| = m 2^e (the result
+/// depends on random & (2^bits - 1) alone, and grows with it).
+int sr_bits_read(const Int &m, long e, const WordFormat &f, const SrRule &rule);
+
 }  // namespace ninfer::oracle::detail

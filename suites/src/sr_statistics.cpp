@@ -231,6 +231,22 @@ std::vector<Test> tests() {
     return out;
 }
 
+Test pinned(Test t, const oracle::SrConvention &v, int k) {
+    const auto &c = oracle::conversion(t.conversion);
+    const auto f = oracle::sr_up_fraction_as(c, t.x, v, k);
+    const Dyadic p = reduced({f.num, f.bits});
+    t.down = oracle::convert_word_sr_as(c, t.x, 0, v, k);
+    t.up = t.down + 1;
+    t.convention = std::string(v.name) + (k ? ":" + std::to_string(k) : "");
+    if (t.kind == Kind::unbiased || t.lag < static_cast<std::uint64_t>(v.shared_lanes)) {
+        t.p = p;
+    } else {
+        if (p.bits > 31) throw std::invalid_argument("pinned: P(up) of more than 31 bits cannot be squared exactly");
+        t.p = {p.num * p.num, 2 * p.bits};
+    }
+    return t;
+}
+
 Tally tally(const Test &t, const std::vector<std::uint64_t> &words) {
     Tally out;
     for (const auto w : words) out.strays += (w != t.up && w != t.down) ? 1 : 0;

@@ -174,3 +174,44 @@ TEST_CASE("sr statistics: the inputs cover both signs, binades, subnormal result
         CHECK(by["tie_across_calls"]->draws == 2 * sr::kCallLanes);
     }
 }
+
+TEST_CASE("sr statistics: pinned to the suite's own convention, every test keeps its law", "[sr]") {
+    const auto ninfer_convention = *ninfer::oracle::find_sr_convention("ninfer");
+    for (const auto &t : sr::tests()) {
+        INFO(t.rule << "/" << t.input);
+        const auto p = sr::pinned(t, ninfer_convention, 0);
+        CHECK(sr::reduced(p.p).num == sr::reduced(t.p).num);
+        CHECK(sr::reduced(p.p).bits == sr::reduced(t.p).bits);
+        CHECK(p.down == t.down);
+        CHECK(p.up == t.up);
+        CHECK(p.convention == "ninfer");
+    }
+}
+
+TEST_CASE("sr statistics: a pinned convention's laws, worked by hand", "[sr]") {
+    const auto of = [](std::uint32_t conversion, const std::string &input) {
+        for (const auto &t : sr::tests())
+            if (t.conversion == conversion && t.input == input) return t;
+        FAIL("no test " << input);
+        return sr::Test{};
+    };
+    const auto law = [](const sr::Test &t) { return std::pair{sr::reduced(t.p).num, sr::reduced(t.p).bits}; };
+    using P = std::pair<std::uint64_t, int>;
+    // gfloat StochasticFastest with k = 8 on bf16 (r = 16): P(up) = floor(f / 2^8) / 2^8.
+    const auto fastest = *ninfer::oracle::find_sr_convention("gfloat_stochastic_fastest");
+    const auto bf16 = NINFER_CONVERSION_fp32_to_bf16_sr_satfinite;
+    CHECK(law(sr::pinned(of(bf16, "low_bits"), fastest, 8)) == P{0, 0});         // f = 255 < 256: never up
+    CHECK(law(sr::pinned(of(bf16, "tie"), fastest, 8)) == P{1, 1});              // 128 / 256
+    CHECK(law(sr::pinned(of(bf16, "near_tie"), fastest, 8)) == P{17, 5});        // f = 2^15 + 2^11: 136 / 256
+    CHECK(law(sr::pinned(of(bf16, "tie_pairs"), fastest, 8)) == P{1, 2});        // lanes apart: (1/2)^2
+    CHECK(sr::pinned(of(bf16, "tie"), fastest, 8).convention == "gfloat_stochastic_fastest:8");
+    // PTX cvt.rs e4m3x4 (k = 16 of r = 20): low_bits f = 255 gives floor(255 / 16) / 2^16; the
+    // lanes a, b share rbits[31:16], so the neighbour pairs (0, 1), (2, 3) round up together.
+    const auto ptx = *ninfer::oracle::find_sr_convention("ptx_rs_f8x4");
+    const auto e4m3 = NINFER_CONVERSION_fp32_to_e4m3fn_sr_satfinite;
+    CHECK(law(sr::pinned(of(e4m3, "low_bits"), ptx, 0)) == P{15, 16});
+    CHECK(law(sr::pinned(of(e4m3, "tie_pairs"), ptx, 0)) == P{1, 1});            // P(up) itself
+    CHECK(law(sr::pinned(of(e4m3, "tie_lag_64"), ptx, 0)) == P{1, 2});           // lanes 64 apart: independent
+    CHECK(law(sr::pinned(of(e4m3, "tie_across_calls"), ptx, 0)) == P{1, 2});
+    CHECK(law(sr::pinned(of(e4m3, "overflow_band"), ptx, 0)) == P{0, 0});        // always the largest finite
+}

@@ -162,7 +162,7 @@ void add_sr_statistics(reports::Report &rep, Subject &s, const RunOptions &opts,
     const bool convert = opts.suites.empty() ||
                          std::find(opts.suites.begin(), opts.suites.end(), "scalar.convert") != opts.suites.end();
     if (opts.level < suites::Level::full || sharded || !convert) return;
-    const auto verdicts = run_sr_statistics(s, {1, 1000000000});
+    const auto verdicts = run_sr_statistics(s, {1, 1000000000}, suites::sr::kCallLanes, opts.pins);
     if (verdicts.empty()) return;
     for (auto &r : sr_case_results(verdicts)) rep.cases.push_back(std::move(r));
     reports::finalize(rep);

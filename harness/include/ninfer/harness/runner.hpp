@@ -19,6 +19,7 @@
 #include "ninfer/reports/report.hpp"
 #include "ninfer/suites/case.hpp"
 #include "ninfer/suites/suites.hpp"
+#include "ninfer/suites/sr_statistics.hpp"
 
 namespace ninfer::harness {
 
@@ -77,6 +78,10 @@ struct SuiteCase {
 /// Pin each case whose alternatives are a pinned reading's to that choice (suites::pin_choice);
 /// throws UsageError when a case lacks the pinned choice.
 void apply_pins(std::vector<SuiteCase> &cases, const std::map<std::string, std::string> &pins);
+
+/// The statistical tests of every sr conversion pinned to a convention, as that convention judges
+/// a subject (suites::sr::pinned: its P(up), its shared lanes); the others unchanged.
+std::vector<suites::sr::Test> apply_sr_pins(std::vector<suites::sr::Test> tests, const std::map<std::string, std::string> &pins);
 
 struct CaseSet {
     std::vector<std::string> suites;  ///< names, in catalog order

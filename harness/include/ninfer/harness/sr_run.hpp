@@ -6,6 +6,7 @@
 #pragma once
 
 #include <cstdint>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -41,8 +42,10 @@ std::string draw_self(Subject &s, const oracle::Conversion &c, std::uint32_t x, 
 bool declares_sr(const SubjectInfo &info, const oracle::Conversion &c);
 
 /// Every statistical test of the conversions the subject declares, at run level `run`
-/// (Bonferroni over the tests run), `lanes` words per call.
-std::vector<SrVerdict> run_sr_statistics(Subject &s, suites::sr::Level run, std::uint64_t lanes = suites::sr::kCallLanes);
+/// (Bonferroni over the tests run), `lanes` words per call; a conversion pinned to an SR
+/// convention (`run --pin`, apply_sr_pins) is judged by that convention's law.
+std::vector<SrVerdict> run_sr_statistics(Subject &s, suites::sr::Level run, std::uint64_t lanes = suites::sr::kCallLanes,
+                                         const std::map<std::string, std::string> &pins = {});
 
 /// The given tests, each at level `level` (no division), `lanes` words per call.
 std::vector<SrVerdict> run_sr_tests(Subject &s, const std::vector<suites::sr::Test> &tests, suites::sr::Level level,

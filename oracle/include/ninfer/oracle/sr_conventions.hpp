@@ -39,6 +39,9 @@ struct SrConvention {
     std::string_view lanes;   ///< how a packed instruction shares one random word between lanes
     std::string_view source;  ///< where it is documented (suites/SR.md cites each)
     std::string_view targets = "";  ///< the target formats it is documented for ("": any)
+    /// Lanes that read one random value when a subject draws its own bits (the lanes of a packed
+    /// instruction that share rbits: 2 for ptx_rs_f8x4's pairs a, b and e, f), 1: none shared.
+    int shared_lanes = 1;
 };
 
 /// The conventions, the suite's own first (suites/SR.md, "Conventions", cites each source).
@@ -47,7 +50,7 @@ inline constexpr SrConvention kSrConventions[] = {
      "suites/SR.md; PTX cvt.rs .f16x2 (13 bits per lane) and .bf16x2 (16) for normal results"},
     {"ptx_rs_f8x4", 16, SrPlace::result_quantum, SrReduce::truncate,
      "a, b share rbits[31:16]; e, f share rbits[15:0]", "PTX ISA, cvt: rbits for .e4m3x4/.e5m2x4",
-     "e4m3fn e5m2"},
+     "e4m3fn e5m2", 2},
     {"ptx_rs_f4x4", 8, SrPlace::result_quantum, SrReduce::truncate,
      "a, b: the upper bytes of rbits' halves; e, f: the lower bytes", "PTX ISA, cvt: rbits for .e2m1x4", "e2m1"},
     {"amd_input_lsb", 0, SrPlace::input_lsb, SrReduce::truncate, "one 32-bit value per conversion",
@@ -71,5 +74,14 @@ std::optional<SrConvention> find_sr_convention(std::string_view name);
 /// conversion (k <= 32). Exact integer arithmetic; NaN, infinities and zero as convert_word_sr.
 std::uint64_t convert_word_sr_as(const Conversion &c, std::uint64_t src_word, std::uint32_t random,
                                  const SrConvention &v, int k = 0);
+
+/// P(up) of convert_word_sr_as on one source word for a uniform random value: num / 2^bits, the
+/// fraction of the `bits` low random bits the rule reads that give the larger magnitude (the
+/// result grows with them: the first one found by bisection). {0, 0} for zero, infinities, NaN.
+struct SrFraction {
+    std::uint64_t num = 0;
+    int bits = 0;
+};
+SrFraction sr_up_fraction_as(const Conversion &c, std::uint64_t src_word, const SrConvention &v, int k = 0);
 
 }  // namespace ninfer::oracle

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "ninfer/oracle/formats.hpp"
+#include "ninfer/oracle/sr_conventions.hpp"
 
 namespace ninfer::suites::sr {
 
@@ -71,6 +72,7 @@ struct Test {
     /// independent: lane i pairs with lane i + lag, for i in the first half of each block of
     /// 2 lag lanes (1: neighbours; kCallLanes: the same lane of two calls)
     std::uint64_t lag = 0;
+    std::string convention;  ///< the pinned convention ("NAME" or "NAME:K"), "" for the suite's own
 };
 
 /// The rule ids of the statistical rules of an sr conversion.
@@ -79,6 +81,12 @@ std::string independent_rule(const oracle::Conversion &c);
 
 /// The statistical tests of every sr conversion (suites/SR.md lists the inputs and draws).
 std::vector<Test> tests();
+
+/// The test as it judges a subject pinned to convention `v` (k: the pin's K, else 0; suites/SR.md
+/// "Judging a subject by its convention"): p = P(up) under v (oracle::sr_up_fraction_as); an
+/// (up, up) pair whose two lanes read one random value (lag < v.shared_lanes) has p = P(up),
+/// any other pair P(up)^2.
+Test pinned(Test t, const oracle::SrConvention &v, int k);
 
 /// The per-test level of a run of `count` tests at run level `run` (Bonferroni: run / count).
 Level per_test(Level run, std::uint64_t count);

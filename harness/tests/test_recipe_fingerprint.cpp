@@ -40,6 +40,29 @@ std::vector<std::vector<rp::Encoded>> encodes(const rp::Lattice &l) {
     return out;
 }
 
+/// A subject and the point the fingerprint must name it as.
+struct Named {
+    const char *plugin, *point;
+    bool canonical;
+};
+
+/// Each subject named as its point, and only that point, on every probe.
+void check_named(std::initializer_list<Named> rows, std::uint32_t format, std::uint32_t method) {
+    for (const auto &r : rows) {
+        INFO(r.plugin);
+        auto s = plugin(r.plugin);
+        std::string error;
+        const auto f = rp::recipe_fingerprint(*s, format, method, error);
+        INFO(error);
+        REQUIRE(error.empty());
+        INFO(f.sentence);
+        CHECK(f.named == r.point);
+        CHECK(f.recipe->recipes == std::vector<std::string>{r.point});
+        CHECK(f.recipe->canonical == r.canonical);
+        CHECK(f.matched == f.inputs);
+    }
+}
+
 /// A subject that answers every encode with the same garbage bytes.
 class Garbage : public Subject {
 public:
@@ -143,27 +166,13 @@ TEST_CASE("a recipe fingerprint's JSON record reads back", "[recipes]") {
 }
 
 TEST_CASE("grouped_absmax subjects are named by normalization and code rounding", "[recipes]") {
-    struct Row {
-        const char *plugin, *point;
-        bool canonical;
-    };
-    const Row rows[] = {{"reference", "reciprocal/rne", true},
-                        {"mutant_grouped_division", "division/rne", false},
-                        {"mutant_grouped_truncation", "reciprocal/rtz", false},
-                        {"mutant_grouped_ties_away", "reciprocal/rna", false},
-                        {"mutant_grouped_division_ties_away", "division/rna", false},
-                        {"mutant_grouped_division_truncation", "division/rtz", false}};
-    for (const auto &r : rows) {
-        INFO(r.plugin);
-        auto s = plugin(r.plugin);
-        std::string error;
-        const auto f = rp::recipe_fingerprint(*s, NINFER_FORMAT_q4_g64_fp16, NINFER_ENCODER_grouped_absmax, error);
-        INFO(error);
-        REQUIRE(error.empty());
-        CHECK(f.named == r.point);
-        CHECK(f.recipe->recipes == std::vector<std::string>{r.point});
-        CHECK(f.recipe->canonical == r.canonical);
-    }
+    check_named({{"reference", "reciprocal/rne", true},
+                 {"mutant_grouped_division", "division/rne", false},
+                 {"mutant_grouped_truncation", "reciprocal/rtz", false},
+                 {"mutant_grouped_ties_away", "reciprocal/rna", false},
+                 {"mutant_grouped_division_ties_away", "division/rna", false},
+                 {"mutant_grouped_division_truncation", "division/rtz", false}},
+                NINFER_FORMAT_q4_g64_fp16, NINFER_ENCODER_grouped_absmax);
 }
 
 TEST_CASE("the probes separate every pair of points of the grouped lattices", "[recipes]") {
@@ -181,26 +190,10 @@ TEST_CASE("the probes separate every pair of points of the grouped lattices", "[
 }
 
 TEST_CASE("nvfp4 two-level subjects are named by scale formula, scale rounding, normalization and elements", "[recipes]") {
-    struct Row {
-        const char *plugin, *point;
-        bool canonical;
-    };
-    const Row rows[] = {{"reference", "lesson/rne/division/nearest_first", true},
-                        {"mutant_scaled_nvfp4_te_recipe", "te/rne/reciprocal/rne", false},
-                        {"mutant_scaled_nvfp4_te_scale_half_up", "te/rnu/reciprocal/rne", false}};
-    for (const auto &r : rows) {
-        INFO(r.plugin);
-        auto s = plugin(r.plugin);
-        std::string error;
-        const auto f = rp::recipe_fingerprint(*s, NINFER_FORMAT_nvfp4, NINFER_ENCODER_nvfp4_two_level, error);
-        INFO(error);
-        REQUIRE(error.empty());
-        INFO(f.sentence);
-        CHECK(f.named == r.point);
-        CHECK(f.recipe->recipes == std::vector<std::string>{r.point});
-        CHECK(f.recipe->canonical == r.canonical);
-        CHECK(f.matched == f.inputs);
-    }
+    check_named({{"reference", "lesson/rne/division/nearest_first", true},
+                 {"mutant_scaled_nvfp4_te_recipe", "te/rne/reciprocal/rne", false},
+                 {"mutant_scaled_nvfp4_te_scale_half_up", "te/rnu/reciprocal/rne", false}},
+                NINFER_FORMAT_nvfp4, NINFER_ENCODER_nvfp4_two_level);
 }
 
 TEST_CASE("the probes separate every pair of points of the nvfp4 lattice", "[recipes]") {

@@ -104,16 +104,23 @@ std::uint8_t fp4_element(Fp4Elements elements, std::uint32_t x, long s) {
     return table_scan(x, s, elements == nearest_last);
 }
 
-RecipeBlock mxfp4_recipe_block(Mxfp4Scale scale, Fp4Elements elements, std::span<const std::uint32_t> x) {
-    RecipeBlock out;
+std::optional<std::uint32_t> finite_amax_word(std::span<const std::uint32_t> x) {
     std::uint32_t amax = 0;
     for (const auto w : x) {
-        if (!finite32(w)) {
-            out.status = NINFER_E_NONFINITE;
-            return out;
-        }
-        if ((w & 0x7FFFFFFFu) > amax) amax = w & 0x7FFFFFFFu;  // magnitudes order as their words
+        if (!finite32(w)) return std::nullopt;
+        amax = std::max(amax, w & 0x7FFFFFFFu);
     }
+    return amax;
+}
+
+RecipeBlock mxfp4_recipe_block(Mxfp4Scale scale, Fp4Elements elements, std::span<const std::uint32_t> x) {
+    RecipeBlock out;
+    const auto found = finite_amax_word(x);
+    if (!found) {
+        out.status = NINFER_E_NONFINITE;
+        return out;
+    }
+    const std::uint32_t amax = *found;
     const long s = amax == 0 ? -127 : mxfp4_scale_exponent(scale, amax);
     if (s + 127 < 0 || s + 127 > 254) {
         out.status = NINFER_E_SCALE_OVERFLOW;

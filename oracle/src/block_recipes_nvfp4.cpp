@@ -29,7 +29,6 @@ Real num(long v) {
 /// binary32(a * b), binary32(a / b) of exact values, each rounded once (nearest-even).
 std::uint32_t mul32(const Real &a, const Real &b) { return static_cast<std::uint32_t>(round_real(Real(a * b), f32(), kRne, kInf)); }
 std::uint32_t div32(const Real &a, const Real &b) { return static_cast<std::uint32_t>(round_quotient(a, b, f32(), kRne, kInf)); }
-bool finite32(std::uint32_t w) { return (w & 0x7F800000u) != 0x7F800000u; }
 
 /// The global step every point shares: the lesson's tensorScale = binary32(amax / 2688) and
 /// S_enc = binary32(2688 / amax), the stored d_w (Transformer Engine clamps S_enc at FLT_MAX;
@@ -79,14 +78,12 @@ std::uint32_t nvfp4_recipe_normalized(const Nvfp4Point &p, std::uint32_t tensor_
 RecipeBlock nvfp4_recipe_payload(const Nvfp4Point &p, std::uint64_t rows, std::uint64_t cols, std::span<const std::uint32_t> x) {
     if (cols % kNvfp4Group != 0 || x.size() != rows * cols) throw std::invalid_argument("nvfp4_recipe_payload: K % 16 or size");
     RecipeBlock out;
-    std::uint32_t amax = 0;
-    for (const auto w : x) {
-        if (!finite32(w)) {
-            out.status = NINFER_E_NONFINITE;
-            return out;
-        }
-        if ((w & 0x7FFFFFFFu) > amax) amax = w & 0x7FFFFFFFu;  // magnitudes order as their words
+    const auto found = finite_amax_word(x);
+    if (!found) {
+        out.status = NINFER_E_NONFINITE;
+        return out;
     }
+    const std::uint32_t amax = *found;
     Nvfp4Matrix m;
     m.rows = rows;
     m.cols = cols;
@@ -114,7 +111,7 @@ RecipeBlock nvfp4_recipe_payload(const Nvfp4Point &p, std::uint64_t rows, std::u
         for (std::uint64_t i = 0; i < kNvfp4Group; ++i) {
             const std::uint32_t q = nvfp4_recipe_normalized(p, amax, m.scales[b], block[i]);
             // a product past FLT_MAX (a zero scale under the reciprocal) saturates at 6
-            m.codes[b * kNvfp4Group + i] = finite32(q) ? fp4_element(p.elements, q, 0) : static_cast<std::uint8_t>((q >> 28 & 8) | 7);
+            m.codes[b * kNvfp4Group + i] = (q & 0x7F800000u) != 0x7F800000u ? fp4_element(p.elements, q, 0) : static_cast<std::uint8_t>((q >> 28 & 8) | 7);
         }
     }
     out.bytes = block_scale_encode(m);

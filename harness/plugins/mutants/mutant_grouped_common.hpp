@@ -46,6 +46,24 @@ struct AbsmaxSteps {
     }
 };
 
+/// The recipe steps (suites/RECIPES.md, the grouped lattice) the grouped recipe mutants combine:
+/// division for the reciprocal multiply, and the code roundings C roundf and a C cast.
+struct DivisionSteps : AbsmaxSteps {
+    static float normalized(float x, float scale32, float) { return x / scale32; }
+};
+template <class Base>
+struct TiesAwaySteps : Base {
+    static int code(const GroupedFormat &f, float v) {
+        return static_cast<int>(std::clamp(std::round(v), static_cast<float>(f.qmin), static_cast<float>(f.qmax)));
+    }
+};
+template <class Base>
+struct TruncationSteps : Base {
+    static int code(const GroupedFormat &f, float v) {
+        return static_cast<int>(std::clamp(std::trunc(v), static_cast<float>(f.qmin), static_cast<float>(f.qmax)));
+    }
+};
+
 /// One group by the steps of S; false when it fails.
 template <class S>
 bool absmax_group(const GroupedFormat &f, const float *x, std::size_t n, std::uint16_t &scale, std::int8_t *codes) {

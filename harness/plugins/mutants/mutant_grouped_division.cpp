@@ -4,9 +4,7 @@
 #include "mutant_grouped_common.hpp"
 
 namespace {
-struct Steps : ninfer::mutants::grouped::AbsmaxSteps {
-    static float normalized(float x, float scale32, float) { return x / scale32; }
-};
+using Steps = ninfer::mutants::grouped::DivisionSteps;
 struct M {
     static constexpr const char *name = "mutant_grouped_division";
     static constexpr const char *breaks = ninfer::suites::rule::grouped_absmax_reciprocal_multiply;

@@ -5,12 +5,7 @@
 #include "mutant_grouped_common.hpp"
 
 namespace {
-struct Steps : ninfer::mutants::grouped::AbsmaxSteps {
-    static float normalized(float x, float scale32, float) { return x / scale32; }
-    static int code(const ninfer::oracle::GroupedFormat &f, float v) {
-        return static_cast<int>(std::clamp(std::trunc(v), static_cast<float>(f.qmin), static_cast<float>(f.qmax)));
-    }
-};
+using Steps = ninfer::mutants::grouped::TruncationSteps<ninfer::mutants::grouped::DivisionSteps>;
 struct M {
     static constexpr const char *name = "mutant_grouped_division_truncation";
     static constexpr const char *breaks = ninfer::suites::rule::grouped_absmax_ties_to_even;

@@ -8,6 +8,7 @@
 
 #include <array>
 #include <cstdint>
+#include <optional>
 #include <span>
 #include <string_view>
 #include <vector>
@@ -47,6 +48,10 @@ struct RecipeBlock {
     std::int32_t status = NINFER_OK;
     std::vector<std::uint8_t> bytes;
 };
+
+/// The largest magnitude of binary32 words as a word (magnitudes order as their words), or
+/// nothing when one is not finite (every recipe's NINFER_E_NONFINITE).
+std::optional<std::uint32_t> finite_amax_word(std::span<const std::uint32_t> x);
 
 /// The block of 32 binary32 words under (scale rule, element rounding). An all-zero block
 /// stores the byte 0 (2^-127) under every rule.

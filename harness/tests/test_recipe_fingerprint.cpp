@@ -40,6 +40,17 @@ std::vector<std::vector<rp::Encoded>> encodes(const rp::Lattice &l) {
     return out;
 }
 
+/// Every pair of the lattice's points gives different bytes on some probe.
+void check_separated(const rp::Lattice &l) {
+    const auto bytes = encodes(l);
+    for (std::size_t i = 0; i < l.points.size(); ++i)
+        for (std::size_t j = i + 1; j < l.points.size(); ++j) {
+            const bool apart = bytes[i] != bytes[j];
+            INFO(l.points[i].name() << " vs " << l.points[j].name());
+            CHECK(apart);
+        }
+}
+
 /// A subject and the point the fingerprint must name it as.
 struct Named {
     const char *plugin, *point;
@@ -141,13 +152,7 @@ TEST_CASE("the probes separate every pair of points of the MXFP4 lattice", "[rec
     for (const auto method : {NINFER_ENCODER_mxfp4_ocp, NINFER_ENCODER_ggml_quantize_ref}) {
         const auto l = rp::lattice_of(NINFER_FORMAT_gguf_mxfp4, method);
         REQUIRE(l.points.size() == 15);
-        const auto bytes = encodes(l);
-        for (std::size_t i = 0; i < l.points.size(); ++i)
-            for (std::size_t j = i + 1; j < l.points.size(); ++j) {
-                const bool apart = bytes[i] != bytes[j];
-                INFO(l.points[i].name() << " vs " << l.points[j].name());
-                CHECK(apart);
-            }
+        check_separated(l);
     }
 }
 
@@ -179,13 +184,8 @@ TEST_CASE("the probes separate every pair of points of the grouped lattices", "[
     for (const auto format : {NINFER_FORMAT_q4_g64_fp16, NINFER_FORMAT_q8_g32_fp16}) {
         const auto l = rp::lattice_of(format, NINFER_ENCODER_grouped_absmax);
         REQUIRE(l.points.size() == 6);
-        const auto bytes = encodes(l);
-        for (std::size_t i = 0; i < l.points.size(); ++i)
-            for (std::size_t j = i + 1; j < l.points.size(); ++j) {
-                const bool apart = bytes[i] != bytes[j];
-                INFO(format << ": " << l.points[i].name() << " vs " << l.points[j].name());
-                CHECK(apart);
-            }
+        INFO(format);
+        check_separated(l);
     }
 }
 
@@ -204,11 +204,5 @@ TEST_CASE("the probes separate every pair of points of the nvfp4 lattice", "[rec
         INFO(p.slug);
         CHECK(p.shape == std::vector<std::uint64_t>{128, 64});
     }
-    const auto bytes = encodes(l);
-    for (std::size_t i = 0; i < l.points.size(); ++i)
-        for (std::size_t j = i + 1; j < l.points.size(); ++j) {
-            const bool apart = bytes[i] != bytes[j];
-            INFO(l.points[i].name() << " vs " << l.points[j].name());
-            CHECK(apart);
-        }
+    check_separated(l);
 }

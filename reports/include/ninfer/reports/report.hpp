@@ -215,7 +215,7 @@ struct SrFingerprint {
 /// The recipe of a block quantizer (issue 34 item 6; suites/RECIPES.md): its lattice's family,
 /// the point's coordinates (axis, value) and every point consistent with the probes.
 struct RecipeFingerprint {
-    std::string family;                                              ///< "mxfp4", "grouped"
+    std::string family;                                              ///< "mxfp4", "grouped", "nvfp4"
     std::vector<std::pair<std::string, std::string>> coordinates;     ///< (axis, value) of the named or nearest point
     std::vector<std::string> recipes;                                ///< the consistent points (empty: none)
     bool canonical = false;                                          ///< the named point is the method's own recipe

@@ -5,6 +5,8 @@
 #   scripts/same_reports.sh snapshot DIR   run the main job (scripts/main.sh) and keep, under DIR,
 #                                          its reports and the CLI's listings, normalized
 #   scripts/same_reports.sh compare A B    diff two snapshots; exit 1 on any difference
+#   scripts/report_classes.py A B [WORKTREE...]  where they differ: every difference classified
+#                                          (a JSON path or a generalized line), counted, one file named
 # A cheaper snapshot, for a shared machine: NINFER_SAME_PLUGINS="reference mutant_x ..." runs only
 # those plugins (as the main job runs each, one after another, without the sweeps and the page) at
 # NINFER_LEVEL (default full), with the CLI of NINFER_BUILD (default build/ci, built beforehand).

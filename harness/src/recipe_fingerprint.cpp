@@ -100,6 +100,7 @@ std::vector<Probe> mxfp4_probes() {
 Lattice mxfp4_lattice(std::uint32_t method) {
     Lattice l;
     l.family = "mxfp4";
+    l.probe_unit = "blocks";
     l.format = NINFER_FORMAT_gguf_mxfp4;
     l.layout = NINFER_LAYOUT_ggml_blocks_v1;
     l.method = method;
@@ -185,6 +186,7 @@ Lattice grouped_lattice(std::uint32_t format) {
     const auto &f = *abi::find_id(abi::kGroupedFormats, format);
     Lattice l;
     l.family = "grouped";
+    l.probe_unit = "groups";
     l.format = format;
     l.layout = NINFER_LAYOUT_row_split_k128_v1;
     l.method = NINFER_ENCODER_grouped_absmax;
@@ -313,6 +315,7 @@ std::vector<Probe> nvfp4_probes() {
 Lattice nvfp4_lattice() {
     Lattice l;
     l.family = "nvfp4";
+    l.probe_unit = "tensors";
     l.format = NINFER_FORMAT_nvfp4;
     l.layout = NINFER_LAYOUT_block_scale_k16_m128x4_v1;
     l.method = NINFER_ENCODER_nvfp4_two_level;
@@ -455,7 +458,7 @@ reports::Fingerprint recipe_fingerprint(Subject &s, std::uint32_t format, std::u
     for (const auto i : m.consistent) r.recipes.push_back(l.points[i].name());
     r.canonical = !m.consistent.empty() && m.nearest == l.canonical;
     const std::string head = fmt::format("quant_encode {} by {} (recipe probes: {} {})", f.target, method_name, m.probes,
-                                         l.family == "grouped" ? "groups" : l.family == "nvfp4" ? "tensors" : "blocks");
+                                         l.probe_unit);
     if (!m.consistent.empty()) {
         f.named = point.name();
         for (std::size_t i = 1; i < m.consistent.size(); ++i)

@@ -36,7 +36,8 @@ struct Point {
 
 /// A lattice of one family on one format and encoder method.
 struct Lattice {
-    std::string family;              ///< "mxfp4", "grouped"
+    std::string family;              ///< "mxfp4", "grouped", "nvfp4"
+    std::string probe_unit;          ///< what one probe is, for the sentence: "blocks", "groups", "tensors"
     std::uint32_t format = 0, layout = 0, method = 0;
     std::vector<std::string> axes;   ///< axis names ("scale", "elements")
     std::vector<Point> points;

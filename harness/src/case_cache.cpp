@@ -220,7 +220,8 @@ bool same_case(const Case &a, const Case &b) {
            a.shape == b.shape && a.count == b.count && a.inputs == b.inputs && a.expect.status == b.expect.status &&
            a.expect.detail == b.expect.detail && a.expect.outputs == b.expect.outputs &&
            a.expect.accept == b.expect.accept && a.expect.reading == b.expect.reading &&
-           a.expect.choice == b.expect.choice && a.expect.alternatives == b.expect.alternatives && a.nan == b.nan;
+           a.expect.choice == b.expect.choice && a.expect.alternatives == b.expect.alternatives &&
+           a.expect.mask == b.expect.mask && a.nan == b.nan;
 }
 
 /// The case lines of `cases`, each read back and compared with its case: a run from the cache

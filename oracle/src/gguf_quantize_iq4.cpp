@@ -7,7 +7,8 @@
 //
 // Readings (oracle/GGUF.md, "iq4_nl and iq4_xs"):
 // - iq4_nl (ntry -1) skips a block whose largest magnitude is below GROUP_MAX_EPS and then packs
-//   its codes from an array it never wrote: such a block is refused (NINFER_E_METHOD).
+//   its codes from an array it never wrote: such a block is refused (NINFER_E_METHOD), and ggml's
+//   own block, d = 0 with any codes, is the partial outcome the suite accepts besides.
 // - A NaN that a finite block's arithmetic makes (inf - inf, inf / inf) is x86's default NaN
 //   0xFFC00000: its binary16 image, where ggml stores it as d, is 0xFE00.
 #include <array>
@@ -151,6 +152,11 @@ GgufQuantized iq4_impl(std::span<const W> x, int ntry, const char *name) {
             out.message = fmt::format("{}: every |x| is below GROUP_MAX_EPS (1e-15f); ggml's quantizer stores codes it never "
                                       "computed (oracle/GGUF.md, iq4_nl and iq4_xs)", name);
             out.block.clear();
+            out.partial.assign(block_size(F::gguf_iq4_nl), 0);  // d = binary16 +0, as ggml stores it
+            out.partial_mask.assign(out.partial.size(), 0);
+            const std::size_t d = field_at(F::gguf_iq4_nl, "d");
+            out.partial_mask[d] = 0xFF;      // d's low byte
+            out.partial_mask[d + 1] = 0x7F;  // d's high byte but its sign: -0 decodes every value to a zero too
             return out;
         }
         const std::uint16_t dh = fp16_x86(scales[0]);

@@ -44,7 +44,7 @@ const char *nan_policy_name(NanPolicy p) {
 }
 
 std::vector<Alternative> outcomes(const Expect &e) {
-    std::vector<Alternative> all{{e.choice, e.status, e.detail, e.outputs}};
+    std::vector<Alternative> all{{e.choice, e.status, e.detail, e.outputs, e.mask}};
     all.insert(all.end(), e.alternatives.begin(), e.alternatives.end());
     return all;
 }
@@ -55,6 +55,7 @@ Case with_outcome(const Case &c, const Alternative &outcome) {
     one.expect.status = outcome.status;
     one.expect.detail = outcome.detail;
     one.expect.outputs = outcome.outputs;
+    one.expect.mask = outcome.mask;
     one.expect.alternatives.clear();
     return one;
 }
@@ -72,6 +73,17 @@ void add_alternative(Case &c, const std::string &reading, const std::string &cho
     c.expect.reading = reading;
     c.expect.choice = choice;
     c.expect.alternatives.push_back(std::move(other));
+}
+
+Planes masked_expectation(const Planes &expected, const Planes &mask, const Planes &actual) {
+    Planes out = expected;
+    for (auto &p : out) {
+        const Plane *m = find_plane(mask, p.name), *a = find_plane(actual, p.name);
+        if (!m || !a || m->bytes.size() != p.bytes.size() || a->bytes.size() != p.bytes.size()) continue;
+        for (std::size_t i = 0; i < p.bytes.size(); ++i)
+            p.bytes[i] = static_cast<std::uint8_t>((p.bytes[i] & m->bytes[i]) | (a->bytes[i] & ~m->bytes[i]));
+    }
+    return out;
 }
 
 Case base_case(const std::string &rule, const std::string &slug, Level level, const std::string &source) {

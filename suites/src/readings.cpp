@@ -214,6 +214,12 @@ const std::vector<Entry> &table() {
                             "all-zero block", {}},
         {"gguf.decode.", F, kGgml, {}},
         {"gguf.quantize.", F, kGgmlQuantize, {}},
+        {"gguf.quantize.gguf_iq4_nl", O,
+         "below GROUP_MAX_EPS ggml's quantize_row_iq4_nl_ref stores d = 0 and packs codes it never computed: no byte "
+         "but d is defined, and every value of such a block decodes to a zero (oracle/GGUF.md, \"iq4_nl and iq4_xs\")",
+         {{"refuse", "NINFER_E_METHOD: the method has no defined bytes for the block"},
+          {"zero_scale", "ggml's block: d a binary16 zero (+0 as ggml stores it, or -0), any codes; every other block of the "
+                         "row as ggml's method writes it"}}},
         // ---- linear ----
         {"linear.registry", F, kAbiStatus, {}},
         {"linear.shape", F, kAbiStatus, {}},

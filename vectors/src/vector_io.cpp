@@ -391,13 +391,26 @@ void read_open_reading(const nlohmann::json &ex, Case &c, const PlaneReader &rea
     for (std::size_t i = 0; i < alts.size(); ++i) {
         const std::string ctx = "expect.alternatives[" + std::to_string(i) + "].";
         if (!alts[i].is_object()) fail(where, "key \"" + ctx + "\": expected an object");
-        require_exact_keys(alts[i], {"name", "status", "detail", "outputs"}, where, ctx);
+        // A partial outcome (version 4 addition) also carries "mask": its defined bits, plane by plane.
+        const bool partial = alts[i].contains("mask");
+        if (partial) require_exact_keys(alts[i], {"name", "status", "detail", "outputs", "mask"}, where, ctx);
+        else require_exact_keys(alts[i], {"name", "status", "detail", "outputs"}, where, ctx);
         suites::Alternative a;
         a.name = get_string(alts[i], "name", where, ctx);
         a.status = read_status(alts[i], where, ctx);
         a.detail = static_cast<std::uint32_t>(get_u64(alts[i], "detail", where, 0xFFFFFFFFu, ctx));
         a.outputs = reader.read(field(alts[i], "outputs", where, ctx), outputs, ob, a.status == NINFER_OK ? c.count : 0,
                                 ctx + "outputs");
+        if (partial) {
+            a.mask = reader.read(field(alts[i], "mask", where, ctx), outputs, ob, a.status == NINFER_OK ? c.count : 0, ctx + "mask");
+            if (a.status != NINFER_OK || a.mask.empty()) fail(where, "key \"" + ctx + "mask\": expected the masks of an ok outcome's output planes");
+            for (const auto &m : a.mask) {
+                const auto *o = suites::find_plane(a.outputs, m.name);
+                if (!o || o->bytes.size() != m.bytes.size())
+                    fail(where, "key \"" + ctx + "mask." + std::string(abi::plane_name(m.name)) +
+                                    "\": expected as many bytes as the outcome's plane of that name");
+            }
+        }
         c.expect.alternatives.push_back(std::move(a));
     }
     check_outcome_names(c, where);
@@ -485,13 +498,20 @@ std::string case_to_line(const Case &c) {
         e["reading"] = c.expect.reading;
         e["choice"] = c.expect.choice;
         e["alternatives"] = ordered_json::array();
-        for (const auto &a : c.expect.alternatives)
-            e["alternatives"].push_back({{"name", a.name},
-                                         {"status", status_name(a.status)},
-                                         {"detail", a.detail},
-                                         {"outputs", plane_json(a.outputs, planes.outputs, words ? suites::out_word_bytes(c) : 0,
-                                                                a.status == NINFER_OK, "alternative output")}});
+        for (const auto &a : c.expect.alternatives) {
+            ordered_json alt{{"name", a.name},
+                             {"status", status_name(a.status)},
+                             {"detail", a.detail},
+                             {"outputs", plane_json(a.outputs, planes.outputs, words ? suites::out_word_bytes(c) : 0,
+                                                    a.status == NINFER_OK, "alternative output")}};
+            if (!a.mask.empty())
+                alt["mask"] = plane_json(a.mask, planes.outputs, words ? suites::out_word_bytes(c) : 0, a.status == NINFER_OK,
+                                         "alternative mask");
+            e["alternatives"].push_back(std::move(alt));
+        }
     }
+    if (!c.expect.mask.empty())
+        throw std::logic_error("vector writer: case " + c.id + ": the expected outcome is partial (only an alternative may be)");
     j["expect"] = std::move(e);
     j["nan"] = suites::nan_policy_name(c.nan);
     return j.dump();

@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0
-// Seeded bug: iq4_nl answers a block whose every |x| is below GROUP_MAX_EPS (1e-15f) with bytes,
-// d = 0 and every code 8 (what ggml's ntry > 0 path would store), where ggml's
-// quantize_row_iq4_nl_ref packs codes it never wrote and the suite's reading refuses the block
-// (NINFER_E_METHOD; oracle/GGUF.md, "iq4_nl and iq4_xs").
+// Seeded bug: iq4_nl answers a block whose every |x| is below GROUP_MAX_EPS (1e-15f) with a
+// nonzero scale, d = 0x0001 (binary16's least subnormal, a producer's guard against a zero
+// divisor) and every code 8, so the block decodes to 2^-24 where ggml's block (d = 0, codes
+// undefined) decodes to zeros; the refusal and ggml's zero scale both conform
+// (oracle/GGUF.md, "iq4_nl and iq4_xs").
 #include <algorithm>
 #include <cstring>
 #include <vector>
@@ -13,7 +14,7 @@
 namespace {
 namespace g = ninfer::mutants::gguf;
 
-/// The whole payload, each block the reference's bytes or, below the threshold, d 0 and codes 8.
+/// The whole payload, each block the reference's bytes or, below the threshold, d 0x0001 and codes 8.
 bool encode_every_block(const ninfer_call_v2 *c) {
     const auto src = ninfer::mutants::v2::input_bytes(c, NINFER_PLANE_SOURCE);
     ninfer_output_plane *payload = ninfer_find_output(c, NINFER_PLANE_PAYLOAD);
@@ -25,8 +26,9 @@ bool encode_every_block(const ninfer_call_v2 *c) {
     auto *out = static_cast<std::uint8_t *>(payload->data);
     for (std::size_t i = 0; i < blocks; ++i) {
         std::uint8_t *b = out + 18 * i;
-        if (!g::gn::iq4_block(32, -1, x.data() + 32 * i, b)) {  // the bug: bytes instead of the refusal
-            b[0] = b[1] = 0;
+        if (!g::gn::iq4_block(32, -1, x.data() + 32 * i, b)) {
+            b[0] = 1;  // the bug: d = 0x0001, not a zero
+            b[1] = 0;
             std::fill(b + 2, b + 18, std::uint8_t{0x88});
         }
     }

@@ -590,16 +590,28 @@ Case quantize_case(const std::string &rule, const std::string &slug, Level level
         c.expect.status = NINFER_E_INVALID_ARGUMENT;
         return c;
     }
-    Bytes out;
+    // Each block's bytes; where ggml's block is partly undefined (GgufQuantized::partial), the
+    // refusal is expected and ggml's own block, its defined bits alone, is the other outcome.
+    Bytes out, mask;
+    bool partial = false;
     for (std::size_t at = 0; at < x.size(); at += t.block_values) {
         const auto q = gguf_quantize_block_ref(t, std::span<const std::uint32_t>(x).subspan(at, t.block_values));
-        if (q.status != NINFER_OK) {
+        if (q.status != NINFER_OK && q.partial.empty()) {
             c.expect.status = q.status;
             return c;
         }
-        out.insert(out.end(), q.block.begin(), q.block.end());
+        if (q.status != NINFER_OK) c.expect.status = q.status;
+        partial |= !q.partial.empty();
+        out.insert(out.end(), q.partial.empty() ? q.block.begin() : q.partial.begin(), q.partial.empty() ? q.block.end() : q.partial.end());
+        if (q.partial.empty()) mask.insert(mask.end(), q.block.size(), 0xFF);
+        else mask.insert(mask.end(), q.partial_mask.begin(), q.partial_mask.end());
     }
-    c.expect.output(NINFER_PLANE_PAYLOAD) = std::move(out);
+    if (!partial) {
+        c.expect.output(NINFER_PLANE_PAYLOAD) = std::move(out);
+        return c;
+    }
+    add_alternative(c, rule, "refuse",
+                    {"zero_scale", NINFER_OK, 0, {{NINFER_PLANE_PAYLOAD, 0, std::move(out)}}, {{NINFER_PLANE_PAYLOAD, 0, std::move(mask)}}});
     return c;
 }
 

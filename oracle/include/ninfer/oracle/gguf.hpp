@@ -58,6 +58,10 @@ struct GgufQuantized {
                                       ///< NINFER_E_METHOD (iq4_nl below GROUP_MAX_EPS: ggml's bytes undefined)
     std::string message;
     std::vector<std::uint8_t> block;  ///< the block's bytes, as ggml writes them
+    /// NINFER_E_METHOD where ggml writes a block part of which is undefined: the block's bytes
+    /// (`partial`) and which bits of them ggml defines (`partial_mask`, 1 bits). iq4_nl below
+    /// GROUP_MAX_EPS: d a zero of either sign (every value decodes to a zero), every code free.
+    std::vector<std::uint8_t> partial, partial_mask;
 };
 
 /// Whether the oracle reproduces ggml's quantize_row_<type>_ref for the type.

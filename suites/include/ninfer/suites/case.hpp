@@ -69,8 +69,16 @@ struct Alternative {
     std::int32_t status = NINFER_OK;
     std::uint32_t detail = 0;
     Planes outputs;
+    /// Output planes whose bytes are only partly defined: per plane of `outputs`, one mask byte per
+    /// byte, whose 1 bits must equal `outputs`' and whose 0 bits are free (ggml's iq4_nl below
+    /// GROUP_MAX_EPS: a zero scale, any codes). Empty: every bit of every output plane counts.
+    Planes mask{};
     bool operator==(const Alternative &) const = default;
 };
+
+/// `expected` with the bits that `mask` leaves free taken from `actual` (planes of another size,
+/// or absent from either, unchanged): what a reply is compared with under a partial outcome.
+Planes masked_expectation(const Planes &expected, const Planes &mask, const Planes &actual);
 
 /// What the oracle expects of a call.
 struct Expect {
@@ -93,6 +101,9 @@ struct Expect {
     std::string reading{};
     std::string choice{};
     std::vector<Alternative> alternatives{};
+    /// The expected outcome's mask (Alternative::mask): set only when `run --pin` chose a partial
+    /// outcome; empty otherwise.
+    Planes mask{};
     /// The expected bytes of an output plane (appended when absent; const: empty when absent).
     std::vector<std::uint8_t> &output(std::uint32_t name) { return plane_bytes(outputs, name); }
     const std::vector<std::uint8_t> &output(std::uint32_t name) const { return plane_bytes(outputs, name); }

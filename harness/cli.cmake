@@ -130,6 +130,24 @@ if(NINFER_BUILD_TESTS)
     COMMAND bash ${CMAKE_CURRENT_LIST_DIR}/tests/refresh_docs_stale_test.sh ${Python3_EXECUTABLE}
             $<TARGET_FILE:ninfer-conform> ${PROJECT_SOURCE_DIR} ${CMAKE_CURRENT_BINARY_DIR}/refresh-docs-stale-test)
   set_tests_properties("docs: a stale shown output and an unmarked one are named" PROPERTIES LABELS docs TIMEOUT 120)
+  # The ecosystem subjects (docs/ECOSYSTEM.md; skipped before scripts/ecosystem/install.sh): real
+  # libraries judged at level full, and the matrix of docs/ECOSYSTEM.md regenerated from their runs.
+  add_test(NAME "ecosystem: real libraries pass what they document at level full"
+    COMMAND bash ${CMAKE_CURRENT_LIST_DIR}/tests/ecosystem_test.sh $<TARGET_FILE:ninfer-conform> ${Python3_EXECUTABLE}
+            ${PROJECT_SOURCE_DIR} ${CMAKE_CURRENT_BINARY_DIR}/ecosystem-test)
+  add_test(NAME "ecosystem: docs/ECOSYSTEM.md's matrix is what the runs give, but the 2^32 sweeps"
+    COMMAND ${Python3_EXECUTABLE} ${PROJECT_SOURCE_DIR}/scripts/ecosystem/matrix.py --check --quick
+            $<TARGET_FILE:ninfer-conform> ${PROJECT_SOURCE_DIR})
+  add_test(NAME "ecosystem: docs/ECOSYSTEM.md's matrix is what the runs give, its 2^32 sweeps too"
+    COMMAND ${Python3_EXECUTABLE} ${PROJECT_SOURCE_DIR}/scripts/ecosystem/matrix.py --check
+            $<TARGET_FILE:ninfer-conform> ${PROJECT_SOURCE_DIR})
+  set_tests_properties("ecosystem: real libraries pass what they document at level full"
+                       "ecosystem: docs/ECOSYSTEM.md's matrix is what the runs give, but the 2^32 sweeps"
+    PROPERTIES LABELS ecosystem SKIP_RETURN_CODE 77 TIMEOUT 900
+               ENVIRONMENT "NINFER_ECOSYSTEM_DIR=${NINFER_ECOSYSTEM_DIR}")
+  set_tests_properties("ecosystem: docs/ECOSYSTEM.md's matrix is what the runs give, its 2^32 sweeps too"
+    PROPERTIES LABELS "ecosystem;long" SKIP_RETURN_CODE 77 TIMEOUT 1800
+               ENVIRONMENT "NINFER_ECOSYSTEM_DIR=${NINFER_ECOSYSTEM_DIR}")
   # The numpy example in binary frames and JSON lines (skipped without numpy).
   add_test(NAME "harness: the numpy example gives the same report in binary frames and JSON lines"
     COMMAND bash ${CMAKE_CURRENT_LIST_DIR}/tests/numpy_codec_test.sh $<TARGET_FILE:ninfer-conform> ${Python3_EXECUTABLE}

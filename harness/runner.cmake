@@ -7,6 +7,7 @@ target_sources(ninfer_harness PRIVATE
   ${CMAKE_CURRENT_LIST_DIR}/src/baseline.cpp
   ${CMAKE_CURRENT_LIST_DIR}/src/case_cache.cpp
   ${CMAKE_CURRENT_LIST_DIR}/src/runner.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/src/policy.cpp
   ${CMAKE_CURRENT_LIST_DIR}/src/suggest.cpp
   ${CMAKE_CURRENT_LIST_DIR}/src/progress.cpp
   ${CMAKE_CURRENT_LIST_DIR}/src/sweep.cpp

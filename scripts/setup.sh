@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: Apache-2.0
-# Installs what ninfer-conform needs on Debian 12, as root (`--clang`: also clang). Idempotent: installs only what is
-# missing, so a second run changes nothing and needs no network.
+# Installs what ninfer-conform needs on Debian 12, as root (`--clang`: also clang), and the libraries of the
+# ecosystem subjects (scripts/ecosystem/install.sh). Idempotent: installs only what is missing, so a second run
+# changes nothing and needs no network.
 set -euo pipefail
 
 packages=(
@@ -35,6 +36,9 @@ if ((${#missing[@]})); then
 else
   echo "setup: all ${#packages[@]} packages present"
 fi
+
+# The ecosystem subjects' libraries (docs/ECOSYSTEM.md): Debian and npm packages at pinned versions.
+bash "$(dirname "$0")/ecosystem/install.sh"
 
 if [[ -x /usr/local/cuda/bin/nvcc ]]; then
   echo "setup: CUDA toolkit found at /usr/local/cuda: gpu/ will be built"

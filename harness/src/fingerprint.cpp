@@ -72,36 +72,65 @@ const std::vector<std::uint64_t> &sparse_tops() {
     return tops;
 }
 
+/// The 2048 11-bit fraction tops in graded order: fewest bits set first, then increasing (the budget sample).
+const std::vector<std::uint64_t> &graded_tops() {
+    static const std::vector<std::uint64_t> tops = [] {
+        std::vector<std::uint64_t> v(2048);
+        for (std::uint64_t t = 0; t < 2048; ++t) v[t] = t;
+        std::stable_sort(v.begin(), v.end(), [](std::uint64_t a, std::uint64_t b) { return std::popcount(a) < std::popcount(b); });
+        return v;
+    }();
+    return tops;
+}
+
+/// A top's rank in graded order.
+std::uint32_t graded_rank(std::uint64_t top) {
+    static const std::vector<std::uint32_t> rank = [] {
+        std::vector<std::uint32_t> r(2048);
+        for (std::uint32_t i = 0; i < 2048; ++i) r[graded_tops()[i]] = i;
+        return r;
+    }();
+    return rank[top & 0x7FF];
+}
+
 /// The sample's size, before `extra`.
-std::uint64_t sample_size(Domain::Kind kind, const oracle::WordFormat &src) {
+std::uint64_t sample_size(const Domain &d, const oracle::WordFormat &src) {
     constexpr std::uint64_t lows = std::size(kStratifiedLow);
-    switch (kind) {
+    switch (d.kind) {
     case Domain::Kind::all: return src.bits >= 64 ? ~0ull : 1ull << src.bits;
     case Domain::Kind::stratified: return (1ull << 20) * lows;
     case Domain::Kind::sparse: return 512 * sparse_tops().size() * lows;
+    case Domain::Kind::budget: return 512ull * d.tops * lows;
     }
     return 0;
 }
 
 }  // namespace
 
-std::uint64_t Domain::size(const oracle::WordFormat &src) const { return sample_size(kind, src) + extra.size(); }
+std::uint64_t Domain::size(const oracle::WordFormat &src) const { return sample_size(*this, src) + extra.size(); }
 
 bool Domain::holds(const oracle::WordFormat &src, std::uint64_t w) const {
-    if (kind == Kind::all) return w < sample_size(kind, src);
+    if (kind == Kind::all) return w < sample_size(*this, src);
     if (std::find(std::begin(kStratifiedLow), std::end(kStratifiedLow), w & 0xFFF) == std::end(kStratifiedLow)) return false;
-    return kind == Kind::stratified || std::popcount((w >> 12) & 0x7FF) <= 2;
+    switch (kind) {
+    case Kind::sparse: return std::popcount((w >> 12) & 0x7FF) <= 2;
+    case Kind::budget: return graded_rank(w >> 12) < tops;
+    default: return true;
+    }
 }
 
 std::string Domain::text() const {
-    const std::string base = name() + " domain";
-    return extra.empty() ? base : fmt::format("{} + {} failed input{}", base, extra.size(), extra.size() == 1 ? "" : "s");
+    std::string base = name() + " domain";
+    if (kind == Kind::budget) base += fmt::format(" ({} of 2 048 fraction tops)", grouped(tops));
+    if (extra.empty()) return base;
+    return fmt::format("{} + {} {} input{}", base, grouped(extra.size()), extra_are_case_inputs ? "case" : "failed",
+                       extra.size() == 1 ? "" : "s");
 }
 
 std::uint64_t Domain::word(std::uint64_t index) const {
     constexpr std::uint64_t lows = std::size(kStratifiedLow);
     if (!extra.empty() && kind != Kind::all) {  // a 32-bit sample: its size does not depend on the format
-        const std::uint64_t base = sample_size(kind, oracle::kBinary64);
+        const std::uint64_t base = sample_size(*this, oracle::kBinary64);
         if (index >= base) return extra[index - base];
     }
     const std::uint64_t low = kStratifiedLow[index % lows], k = index / lows;
@@ -112,6 +141,7 @@ std::uint64_t Domain::word(std::uint64_t index) const {
         const auto &tops = sparse_tops();
         return ((k / tops.size()) << 11 | tops[k % tops.size()]) << 12 | low;  // sign and exponent, fraction top
     }
+    case Kind::budget: return ((k / tops) << 11 | graded_tops()[k % tops]) << 12 | low;
     }
     return 0;
 }
@@ -121,6 +151,7 @@ std::string Domain::name() const {
     case Kind::all: return "all";
     case Kind::stratified: return "stratified";
     case Kind::sparse: return "sparse";
+    case Kind::budget: return "budget";
     }
     return "?";
 }
@@ -133,7 +164,8 @@ Tally::Tally(const Target &t) : target_(t), shape_(t.shape()) {
     subnormals_ = lattice::subnormal_choices(shape_);
     signless_ = lattice::signless_choices(shape_);
     tiny_ = lattice::tiny_choices(shape_);
-    if (!source_has_nan(*shape_.src)) {
+    nan_inputs_out_ = t.op == NINFER_OP_convert && !source_has_nan(*shape_.dst);
+    if (!source_has_nan(*shape_.src) || nan_inputs_out_) {
         const Policy named = t.named_policy();
         nans_.push_back({named.nan, named.nan_word});  // no NaN input: the dimension is moot
     } else {
@@ -205,6 +237,7 @@ std::size_t Tally::cell_index(std::uint8_t dims, const Policy &p) const {
 
 void Tally::add(std::uint64_t index, std::uint64_t input, std::uint64_t actual) {
     const auto d = lattice::decompose(shape_, input);
+    if (d.nan && nan_inputs_out_) return;
     ++class_inputs_[static_cast<int>(d.cls)];
     if (d.nan) add_nan(index, input, actual);
     auto &cells = cells_[static_cast<std::size_t>(d.cls) * lattice::kDimCombinations + d.dims];
@@ -422,6 +455,7 @@ reports::Fingerprint conclude(const Tally &t, const Domain &d) {
     if (lattice::signless_choices(shape).size() > 1) f.signless = lattice::signless_name(p.signless);  // unsigned targets
     if (lattice::tiny_choices(shape).size() > 1) f.tiny = lattice::tiny_name(p.tiny);
     f.policy_text = lattice::policy_text(shape, p);
+    if (t.target().op == NINFER_OP_convert) f.point = lattice::policy_spelling(shape, p);
     f.named = named_conversion(t.target(), p);
     // the same words on every input: only certain when both match every input
     for (std::size_t i = 0; i < policies.size() && least == 0; ++i)

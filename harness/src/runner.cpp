@@ -158,6 +158,7 @@ void check_pins(const std::map<std::string, std::string> &pins) {
 
 CaseSet collect_cases(const RunOptions &opts) {
     check_pins(opts.pins);
+    check_policies(opts.policies);
     CaseSet set;
     for (const auto &name : opts.suites)
         if (!suites::find_suite(name))
@@ -209,6 +210,7 @@ CaseSet collect_cases(const RunOptions &opts) {
     }
     progress.finish();
     apply_pins(set.cases, opts.pins);
+    apply_policies(set.cases, opts.policies);
     return set;
 }
 
@@ -510,6 +512,7 @@ reports::Report run_cases(Subject &s, const CaseSet &set, const RunOptions &opts
     rep.options.emplace();
     rep.options->max_mismatches = opts.max_mismatches;
     rep.options->pins = opts.pins;
+    rep.options->policies = opts.policies;
     if (!opts.case_cache.empty()) rep.options->case_cache = reports::CaseCacheUse{opts.case_cache.string(), opts.case_cache_key.id};
     rep.host = reports::host_description();
     rep.started_at = reports::utc_now();

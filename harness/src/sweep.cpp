@@ -173,6 +173,10 @@ struct SweepCounters {
 /// The expected words of source words first .. first+n-1 into `out` (n * ob bytes).
 void native_expected(const Plan &p, std::uint64_t first, std::uint64_t n, std::uint8_t *in, std::uint8_t *out) {
     wire::fill_iota(in, first, p.ib, n);
+    if (p.o->policy) {  // --policy: the lattice point's words (the oracle's exact integer logic)
+        policy_words(*p.o->policy, in, out, n);
+        return;
+    }
     if (p.o->op == NINFER_OP_convert) {
         native::convert_batch(p.g.conv->id, in, out, n);
         return;
@@ -385,6 +389,10 @@ void apply_profile_rule(Geometry &g, const SweepOptions &o) {
         g.rule = suites::nan_payload_rule(*g.conv);
     }
     if (o.nan_sign && o.nan_payload) throw UsageError("--nan-sign with --nan-payload: a sweep judges one profile rule");
+    if (o.policy && (o.nan_sign || o.nan_payload))
+        throw UsageError("--policy with --nan-payload or --nan-sign: the policy decides every NaN word");
+    if (o.policy && o.expected == SweepExpected::oracle)
+        throw UsageError("--policy with --expected oracle: the policy's words come from the oracle's lattice already");
     if (o.nan_sign) {
         if (o.op != NINFER_OP_convert || !suites::nan_principle(*g.conv).sign_profile)
             throw UsageError(fmt::format("--nan-sign: {} has no NaN sign profile (oracle/README.md)", g.rule));
@@ -394,7 +402,7 @@ void apply_profile_rule(Geometry &g, const SweepOptions &o) {
 
 /// The rule's NaN policy of the NaN principle, as `run` (decode too: suites/nan_principle.hpp).
 suites::NanPolicy nan_policy_of(const SweepOptions &o, const Geometry &g) {
-    return o.nan_payload                  ? suites::NanPolicy::exact
+    return o.nan_payload || o.policy      ? suites::NanPolicy::exact
            : o.nan_sign                ? suites::NanPolicy::same_sign
            : o.op == NINFER_OP_convert ? suites::nan_principle(*g.conv).policy
                                        : suites::decode_nan_principle(*g.src).policy;
@@ -439,7 +447,7 @@ void describe_sweep(reports::Report &rep, Subject &s, const SweepOptions &o, con
     rep.extra = {{"sweep", g.rule},
                  {"start", oracle::word_hex(*g.src, o.start)},
                  {"count", std::to_string(r.count)},
-                 {"expected", o.expected == SweepExpected::oracle ? "oracle" : "native"},
+                 {"expected", o.policy ? "policy" : o.expected == SweepExpected::oracle ? "oracle" : "native"},
                  {"max_mismatches", std::to_string(o.max_mismatches)}};
     if (o.shard_count > 0) {
         rep.extra["shard"] = shard_text(o);

@@ -265,11 +265,14 @@ TEST_CASE("the mutant counts the documents state are those of harness/plugins/mu
     CHECK(number_in(harness, R"(grouped families \((\d+) of the \d+\) are ABI 1)") == c.all - c.all_abi2);
     CHECK(number_in(harness, R"(grouped families \(\d+ of the (\d+)\) are ABI 1)") == c.all);
     CHECK(number_in(harness, R"(`linear` ones \((\d+)\) are ABI 2)") == c.all_abi2);
-    // The main job runs reference, every mutant, every SR convention subject, cuda_host and cuda_device.
-    long conventions = 0;
+    // The main job runs reference, every mutant, every SR convention subject, every ecosystem adapter
+    // plugin (docs/ECOSYSTEM.md), cuda_host and cuda_device.
+    long conventions = 0, ecosystem = 0;
     for (const auto &e : fs::directory_iterator(kSource / "harness/plugins/conventions"))
         conventions += e.path().filename().string().rfind("sr_convention_", 0) == 0 && e.path().extension() == ".cpp";
-    CHECK(number_in(flat_doc("docs/cli.md"), R"(every bundled plugin, (\d+) in a build with CUDA)") == c.all + conventions + 3);
+    for (const auto &e : fs::directory_iterator(kSource / "harness/plugins/ecosystem"))
+        ecosystem += e.path().filename().string().rfind("ecosystem_", 0) == 0 && e.path().extension() == ".cpp";
+    CHECK(number_in(flat_doc("docs/cli.md"), R"(every bundled plugin, (\d+) in a build with CUDA)") == c.all + conventions + ecosystem + 3);
 }
 
 TEST_CASE("the mismatch classes reports/README.md and docs/ARCHITECTURE.md list are the code's", "[docs]") {

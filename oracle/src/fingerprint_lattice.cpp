@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <bit>
+#include <charconv>
 #include <fmt/format.h>
 #include <mpfr.h>
 
@@ -38,6 +39,10 @@ std::uint32_t signed_rounding_id(std::uint32_t r, bool negative) {
 std::uint64_t sign_of(const WordFormat &f, bool negative) { return negative && f.has_sign ? detail::sign_bit(f) : 0; }
 std::uint64_t zero_word(const WordFormat &f, bool negative) { return sign_of(f, negative); }
 std::uint64_t nan_of_sign(const WordFormat &f, bool negative) { return detail::canonical_nan(f, negative && f.has_sign); }
+/// Every magnitude bit set, with the input's sign.
+std::uint64_t all_ones_of_sign(const WordFormat &f, bool negative) {
+    return (f.mask() & ~(f.has_sign ? detail::sign_bit(f) : 0)) | sign_of(f, negative);
+}
 /// The word of a value below the smallest word of a target without zero (E8M0).
 std::uint64_t tiny_word(const WordFormat &f, TinyChoice t) { return t == TinyChoice::nan ? detail::canonical_nan(f, false) : 0; }
 
@@ -223,6 +228,10 @@ std::vector<NanChoice> nan_choices(const Shape &s) {
     if (has_nan(*s.src) && ieee_pair(s)) out = {NanChoice::kept, NanChoice::quieted};
     if (has_nan(*s.dst)) out.push_back(NanChoice::signed_canonical);
     out.push_back(NanChoice::constant);
+    const auto &dst = *s.dst;
+    if (has_nan(*s.src) && has_nan(dst) && dst.has_sign && abi::word_is_nan(dst, all_ones_of_sign(dst, false)) &&
+        all_ones_of_sign(dst, false) != detail::canonical_nan(dst, false))
+        out.push_back(NanChoice::signed_all_ones);
     return out;
 }
 
@@ -317,6 +326,7 @@ std::uint64_t policy_word(const Shape &s, const Decomposition &d, const Policy &
         case NanChoice::quieted: return d.nan_quieted;
         case NanChoice::signed_canonical: return nan_of_sign(dst, d.negative);
         case NanChoice::constant: return p.nan_word;
+        case NanChoice::signed_all_ones: return all_ones_of_sign(dst, d.negative);
         }
     }
     if (d.signless && p.signless != SignlessChoice::magnitude)
@@ -343,6 +353,7 @@ std::uint64_t policy_word_reference(const Shape &s, const Policy &p, std::uint64
         case NanChoice::quieted: return moved_nan(s, src_word, info.negative, true);
         case NanChoice::signed_canonical: return nan_of_sign(dst, info.negative);
         case NanChoice::constant: return p.nan_word;
+        case NanChoice::signed_all_ones: return all_ones_of_sign(dst, info.negative);
         }
     }
     bool negative = info.negative;
@@ -442,6 +453,7 @@ std::string nan_name(const Shape &s, const Policy &p) {
     case NanChoice::kept: return "kept";
     case NanChoice::quieted: return "quieted";
     case NanChoice::signed_canonical: return "signed_canonical";
+    case NanChoice::signed_all_ones: return "signed_all_ones";
     case NanChoice::constant: break;
     }
     const auto &dst = *s.dst;
@@ -453,6 +465,7 @@ std::string nan_name(const Shape &s, const Policy &p) {
 
 std::string nan_text(const Shape &s, const Policy &p) {
     if (!has_nan(*s.src)) return "no NaN inputs";
+    if (!has_nan(*s.dst)) return "NaN inputs left out";  // the target has none: run offers none either
     const auto &dst = *s.dst;
     const auto hex = [&dst](std::uint64_t w) { return "0x" + word_hex(dst, w); };
     const std::string name = nan_name(s, p);
@@ -462,6 +475,8 @@ std::string nan_text(const Shape &s, const Policy &p) {
         return dst.has_sign ? fmt::format("NaN canonical of the input's sign ({}, {})", hex(detail::canonical_nan(dst, false)),
                                           hex(detail::canonical_nan(dst, true)))
                             : fmt::format("NaN canonical ({})", hex(detail::canonical_nan(dst, false)));
+    if (name == "signed_all_ones")
+        return fmt::format("NaN all-ones of the input's sign ({}, {})", hex(all_ones_of_sign(dst, false)), hex(all_ones_of_sign(dst, true)));
     if (name == "canonical_positive") return fmt::format("NaN canonical positive ({})", hex(p.nan_word));
     if (name == "canonical_negative") return fmt::format("NaN canonical negative ({})", hex(p.nan_word));
     if (name == "all_ones") return fmt::format("NaN all-ones ({})", hex(p.nan_word));
@@ -474,6 +489,101 @@ std::string policy_text(const Shape &s, const Policy &p) {
     for (const auto &more : {signless_text(s, p.signless), tiny_text(s, p.tiny)})
         if (!more.empty()) out += ", " + more;
     return out;
+}
+
+std::string policy_spelling(const Shape &s, const Policy &p) {
+    const std::string nan = nan_name(s, p);
+    std::string out = fmt::format("{}/{}/{}/{}", rounding_name(p.rounding), overflow_name(p.overflow), subnormal_name(p.subnormals),
+                                  nan == "constant" ? "0x" + word_hex(*s.dst, p.nan_word) : nan);
+    if (signless_choices(s).size() > 1) out += "/" + signless_name(p.signless);
+    if (tiny_choices(s).size() > 1) out += "/" + tiny_name(p.tiny);
+    return out;
+}
+
+namespace {
+
+/// The choice among `choices` whose name is `text`; false when none is.
+template <class T, class Name>
+bool choice_named(const std::vector<T> &choices, std::string_view text, Name name, T &out) {
+    for (const auto c : choices)
+        if (name(c) == text) {
+            out = c;
+            return true;
+        }
+    return false;
+}
+
+template <class T, class Name>
+std::string names_of(const std::vector<T> &choices, Name name) {
+    std::string out;
+    for (const auto c : choices) out += (out.empty() ? "" : ", ") + name(c);
+    return out;
+}
+
+}  // namespace
+
+std::string parse_policy(const Shape &s, std::string_view text, Policy &out) {
+    std::vector<std::string> part;
+    for (std::size_t at = 0;;) {
+        const auto slash = text.find('/', at);
+        part.emplace_back(text.substr(at, slash == std::string_view::npos ? std::string_view::npos : slash - at));
+        if (slash == std::string_view::npos) break;
+        at = slash + 1;
+    }
+    const bool signless = signless_choices(s).size() > 1, tiny = tiny_choices(s).size() > 1;
+    const std::size_t want = 4 + signless + tiny;
+    if (part.size() != want)
+        return fmt::format("'{}' has {} coordinates, expected {}: rounding/overflow/subnormals/nan{}{}", text, part.size(), want,
+                           signless ? "/signless" : "", tiny ? "/tiny" : "");
+    Policy p;
+    const auto rn = [](std::uint32_t r) { return rounding_name(r); };
+    const auto on = [](std::uint32_t o) { return overflow_name(o); };
+    if (!choice_named(rounding_choices(s), part[0], rn, p.rounding))
+        return fmt::format("rounding '{}' is not one of this conversion's: {}", part[0], names_of(rounding_choices(s), rn));
+    if (!choice_named(overflow_choices(s), part[1], on, p.overflow))
+        return fmt::format("overflow '{}' is not one of this conversion's: {}", part[1], names_of(overflow_choices(s), on));
+    if (!choice_named(subnormal_choices(s), part[2], subnormal_name, p.subnormals))
+        return fmt::format("subnormals '{}' is not one of this conversion's: {}", part[2], names_of(subnormal_choices(s), subnormal_name));
+    // NaN: a named choice, a named constant, a NaN word of the target, or a constant the lattice offers (0x0: NaN to zero)
+    bool found = false;
+    std::string nan_names;
+    for (const auto c : nan_choices(s)) {
+        Policy q = p;
+        q.nan = c;
+        const std::vector<std::uint64_t> words = c == NanChoice::constant ? nan_constants(s) : std::vector<std::uint64_t>{0};
+        for (const auto w : words) {
+            q.nan_word = w;
+            const auto name = nan_name(s, q);
+            if (name == "constant") continue;
+            nan_names += (nan_names.empty() ? "" : ", ") + name;
+            if (!found && name == part[3]) {
+                p.nan = c;
+                p.nan_word = w;
+                found = true;
+            }
+        }
+    }
+    if (!found && part[3].starts_with("0x") && part[3].size() > 2) {
+        std::uint64_t w = 0;
+        const auto [end, ec] = std::from_chars(part[3].data() + 2, part[3].data() + part[3].size(), w, 16);
+        const auto &dst = *s.dst;
+        const auto named = nan_constants(s);
+        if (ec == std::errc() && end == part[3].data() + part[3].size() && (w & ~dst.mask()) == 0 &&
+            (!has_nan(dst) || abi::word_is_nan(dst, w) || std::find(named.begin(), named.end(), w) != named.end())) {
+            p.nan = NanChoice::constant;
+            p.nan_word = w;
+            found = true;
+        }
+    }
+    if (!found)
+        return fmt::format("nan '{}' is not one of this conversion's: {}, a NaN word of {} (0x...) or 0x0", part[3], nan_names, s.dst->name);
+    std::size_t next = 4;
+    if (signless && !choice_named(signless_choices(s), part[next++], signless_name, p.signless))
+        return fmt::format("signless '{}' is not one of this conversion's: {}", part[next - 1], names_of(signless_choices(s), signless_name));
+    if (tiny && !choice_named(tiny_choices(s), part[next++], tiny_name, p.tiny))
+        return fmt::format("tiny '{}' is not one of this conversion's: {}", part[next - 1], names_of(tiny_choices(s), tiny_name));
+    out = p;
+    return "";
 }
 
 }  // namespace ninfer::oracle::lattice

@@ -23,7 +23,7 @@ constexpr std::array<std::string_view, 4> kSubnormals = {"kept", "ftz", "daz", "
 constexpr std::array<std::string_view, 3> kOps = {"convert", "decode", "quant_encode"};
 constexpr std::array<std::string_view, 3> kSignless = {"zero", "nan", "magnitude"};
 constexpr std::array<std::string_view, 2> kTiny = {"smallest", "nan"};
-constexpr std::array<std::string_view, 6> kDomains = {"all", "stratified", "sparse", "sr_probes", "sr_draws", "recipe_probes"};
+constexpr std::array<std::string_view, 7> kDomains = {"all", "stratified", "sparse", "budget", "sr_probes", "sr_draws", "recipe_probes"};
 constexpr std::array<std::string_view, 2> kSrBits = {"given", "self_drawn"};
 
 bool is_hex(const std::string &s) { return s.find_first_not_of("0123456789abcdef") == std::string::npos; }
@@ -170,6 +170,7 @@ Fingerprint fingerprint_from_json(const json &j, const std::string &where, std::
     if (policy.obj.contains("signless")) f.signless = policy.name("signless", kSignless);
     if (policy.obj.contains("tiny")) f.tiny = policy.name("tiny", kTiny);
     f.policy_text = in.text("policy_text");
+    if (j.contains("point")) f.point = in.text("point");
     if (const auto it = j.find("named"); it == j.end() || !it->is_null()) f.named = in.text("named");
     f.equivalent = in.texts("equivalent");
     if (const json *residue = in.find("residue", &json::is_array, "an array of objects"))
@@ -194,6 +195,7 @@ nlohmann::ordered_json fingerprint_json(const Fingerprint &f) {
     if (!f.signless.empty()) j["policy"]["signless"] = f.signless;  // unsigned targets only (issue 34)
     if (!f.tiny.empty()) j["policy"]["tiny"] = f.tiny;
     j["policy_text"] = f.policy_text;
+    if (!f.point.empty()) j["point"] = f.point;
     j["named"] = f.named.empty() ? nlohmann::ordered_json() : nlohmann::ordered_json(f.named);
     j["equivalent"] = f.equivalent;
     j["residue"] = nlohmann::ordered_json::array();

@@ -112,6 +112,10 @@ nlohmann::ordered_json options_json(const ReportOptions &o) {
         j["pins"] = nlohmann::ordered_json::object();
         for (const auto &[rule, choice] : o.pins) j["pins"][rule] = choice;
     }
+    if (!o.policies.empty()) {
+        j["policies"] = nlohmann::ordered_json::object();
+        for (const auto &[rule, point] : o.policies) j["policies"][rule] = point;
+    }
     return j;
 }
 
@@ -144,6 +148,15 @@ std::optional<ReportOptions> options_from_json(const nlohmann::json &j, std::str
             for (const auto &[rule, choice] : j["pins"].items()) {
                 if (!choice.is_string() && error.empty()) error = "options \"pins\" \"" + rule + "\" is not a string, expected a choice name";
                 if (choice.is_string()) o.pins[rule] = choice.get<std::string>();
+            }
+    }
+    if (j.contains("policies")) {
+        if (!j["policies"].is_object() && error.empty()) error = "options \"policies\" is not an object, expected {rule: point}";
+        if (j["policies"].is_object())
+            for (const auto &[rule, point] : j["policies"].items()) {
+                if (!point.is_string() && error.empty())
+                    error = "options \"policies\" \"" + rule + "\" is not a string, expected a lattice point";
+                if (point.is_string()) o.policies[rule] = point.get<std::string>();
             }
     }
     if (!error.empty()) return std::nullopt;

@@ -28,6 +28,8 @@ std::string choices_text(const Report &r) {
     }
     if (r.options)
         for (const auto &[rule, choice] : r.options->pins) s += fmt::format("pinned: {} = {}\n", rule, choice);
+    if (r.options)
+        for (const auto &[rule, point] : r.options->policies) s += fmt::format("judged by policy: {} = {}\n", rule, point);
     return s;
 }
 

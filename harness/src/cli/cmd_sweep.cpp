@@ -23,6 +23,7 @@ struct SweepArgs {
     std::uint64_t max_failures = 0;
     bool fail_fast = false;
     bool nan_payload = false;
+    std::string policy;  ///< --policy POINT
     bool nan_sign = false;
     ProgressMode progress = ProgressMode::automatic;  ///< --progress, --no-progress
 };
@@ -104,6 +105,9 @@ void add_sweep(CLI::App &app) {
                                          "`merge` combines the shard reports");
     cmd->add_option("--expected", a->expected, "expected words from native (default) or oracle (MPFR, every word)")
         ->check(CLI::IsMember({"native", "oracle"}));
+    cmd->add_option("--policy", a->policy,
+                    "judge --conversion by this lattice point instead (rounding/overflow/subnormals/nan[/signless/tiny]; "
+                    "docs/cli.md \"Judging by a policy\"): expected words from the oracle's lattice, NaNs bit for bit");
     cmd->add_flag("--nan-payload", a->nan_payload,
                   "judge NaN words bit for bit under the profile rule convert.<name>.nan_payload");
     cmd->add_flag("--nan-sign", a->nan_sign,
@@ -135,6 +139,10 @@ void add_sweep(CLI::App &app) {
         o.nan_payload = a->nan_payload;
         o.nan_sign = a->nan_sign;
         o.expected = a->expected == "oracle" ? SweepExpected::oracle : SweepExpected::native;
+        if (!a->policy.empty()) {
+            if (a->conversion.empty()) throw UsageError("--policy POINT: judges a --conversion (give --conversion NAME too)");
+            o.policy = judged_policy(a->conversion, a->policy);
+        }
         o.jobs = a->jobs ? a->jobs : std::max(1u, std::thread::hardware_concurrency());
         if (!a->shard.empty()) {
             const auto slash = a->shard.find('/');
@@ -168,6 +176,7 @@ void add_sweep(CLI::App &app) {
                                                     .expected = a->expected,
                                                     .nan_payload = o.nan_payload,
                                                     .nan_sign = o.nan_sign};
+        if (o.policy) res.report.options->policies["convert." + a->conversion] = o.policy->spelling;
         write_reports(res.report, a->report, a->junit);
         std::fputs(sweep_summary(res.report).c_str(), stdout);
         // An undeclared conversion is not swept: no words and no speed to report (as `run` says).

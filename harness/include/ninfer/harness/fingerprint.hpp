@@ -37,16 +37,22 @@ struct Target {
 /// kStratifiedLow, for each of the 2^20 high parts; or the sparse sample (`run`, tests): the same
 /// low patterns for the high parts whose top 11 fraction bits have at most two bits set (every
 /// sign and exponent; a tie and an odd and an even last place of every target).
-/// `extra` (run): source words added after the sample's, those of the report's failed cases that
-/// the sample lacks, so that the fingerprint sees every input the report fails.
+/// The budget sample (`run`'s default, run_domain): the same low patterns for the first `tops`
+/// fraction tops in graded order (fewest bits set first, then increasing), every sign and exponent.
+/// `extra` (run): source words added after the sample's, those of the run's cases (the failed
+/// ones among them) that the sample lacks, so that the fingerprint sees every input the report fails.
 struct Domain {
-    enum class Kind : std::uint8_t { all, stratified, sparse };
+    enum class Kind : std::uint8_t { all, stratified, sparse, budget };
     Kind kind = Kind::all;
     std::vector<std::uint64_t> extra{};
+    std::uint32_t tops = 0;  ///< budget: the fraction tops sampled (1..2048)
+    /// `extra` holds the run's case inputs (budget), else the report's failed inputs: the text's word.
+    bool extra_are_case_inputs = false;
     std::uint64_t size(const oracle::WordFormat &src) const;
     std::uint64_t word(std::uint64_t index) const;  ///< the index-th word
-    std::string name() const;                       ///< the kind ("all", "stratified", "sparse")
-    std::string text() const;                       ///< "stratified domain", "stratified domain + 2 failed inputs"
+    std::string name() const;                       ///< the kind ("all", "stratified", "sparse", "budget")
+    /// "stratified domain", "stratified domain + 2 failed inputs", "budget domain (21 of 2 048 fraction tops) + 640 case inputs"
+    std::string text() const;
     /// Whether the sample holds a word (before `extra`).
     bool holds(const oracle::WordFormat &src, std::uint64_t w) const;
 };
@@ -103,6 +109,7 @@ public:
     std::uint64_t inputs(lattice::InputClass c) const { return class_inputs_[static_cast<int>(c)]; }
     std::uint64_t inputs() const;
     const Target &target() const { return target_; }
+    bool nan_inputs_out() const { return nan_inputs_out_; }  ///< NaN inputs left out of the domain (E2M1)
 
 private:
     std::size_t combinations(std::uint8_t dims) const;
@@ -118,6 +125,8 @@ private:
     std::vector<lattice::SignlessChoice> signless_;
     std::vector<lattice::TinyChoice> tiny_;
     std::vector<NanOption> nans_;  ///< fixed NaN options (the observed constant is added by policies())
+    /// A target without NaN (E2M1): NaN inputs are out of the domain, as `run` offers none.
+    bool nan_inputs_out_ = false;
     std::vector<std::vector<Cell>> cells_;  ///< [class * kDimCombinations + dims][combination]
     std::uint64_t class_inputs_[lattice::kInputClasses] = {};
     /// NaN inputs by output word: how many gave it (Cell::mismatches) and the first of them.
@@ -149,12 +158,34 @@ std::string grouped(std::uint64_t n);
 
 namespace ninfer::harness::fingerprint {
 
+/// What `run` fingerprints (`run --fingerprint WHICH`): nothing, the declared conversions with a
+/// failed convert case (the default), or every declared conversion.
+enum class RunFingerprints : std::uint8_t { none, failing, all };
+/// "none", "failing", "all"; and back (false for another word).
+const char *run_fingerprints_name(RunFingerprints w);
+bool parse_run_fingerprints(std::string_view text, RunFingerprints &out);
+
+/// The source words a run's cases offered, per conversion name (each case's WORDS plane).
+using CaseInputs = std::map<std::string, std::vector<std::uint64_t>, std::less<>>;
+
+/// The bound on a fingerprint's cost in `run` (docs/cli.md "run --fingerprint"): a conversion's
+/// budget is max(kRunBudgetFloor, kRunBudgetFactor x the words its cases offered).
+inline constexpr std::uint64_t kRunBudgetFloor = 65536;  ///< every word of a 16-bit source
+inline constexpr std::uint64_t kRunBudgetFactor = 4;
+
+/// The domain `run` fingerprints a conversion on: every word of a source up to 16 bits; for fp32
+/// the budget sample of as many fraction tops as the budget holds (the stratified sample when it
+/// holds it all) plus the run's case inputs of the conversion (its failed ones among them) that
+/// the sample lacks. At most max(floor, factor x W) + W inputs, W the words the cases offered.
+Domain run_domain(const oracle::Conversion &c, const reports::Report &r, const CaseInputs &inputs);
+
 /// The declared conversions of `s` a run fingerprints: those with a failed case of one of their
-/// convert rules (convert.<name>, convert.<name>.*), or every declared one when `every`.
-std::vector<const oracle::Conversion *> run_targets(Subject &s, const reports::Report &r, bool every);
+/// convert rules (convert.<name>, convert.<name>.*), every declared one, or none.
+std::vector<const oracle::Conversion *> run_targets(Subject &s, const reports::Report &r, RunFingerprints which);
 
 /// Add the fingerprints of run_targets to the report; a subject that fails one adds none for it
 /// and a line to `errors`.
-void add_run_fingerprints(Subject &s, reports::Report &r, bool every, unsigned jobs, std::vector<std::string> &errors);
+void add_run_fingerprints(Subject &s, reports::Report &r, RunFingerprints which, const CaseInputs &inputs, unsigned jobs,
+                          std::vector<std::string> &errors);
 
 }  // namespace ninfer::harness::fingerprint

@@ -15,6 +15,7 @@
 
 #include "ninfer/harness/case_cache.hpp"
 #include "ninfer/harness/subject.hpp"
+#include "ninfer/oracle/fingerprint_lattice.hpp"
 #include "ninfer/oracle/formats.hpp"
 #include "ninfer/reports/report.hpp"
 #include "ninfer/suites/case.hpp"
@@ -52,6 +53,9 @@ struct RunOptions {
     /// `run --pin RULE=CHOICE`: each open reading named keeps only that choice in its cases
     /// (suites::pin_choice); checked by check_pins.
     std::map<std::string, std::string> pins;
+    /// `run --policy convert.NAME=POINT`: the cases of NAME judged by a lattice point instead of
+    /// the registry conversion (policy.cpp; docs/cli.md "Judging by a policy"); checked by check_policies.
+    std::map<std::string, std::string> policies;
     /// When set (`run` sets its subject's): a suite none of whose golden cases the subject
     /// declares (case_declared) is left out, its random cases never generated, none of its cases
     /// reported (CaseSet::undeclared names it). The golden cases of a suite cover every call of
@@ -74,6 +78,28 @@ struct SuiteCase {
     std::string suite;
     suites::Case c;
 };
+
+/// A conversion judged by a lattice point (`run --policy`, `sweep --policy`): the conversion, the
+/// point, and its spelling (oracle::lattice::policy_spelling).
+struct JudgedPolicy {
+    const oracle::Conversion *conversion = nullptr;
+    oracle::lattice::Policy policy;
+    std::string spelling;
+};
+/// The point `text` of conversion `name` (a registry conversion the lattice covers: not an sr one);
+/// throws UsageError naming what is wrong.
+JudgedPolicy judged_policy(const std::string &name, const std::string &text);
+/// Parse "convert.NAME=POINT" (`run --policy`) into (rule, point); throws UsageError.
+std::pair<std::string, std::string> parse_policy_option(const std::string &text);
+/// Throws UsageError unless every policy names a covered conversion's rule and one of its lattice's points.
+void check_policies(const std::map<std::string, std::string> &policies);
+/// Every case of a judged conversion's rule convert.NAME expects the policy's words, NaNs bit for
+/// bit (alternatives and NaN policy dropped); the cases of its profile rules (convert.NAME.*) are
+/// left out, since the policy decides what they judge. A case that expects a refusal keeps it.
+void apply_policies(std::vector<SuiteCase> &cases, const std::map<std::string, std::string> &policies);
+/// The policy's words of `n` source words (`in`: n words of the conversion's source, little-endian)
+/// into `out` (n target words): the oracle lattice's policy_word, exact integer logic.
+void policy_words(const JudgedPolicy &p, const std::uint8_t *in, std::uint8_t *out, std::uint64_t n);
 
 /// Pin each case whose alternatives are a pinned reading's to that choice (suites::pin_choice);
 /// throws UsageError when a case lacks the pinned choice.
@@ -157,6 +183,8 @@ struct SweepOptions {
     /// input's sign) instead of the conversion's NaN principle policy.
     bool nan_sign = false;
     SweepExpected expected = SweepExpected::native;
+    /// `sweep --policy POINT`: the expected words are the point's (policy_words), NaNs bit for bit.
+    std::optional<JudgedPolicy> policy;
     /// Workers (subjects) on disjoint contiguous runs of whole batches; the report is the same
     /// for any value (timings aside). More than 1 needs run_sweep's open_more.
     unsigned jobs = 1;

@@ -28,7 +28,9 @@ static_assert(!find_id(kRoundings, rounding_raz) && !find_id(kOverflows, overflo
 /// without none) and the two above.
 enum class SubnormalChoice : std::uint8_t { kept, ftz, daz, ftz_daz };
 /// constant: one word every NaN input maps to (Policy::nan_word).
-enum class NanChoice : std::uint8_t { kept, quieted, signed_canonical, constant };
+/// signed_all_ones: every bit of the magnitude set, the input's sign (a library's E5M2 0x7f / 0xff);
+/// offered where it differs from signed_canonical.
+enum class NanChoice : std::uint8_t { kept, quieted, signed_canonical, constant, signed_all_ones };
 /// Unsigned targets: the word of a negative input (-0 included) and, for a target without zero
 /// (E8M0), of a zero: 0x00 (the registry's), the NaN (ml_dtypes' e8m0), or that of |x| (NVIDIA's
 /// host __nv_cvt_float_to_e8m0).
@@ -142,5 +144,14 @@ std::string tiny_text(const Shape &s, TinyChoice c);
 /// "nearest-even, to infinity, subnormals kept, NaN payload and sign kept, quieted" (and the
 /// unsigned choices of an unsigned target).
 std::string policy_text(const Shape &s, const Policy &p);
+
+/// A lattice point as `run --policy` and `sweep --policy` spell it (docs/cli.md "Judging by a
+/// policy"): "ROUNDING/OVERFLOW/SUBNORMALS/NAN", then "/SIGNLESS/TINY" where the shape has those
+/// dimensions, each a lattice name; NAN a named choice (kept, quieted, signed_canonical,
+/// signed_all_ones, canonical_positive, canonical_negative, all_ones) or a constant word 0x...
+std::string policy_spelling(const Shape &s, const Policy &p);
+/// The reverse of policy_spelling, each coordinate checked against the shape's choices: "" and
+/// `out` set, or why the text is no point of the shape's lattice.
+std::string parse_policy(const Shape &s, std::string_view text, Policy &out);
 
 }  // namespace ninfer::oracle::lattice

@@ -181,6 +181,9 @@ struct ReportOptions {
     std::optional<bool> nan_sign{};                ///< sweep: --nan-sign
     /// run --pin RULE=CHOICE: each open reading pinned to one choice (absent from the JSON when none).
     std::map<std::string, std::string> pins{};
+    /// run --policy convert.NAME=POINT, sweep --policy POINT: the lattice point each conversion was
+    /// judged by instead of the registry's (absent from the JSON when none).
+    std::map<std::string, std::string> policies{};
     bool operator==(const ReportOptions &) const = default;
 };
 
@@ -236,6 +239,8 @@ struct Fingerprint {
     std::string signless, tiny;       ///< unsigned targets' choices (lattice names), "" where the target has none
     std::string policy_text;          ///< "nearest-even, saturate finite only, NaN canonical (0x7F)"
     std::string named;                ///< the registry conversion that is this policy, or ""
+    /// The policy as `run --policy` spells it ("rne/inf/kept/signed_canonical"): a convert op's, else "".
+    std::string point;
     std::vector<std::string> equivalent;      ///< other policies with the same words on this domain
     std::vector<FingerprintResidue> residue;  ///< input classes with mismatches (empty on a full match)
     std::string sentence;             ///< "matches fp32_to_e4m3fn_rne_satfinite: ... on N of N inputs"

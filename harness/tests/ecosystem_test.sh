@@ -27,7 +27,8 @@ subjects=()
 for p in ecosystem_fp16 ecosystem_eigen ecosystem_gcc_float16 ecosystem_f16c ecosystem_ggml; do
   [[ -f $plugins/$p.so ]] && subjects+=("--plugin $plugins/$p.so")
 done
-[[ -d $eco/node_modules/@petamoriken/float16 ]] && subjects+=("--exec node $src/harness/plugins/ecosystem/float16_js.mjs")
+# V8 without its optimizing tier, whose NaN bits differ (docs/ECOSYSTEM.md): the same words every run.
+[[ -d $eco/node_modules/@petamoriken/float16 ]] && subjects+=("--exec node --no-opt $src/harness/plugins/ecosystem/float16_js.mjs")
 i=0
 for s in "${subjects[@]}"; do
   i=$((i + 1))
@@ -64,7 +65,24 @@ PY
   echo "ok: $p passes judged by its own points: ${points[*]}"
 done
 
-# 4. F16C: the registry's four fp16 directions word for word.
+# 4. onnxruntime's CPU Cast: the suite catches its two saturate=0 bugs (docs/ECOSYSTEM.md), by the
+#    rules and the named regression cases, and nothing else fails.
+if [[ -d $eco/node_modules/onnxruntime-node ]]; then
+  "$exe" run --exec "node $src/harness/plugins/ecosystem/onnxruntime_cast.mjs" --suite scalar.convert --level full \
+    --fingerprint none --report "$work/ort.json" >"$work/ort.txt" 2>&1 || true
+  "$python" - "$work/ort.json" <<'PY'
+import json, sys
+r = json.load(open(sys.argv[1]))
+failing = {c["id"] for c in r["cases"] if c["status"] != "pass" and c["status"] != "unsupported"}
+want = {"convert.fp32_to_e4m3fn_rne_nan/regression_onnxruntime_cast_480", "convert.fp32_to_e5m2_rne_inf/regression_onnxruntime_cast_61440"}
+rules = {c.split("/")[0] for c in failing}
+if not want <= failing or rules != {"convert.fp32_to_e4m3fn_rne_nan", "convert.fp32_to_e5m2_rne_inf"}:
+    sys.exit(f"FAIL: onnxruntime: failing cases {sorted(failing)}")
+print(f"ok: onnxruntime's saturate=0 Cast bugs caught: {len(failing)} cases of {sorted(rules)}, the regressions among them")
+PY
+fi
+
+# 5. F16C: the registry's four fp16 directions word for word.
 if [[ -f $plugins/ecosystem_f16c.so ]]; then
   "$exe" fingerprint --plugin "$plugins/ecosystem_f16c.so" --all --json "$work/f16c.json" >/dev/null 2>&1
   "$python" - "$work/f16c.json" <<'PY'

@@ -409,7 +409,7 @@ namespace {
 
 namespace lat = ninfer::oracle::lattice;
 
-/// An E8M0 encoder as widely used libraries write it (issue 42): up to a power of two, zero,
+/// An E8M0 encoder as widely used libraries write it: up to a power of two, zero,
 /// negatives, overflow and tiny values to the NaN 0xff. Its words come from the lattice's
 /// brute-force definition (round_dyadic), independent of policy_word.
 lat::Policy e8m0_nan_policy() {

@@ -66,13 +66,25 @@ def subjects(src: pathlib.Path, plugins: pathlib.Path):
                             ("ecosystem_f16c", "x86 F16C (vcvtps2ph, vcvtph2ps)", "this CPU")]:
         args, ok = plugin(name)
         rows.append((lib, note, args, SCALAR, ok))
-    rows.append(("@petamoriken/float16 (JavaScript, Node.js)", "npm @petamoriken/float16 3.9.3, Node.js " + node_version(),
-                 ["--exec", f"node {src / 'harness/plugins/ecosystem/float16_js.mjs'}"], SCALAR, node_pkg.exists()))
+    # V8 without its optimizing tier: that tier keeps a signalling NaN the others quiet, so a run's
+    # words would depend on when it kicks in (docs/ECOSYSTEM.md, "A JavaScript engine may change a NaN's bits").
+    rows.append(("@petamoriken/float16 (JavaScript, Node.js)", "npm @petamoriken/float16 3.9.3, Node.js " + node_version() + " --no-opt",
+                 ["--exec", f"node --no-opt {src / 'harness/plugins/ecosystem/float16_js.mjs'}"], SCALAR, node_pkg.exists()))
+    ort = eco / "node_modules" / "onnxruntime-node"
+    rows.append(("onnxruntime CPU Cast (Node.js)", "npm onnxruntime-node " + package_version(ort),
+                 ["--exec", f"node {src / 'harness/plugins/ecosystem/onnxruntime_cast.mjs'}"], SCALAR, ort.exists()))
     rows.append(("numpy astype", "Debian python3-numpy " + deb_version("python3-numpy"),
                  ["--exec", f"/usr/bin/python3 {src / 'harness/examples/numpy_codec.py'}"], SCALAR, bool(numpy_present())))
     args, ok = plugin("cuda_host")
     rows.append(("NVIDIA host conversions (cuda_fp16.h, cuda_bf16.h, cuda_fp8.h)", "CUDA toolkit at /usr/local/cuda", args, SCALAR, ok))
     return rows
+
+
+def package_version(pkg: pathlib.Path):
+    try:
+        return json.loads((pkg / "package.json").read_text())["version"]
+    except (OSError, ValueError, KeyError):
+        return "absent"
 
 
 def node_version():
@@ -142,9 +154,14 @@ def scalar_rows(report, prints, judged):
             kind = "conforms"
         elif conv in unsteady:
             kind = "**not deterministic**: its cases got other words than its fingerprint for the same inputs"
-        elif f["matched"] != f["inputs"] or conv in by_point:
+        elif f["residue"]:
             r = f["residue"][0]
-            kind = f"**bug or unnamed policy**: {r['cls']} `{r['input']}` -> `{r['actual']}`, the nearest policy gives `{r['expected']}`"
+            w = r.get("first", {})
+            count = f"{r['mismatches']:,}".replace(",", " ")
+            kind = (f"**bug**: a residue no lattice point explains ({count} {r['class']} inputs, first "
+                    f"`{w.get('input')}` -> `{w.get('actual')}` where the nearest point gives `{w.get('expected')}`)")
+        elif conv in by_point:
+            kind = "**bug**: it fails judged by the point that matches its fingerprint"
         elif main:
             kind = f"policy: implements {'`' + named + '`' if named else 'this lattice point'}, not `{conv}`"
         else:

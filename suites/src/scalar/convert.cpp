@@ -6,6 +6,7 @@
 #include "builders.hpp"
 #include "convert_sr.hpp"
 
+#include <array>
 #include <map>
 #include <mutex>
 #include <stdexcept>
@@ -208,6 +209,26 @@ void add_split(std::vector<Case> &out, const Conversion &cv, const std::string &
     if (!reading.empty()) out.push_back(convert_case(cv, slug + "_suite_reading", Level::quick, source, reading));
 }
 
+/// Regressions: fp32 inputs a real library encoded wrongly, each case named after the library and
+/// its provenance (docs/ECOSYSTEM.md); the expected words are the oracle's, as every case's.
+struct Regression {
+    std::uint32_t conversion;
+    const char *slug, *source;
+    std::array<std::uint64_t, 6> words;
+};
+constexpr Regression kRegressions[] = {
+    // onnxruntime 1.31.1 CPU Cast(to=FLOAT8E4M3FN, saturate=0): |x| in [480, 496) gave +-448, not NaN;
+    // 479.99.. and 496 beside it were right.
+    {NINFER_CONVERSION_fp32_to_e4m3fn_rne_nan, "regression_onnxruntime_cast_480",
+     "regression: onnxruntime 1.31.1 Cast saturate=0",
+     {0x43F00000, 0x43F7FFFF, 0xC3F00000, 0xC3F7FFFF, 0x43EFFFFF, 0x43F80000}},
+    // onnxruntime 1.31.1 CPU Cast(to=FLOAT8E5M2, saturate=0): |x| in [61440, 65536), which rounds to
+    // 65536, gave NaN, not +-infinity; 61439.99.. and 65536 beside it were right.
+    {NINFER_CONVERSION_fp32_to_e5m2_rne_inf, "regression_onnxruntime_cast_61440",
+     "regression: onnxruntime 1.31.1 Cast saturate=0",
+     {0x47700000, 0x477FFFFF, 0xC7700000, 0xC77FFFFF, 0x476FFFFF, 0x47800000}},
+};
+
 std::vector<Case> convert_golden() {
     std::vector<Case> out;
     for (const auto &cv : kConversions) {
@@ -227,6 +248,8 @@ std::vector<Case> convert_golden() {
             add_split(out, cv, "grid_points", "boundary", row(t.grid));
             add_split(out, cv, "subnormal_threshold", "boundary", row(t.subnormal));
             add_split(out, cv, "overflow_threshold", "boundary", row(t.overflow));
+            for (const auto &r : kRegressions)
+                if (r.conversion == cv.id) add_split(out, cv, r.slug, r.source, Words(r.words.begin(), r.words.end()));
             add_split(out, cv, "specials", "special values", row(t.specials));
             if (!t.nans.empty()) add_split(out, cv, "nan_payloads", "special values", row(t.nans));
             Words nans;

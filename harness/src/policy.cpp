@@ -54,7 +54,11 @@ std::pair<std::string, std::string> parse_policy_option(const std::string &text)
 }
 
 void check_policies(const std::map<std::string, std::string> &policies) {
-    for (const auto &[rule, point] : policies) (void)judged_policy(rule.substr(8), point);
+    for (const auto &[rule, point] : policies) {
+        if (!rule.starts_with("convert."))
+            throw UsageError(fmt::format("--policy '{}': expected a conversion's rule, convert.NAME", vectors::echo(rule)));
+        (void)judged_policy(rule.substr(8), point);
+    }
 }
 
 void policy_words(const JudgedPolicy &p, const std::uint8_t *in, std::uint8_t *out, std::uint64_t n) {
@@ -68,6 +72,7 @@ void policy_words(const JudgedPolicy &p, const std::uint8_t *in, std::uint8_t *o
 
 void apply_policies(std::vector<SuiteCase> &cases, const std::map<std::string, std::string> &policies) {
     if (policies.empty()) return;
+    check_policies(policies);
     std::map<std::uint32_t, JudgedPolicy> by_id;
     for (const auto &[rule, point] : policies) {
         auto p = judged_policy(rule.substr(8), point);

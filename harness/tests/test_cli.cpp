@@ -717,7 +717,7 @@ TEST_CASE("report destinations are checked before the run starts") {
     CHECK(o.out.find("swept") == std::string::npos);
 }
 
-TEST_CASE("generate keeps unrelated files and leaves no .tmp file when the disk fills") {
+TEST_CASE("generate keeps unrelated files and leaves no .tmp file, and no directory it created, when the disk fills") {
     const fs::path dir = tmp_dir() / "gen-out";
     fs::remove_all(dir);
     fs::create_directories(dir);
@@ -739,6 +739,16 @@ TEST_CASE("generate keeps unrelated files and leaves no .tmp file when the disk 
     for (const auto &e : fs::directory_iterator(dir))  // no temporary of the writer (".<name>.<random>") left
         CHECK(e.path().filename().string().front() != '.');
     CHECK_NOTHROW(ninfer::vectors::load(dir, {}, ninfer::suites::Level::quick));  // the old set is intact
+    // Into directories it creates: none of them is left behind, the parent that was there is kept.
+    const fs::path fresh = tmp_dir() / "gen-fresh";
+    fs::remove_all(fresh);
+    fs::create_directories(fresh);
+    const int rc2 = shell("trap '' XFSZ; ulimit -f 1024; '" + std::string(NINFER_CONFORM_EXE) + "' generate --out '" +
+                          (fresh / "a" / "b").string() + "' >/dev/null 2>'" + (tmp_dir() / "gen.err").string() + "'");
+    CHECK(rc2 == 2);
+    CHECK(lines(slurp(tmp_dir() / "gen.err")) == 1);
+    CHECK(fs::exists(fresh));
+    CHECK(fs::is_empty(fresh));
 }
 
 TEST_CASE("unbounded inputs are read up to a cap") {

@@ -502,6 +502,8 @@ TEST_CASE("policy: run --policy judges a conversion by a lattice point, and the 
     CHECK_THROWS_WITH(parse_policy_option("fp32_to_fp16_rne"), Catch::Matchers::StartsWith("--policy 'fp32_to_fp16_rne': expected convert.NAME=POINT"));
     CHECK_THROWS_WITH(check_policies({{"convert.fp32_to_fp16_sr_satfinite", "rne/inf/kept/quieted"}}),
                       Catch::Matchers::StartsWith("--policy: 'fp32_to_fp16_sr_satfinite' is not a conversion the lattice covers"));
+    CHECK_THROWS_WITH(check_policies({{"decode.fp16", "exact/inf/kept/kept"}}),
+                      Catch::Matchers::StartsWith("--policy 'decode.fp16': expected a conversion's rule, convert.NAME"));
     CHECK_THROWS_WITH(check_policies({{"convert.fp32_to_fp16_rne", "rne/inf/kept/0x1234"}}),
                       Catch::Matchers::StartsWith("--policy convert.fp32_to_fp16_rne: nan '0x1234' is not one of this conversion's"));
 }

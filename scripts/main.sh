@@ -44,6 +44,11 @@ run_plugin() {
   for b in gpu/baselines/"$name".json harness/baselines/"$name".json; do
     [[ -f $b ]] && args+=(--baseline "$b")
   done
+  # An SR convention or ecosystem subject is judged on its own terms: its pins or lattice points
+  # (harness/plugins/own_terms.json).
+  local terms=()
+  mapfile -t terms < <(python3 reports/tools/own_terms.py "$name")
+  args+=("${terms[@]}")
   set +e
   "$exe" "${args[@]}" >"$out/$name.txt" 2>"$out/$name.stderr.txt"
   rc=$?

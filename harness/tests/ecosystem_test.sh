@@ -59,10 +59,14 @@ for f in json.load(open(sys.argv[1]))["fingerprints"]:
         print(f"--policy=convert.{f['conversion']}={f['point']}")
 PY
 )
+  # The main job's terms (harness/plugins/own_terms.json) are these points, no more, no fewer.
+  found=$(printf '%s\n' "${points[@]#--policy=}" | sort)
+  said=$("$python" "$src/reports/tools/own_terms.py" "$p" | grep -v '^--policy$' | sort)
+  [[ $found == "$said" ]] || { echo "FAIL: $p: own_terms.json says ${said//$'\n'/ }, its fingerprint ${found//$'\n'/ }"; exit 1; }
   ((${#points[@]})) || continue
   "$exe" run --plugin "$plugins/$p.so" --suite scalar.convert --level full --fingerprint none "${points[@]}" \
     >"$work/$p.policy.txt" 2>&1 || { cat "$work/$p.policy.txt"; echo "FAIL: $p judged by its own points ${points[*]}"; exit 1; }
-  echo "ok: $p passes judged by its own points: ${points[*]}"
+  echo "ok: $p passes judged by its own points, the main job's terms: ${points[*]}"
 done
 
 # 4. onnxruntime's CPU Cast: the suite catches its two saturate=0 bugs (docs/ECOSYSTEM.md), by the

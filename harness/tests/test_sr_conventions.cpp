@@ -7,7 +7,9 @@
 
 #include <algorithm>
 #include <filesystem>
+#include <fstream>
 #include <map>
+#include <nlohmann/json.hpp>
 #include <set>
 #include <string>
 #include <vector>
@@ -233,5 +235,21 @@ TEST_CASE("sr: under its pin a convention's law judges the statistical rules, sh
         std::size_t said = 0;
         for (const auto &c : sr_case_results(pinned)) said += c.message.find("; pinned convention ") != std::string::npos;
         CHECK(said == (row.pins.size() == 2 ? 40u : 20u));  // 20 tests per pinned conversion
+    }
+}
+
+TEST_CASE("the main job's terms of each convention subject are this file's conventions (harness/plugins/own_terms.json)", "[sr]") {
+    std::ifstream in(std::filesystem::path(NINFER_SOURCE_DIR) / "harness/plugins/own_terms.json");
+    const auto terms = nlohmann::json::parse(in).at("conventions");
+    CHECK(terms.size() == convention_plugins().size());
+    for (const auto &p : convention_plugins()) {
+        INFO(p.plugin);
+        REQUIRE(terms.contains(p.plugin));
+        const auto &t = terms.at(p.plugin);
+        CHECK(t.at("convention").get<std::string>() == p.convention);
+        CHECK(t.at("k").get<int>() == p.k);
+        std::vector<std::string> names;
+        for (const auto id : p.conversions) names.emplace_back(oracle::conversion(id).name);
+        CHECK(t.at("conversions").get<std::vector<std::string>>() == names);
     }
 }

@@ -97,8 +97,58 @@ Hierarchy find_pids_hierarchy() {
     return {};
 }
 
+/// Whether the harness process `pid` that named cgroup `dir` still runs: a process of that pid
+/// that started before the directory was made (no other process can have held the pid then). A
+/// pid that is free, or taken since by a later process, means that harness is gone.
+bool harness_alive(long pid, const std::string &dir) {
+    const std::string proc = "/proc/" + std::to_string(pid);
+    // /proc/PID/stat field 22: the start in clock ticks since boot; /proc/stat's btime: the boot.
+    const std::string stat = read_text(proc + "/stat");
+    const auto close = stat.rfind(')');
+    if (close == std::string::npos) return false;  // no such process
+    std::stringstream fields(stat.substr(close + 2));
+    std::string f;
+    for (int i = 3; i <= 22 && fields >> f; ++i) {}
+    long btime = 0;
+    std::stringstream boot(read_text("/proc/stat"));
+    for (std::string key; boot >> key;)
+        if (key == "btime") boot >> btime;
+    struct stat d {};
+    if (f.empty() || btime == 0 || ::stat(dir.c_str(), &d) != 0) return true;  // cannot tell: keep it
+    const double started = static_cast<double>(btime) + std::stod(f) / static_cast<double>(::sysconf(_SC_CLK_TCK));
+    return started <= static_cast<double>(d.st_mtime) + 1;
+}
+
+/// Remove the cgroups `ninfer-conform-PID-N` under `base` whose harness is gone (killed by
+/// SIGKILL, say, which runs no handler) and that hold no process: one harness's leftovers are
+/// cleared by the next. A cgroup that still holds processes is left alone (they may be another
+/// PID namespace's, which this process cannot see).
+void remove_stale_cgroups(const std::string &base) {
+    DIR *d = ::opendir(base.c_str());
+    if (!d) return;
+    std::vector<std::string> stale;
+    while (const dirent *e = ::readdir(d)) {
+        const std::string name = e->d_name, prefix = "ninfer-conform-";
+        if (name.rfind(prefix, 0) != 0) continue;
+        const auto dash = name.find('-', prefix.size());
+        const std::string pid = name.substr(prefix.size(), dash == std::string::npos ? std::string::npos : dash - prefix.size());
+        if (pid.empty() || pid.size() > 9 || pid.find_first_not_of("0123456789") != std::string::npos || dash == std::string::npos ||
+            name.find_first_not_of("0123456789", dash + 1) != std::string::npos)
+            continue;
+        const std::string dir = base + "/" + name;
+        if (std::stol(pid) != ::getpid() && !harness_alive(std::stol(pid), dir) && read_text(dir + "/cgroup.procs").empty())
+            stale.push_back(dir);
+    }
+    ::closedir(d);
+    for (const auto &dir : stale) ::rmdir(dir.c_str());
+}
+
 const Hierarchy &pids_hierarchy() {
-    static const Hierarchy h = find_pids_hierarchy();
+    static const Hierarchy h = [] {
+        Hierarchy found = find_pids_hierarchy();
+        if (!found.base.empty()) remove_stale_cgroups(found.base);
+        return found;
+    }();
     return h;
 }
 

@@ -9,6 +9,7 @@
 #include <fcntl.h>
 #include <signal.h>
 #include <spawn.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -583,4 +584,48 @@ TEST_CASE("a signal ends merge and report mid-work within seconds, with no outpu
     std::vector<std::string> report{"report", "--html", html};
     for (int k = 0; k < 20; ++k) report.push_back(shard.string());
     for (const auto &[sig, cpu] : {std::pair{SIGINT, 0.3}, {SIGTERM, 0.7}, {SIGHUP, 1.2}}) interrupt_mid_work(out, report, sig, cpu);
+}
+
+TEST_CASE("the pids cgroup a killed harness left is removed by the next run, a live harness's is kept", "[signals][cgroup]") {
+    // Where this process's pids cgroups are (v1 pids hierarchy, or v2 with pids delegated): the
+    // first such directory in which it may make one.
+    std::string base;
+    std::istringstream groups(read_text("/proc/self/cgroup")), mounts(read_text("/proc/self/mountinfo"));
+    std::map<std::string, std::string> path_of;  // controllers -> path
+    for (std::string line; std::getline(groups, line);) {
+        const auto a = line.find(':'), b = line.find(':', a + 1);
+        path_of[line.substr(a + 1, b - a - 1)] = line.substr(b + 1);
+    }
+    for (std::string line; std::getline(mounts, line) && base.empty();) {
+        const auto dash = line.find(" - ");
+        if (dash == std::string::npos) continue;
+        std::istringstream head(line.substr(0, dash)), tail(line.substr(dash + 3));
+        std::string f[5], type, source, options;
+        for (auto &x : f) head >> x;
+        tail >> type >> source >> options;
+        const bool v1_pids = type == "cgroup" && ("," + options + ",").find(",pids,") != std::string::npos;
+        const std::string path = v1_pids ? path_of["pids"] : type == "cgroup2" ? path_of[""] : "";
+        if (!v1_pids && !(type == "cgroup2" && read_text(f[4] + path + "/cgroup.subtree_control").find("pids") != std::string::npos)) continue;
+        base = f[4] + (path == "/" ? "" : path);
+        if (::access(base.c_str(), W_OK) != 0) base.clear();
+    }
+    if (base.empty()) {
+        WARN("skipped: no pids cgroup this process may write (not root, or no pids hierarchy)");
+        return;
+    }
+    // A pid that is free now (a child reaped), and this test's own (alive, started before the directory).
+    const pid_t dead = ::fork();
+    if (dead == 0) ::_exit(0);
+    ::waitpid(dead, nullptr, 0);
+    const fs::path stale = fs::path(base) / ("ninfer-conform-" + std::to_string(dead) + "-1");
+    const fs::path live = fs::path(base) / ("ninfer-conform-" + std::to_string(::getpid()) + "-1");
+    REQUIRE(::mkdir(stale.c_str(), 0755) == 0);
+    REQUIRE(::mkdir(live.c_str(), 0755) == 0);
+    const auto o = ninfer::harness::test::run_cli(ninfer::harness::test::scratch("stale-cgroup"),
+                                                  "run --plugin reference --suite scalar.decode --level quick");
+    CHECK(o.status == 0);
+    CHECK_FALSE(fs::exists(stale));
+    CHECK(fs::exists(live));
+    ::rmdir(live.c_str());
+    ::rmdir(stale.c_str());
 }

@@ -378,7 +378,9 @@ reports::CaseResult run_case(Subject &s, const suites::Case &c, const std::strin
 }
 
 reports::SubjectIdentity identity_of(const Subject &s, const std::string &kind, const std::string &path) {
-    return {kind, s.info().name, s.info().version, s.info().abi_version, path};
+    reports::SubjectIdentity id{kind, s.info().name, s.info().version, s.info().abi_version, path};
+    id.breaks = s.info().breaks;
+    return id;
 }
 
 namespace {

@@ -199,6 +199,52 @@ bool passed_of(const json &report) {
     return p != report.end() && p->is_boolean() && p->get<bool>();
 }
 
+/// What a report's subject had to do and whether it did: a seeded-bug plugin (subject.breaks)
+/// must fail the rule it declares, which is then the expected outcome; a subject judged on its
+/// own terms (options.pins, options.policies) must pass under them; any other must pass.
+struct Expected {
+    bool met = false;
+    std::string verdict;  ///< the verdict cell's words
+    enum class Kind { plain, mutant, own_terms } kind = Kind::plain;
+};
+
+Expected expected_of(const json &report) {
+    const std::string breaks = text_of(member(report, "subject"), "breaks");
+    if (!breaks.empty()) {
+        bool failed = false;
+        for (const auto &rule : array_of(report, "rules"))
+            failed |= text_of(rule, "id") == breaks && text_of(rule, "status") != "pass" && text_of(rule, "status") != "unsupported";
+        return {failed, failed ? "caught by its rule (expected)" : "missed: its rule did not fail", Expected::Kind::mutant};
+    }
+    const json &options = member(report, "options");
+    const bool terms = (options.contains("pins") && !options["pins"].empty()) || (options.contains("policies") && !options["policies"].empty());
+    const bool passed = passed_of(report);
+    if (terms) return {passed, passed ? "passed on its own terms" : "failed on its own terms", Expected::Kind::own_terms};
+    return {passed, passed ? "passed" : "failed", Expected::Kind::plain};
+}
+
+/// The page's first words: the job's verdict when a subject was judged by what it had to do
+/// ("137 of 137 subjects did what they must: ..."), else how many reports failed.
+std::string overview_verdict(const std::vector<const json *> &reports) {
+    std::size_t met = 0, failed = 0, mutants = 0, caught = 0, own = 0, own_met = 0;
+    for (const json *r : reports) {
+        const auto x = expected_of(*r);
+        met += x.met;
+        failed += !passed_of(*r);
+        if (x.kind == Expected::Kind::mutant) ++mutants, caught += x.met;
+        if (x.kind == Expected::Kind::own_terms) ++own, own_met += x.met;
+    }
+    if (mutants + own == 0)
+        return fmt::format("<b class=\"verdict-{}\">{} of {} report(s) failed</b>", failed ? "fail" : "pass", failed, reports.size());
+    std::string parts;
+    if (mutants) parts += fmt::format("{} of {} seeded-bug plugins caught by the rule each declares (their failures expected)", caught, mutants);
+    if (own) parts += fmt::format("{}{} of {} subjects passed on their own terms (--pin, --policy)", parts.empty() ? "" : "; ", own_met, own);
+    const std::size_t plain = reports.size() - mutants - own, plain_met = met - caught - own_met;
+    if (plain) parts += fmt::format("{}{} of {} other reports passed", parts.empty() ? "" : "; ", plain_met, plain);
+    return fmt::format("<b class=\"verdict-{}\">{} of {} subjects did what they must</b> ({})", met == reports.size() ? "pass" : "fail",
+                       met, reports.size(), parts);
+}
+
 /// The rows of `rows` by id (an anchor of a failure is "d<column>-<row>").
 std::map<std::string, std::size_t> row_index(const std::vector<Row> &rows) {
     std::map<std::string, std::size_t> at;
@@ -213,8 +259,8 @@ void put_verdicts(std::string &o, const std::vector<Row> &rows, const std::vecto
     const auto at = row_index(rows);
     std::vector<std::size_t> order(cols.size());
     for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
-    std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
-        return !passed_of(cols[a].src->report) && passed_of(cols[b].src->report);
+    std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {  // what missed its mark first
+        return !expected_of(cols[a].src->report).met && expected_of(cols[b].src->report).met;
     });
     o += "<h2 id=\"verdicts\">Verdict by subject</h2>\n<div class=\"scroll\"><table class=\"verdicts\">\n<tr><th>verdict</th>"
          "<th>report <span class=\"small\">(subject, when not the report's name)</span></th><th>level</th><th class=\"num\">pass</th><th class=\"num\">fail</th><th class=\"num\">waived</th>"
@@ -225,6 +271,7 @@ void put_verdicts(std::string &o, const std::vector<Row> &rows, const std::vecto
         const json &subj = member(r, "subject");
         const json &t = member(r, "totals");
         const bool passed = passed_of(r);
+        const Expected expected = expected_of(r);
         std::string level = text_of(r, "level");
         if (text_of(r, "kind") == "sweep") level = "sweep " + text_of(member(r, "extra"), "sweep");
         const std::string who = text_of(subj, "name") + " " + text_of(subj, "version");
@@ -243,8 +290,8 @@ void put_verdicts(std::string &o, const std::vector<Row> &rows, const std::vecto
             "{}</td><td>{}</td><td class=\"num\">{}</td>"
             "<td class=\"num\">{}</td><td class=\"num\">{}</td><td class=\"num\">{}</td><td class=\"num\">{}</td><td>{}</td>"
             "</tr>\n",
-            passed ? "pass" : "fail", e(cols[i].src->label + " " + who), passed ? "pass" : "fail",
-            passed ? "passed" : "failed", e(who + " (" + text_of(subj, "kind") + ") \u2014 " + text_of(subj, "path")), i,
+            passed ? "pass" : "fail", e(cols[i].src->label + " " + who), expected.met ? "pass" : "fail",
+            e(expected.verdict), e(who + " (" + text_of(subj, "kind") + ") \u2014 " + text_of(subj, "path")), i,
             e(cols[i].src->label), same_name ? "" : " <span class=\"small\">" + e(shortened(who, 48)) + "</span>", e(level), count_of(t, "pass"), count_of(t, "fail"),
             count_of(t, "waived"), count_of(t, "unsupported"),
             count_of(t, "error") + count_of(t, "crash") + count_of(t, "timeout"), named.empty() ? "\u2014" : named);
@@ -818,18 +865,18 @@ std::string render_html(const std::vector<HtmlSource> &sources, const std::map<s
         const std::string v = text_of(c.src->report, "tool_version");
         if (versions.find(v) == std::string::npos) versions += (versions.empty() ? "" : ", ") + v;
     }
-    std::size_t failed = 0;
-    for (const auto &c : cols) failed += !passed_of(c.src->report);
+    std::vector<const json *> reports;
+    for (const auto &c : cols) reports.push_back(&c.src->report);
     std::string o;
     o += "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
          "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
          "<title>ninfer-conform conformance report</title>\n<style>\n";
     o += kStyle;
     o += "\n</style>\n</head>\n<body>\n<h1>ninfer-conform conformance report</h1>\n";
-    o += fmt::format("<p id=\"overview\"><b class=\"verdict-{}\">{} of {} report(s) failed</b>; {} rule(s); suite version {}. "
+    o += fmt::format("<p id=\"overview\">{}; {} rule(s); suite version {}. "
                      "<a href=\"#verdicts\">Verdicts</a> \u00b7 <a href=\"#failures\">Failures</a> \u00b7 "
                      "<a href=\"#matrix\">Matrix</a></p>\n",
-                     failed ? "fail" : "pass", failed, cols.size(), rows.size(), e(versions.empty() ? "?" : versions));
+                     overview_verdict(reports), rows.size(), e(versions.empty() ? "?" : versions));
     put_filters(o, rows);
     put_verdicts(o, rows, cols);
     put_subject_details(o, rows, cols);

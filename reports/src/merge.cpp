@@ -195,6 +195,7 @@ void read_model(Shard &s) {
         }
     }
     if (subj.contains("containment")) r.subject.containment = text(subj, "containment", L, "subject ");
+    if (subj.contains("breaks")) r.subject.breaks = text(subj, "breaks", L, "subject ");
     if (auto e = d.find("open_error"); e != d.end()) r.open_error = text(d, "open_error", L);
     const auto &vec = member(d, "vectors", json::value_t::object, L, "");
     r.vectors_dir = text(vec, "dir", L, "vectors ");

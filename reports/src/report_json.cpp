@@ -194,6 +194,7 @@ nlohmann::ordered_json to_json(const Report &r) {
                     {"abi_version", r.subject.abi}, {"path", r.subject.path}};
     if (!r.subject.capabilities.empty()) j["subject"]["capabilities"] = r.subject.capabilities;
     if (!r.subject.containment.empty()) j["subject"]["containment"] = r.subject.containment;
+    if (!r.subject.breaks.empty()) j["subject"]["breaks"] = r.subject.breaks;
     if (!r.open_error.empty()) j["open_error"] = r.open_error;
     j["vectors"] = {{"dir", r.vectors_dir}, {"manifest_sha256", r.vectors_manifest_sha256}, {"custom", r.vectors_custom}};
     j["level"] = r.level;

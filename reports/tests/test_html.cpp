@@ -339,3 +339,33 @@ TEST_CASE("wide tables scroll inside the page and a section carries its report's
     CHECK(page.find("<section id=\"s0\" data-status=\"pass\">") != std::string::npos);
     CHECK(page.find("viewBox") == std::string::npos);  // no plot, nothing to scale
 }
+
+TEST_CASE("the page says the job's verdict first: a seeded-bug plugin caught by its rule and a subject on its own terms did what they must") {
+    Report mutant = report_a();  // fails convert.fp32_to_bf16_rne
+    mutant.subject.name = "mutant_x";
+    mutant.subject.breaks = "convert.fp32_to_bf16_rne";
+    Report missed = report_a();
+    missed.subject.name = "mutant_y";
+    missed.subject.breaks = "decode.bf16";  // passes: the mutant was not caught
+    Report own;
+    own.tool_version = "0.1.0";
+    own.subject = {"plugin", "library", "1", 2, "/p/library.so"};
+    own.level = "quick";
+    own.cases.push_back(make_case("decode.bf16", "all", Status::pass));
+    own.options.emplace();
+    own.options->policies["convert.fp32_to_bf16_rne"] = "rne/inf/kept/signed_canonical";
+    finalize(own);
+    const std::string good = render_html({{"mutant_x", to_json(mutant)}, {"library", to_json(own)}}, catalog());
+    CHECK(good.find("<b class=\"verdict-pass\">2 of 2 subjects did what they must</b> (1 of 1 seeded-bug plugins caught by the "
+                    "rule each declares (their failures expected); 1 of 1 subjects passed on their own terms (--pin, --policy))") !=
+          std::string::npos);
+    CHECK(good.find("<td class=\"verdict-pass\">caught by its rule (expected)</td>") != std::string::npos);
+    CHECK(good.find("<td class=\"verdict-pass\">passed on its own terms</td>") != std::string::npos);
+    const std::string bad = render_html({{"mutant_x", to_json(mutant)}, {"mutant_y", to_json(missed)}}, catalog());
+    CHECK(bad.find("<b class=\"verdict-fail\">1 of 2 subjects did what they must</b>") != std::string::npos);
+    CHECK(bad.find("<td class=\"verdict-fail\">missed: its rule did not fail</td>") != std::string::npos);
+    // What missed its mark comes first in the verdict table.
+    CHECK(bad.find("missed: its rule did not fail") < bad.find("caught by its rule (expected)"));
+    // Without a mutant or terms the page counts failed reports as before.
+    CHECK(render_html(sources(), catalog()).find("<b class=\"verdict-fail\">2 of 2 report(s) failed</b>") != std::string::npos);
+}

@@ -152,6 +152,9 @@ struct SubjectIdentity {
     /// How the kernel contained its processes (harness/README.md, "Containment"); "" when not
     /// recorded (a report of an older build).
     std::string containment{};
+    /// The rule a bundled seeded-bug plugin declares it breaks (ninfer_mutant_breaks); "" for any
+    /// other subject. The HTML page says such a subject's failure of that rule is what was expected.
+    std::string breaks{};
 };
 
 struct StaleWaiver {

@@ -24,7 +24,7 @@ echo "ok: ggml passes gguf.decode and gguf.quantize at level full, iq4_nl below 
 
 # 2. Every scalar subject: main rules pass, only NaN profile rules may fail.
 subjects=()
-for p in ecosystem_fp16 ecosystem_eigen ecosystem_gcc_float16 ecosystem_f16c ecosystem_ggml; do
+for p in ecosystem_fp16 ecosystem_eigen ecosystem_gcc_float16 ecosystem_f16c ecosystem_ggml ecosystem_rust_half; do
   [[ -f $plugins/$p.so ]] && subjects+=("--plugin $plugins/$p.so")
 done
 # V8 without its optimizing tier, whose NaN bits differ (docs/ECOSYSTEM.md): the same words every run.
@@ -49,7 +49,7 @@ done
 # 3. Judged on its own terms: each library plugin's failing conversions pass `run --policy` with the
 #    point `fingerprint` names for them (the JavaScript subject is left out: V8 gives one NaN input two
 #    words, docs/ECOSYSTEM.md).
-for p in ecosystem_fp16 ecosystem_eigen ecosystem_gcc_float16 ecosystem_f16c ecosystem_ggml; do
+for p in ecosystem_fp16 ecosystem_eigen ecosystem_gcc_float16 ecosystem_f16c ecosystem_ggml ecosystem_rust_half; do
   [[ -f $plugins/$p.so ]] || continue
   "$exe" fingerprint --plugin "$plugins/$p.so" --all --json "$work/$p.fp.json" >/dev/null 2>&1
   mapfile -t points < <("$python" - "$work/$p.fp.json" <<'PY'

@@ -10,7 +10,8 @@ here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../.." && pwd)
 dir=${NINFER_ECOSYSTEM_DIR:-$root/.ecosystem}
 
-debs=(libfp16-dev=0.0~git20200514.4dfe081-3 libeigen3-dev=3.4.0-4)
+debs=(libfp16-dev=0.0~git20200514.4dfe081-3 libeigen3-dev=3.4.0-4
+      rustc=1.63.0+dfsg1-2 cargo=0.66.0+ds1-1 librust-half-dev=1.6.0-2)  # Debian's Rust builds the half crate offline
 missing=()
 for d in "${debs[@]}"; do
   have=$(dpkg-query -W -f='${Status} ${Version}' "${d%%=*}" 2>/dev/null || true)

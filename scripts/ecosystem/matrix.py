@@ -63,7 +63,8 @@ def subjects(src: pathlib.Path, plugins: pathlib.Path):
     for name, lib, note in [("ecosystem_fp16", "FP16 (PyTorch's and XNNPACK's fp16.h)", "Debian libfp16-dev 0.0~git20200514.4dfe081-3"),
                             ("ecosystem_eigen", "Eigen 3.4 half, bfloat16", "Debian libeigen3-dev 3.4.0-4"),
                             ("ecosystem_gcc_float16", "GCC _Float16 (libgcc soft-fp)", "Debian gcc 12.2.0-14"),
-                            ("ecosystem_f16c", "x86 F16C (vcvtps2ph, vcvtph2ps)", "this CPU")]:
+                            ("ecosystem_f16c", "x86 F16C (vcvtps2ph, vcvtph2ps)", "this CPU"),
+                            ("ecosystem_rust_half", "Rust's half crate", "Debian librust-half-dev 1.6.0-2, rustc 1.63")]:
         args, ok = plugin(name)
         rows.append((lib, note, args, SCALAR, ok))
     # V8 without its optimizing tier: that tier keeps a signalling NaN the others quiet, so a run's

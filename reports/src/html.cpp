@@ -156,6 +156,7 @@ code,.mono{font-family:ui-monospace,monospace;font-size:12px}.sentence{backgroun
 svg{background:#fcfcfd;border:1px solid #ddd;max-width:100%;height:auto}.scroll{overflow-x:auto;max-width:100%}
 table.wide td{overflow-wrap:anywhere;min-width:4em}p,li,h1,h2,h3,h4{overflow-wrap:anywhere}
 table.verdicts td:last-child{word-break:break-word;min-width:18em}
+table.verdicts td:first-child{white-space:nowrap}
 #filters{position:sticky;top:0;background:#fff;padding:.3em 0;border-bottom:1px solid #eee;z-index:1}
 details>summary{cursor:pointer;margin:.6em 0;font-weight:bold}.path{word-break:break-all}.small{color:#555;font-size:12px})";
 

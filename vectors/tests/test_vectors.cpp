@@ -15,6 +15,7 @@
 
 #include "ninfer/suites/rules.hpp"
 #include "ninfer/suites/suites.hpp"
+#include "ninfer/suites/suites.hpp"
 #include "ninfer/vectors/vectors.hpp"
 
 using namespace ninfer;
@@ -190,6 +191,35 @@ TEST_CASE("a case's alternatives (version 4) are written, read back and checked"
     CHECK(refused(R"("status":"E_NONFINITE")", R"("status":"E_NOPE")") ==
           "f:2: unknown expect.alternatives[0].status \"E_NOPE\" (expected ok or an E_* name of plugin.h)");
     CHECK(refused(R"(,"choice":"encode")", "") == "f:2: missing key \"expect.choice\"");
+}
+
+TEST_CASE("a partial outcome's mask (version 4 addition) is written, read back and checked", "[vectors][format][readings]") {
+    const suites::Case *found = nullptr;
+    static const auto cases = suites::find_suite("gguf.quantize")->golden(suites::Level::quick);
+    for (const auto &c : cases)
+        if (c.id == "gguf.quantize.gguf_iq4_nl/gguf_iq4_nl.below_group_max_eps") found = &c;
+    REQUIRE(found);
+    const auto line = case_to_line(*found);
+    CHECK(line.find(R"("mask":{"payload":"ff7f00000000000000000000000000000000"})") != std::string::npos);
+    CHECK(case_from_line(line, "partial").expect.alternatives == found->expect.alternatives);
+    const auto refused = [&](const std::string &from, const std::string &to) {
+        try {
+            case_from_line(replace_once(line, from, to), "f:2");
+        } catch (const VectorError &e) {
+            return std::string(e.what());
+        }
+        return std::string();
+    };
+    CHECK(refused(R"("mask":{"payload":"ff7f00000000000000000000000000000000"})", R"("mask":{"payload":"ff7f"})") ==
+          "f:2: key \"expect.alternatives[0].mask.payload\": expected as many bytes as the outcome's plane of that name");
+    CHECK(refused(R"("mask":{"payload":"ff7f00000000000000000000000000000000"})", R"("mask":{})") ==
+          "f:2: key \"expect.alternatives[0].mask\": expected the masks of an ok outcome's output planes");
+    CHECK(refused(R"(,"mask":{"payload":"ff7f00000000000000000000000000000000"})", R"(,"mask":{"payload":"00"},"extra":1)").starts_with(
+        "f:2: unknown key \"expect.alternatives[0].extra\""));
+    // The expected outcome is never partial: the writer refuses one.
+    suites::Case bad = *found;
+    bad.expect.mask = bad.expect.alternatives[0].mask;
+    CHECK_THROWS_AS(case_to_line(bad), std::logic_error);
 }
 
 TEST_CASE("a refusal's random plane of the wrong size is a byte image; any other word plane is count words",

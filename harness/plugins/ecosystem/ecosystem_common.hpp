@@ -12,6 +12,7 @@
 #include <cstring>
 #include <vector>
 
+#include "ninfer/abi/bytes.hpp"
 #include "ninfer/abi/plugin.h"
 
 namespace ninfer::ecosystem {
@@ -20,15 +21,6 @@ inline std::int32_t refuse(ninfer_result_v2 *r, std::int32_t status, const char 
     if (NINFER_HAS_FIELD(r, ninfer_result_v2, message)) std::snprintf(r->message, sizeof r->message, "%s", why);
     if (detail && NINFER_HAS_FIELD(r, ninfer_result_v2, detail)) r->detail = detail;
     return status;
-}
-
-inline std::uint64_t load_le(const std::uint8_t *p, int bytes) {
-    std::uint64_t v = 0;
-    for (int i = 0; i < bytes; ++i) v |= static_cast<std::uint64_t>(p[i]) << (8 * i);
-    return v;
-}
-inline void store_le(std::uint8_t *p, std::uint64_t v, int bytes) {
-    for (int i = 0; i < bytes; ++i) p[i] = static_cast<std::uint8_t>(v >> (8 * i));
 }
 
 inline float f32_of(std::uint32_t w) {
@@ -72,7 +64,7 @@ std::int32_t word_call(void *, const ninfer_call_v2 *c, ninfer_result_v2 *r) {
     const auto *src = static_cast<const std::uint8_t *>(in->data);
     auto *dst = static_cast<std::uint8_t *>(out->data);
     for (std::uint64_t i = 0; i < c->count; ++i)
-        store_le(dst + w->out_bytes * i, w->fn(load_le(src + w->in_bytes * i, w->in_bytes)), w->out_bytes);
+        abi::store_le(dst + w->out_bytes * i, w->fn(abi::load_le(src + w->in_bytes * i, w->in_bytes)), w->out_bytes);
     out->written = c->count * static_cast<std::uint64_t>(w->out_bytes);
     return NINFER_OK;
 }
